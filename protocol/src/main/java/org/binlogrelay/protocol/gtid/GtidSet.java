@@ -20,7 +20,11 @@ public interface GtidSet {
   /** An independent copy. */
   GtidSet copy();
 
-  /** The text the server prints for the same set ({@code @@gtid_executed} or {@code @@gtid_binlog_pos}). */
+  /**
+   * The text the server prints for the same set: {@code @@gtid_executed} for MySQL, {@code
+   * @@gtid_binlog_state} for MariaDB (whose {@code @@gtid_binlog_pos} is {@link
+   * MariadbGtidSet#toPositionString()}).
+   */
   @Override
   String toString();
 }
