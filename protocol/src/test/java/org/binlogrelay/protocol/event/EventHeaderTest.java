@@ -1,0 +1,81 @@
+package org.binlogrelay.protocol.event;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+import org.binlogrelay.protocol.ProtocolException;
+import org.junit.jupiter.api.Test;
+
+class EventHeaderTest {
+
+  @Test
+  void parsesARealHeader() {
+    EventHeader h = EventHeader.parse(RealEventBytes.MYSQL_GTID_TAGGED, 0);
+    assertEquals(0x6b026827L, h.timestamp());
+    assertEquals(42, h.typeCode());
+    assertEquals(EventType.GTID_TAGGED, h.type());
+    assertEquals(1, h.serverId());
+    assertEquals(81, h.eventSize());
+    assertEquals(1210, h.logPos());
+    assertEquals(0, h.flags());
+    assertArrayEquals(Arrays.copyOf(RealEventBytes.MYSQL_GTID_TAGGED, 19), h.encode());
+  }
+
+  @Test
+  void unsignedFieldsRoundTripAtTheirMaximum() {
+    EventHeader h = new EventHeader(0xffffffffL, 255, 0xffffffffL, 0xffffffffL, 0xffffffffL, 0xffff);
+    byte[] buf = new byte[25];
+    h.encodeTo(buf, 3);
+    assertEquals(h, EventHeader.parse(buf, 3));
+    assertEquals("type 255", h.typeName());
+    assertTrue(h.hasFlag(EventHeader.LOG_EVENT_SKIP_REPLICATION_F));
+  }
+
+  @Test
+  void rangeAndBoundsAreChecked() {
+    assertThrows(IllegalArgumentException.class, () -> new EventHeader(-1, 0, 0, 0, 0, 0));
+    assertThrows(IllegalArgumentException.class, () -> new EventHeader(0, 256, 0, 0, 0, 0));
+    assertThrows(IllegalArgumentException.class, () -> new EventHeader(0, 0, 0, 1L << 32, 0, 0));
+    assertThrows(IllegalArgumentException.class, () -> new EventHeader(0, 0, 0, 0, 0, 0x10000));
+    ProtocolException e = assertThrows(ProtocolException.class, () -> EventHeader.parse(new byte[30], 12));
+    assertTrue(e.getMessage().contains("offset 12"), e.getMessage());
+  }
+
+  @Test
+  void everyTypeCodeMapsWithoutThrowing() {
+    Set<EventType> seen = new HashSet<>();
+    for (int code = -5; code < 300; code++) {
+      EventType t = EventType.forCode(code);
+      assertNotNull(t);
+      if (t != EventType.UNRECOGNIZED) {
+        assertEquals(code, t.code());
+        assertTrue(seen.add(t), "two codes for " + t);
+      }
+    }
+    assertEquals(EventType.values().length - 1, seen.size(), "every type reachable by its code");
+    assertEquals(EventType.UNRECOGNIZED, EventType.forCode(43));
+    assertEquals(EventType.UNRECOGNIZED, EventType.forCode(200));
+    assertEquals(EventType.MARIADB_GTID, EventType.forCode(162));
+    assertEquals(EventType.DELETE_ROWS_COMPRESSED, EventType.forCode(171));
+    assertTrue(EventType.GTID_TAGGED.isMysqlGtid());
+    assertTrue(EventType.ANNOTATE_ROWS.isMariadbOnly());
+  }
+
+  @Test
+  void unknownEventTypesAreCarriedOpaquely() {
+    EventBuilder b = EventBuilder.mysqlWithFde();
+    b.add(99, EventHeader.LOG_EVENT_IGNORABLE_F, new byte[] {1, 2, 3});
+    BinlogFileParser parser = new BinlogFileParser(b.file(), 1000);
+    parser.next();
+    BinlogEvent e = parser.next();
+    assertEquals(EventType.UNRECOGNIZED, e.type());
+    assertEquals(99, e.header().typeCode());
+    assertEquals("type 99@127(26 bytes, log_pos 153, crc)", e.toString());
+  }
+}

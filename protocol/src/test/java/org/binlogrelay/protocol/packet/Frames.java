@@ -1,0 +1,36 @@
+package org.binlogrelay.protocol.packet;
+
+/** Test side: raw MySQL frames. */
+final class Frames {
+  private Frames() {}
+
+  /** One physical frame: u24 LE length, sequence id, payload. */
+  static byte[] frame(int seq, byte[] payload) {
+    return frame(seq, payload, 0, payload.length);
+  }
+
+  static byte[] frame(int seq, byte[] payload, int from, int length) {
+    byte[] out = new byte[4 + length];
+    out[0] = (byte) length;
+    out[1] = (byte) (length >>> 8);
+    out[2] = (byte) (length >>> 16);
+    out[3] = (byte) seq;
+    System.arraycopy(payload, from, out, 4, length);
+    return out;
+  }
+
+  /** The frames MySQL writes for a logical payload starting at {@code seq}. */
+  static byte[] logical(int seq, byte[] payload) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(payload.length + 16);
+    int at = 0;
+    while (true) {
+      int n = Math.min(payload.length - at, MysqlPacket.MAX_FRAME_PAYLOAD);
+      out.writeBytes(frame(seq, payload, at, n));
+      seq = (seq + 1) & 0xff;
+      at += n;
+      if (n < MysqlPacket.MAX_FRAME_PAYLOAD) {
+        return out.toByteArray();
+      }
+    }
+  }
+}
