@@ -1,0 +1,159 @@
+package org.binlogrelay.e2e;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+
+import org.binlogrelay.e2e.process.ChildProcesses;
+import org.binlogrelay.e2e.servers.DatabaseServer;
+import org.binlogrelay.e2e.servers.Provisioning;
+import org.binlogrelay.e2e.servers.ServerException;
+import org.binlogrelay.e2e.servers.ServerFarm;
+import org.binlogrelay.e2e.servers.ServerFarmExtension;
+import org.binlogrelay.e2e.servers.ServerFlavor;
+import org.binlogrelay.e2e.servers.ServerSpec;
+import org.binlogrelay.e2e.servers.ServerVersion;
+import org.binlogrelay.e2e.servers.Topology;
+import org.binlogrelay.e2e.servers.local.LocalServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Tests of the harness itself: cleanup, crash and restart, identities, failure messages. */
+@ExtendWith(ServerFarmExtension.class)
+class ServerFixtureIT {
+
+    @ParameterizedTest
+    @EnumSource(ServerFlavor.class)
+    void closingTheFarmKillsTheServerAndDeletesItsFiles(ServerFlavor flavor) {
+        DatabaseServer server;
+        Optional<ProcessHandle> process = Optional.empty();
+        Path directory = null;
+        try (ServerFarm farm = ServerFarm.create()) {
+            server = farm.start(ServerSpec.of(flavor).named("doomed"));
+            server.execute("CREATE DATABASE doomed", "CREATE TABLE doomed.t (id INT PRIMARY KEY)");
+            if (server instanceof LocalServer local) {
+                process = local.processHandle();
+                directory = local.directory();
+                assertThat(process).isPresent();
+                assertThat(directory).isDirectory();
+            }
+        }
+
+        assertThat(server.isRunning()).isFalse();
+        if (process.isPresent()) {
+            long pid = process.get().pid();
+            assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).as("server process " + pid).isEmpty();
+            assertThat(ChildProcesses.alive()).extracting(ProcessHandle::pid).doesNotContain(pid);
+            assertThat(directory).doesNotExist();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(ServerFlavor.class)
+    void serverKilledWithSigkillRestartsOnItsDataDirectory(ServerFlavor flavor, ServerFarm farm) {
+        DatabaseServer server = farm.start(ServerSpec.of(flavor).named("crashy"));
+        server.execute("CREATE DATABASE crashy", "CREATE TABLE crashy.t (id INT PRIMARY KEY, v VARCHAR(20))",
+                "INSERT INTO crashy.t VALUES (1, 'before'), (2, 'kill')");
+        String gtidsBeforeKill = server.executedGtidSet();
+        String portBefore = server.address().toString();
+
+        server.kill();
+        assertThat(server.isRunning()).isFalse();
+        server.restart();
+
+        assertThat(server.address()).hasToString(portBefore);
+        assertThat(server.queryLong("SELECT COUNT(*) FROM crashy.t")).isEqualTo(2);
+        assertThat(server.executedGtidSet()).isEqualTo(gtidsBeforeKill);
+        server.execute("INSERT INTO crashy.t VALUES (3, 'after')");
+        assertThat(server.executedGtidSet()).isNotEqualTo(gtidsBeforeKill);
+
+        server.stop();
+        assertThat(server.isRunning()).isFalse();
+        server.start();
+        assertThat(server.queryLong("SELECT COUNT(*) FROM crashy.t")).isEqualTo(3);
+        assertThat(server.binlogDir()).isDirectoryContaining("glob:**/binlog.000003");
+    }
+
+    @Test
+    void copiesOfTheTemplateHaveTheirOwnIdentity(ServerFarm farm) {
+        DatabaseServer first = farm.start(ServerSpec.of(ServerFlavor.MYSQL).named("twin"));
+        DatabaseServer second = farm.start(ServerSpec.of(ServerFlavor.MYSQL).named("twin"));
+
+        assertThat(first.name()).isNotEqualTo(second.name());
+        assertThat(first.queryLong("SELECT @@server_id")).isEqualTo(first.serverId())
+                .isNotEqualTo(second.serverId());
+        assertThat(first.queryValue("SELECT @@server_uuid")).isNotEqualTo(second.queryValue("SELECT @@server_uuid"));
+        assertThat(first.executedGtidSet()).as("a fresh server has executed nothing").isEmpty();
+    }
+
+    /** The Docker backend resets every new server this way; checked here on the local servers. */
+    @ParameterizedTest
+    @EnumSource(ServerFlavor.class)
+    void resettingTheBinlogsLeavesNoGtidsAndOneBinlog(ServerFlavor flavor, ServerFarm farm) {
+        DatabaseServer server = farm.start(ServerSpec.of(flavor).named("reset"));
+        server.execute("CREATE DATABASE reset", "FLUSH BINARY LOGS");
+        assertThat(server.executedGtidSet()).isNotEmpty();
+
+        server.execute(flavor.dialect().resetBinlogsStatement());
+
+        assertThat(server.executedGtidSet()).isEmpty();
+        assertThat(server.queryRows("SHOW BINARY LOGS")).extracting(row -> row.get("Log_name"))
+                .containsExactly("binlog.000001");
+    }
+
+    @Test
+    void aServerOptionReachesTheServer(ServerFarm farm) {
+        DatabaseServer server = farm.start(ServerSpec.of(ServerFlavor.MARIADB).withMaxBinlogSize(8192)
+                .withOptions("--binlog-row-image=MINIMAL"));
+
+        assertThat(server.queryLong("SELECT @@max_binlog_size")).isEqualTo(8192);
+        assertThat(server.queryValue("SELECT @@binlog_row_image")).isEqualTo("MINIMAL");
+        assertThat(server.queryValue("SELECT @@binlog_format")).isEqualTo("ROW");
+        assertThat(server.queryValue("SELECT @@binlog_checksum")).isEqualTo("CRC32");
+    }
+
+    @Test
+    void aServerThatCannotStartFailsWithItsErrorLogAndLeavesNothingBehind(ServerFarm farm) {
+        assertThatThrownBy(() -> farm.start(ServerSpec.of(ServerFlavor.MARIADB).named("broken")
+                .withOptions("--no-such-option=1")))
+                .isInstanceOf(ServerException.class)
+                .hasMessageContaining("broken-")
+                .hasMessageContaining("exited with code")
+                .hasMessageContaining("unknown variable 'no-such-option=1'");
+        assertThat(farm.servers()).isEmpty();
+    }
+
+    @ParameterizedTest
+    @EnumSource(ServerFlavor.class)
+    void aBrokenReplicaFailsTheCatchUpAtOnceWithItsReplicationError(ServerFlavor flavor, ServerFarm farm) {
+        Topology topology = farm.startPrimaryWithReplicas(ServerVersion.defaultFor(flavor), 1);
+        DatabaseServer primary = topology.primary();
+        DatabaseServer replica = topology.replicas().get(0);
+        primary.execute("CREATE DATABASE clash", "CREATE TABLE clash.t (id INT PRIMARY KEY)");
+        topology.awaitCaughtUp(Duration.ofSeconds(60));
+        // A row only the replica has (not binlogged), then the same key from the primary: a duplicate-key error
+        // in the replica's applier on both flavours. (A DDL clash would not do: MariaDB replicas ignore those.)
+        replica.execute("SET SESSION sql_log_bin = 0", "INSERT INTO clash.t VALUES (1)");
+        primary.execute("INSERT INTO clash.t VALUES (1)");
+        long started = System.nanoTime();
+        assertThatThrownBy(() -> topology.awaitCaughtUp(Duration.ofSeconds(60)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("its applier stopped with error 1062")
+                .hasMessageContaining("Last_SQL_Error: ")
+                .hasMessageContaining("Duplicate entry '1'");
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void aMissingToolFailsWithTheProvisioningHint() {
+        assertThatThrownBy(() -> Provisioning.executable("no-such-server-binary", "The Foo server"))
+                .isInstanceOf(ServerException.class)
+                .hasMessageContaining("The Foo server is not installed")
+                .hasMessageContaining("provision-test-servers.sh");
+    }
+}
