@@ -44,7 +44,7 @@ import org.binlogrelay.protocol.gtid.MariadbGtid;
  *
  * <p>Not thread-safe (see {@link TransactionBoundaries}).
  */
-public final class MariadbTransactionBoundaries implements TransactionBoundaries<MariadbGtid> {
+public final class MariadbTransactionBoundaries extends EventGroupTracker<MariadbGtid> {
 
   /** Where the stream is relative to the event group being read. */
   public enum State {
@@ -59,9 +59,6 @@ public final class MariadbTransactionBoundaries implements TransactionBoundaries
   }
 
   private State state = State.IDLE;
-  private FormatDescriptionEvent format;
-  private long position;
-  private long boundary;
   private MariadbGtidEvent openGtid;
 
   /** A tracker for a stream whose first event starts at {@code start} (4 for a binlog file). */
@@ -74,55 +71,26 @@ public final class MariadbTransactionBoundaries implements TransactionBoundaries
    * given as {@code format} since it will not be fed.
    */
   public MariadbTransactionBoundaries(long start, FormatDescriptionEvent format) {
-    if (start < 0) {
-      throw new IllegalArgumentException("start position " + start + " is negative");
-    }
-    this.position = start;
-    this.boundary = start;
-    this.format = format;
+    super("MariaDB", start, format);
   }
 
   public State state() {
-    return state;
+    return failed() ? State.FAILED : state;
   }
 
   @Override
   public boolean atBoundary() {
-    return state == State.IDLE;
+    return !failed() && state == State.IDLE;
   }
+
+
+
 
   @Override
-  public long lastBoundary() {
-    return boundary;
-  }
-
-  @Override
-  public long position() {
-    return position;
-  }
-
-  @Override
-  public Transaction<MariadbGtid> accept(BinlogEvent event, long at) {
-    if (state == State.FAILED) {
-      throw new IllegalStateException("transaction tracker failed earlier; the stream was malformed before " + at);
-    }
-    if (at != position) {
-      throw new IllegalArgumentException(
-          event.header().typeName() + " event fed at position " + at + ", the previous event ended at " + position);
-    }
-    position = at + event.length();
-    try {
-      return step(event, at);
-    } catch (ProtocolException e) {
-      state = State.FAILED;
-      throw e;
-    }
-  }
-
-  private Transaction<MariadbGtid> step(BinlogEvent event, long at) {
+  protected Transaction<MariadbGtid> step(BinlogEvent event, long at) {
     switch (event.type()) {
       case MARIADB_GTID:
-        requireState(event, at, State.IDLE);
+        requireState(event, at, state, State.IDLE);
         openGtid = MariadbGtidEvent.parse(event, format);
         state = openGtid.isStandalone() ? State.STANDALONE : State.IN_GROUP;
         return null;
@@ -132,7 +100,7 @@ public final class MariadbTransactionBoundaries implements TransactionBoundaries
         if (state == State.STANDALONE) {
           return complete(Transaction.Ending.STATEMENT);
         }
-        requireState(event, at, State.IN_GROUP);
+        requireState(event, at, state, State.IN_GROUP);
         return null;
       case INTVAR:
       case RAND:
@@ -140,7 +108,7 @@ public final class MariadbTransactionBoundaries implements TransactionBoundaries
       case TABLE_MAP:
       case ANNOTATE_ROWS:
       case PARTIAL_ROW_DATA:
-        requireState(event, at, State.STANDALONE, State.IN_GROUP);
+        requireState(event, at, state, State.STANDALONE, State.IN_GROUP);
         return null;
       case WRITE_ROWS_V1:
       case UPDATE_ROWS_V1:
@@ -157,41 +125,39 @@ public final class MariadbTransactionBoundaries implements TransactionBoundaries
         if (state == State.STANDALONE) {
           return complete(Transaction.Ending.STATEMENT);
         }
-        requireState(event, at, State.IN_GROUP);
+        requireState(event, at, state, State.IN_GROUP);
         return null;
       case BEGIN_LOAD_QUERY:
       case APPEND_BLOCK:
       case EXECUTE_LOAD_QUERY:
       case DELETE_FILE:
-        requireState(event, at, State.IN_GROUP);
+        requireState(event, at, state, State.IN_GROUP);
         return null;
       case XID:
-        requireState(event, at, State.IN_GROUP);
+        requireState(event, at, state, State.IN_GROUP);
         if (openGtid.hasFlag(MariadbGtidEvent.FL_PREPARED_XA)) {
           throw error(event, at, "ends an XA group (FL_PREPARED_XA) that must end with XA_PREPARE");
         }
         return complete(Transaction.Ending.XID);
       case XA_PREPARE:
-        requireState(event, at, State.IN_GROUP);
+        requireState(event, at, state, State.IN_GROUP);
         if (!openGtid.hasFlag(MariadbGtidEvent.FL_PREPARED_XA)) {
           throw error(event, at, "ends a group whose GTID lacks FL_PREPARED_XA");
         }
         boolean onePhase = XaPrepareEvent.parse(event, format).onePhase();
         return complete(onePhase ? Transaction.Ending.XA_COMMIT_ONE_PHASE : Transaction.Ending.XA_PREPARE);
       case FORMAT_DESCRIPTION:
-        requireState(event, at, State.IDLE);
+        requireState(event, at, state, State.IDLE);
         format = FormatDescriptionEvent.parse(event);
-        boundary = position;
-        return null;
+        return passThrough();
       case ROTATE:
       case STOP:
       case GTID_LIST:
       case BINLOG_CHECKPOINT:
       case START_ENCRYPTION:
       case INCIDENT:
-        requireState(event, at, State.IDLE);
-        boundary = position;
-        return null;
+        requireState(event, at, state, State.IDLE);
+        return passThrough();
       case HEARTBEAT:
       case IGNORABLE:
         return passThrough();
@@ -217,7 +183,7 @@ public final class MariadbTransactionBoundaries implements TransactionBoundaries
       }
       return null;
     }
-    requireState(event, at, State.STANDALONE);
+    requireState(event, at, state, State.STANDALONE);
     if (query.isCommit() || query.isRollback()) {
       throw error(event, at, "(" + query.query() + ") cannot come " + where());
     }
@@ -234,43 +200,25 @@ public final class MariadbTransactionBoundaries implements TransactionBoundaries
     return complete(Transaction.Ending.STATEMENT);
   }
 
-  private Transaction<MariadbGtid> passThrough() {
-    if (state == State.IDLE) {
-      boundary = position;
-    }
-    return null;
-  }
 
   private Transaction<MariadbGtid> complete(Transaction.Ending ending) {
-    Transaction<MariadbGtid> done = new Transaction<>(openGtid.gtid(), boundary, position, ending);
+    Transaction<MariadbGtid> done = completeGroup(openGtid.gtid(), ending);
     state = State.IDLE;
-    boundary = position;
     openGtid = null;
     return done;
   }
 
-  private void requireState(BinlogEvent event, long at, State... allowed) {
-    for (State s : allowed) {
-      if (state == s) {
-        return;
-      }
-    }
-    throw error(event, at, "cannot come " + where());
-  }
 
-  private String where() {
+  @Override
+  protected String where() {
     switch (state) {
       case IDLE:
         return "between event groups (no GTID event before it)";
       case STANDALONE:
-        return "in standalone group " + openGtid.gtid() + " that starts at " + boundary;
+        return "in standalone group " + openGtid.gtid() + " that starts at " + lastBoundary();
       default:
-        return "inside event group " + openGtid.gtid() + " that starts at " + boundary;
+        return "inside event group " + openGtid.gtid() + " that starts at " + lastBoundary();
     }
   }
 
-  private ProtocolException error(BinlogEvent event, long at, String what) {
-    return new ProtocolException("MariaDB binlog: " + event.header().typeName() + " event at position " + at + " "
-        + what + "; the stream is malformed, not relaying past the last transaction boundary at " + boundary);
-  }
 }

@@ -46,7 +46,7 @@ import org.binlogrelay.protocol.gtid.MysqlGtid;
  *
  * <p>Not thread-safe (see {@link TransactionBoundaries}).
  */
-public final class MysqlTransactionBoundaries implements TransactionBoundaries<MysqlGtid> {
+public final class MysqlTransactionBoundaries extends EventGroupTracker<MysqlGtid> {
 
   /** Where the stream is relative to the transaction being read. */
   public enum State {
@@ -66,9 +66,6 @@ public final class MysqlTransactionBoundaries implements TransactionBoundaries<M
   private static final byte[] ROLLBACK_TO = "ROLLBACK TO ".getBytes(StandardCharsets.US_ASCII);
 
   private State state = State.IDLE;
-  private FormatDescriptionEvent format;
-  private long position;
-  private long boundary;
   private MysqlGtid openGtid;
   private boolean openAnonymous;
 
@@ -82,58 +79,29 @@ public final class MysqlTransactionBoundaries implements TransactionBoundaries<M
    * given as {@code format} since it will not be fed.
    */
   public MysqlTransactionBoundaries(long start, FormatDescriptionEvent format) {
-    if (start < 0) {
-      throw new IllegalArgumentException("start position " + start + " is negative");
-    }
-    this.position = start;
-    this.boundary = start;
-    this.format = format;
+    super("MySQL", start, format);
   }
 
   public State state() {
-    return state;
+    return failed() ? State.FAILED : state;
   }
 
   @Override
   public boolean atBoundary() {
-    return state == State.IDLE;
+    return !failed() && state == State.IDLE;
   }
+
+
+
 
   @Override
-  public long lastBoundary() {
-    return boundary;
-  }
-
-  @Override
-  public long position() {
-    return position;
-  }
-
-  @Override
-  public Transaction<MysqlGtid> accept(BinlogEvent event, long at) {
-    if (state == State.FAILED) {
-      throw new IllegalStateException("transaction tracker failed earlier; the stream was malformed before " + at);
-    }
-    if (at != position) {
-      throw new IllegalArgumentException(
-          event.header().typeName() + " event fed at position " + at + ", the previous event ended at " + position);
-    }
-    position = at + event.length();
-    try {
-      return step(event, at);
-    } catch (ProtocolException e) {
-      state = State.FAILED;
-      throw e;
-    }
-  }
-
-  private Transaction<MysqlGtid> step(BinlogEvent event, long at) {
+  protected Transaction<MysqlGtid> step(BinlogEvent event, long at) {
     EventType type = event.type();
     switch (type) {
       case GTID:
       case GTID_TAGGED:
       case ANONYMOUS_GTID:
-        requireState(event, at, State.IDLE);
+        requireState(event, at, state, State.IDLE);
         GtidEvent gtid = GtidEvent.parse(event, format);
         openAnonymous = gtid.isAnonymous();
         openGtid = openAnonymous ? null : gtid.gtid();
@@ -147,7 +115,7 @@ public final class MysqlTransactionBoundaries implements TransactionBoundaries<M
         if (state == State.AFTER_GTID) {
           state = State.BEFORE_STATEMENT;
         } else {
-          requireState(event, at, State.BEFORE_STATEMENT, State.IN_TRANSACTION);
+          requireState(event, at, state, State.BEFORE_STATEMENT, State.IN_TRANSACTION);
         }
         return null;
       case TABLE_MAP:
@@ -159,42 +127,39 @@ public final class MysqlTransactionBoundaries implements TransactionBoundaries<M
       case BEGIN_LOAD_QUERY:
       case APPEND_BLOCK:
       case EXECUTE_LOAD_QUERY:
-        requireState(event, at, State.IN_TRANSACTION);
+        requireState(event, at, state, State.IN_TRANSACTION);
         return null;
       case VIEW_CHANGE:
         if (state == State.AFTER_GTID) {
           return complete(Transaction.Ending.STATEMENT);
         }
-        requireState(event, at, State.IN_TRANSACTION);
+        requireState(event, at, state, State.IN_TRANSACTION);
         return null;
       case XID:
-        requireState(event, at, State.IN_TRANSACTION);
+        requireState(event, at, state, State.IN_TRANSACTION);
         return complete(Transaction.Ending.XID);
       case XA_PREPARE:
-        requireState(event, at, State.IN_TRANSACTION);
+        requireState(event, at, state, State.IN_TRANSACTION);
         boolean onePhase = XaPrepareEvent.parse(event, format).onePhase();
         return complete(onePhase ? Transaction.Ending.XA_COMMIT_ONE_PHASE : Transaction.Ending.XA_PREPARE);
       case TRANSACTION_PAYLOAD:
-        requireState(event, at, State.AFTER_GTID);
+        requireState(event, at, state, State.AFTER_GTID);
         return complete(Transaction.Ending.PAYLOAD);
       case INCIDENT:
         if (state == State.AFTER_GTID) {
           return complete(Transaction.Ending.INCIDENT);
         }
-        requireState(event, at, State.IDLE);
-        boundary = position;
-        return null;
+        requireState(event, at, state, State.IDLE);
+        return passThrough();
       case FORMAT_DESCRIPTION:
-        requireState(event, at, State.IDLE);
+        requireState(event, at, state, State.IDLE);
         format = FormatDescriptionEvent.parse(event);
-        boundary = position;
-        return null;
+        return passThrough();
       case ROTATE:
       case STOP:
       case PREVIOUS_GTIDS:
-        requireState(event, at, State.IDLE);
-        boundary = position;
-        return null;
+        requireState(event, at, state, State.IDLE);
+        return passThrough();
       case HEARTBEAT:
       case HEARTBEAT_V2:
       case IGNORABLE:
@@ -213,26 +178,26 @@ public final class MysqlTransactionBoundaries implements TransactionBoundaries<M
   private Transaction<MysqlGtid> query(BinlogEvent event, long at) {
     QueryEvent query = QueryEvent.parse(event, format);
     if (query.isBegin() || query.isXaStart()) {
-      requireState(event, at, State.AFTER_GTID);
+      requireState(event, at, state, State.AFTER_GTID);
       state = State.IN_TRANSACTION;
       return null;
     }
     if (query.isCommit()) {
-      requireState(event, at, State.IN_TRANSACTION);
+      requireState(event, at, state, State.IN_TRANSACTION);
       return complete(Transaction.Ending.COMMIT);
     }
     if (query.isXaRollback()) {
-      requireState(event, at, State.AFTER_GTID, State.IN_TRANSACTION);
+      requireState(event, at, state, State.AFTER_GTID, State.IN_TRANSACTION);
       return complete(Transaction.Ending.XA_ROLLBACK);
     }
     if (isRollback(query.queryBytes())) {
-      requireState(event, at, State.IN_TRANSACTION);
+      requireState(event, at, state, State.IN_TRANSACTION);
       return complete(Transaction.Ending.ROLLBACK);
     }
     if (state == State.IN_TRANSACTION) {
       return null;
     }
-    requireState(event, at, State.AFTER_GTID, State.BEFORE_STATEMENT);
+    requireState(event, at, state, State.AFTER_GTID, State.BEFORE_STATEMENT);
     return complete(query.isXaCommit() ? Transaction.Ending.XA_COMMIT : Transaction.Ending.STATEMENT);
   }
 
@@ -253,47 +218,29 @@ public final class MysqlTransactionBoundaries implements TransactionBoundaries<M
     return true;
   }
 
-  private Transaction<MysqlGtid> passThrough() {
-    if (state == State.IDLE) {
-      boundary = position;
-    }
-    return null;
-  }
 
   private Transaction<MysqlGtid> complete(Transaction.Ending ending) {
-    Transaction<MysqlGtid> done = new Transaction<>(openGtid, boundary, position, ending);
+    Transaction<MysqlGtid> done = completeGroup(openGtid, ending);
     state = State.IDLE;
-    boundary = position;
     openGtid = null;
     openAnonymous = false;
     return done;
   }
 
-  private void requireState(BinlogEvent event, long at, State... allowed) {
-    for (State s : allowed) {
-      if (state == s) {
-        return;
-      }
-    }
-    throw error(event, at, "cannot come " + where());
-  }
 
-  private String where() {
+  @Override
+  protected String where() {
     String txn = openAnonymous ? "an anonymous transaction" : "transaction " + openGtid;
     switch (state) {
       case IDLE:
         return "between transactions (no GTID event before it)";
       case AFTER_GTID:
-        return "right after the GTID event of " + txn + " that starts at " + boundary;
+        return "right after the GTID event of " + txn + " that starts at " + lastBoundary();
       case BEFORE_STATEMENT:
-        return "where the statement of " + txn + " that starts at " + boundary + " must come";
+        return "where the statement of " + txn + " that starts at " + lastBoundary() + " must come";
       default:
-        return "inside " + txn + " that starts at " + boundary;
+        return "inside " + txn + " that starts at " + lastBoundary();
     }
   }
 
-  private ProtocolException error(BinlogEvent event, long at, String what) {
-    return new ProtocolException("MySQL binlog: " + event.header().typeName() + " event at position " + at + " "
-        + what + "; the stream is malformed, not relaying past the last transaction boundary at " + boundary);
-  }
 }
