@@ -1,0 +1,405 @@
+package org.binlogrelay.storage;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.binlogrelay.protocol.event.BinlogEvent;
+import org.binlogrelay.protocol.gtid.GtidFlavor;
+import org.binlogrelay.protocol.gtid.GtidSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The primary's binlog files, stored byte for byte, durable per a {@link SyncPolicy}, served to many readers.
+ *
+ * <h2>On disk</h2>
+ * One directory holds:
+ * <pre>
+ *   binlog.000001 ...        the primary's files, same names, same bytes, same offsets
+ *   binlog.index             the files in serving order, one "./name" per line, like the server's index
+ *   binlog.000001.meta ...   per-file metadata (GTID sets, times, size, closed flag, checkpoint), see
+ *                            {@link MetadataFile}
+ * </pre>
+ * Index and metadata are replaced atomically (temporary file, force, rename, force of the directory).
+ *
+ * <h2>Writing</h2>
+ * One writer thread calls {@link #startStream()} at every (re)connection to the primary, asks the primary
+ * for the position it returns, then passes every event of the dump stream to {@link #append}. The store
+ * checks that each event continues the stored binlog exactly (its log_pos is where it ends), writes it, and
+ * drops the events the primary makes up for the dump (see {@link DumpStream}). A gap, an overlap or an
+ * unexpected file is a {@link ContinuityException} and nothing is written.
+ *
+ * <h2>Boundaries</h2>
+ * <ul>
+ *   <li>{@link #readable()}: readers never read past it. It only moves to transaction boundaries, so a reader
+ *       never sees half a transaction; with {@link StoreConfig#readableWhenDurable()} it also never passes
+ *       {@link #durable()}.
+ *   <li>{@link #durable()}: everything before it is forced to disk (data, the file's directory entry and
+ *       the index). A background syncer advances it per the {@link SyncPolicy}; the writer never waits.
+ * </ul>
+ * A file before the readable boundary's file is complete: readers read it to its end.
+ *
+ * <h2>Recovery</h2>
+ * {@link #open} recovers the directory first ({@link StoreRecovery}): it checks the tail file from its last
+ * checkpoint, cuts an incomplete transaction or a corrupt tail, repairs the index and metadata, and reports
+ * it all in {@link #recoveryReport()}. Opening time depends on the tail since its checkpoint, not on the
+ * size of the store.
+ *
+ * <h2>Thread-safety</h2>
+ * {@link #startStream()} and {@link #append} belong to one writer thread (they are serialised by a lock,
+ * but the stream only makes sense from one thread). Everything else is thread-safe and never blocks on the
+ * writer or on a disk force, except {@link #removeFilesBefore}, {@link #verify} and {@link #close}, which do
+ * I/O on the caller's thread.
+ *
+ * <h2>Failures</h2>
+ * An I/O error while writing or forcing puts the store in a failed state ({@link #failure()}): appends throw
+ * {@link StoreFailedException} and listeners hear {@link StoreListener#failed}. The readable boundary stays
+ * where it was, so readers keep serving what is complete; if the syncer itself failed, waits on the durable
+ * boundary fail. Bytes that were durable stay; closing and opening the store again recovers (cutting any
+ * partial bytes), after which appending resumes.
+ */
+public final class BinlogStore implements Closeable {
+  private static final Logger log = LoggerFactory.getLogger(BinlogStore.class);
+
+  private final StoreConfig config;
+  private final StoreDirectory dir;
+  private final BinlogFlavor flavor;
+  private final RecoveryReport report;
+  private final FileCatalog catalog;
+  private final StoreWatch readable;
+  private final StoreWatch durable;
+  private final ReadableState readableState;
+  private final Listeners listeners = new Listeners();
+  private final Syncer syncer;
+  private final StoreWriter writer;
+  private final Object retentionLock = new Object();
+  private boolean closed;
+
+  private BinlogStore(StoreConfig config, StoreDirectory dir, BinlogFlavor flavor, StoreRecovery.Recovered r) {
+    this.config = config;
+    this.dir = dir;
+    this.flavor = flavor;
+    this.report = r.report();
+    this.catalog = new FileCatalog(dir, r.indexName(), r.files());
+    this.readable = new StoreWatch("readable", r.end());
+    this.durable = new StoreWatch("durable", r.end());
+    this.readableState = new ReadableState(flavor, r.executed(), openFacts(r));
+    StoreWriter[] writerRef = new StoreWriter[1];
+    this.syncer = new Syncer("binlog-syncer " + dir.path().getFileName(), config.syncPolicy(), config.time(),
+        durable, r.end(), this::durableAdvanced, e -> writerRef[0].markFailed(e));
+    this.writer = new StoreWriter(config, flavor, dir, catalog, syncer, readable, readableState, listeners, r.tail(),
+        r.pendingNextFile());
+    writerRef[0] = writer;
+    syncer.start();
+  }
+
+  private static ReadableState.OpenFacts openFacts(StoreRecovery.Recovered r) {
+    if (r.tail() == null) {
+      return null;
+    }
+    FileStats s = r.tail().stats;
+    return new ReadableState.OpenFacts(r.tail().name(), s.firstGtid(), s.lastGtid(), s.transactions(),
+        s.lastEventTime());
+  }
+
+  /** Opens (creating if needed) and recovers the store in {@link StoreConfig#directory()}. */
+  public static BinlogStore open(StoreConfig config) throws IOException {
+    StoreDirectory dir = new StoreDirectory(config.directory());
+    BinlogFlavor flavor = BinlogFlavor.of(config.flavor());
+    StoreRecovery.Recovered recovered = new StoreRecovery(dir, flavor, config).recover();
+    return new BinlogStore(config, dir, flavor, recovered);
+  }
+
+  private void durableAdvanced(Position p) {
+    if (config.readableWhenDurable()) {
+      readableState.advanceTo(p);
+      readable.advance(p);
+    }
+  }
+
+  /** What recovery found and did when the store was opened. */
+  public RecoveryReport recoveryReport() {
+    return report;
+  }
+
+  /**
+   * Starts (or restarts) the upstream stream: cuts the bytes of a transaction left incomplete by the
+   * previous connection, and returns where the primary must continue (the file and offset for
+   * COM_BINLOG_DUMP), or empty for an empty store, where any file may start at offset 4. The next event
+   * {@link #append}ed must be the primary's artificial ROTATE naming that position. Writer thread only.
+   */
+  public Optional<Position> startStream() throws IOException {
+    return writer.startStream();
+  }
+
+  /**
+   * Takes the next event of the primary's dump stream (already decoded, e.g. by {@code BinlogEventDecoder};
+   * its CRC32 is checked again here). Writer thread only.
+   *
+   * @throws ContinuityException if the event does not continue the stored binlog; nothing was written
+   * @throws org.binlogrelay.protocol.event.CorruptEventException if its CRC32 does not match; nothing written
+   * @throws StoreFailedException if the store failed earlier
+   * @throws IOException if writing failed; the store is then failed
+   */
+  public Appended append(BinlogEvent event) throws IOException {
+    return writer.append(event);
+  }
+
+  /** The readable boundary: readers never read past it (see the class comment). */
+  public StoreWatch readable() {
+    return readable;
+  }
+
+  /** The durable boundary: everything before it is on disk. */
+  public StoreWatch durable() {
+    return durable;
+  }
+
+  /** Shorthand for {@code readable().position()}; {@code null} for an empty store. */
+  public Position readableEnd() {
+    return readable.position();
+  }
+
+  /** Shorthand for {@code durable().position()}; {@code null} for an empty store. */
+  public Position durableEnd() {
+    return durable.position();
+  }
+
+  /**
+   * Completes once {@code position} is durable. Does not itself cause a force (with {@link SyncPolicy#off()}
+   * it may wait for the next checkpoint or rotation); use {@link #sync()} for that.
+   */
+  public CompletableFuture<Position> whenDurable(Position position) {
+    return durable.whenReached(position);
+  }
+
+  /** Asks the syncer to force everything written so far now; completes with the new durable position. */
+  public CompletableFuture<Position> sync() {
+    return syncer.requestSync();
+  }
+
+  /**
+   * The GTID set of the transactions before the readable boundary (a copy): {@code @@gtid_executed} (MySQL)
+   * or {@code @@gtid_binlog_state} (MariaDB) of a server whose binlog ended there.
+   */
+  public GtidSet executedGtids() {
+    return readableState.gtids();
+  }
+
+  /**
+   * The GTID set before the oldest stored file (a copy): what a replica can no longer get from this store,
+   * the equivalent of {@code @@gtid_purged}. Empty for an empty store.
+   */
+  public GtidSet purgedGtids() {
+    return catalog.first().map(FileMetadata::gtidsAtStart).orElseGet(flavor::emptyGtids);
+  }
+
+  /**
+   * The stored files, oldest first. The open (last) file's metadata is as of the readable boundary: {@link
+   * FileMetadata#size()} is the readable length, and the GTID set, GTIDs, count and times are those of the
+   * transactions before it.
+   */
+  public List<FileMetadata> files() {
+    List<FileMetadata> list = new ArrayList<>(catalog.list());
+    Position r = readable.position();
+    if (!list.isEmpty() && r != null) {
+      int last = list.size() - 1;
+      FileMetadata f = list.get(last);
+      ReadableState.OpenFacts facts = readableState.facts();
+      if (!f.closed() && f.name().equals(r.file()) && facts != null && facts.file().equals(f.name())) {
+        list.set(last, new FileMetadata(f.name(), f.flavor(), false, r.offset(), facts.transactions(),
+            f.gtidsAtStart(), readableState.gtids(), facts.firstGtid(), facts.lastGtid(), f.firstEventTime(),
+            facts.lastEventTime(), f.ending(), f.nextFile()));
+      }
+    }
+    return list;
+  }
+
+  /** The metadata of {@code name} (see {@link #files()}), or empty if the store does not hold it. */
+  public Optional<FileMetadata> file(String name) {
+    for (FileMetadata f : files()) {
+      if (f.name().equals(name)) {
+        return Optional.of(f);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The file after {@code name} in serving order, if there is one yet.
+   *
+   * @throws java.util.NoSuchElementException if the store does not hold {@code name}
+   */
+  public Optional<String> nextFile(String name) {
+    return catalog.next(name);
+  }
+
+  /**
+   * How many bytes of {@code name} readers may read: the whole file if the readable boundary is in a later
+   * file, the boundary's offset if it is in this one, 0 if the boundary has not reached the file yet.
+   *
+   * @throws java.util.NoSuchElementException if the store does not hold the file (not yet, or removed)
+   */
+  public long readableLength(String name) {
+    FileMetadata f = catalog.get(name)
+        .orElseThrow(() -> new NoSuchElementException("the store holds no file " + name));
+    Position r = readable.position();
+    if (r == null) {
+      return 0;
+    }
+    if (r.file().equals(name)) {
+      return r.offset();
+    }
+    return new Position(name, 0).isBefore(r) ? f.size() : 0;
+  }
+
+  /** The file being written to, empty before the first file or between a ROTATE and the next file. */
+  public Optional<String> currentFile() {
+    return writer.currentFile();
+  }
+
+  /** The store's directory. */
+  public Path directory() {
+    return dir.path();
+  }
+
+  public GtidFlavor flavor() {
+    return config.flavor();
+  }
+
+  public StoreConfig config() {
+    return config;
+  }
+
+  /**
+   * Opens {@code name} for reading: a read-only channel the caller owns and closes, independent of the
+   * writer. It stays readable after the file is removed by retention (POSIX semantics). Read only up to
+   * {@link #readableLength}.
+   *
+   * @throws java.nio.file.NoSuchFileException if the file is not (or no longer) stored
+   */
+  public FileChannel openFile(String name) throws IOException {
+    if (catalog.get(name).isEmpty()) {
+      throw new NoSuchFileException(dir.resolve(name).toString(), null, "the store holds no such binlog file");
+    }
+    return FileChannel.open(dir.resolve(name), StandardOpenOption.READ);
+  }
+
+  /**
+   * Reads {@code name} back and checks every event (sizes, CRC32, log_pos continuity, transactions). For the
+   * open file only the readable part is checked. Runs on the caller's thread; reads the whole file.
+   */
+  public FileVerification verify(String name) throws IOException {
+    FileMetadata f = catalog.get(name)
+        .orElseThrow(() -> new NoSuchFileException(dir.resolve(name).toString(), null, "not stored"));
+    long limit = readableLength(name);
+    try (FileChannel ch = openFile(name)) {
+      FileScan.Result r = new FileScan(flavor, config.maxEventSize()).fromStart(ch, name, limit, f.gtidsAtStart());
+      if (!r.clean()) {
+        log.warn("binlog store {}: verification of {} failed at {}: {}", dir, name, r.problemOffset(), r.problem());
+      }
+      return new FileVerification(name, limit, r.validEnd(), r.boundary(), r.events(), r.stats().transactions(),
+          r.problemOffset(), r.problem());
+    }
+  }
+
+  /**
+   * Removes every file before {@code firstKept} (oldest first): rewrites the index without them, forces the
+   * directory, then deletes the files and their metadata. Readers that have a file open keep reading it.
+   *
+   * @return the names removed, oldest first
+   * @throws IllegalArgumentException if {@code firstKept} is not stored
+   * @throws IllegalStateException if a file to remove is not closed and durable yet
+   */
+  public List<String> removeFilesBefore(String firstKept) throws IOException {
+    synchronized (retentionLock) {
+      if (catalog.get(firstKept).isEmpty()) {
+        throw new IllegalArgumentException("cannot remove the files before " + firstKept
+            + ": the store does not hold it (files: " + catalog.names() + ")");
+      }
+      Position d = durable.position();
+      for (FileMetadata f : catalog.list()) {
+        if (f.name().equals(firstKept)) {
+          break;
+        }
+        if (!f.closed() || d == null || new Position(f.name(), f.size()).isAfter(d)) {
+          throw new IllegalStateException("cannot remove " + f.name() + " yet: it is not closed and durable"
+              + " (durable up to " + d + ")");
+        }
+      }
+      List<FileMetadata> removed = catalog.removeBefore(firstKept);
+      if (removed.isEmpty()) {
+        return List.of();
+      }
+      catalog.writeIndex();
+      List<String> names = new ArrayList<>();
+      for (FileMetadata f : removed) {
+        dir.delete(f.name());
+        dir.delete(MetadataFile.nameFor(f.name()));
+        names.add(f.name());
+      }
+      dir.force();
+      log.info("binlog store {}: removed {} (now starts at {})", dir, names, firstKept);
+      listeners.filesRemoved(names);
+      return names;
+    }
+  }
+
+  public void addListener(StoreListener listener) {
+    listeners.add(listener);
+  }
+
+  public void removeListener(StoreListener listener) {
+    listeners.remove(listener);
+  }
+
+  /** The I/O error that stopped the store, if any. */
+  public Optional<Throwable> failure() {
+    Throwable f = writer.failure();
+    return Optional.ofNullable(f != null ? f : syncer.failure());
+  }
+
+  /**
+   * Forces everything written, writes the open file's checkpoint, stops the syncer and closes the files.
+   * Pending waits on the boundaries complete if reached, else fail. Idempotent.
+   */
+  @Override
+  public void close() throws IOException {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
+    writer.checkpointOnClose();
+    try {
+      syncer.stop();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while closing binlog store " + dir);
+    } finally {
+      writer.closeFiles();
+      IllegalStateException closedError = new IllegalStateException("binlog store " + dir + " is closed");
+      readable.fail(closedError);
+      durable.fail(closedError);
+    }
+    Throwable f = syncer.failure();
+    if (f != null) {
+      throw new IOException("binlog store " + dir + " could not force its last writes", f);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "BinlogStore(" + dir + ", " + readable + ", " + durable + ")";
+  }
+}

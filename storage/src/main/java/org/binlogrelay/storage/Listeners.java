@@ -1,0 +1,48 @@
+package org.binlogrelay.storage;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The registered {@link StoreListener}s, each called safely (an exception is logged). Thread-safe. */
+final class Listeners {
+  private static final Logger log = LoggerFactory.getLogger(Listeners.class);
+
+  private final List<StoreListener> listeners = new CopyOnWriteArrayList<>();
+
+  void add(StoreListener l) {
+    listeners.add(l);
+  }
+
+  void remove(StoreListener l) {
+    listeners.remove(l);
+  }
+
+  void fileCreated(String name) {
+    each(l -> l.fileCreated(name), "fileCreated " + name);
+  }
+
+  void fileClosed(FileMetadata meta) {
+    each(l -> l.fileClosed(meta), "fileClosed " + meta.name());
+  }
+
+  void filesRemoved(List<String> names) {
+    each(l -> l.filesRemoved(names), "filesRemoved " + names);
+  }
+
+  void failed(Throwable cause) {
+    each(l -> l.failed(cause), "failed");
+  }
+
+  private void each(Consumer<StoreListener> call, String what) {
+    for (StoreListener l : listeners) {
+      try {
+        call.accept(l);
+      } catch (RuntimeException e) {
+        log.warn("store listener {} threw on {}; ignored", l, what, e);
+      }
+    }
+  }
+}

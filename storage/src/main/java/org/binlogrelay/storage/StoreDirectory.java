@@ -1,0 +1,100 @@
+package org.binlogrelay.storage;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The store's directory and the file-system steps that make changes to it durable: a force of the
+ * directory itself after a file is created, renamed or removed (so the directory entry survives a power
+ * loss, not just the data), and atomic replacement of small files (write {@code name.tmp}, force it, rename
+ * over {@code name}, force the directory), used for the index and the metadata.
+ *
+ * <p>Thread-safe (every method is a self-contained file-system operation); concurrent atomic writes of the
+ * same name must be serialised by the caller.
+ */
+final class StoreDirectory {
+  static final String TEMP_SUFFIX = ".tmp";
+
+  private final Path path;
+
+  StoreDirectory(Path path) throws IOException {
+    this.path = path.toAbsolutePath();
+    Files.createDirectories(this.path);
+  }
+
+  Path path() {
+    return path;
+  }
+
+  Path resolve(String name) {
+    return path.resolve(name);
+  }
+
+  boolean exists(String name) {
+    return Files.exists(resolve(name));
+  }
+
+  /** Forces the directory's entries (creations, renames, removals) to disk. */
+  void force() throws IOException {
+    try (FileChannel dir = FileChannel.open(path, StandardOpenOption.READ)) {
+      dir.force(true);
+    }
+  }
+
+  /** Replaces {@code name} with {@code content} so that a crash leaves either the old or the new content. */
+  void writeAtomically(String name, byte[] content) throws IOException {
+    Path temp = resolve(name + TEMP_SUFFIX);
+    try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.TRUNCATE_EXISTING)) {
+      ByteBuffer buf = ByteBuffer.wrap(content);
+      while (buf.hasRemaining()) {
+        out.write(buf);
+      }
+      out.force(true);
+    }
+    Files.move(temp, resolve(name), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    force();
+  }
+
+  /** The content of {@code name}, or {@code null} if it does not exist. */
+  byte[] readIfExists(String name) throws IOException {
+    try {
+      return Files.readAllBytes(resolve(name));
+    } catch (NoSuchFileException e) {
+      return null;
+    }
+  }
+
+  /** Deletes {@code name} if present (the caller forces the directory afterwards). */
+  boolean delete(String name) throws IOException {
+    return Files.deleteIfExists(resolve(name));
+  }
+
+  /** Names of the regular files in the directory, sorted. */
+  List<String> list() throws IOException {
+    List<String> names = new ArrayList<>();
+    try (Stream<Path> entries = Files.list(path)) {
+      entries.filter(Files::isRegularFile).forEach(p -> names.add(p.getFileName().toString()));
+    }
+    names.sort(null);
+    return names;
+  }
+
+  long size(String name) throws IOException {
+    return Files.size(resolve(name));
+  }
+
+  @Override
+  public String toString() {
+    return path.toString();
+  }
+}

@@ -1,0 +1,107 @@
+package org.binlogrelay.storage;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * When the store forces written binlog bytes to disk, like the server's {@code sync_binlog}. Whatever the
+ * policy, the writer never waits for a force: a background syncer does it, and {@link
+ * BinlogStore#durable()} says how far the bytes are on disk.
+ *
+ * <ul>
+ *   <li>{@link #everyTransaction()} ({@code sync_binlog=1}): every transaction is forced, by group commit:
+ *       one force covers all transactions written while the previous force ran.
+ *   <li>{@link #everyTransactions(int)} ({@code sync_binlog=N}): a force once N transactions are written
+ *       since the last one.
+ *   <li>{@link #every(Duration)}: a force at most once per interval, when something was written.
+ *   <li>{@link #off()} ({@code sync_binlog=0}): no force for transactions. Bytes still become durable when a
+ *       file is closed (its final force), at checkpoints (which force the file first, see {@link
+ *       StoreConfig#checkpointBytes()}), on {@link BinlogStore#sync()} and on close.
+ * </ul>
+ *
+ * Immutable.
+ *
+ * @param kind which rule
+ * @param transactions for {@link Kind#EVERY_N_TRANSACTIONS}: N (1 for every transaction, 0 otherwise)
+ * @param interval for {@link Kind#INTERVAL}: the interval ({@link Duration#ZERO} otherwise)
+ */
+public record SyncPolicy(Kind kind, int transactions, Duration interval) {
+
+  /** The rules. */
+  public enum Kind {
+    EVERY_TRANSACTION,
+    EVERY_N_TRANSACTIONS,
+    INTERVAL,
+    OFF
+  }
+
+  public SyncPolicy {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(interval, "interval");
+    if (kind == Kind.EVERY_N_TRANSACTIONS && transactions < 1) {
+      throw new IllegalArgumentException("sync every N transactions needs N >= 1, got " + transactions);
+    }
+    if (kind == Kind.INTERVAL && (interval.isNegative() || interval.isZero())) {
+      throw new IllegalArgumentException("sync interval must be positive, got " + interval);
+    }
+  }
+
+  public static SyncPolicy everyTransaction() {
+    return new SyncPolicy(Kind.EVERY_TRANSACTION, 1, Duration.ZERO);
+  }
+
+  public static SyncPolicy everyTransactions(int n) {
+    return n == 1 ? everyTransaction() : new SyncPolicy(Kind.EVERY_N_TRANSACTIONS, n, Duration.ZERO);
+  }
+
+  public static SyncPolicy every(Duration interval) {
+    return new SyncPolicy(Kind.INTERVAL, 0, interval);
+  }
+
+  public static SyncPolicy off() {
+    return new SyncPolicy(Kind.OFF, 0, Duration.ZERO);
+  }
+
+  /**
+   * Parses the configuration form: {@code every-transaction}, {@code every-N-transactions} (e.g. {@code
+   * every-100-transactions}), {@code every-250ms} / {@code every-2s}, or {@code off}.
+   */
+  public static SyncPolicy parse(String text) {
+    String t = text.trim().toLowerCase(java.util.Locale.ROOT);
+    try {
+      if (t.equals("every-transaction") || t.equals("1")) {
+        return everyTransaction();
+      }
+      if (t.equals("off") || t.equals("0")) {
+        return off();
+      }
+      if (t.startsWith("every-") && t.endsWith("-transactions")) {
+        return everyTransactions(Integer.parseInt(t.substring(6, t.length() - 13)));
+      }
+      if (t.startsWith("every-") && t.endsWith("ms")) {
+        return every(Duration.ofMillis(Long.parseLong(t.substring(6, t.length() - 2))));
+      }
+      if (t.startsWith("every-") && t.endsWith("s")) {
+        return every(Duration.ofSeconds(Long.parseLong(t.substring(6, t.length() - 1))));
+      }
+    } catch (NumberFormatException e) {
+      // fall through to the error below
+    }
+    throw new IllegalArgumentException("sync policy '" + text + "' not understood; use every-transaction,"
+        + " every-N-transactions, every-250ms, every-2s or off");
+  }
+
+  @Override
+  public String toString() {
+    switch (kind) {
+      case EVERY_TRANSACTION:
+        return "every-transaction";
+      case EVERY_N_TRANSACTIONS:
+        return "every-" + transactions + "-transactions";
+      case INTERVAL:
+        return "every-" + interval.toMillis() + "ms";
+      default:
+        return "off";
+    }
+  }
+}

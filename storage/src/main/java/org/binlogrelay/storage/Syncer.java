@@ -1,0 +1,280 @@
+package org.binlogrelay.storage;
+
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The background thread that makes written bytes durable, so the writer never waits for a disk. The writer
+ * reports each boundary it writes ({@link #written}) and hands over ordered {@link Job}s: registering a
+ * new file in the index, a checkpoint, the final force and metadata of a closed file. Each round the
+ * syncer takes, atomically, the jobs queued so far and the last written boundary; runs the jobs in order;
+ * forces the current file if the {@link SyncPolicy} says so (or {@link #requestSync} asked); then
+ * advances the durable boundary to the furthest position made durable. Group commit falls out of this:
+ * every transaction written while a force runs is covered by the next one.
+ *
+ * <p>Ordering makes the durable boundary honest across rotations: a file's close job (final force and
+ * metadata) runs before any force of the next file, and a new file's index entry and directory entry are
+ * forced before anything in it counts as durable.
+ *
+ * <p>An I/O error fails the syncer: pending and future waits for durability fail, and {@code onFailure}
+ * puts the store in its failed state. Thread-safe: {@link #written}, {@link #submit} and {@link
+ * #requestSync} are the writer's and return at once.
+ */
+final class Syncer {
+  private static final Logger log = LoggerFactory.getLogger(Syncer.class);
+
+  /** A unit of background work; returns the position it made durable, or {@code null}. */
+  interface Job {
+    Position run() throws IOException;
+  }
+
+  private final SyncPolicy policy;
+  private final Time time;
+  private final StoreWatch durable;
+  private final Consumer<Position> onDurable;
+  private final Consumer<Throwable> onFailure;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition wake = lock.newCondition();
+  private final ArrayDeque<Job> jobs = new ArrayDeque<>();
+  private final List<CompletableFuture<Position>> syncRequests = new ArrayList<>();
+  private final Thread thread;
+  private Position written;
+  private BinlogFile writtenFile;
+  private long transactionsSinceForce;
+  private long lastForceNanos;
+  private boolean stopping;
+  private Throwable failure;
+
+  /**
+   * @param durable the boundary this syncer advances
+   * @param onDurable called after each advance (the store moves the readable boundary when it follows the
+   *     durable one)
+   * @param onFailure called once with the first I/O error
+   */
+  Syncer(String name, SyncPolicy policy, Time time, StoreWatch durable, Position initial,
+      Consumer<Position> onDurable, Consumer<Throwable> onFailure) {
+    this.policy = policy;
+    this.time = time;
+    this.durable = durable;
+    this.onDurable = onDurable;
+    this.onFailure = onFailure;
+    this.written = initial;
+    this.lastForceNanos = time.nanoseconds();
+    this.thread = new Thread(this::run, name);
+    this.thread.setDaemon(true);
+  }
+
+  void start() {
+    thread.start();
+  }
+
+  /** The writer wrote up to {@code boundary} (a transaction boundary) in {@code file}. */
+  void written(Position boundary, BinlogFile file, boolean transaction) {
+    lock.lock();
+    try {
+      written = boundary;
+      writtenFile = file;
+      if (transaction) {
+        transactionsSinceForce++;
+      }
+      if (policy.kind() != SyncPolicy.Kind.OFF) {
+        wake.signal();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Queues {@code job} after every job queued before. */
+  void submit(Job job) {
+    lock.lock();
+    try {
+      jobs.add(job);
+      wake.signal();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Forces everything written so far, whatever the policy; completes with the durable position after it. */
+  CompletableFuture<Position> requestSync() {
+    CompletableFuture<Position> f = new CompletableFuture<>();
+    lock.lock();
+    try {
+      if (failure != null) {
+        f.completeExceptionally(failure);
+      } else if (stopping && !thread.isAlive()) {
+        f.completeExceptionally(new IllegalStateException("the store is closed"));
+      } else {
+        syncRequests.add(f);
+        wake.signal();
+      }
+    } finally {
+      lock.unlock();
+    }
+    return f;
+  }
+
+  /** Runs a last round that forces everything, then stops the thread. */
+  void stop() throws InterruptedException {
+    lock.lock();
+    try {
+      stopping = true;
+      wake.signal();
+    } finally {
+      lock.unlock();
+    }
+    thread.join();
+    List<CompletableFuture<Position>> late;
+    lock.lock();
+    try {
+      late = new ArrayList<>(syncRequests);
+      syncRequests.clear();
+    } finally {
+      lock.unlock();
+    }
+    for (CompletableFuture<Position> r : late) {
+      r.completeExceptionally(new IllegalStateException("the store closed before this sync could run"));
+    }
+  }
+
+  Throwable failure() {
+    lock.lock();
+    try {
+      return failure;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * How long until the policy wants a force: 0 now, {@link Long#MAX_VALUE} not for transactions alone.
+   *
+   * @param behind whether something was written since the last force
+   * @param transactions transactions written since the last force
+   * @param sinceForce nanoseconds since the last force
+   */
+  static long nanosUntilDue(SyncPolicy policy, boolean behind, long transactions, long sinceForce) {
+    if (!behind) {
+      return Long.MAX_VALUE;
+    }
+    switch (policy.kind()) {
+      case EVERY_TRANSACTION:
+        return 0;
+      case EVERY_N_TRANSACTIONS:
+        return transactions >= policy.transactions() ? 0 : Long.MAX_VALUE;
+      case INTERVAL:
+        return Math.max(0, policy.interval().toNanos() - sinceForce);
+      default:
+        return Long.MAX_VALUE;
+    }
+  }
+
+  private void run() {
+    while (true) {
+      List<Job> round;
+      List<CompletableFuture<Position>> requests;
+      Position target;
+      BinlogFile targetFile;
+      boolean force;
+      boolean last;
+      lock.lock();
+      try {
+        while (true) {
+          long wait = nanosUntilDue(policy, isBehind(), transactionsSinceForce,
+              time.nanoseconds() - lastForceNanos);
+          if (stopping || !jobs.isEmpty() || !syncRequests.isEmpty() || wait == 0) {
+            force = stopping || !syncRequests.isEmpty() || wait == 0;
+            break;
+          }
+          if (wait == Long.MAX_VALUE) {
+            wake.awaitUninterruptibly();
+          } else {
+            try {
+              wake.awaitNanos(wait);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              stopping = true;
+            }
+          }
+        }
+        round = new ArrayList<>(jobs);
+        jobs.clear();
+        requests = new ArrayList<>(syncRequests);
+        syncRequests.clear();
+        target = written;
+        targetFile = writtenFile;
+        last = stopping;
+        if (force) {
+          transactionsSinceForce = 0;
+          lastForceNanos = time.nanoseconds();
+        }
+      } finally {
+        lock.unlock();
+      }
+      try {
+        Position reached = null;
+        for (Job job : round) {
+          reached = furthest(reached, job.run());
+        }
+        if (force && target != null && targetFile != null) {
+          targetFile.force();
+          reached = furthest(reached, target);
+        }
+        if (reached != null) {
+          durable.advance(reached);
+          onDurable.accept(reached);
+        }
+        Position now = durable.position();
+        for (CompletableFuture<Position> r : requests) {
+          r.complete(now);
+        }
+      } catch (IOException | RuntimeException e) {
+        fail(e, requests);
+        return;
+      }
+      if (last) {
+        return;
+      }
+    }
+  }
+
+  private boolean isBehind() {
+    Position d = durable.position();
+    return written != null && (d == null || written.isAfter(d));
+  }
+
+  private static Position furthest(Position a, Position b) {
+    if (a == null) {
+      return b;
+    }
+    return b == null || a.compareTo(b) >= 0 ? a : b;
+  }
+
+  private void fail(Throwable e, List<CompletableFuture<Position>> requests) {
+    log.error("binlog syncer failed; the store stops accepting writes (durable up to {})", durable.position(), e);
+    List<CompletableFuture<Position>> pending;
+    lock.lock();
+    try {
+      failure = e;
+      pending = new ArrayList<>(syncRequests);
+      syncRequests.clear();
+    } finally {
+      lock.unlock();
+    }
+    pending.addAll(requests);
+    for (CompletableFuture<Position> r : pending) {
+      r.completeExceptionally(e);
+    }
+    durable.fail(e);
+    onFailure.accept(e);
+  }
+}
