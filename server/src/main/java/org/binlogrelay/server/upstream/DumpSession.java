@@ -1,0 +1,271 @@
+package org.binlogrelay.server.upstream;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.binlogrelay.protocol.ProtocolException;
+import org.binlogrelay.protocol.event.BinlogEvent;
+import org.binlogrelay.protocol.event.BinlogEventDecoder;
+import org.binlogrelay.protocol.event.ChecksumAlgorithm;
+import org.binlogrelay.protocol.event.EventHeader;
+import org.binlogrelay.protocol.event.EventType;
+import org.binlogrelay.protocol.event.RotateEvent;
+import org.binlogrelay.protocol.packet.ErrPacket;
+import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.Position;
+import org.binlogrelay.storage.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One connection to the primary, from the TCP connect to the end of its dump stream:
+ *
+ * <ol>
+ *   <li>handshake and authentication ({@link PrimaryConnection}); the flavour is chosen from the handshake and
+ *       must match the store's;
+ *   <li>session set-up, as a replica does: the primary's {@code server_id} must differ from the relay's;
+ *       {@code @master_binlog_checksum} takes the primary's {@code binlog_checksum} (so the primary sends the
+ *       checksums, which are verified and stored); {@code @master_heartbeat_period} in nanoseconds; the
+ *       flavour's variables;
+ *   <li>COM_REGISTER_SLAVE with the relay's server_id and report host and port ({@code SHOW REPLICAS} lists
+ *       a replica only after it);
+ *   <li>the start: {@link BinlogStore#startStream()} (where the store ends), or, for an empty store, the
+ *       configured {@link StartPosition};
+ *   <li>the dump request, then every packet through {@link EventIngest} until something fails.
+ * </ol>
+ *
+ * {@link #run()} only ends by throwing; {@link #abort()} (any thread) closes the sockets to end it.
+ */
+final class DumpSession {
+  private static final Logger log = LoggerFactory.getLogger(DumpSession.class);
+
+  /** What the replicator hears from a session, on the session's thread. */
+  interface Progress {
+    /** Authenticated and set up; about to register and request the dump. */
+    void connected(PrimaryConnection connection, long primaryServerId);
+
+    /** The first packet of the dump was accepted. */
+    void streaming(Position start);
+  }
+
+  private final UpstreamConfig config;
+  private final BinlogStore store;
+  private final IngestCounters counters;
+  private final Time time;
+  private final Progress progress;
+  private final Set<Socket> sockets = new HashSet<>();
+  private boolean aborted;
+  private EventIngest ingest;
+
+  DumpSession(UpstreamConfig config, BinlogStore store, IngestCounters counters, Time time, Progress progress) {
+    this.config = config;
+    this.store = store;
+    this.counters = counters;
+    this.time = time;
+    this.progress = progress;
+  }
+
+  /** Runs the connection until it fails or is aborted; always throws. */
+  void run() throws IOException {
+    try (Configured c = openConfigured()) {
+      PrimaryConnection connection = c.connection;
+      progress.connected(connection, c.primaryServerId);
+      connection.command(ReplicationCommands.registerReplica(config.serverId(), config.reportHost(),
+          config.reportPort()), "COM_REGISTER_SLAVE for server_id " + config.serverId());
+      Position start = startPosition(connection, c.flavor);
+      ingest = new EventIngest(store, c.checksum, counters, time, connection.address(), start);
+      c.flavor.requestDump(connection, start, config.serverId());
+      connection.streamTimeout(config.deadAfter());
+      log.info("upstream {}: {} (server_id {}, connection {}): dump requested from {}", connection.address(),
+          connection.serverVersion(), c.primaryServerId, connection.connectionId(), start);
+      stream(connection, start);
+    }
+  }
+
+  /** True once this session wrote an event to the store. */
+  boolean madeProgress() {
+    return ingest != null && ingest.madeProgress();
+  }
+
+  /** Closes every socket of this session; {@link #run()} then fails. Any thread; idempotent. */
+  void abort() {
+    List<Socket> open;
+    synchronized (sockets) {
+      aborted = true;
+      open = List.copyOf(sockets);
+    }
+    for (Socket s : open) {
+      try {
+        s.close();
+      } catch (IOException e) {
+        log.warn("upstream {}:{}: closing a socket to stop failed: {}", config.host(), config.port(), e.toString());
+      }
+    }
+  }
+
+  private void stream(PrimaryConnection connection, Position start) throws IOException {
+    boolean first = true;
+    while (true) {
+      byte[] packet;
+      try {
+        packet = connection.readPacket();
+      } catch (SocketTimeoutException e) {
+        SocketTimeoutException dead = new SocketTimeoutException("no event or heartbeat from primary "
+            + connection.address() + " for " + config.deadAfter().toMillis() + " ms (" + config.deadAfterHeartbeats()
+            + " heartbeat periods of " + config.heartbeatPeriod().toMillis() + " ms); the connection is dead (stream"
+            + " at " + counters.position + ")");
+        dead.initCause(e);
+        throw dead;
+      }
+      ingest.accept(packet);
+      if (first) {
+        first = false;
+        progress.streaming(start);
+      }
+    }
+  }
+
+  private Position startPosition(PrimaryConnection connection, PrimaryFlavor flavor) throws IOException {
+    Optional<Position> stored;
+    try {
+      stored = store.startStream();
+    } catch (IOException e) {
+      throw new FatalUpstreamException("binlog store " + store.directory() + " failed to start a stream: "
+          + e.getMessage(), e);
+    }
+    if (stored.isPresent()) {
+      return stored.get();
+    }
+    return new StartResolver(connection, flavor, this::locateGtidStart).resolve(config.start());
+  }
+
+  /**
+   * Asks the primary where a replica that executed {@code gtids} starts, on a connection of its own: a GTID
+   * dump whose first event, the artificial ROTATE, names the file.
+   */
+  private Position locateGtidStart(String gtids) throws IOException {
+    try (Configured c = openConfigured()) {
+      c.flavor.requestGtidDump(c.connection, gtids, config.serverId());
+      byte[] packet = c.connection.readPacket();
+      if (ErrPacket.isErr(packet)) {
+        throw PrimaryErrorException.of("primary " + c.connection.address() + " cannot serve a replica that executed '"
+            + gtids + "'", ErrPacket.decode(packet));
+      }
+      if (packet.length == 0 || packet[0] != 0) {
+        throw new ProtocolException("the GTID dump from " + c.connection.address() + " did not start with an event");
+      }
+      BinlogEventDecoder decoder = new BinlogEventDecoder(c.checksum, store.config().maxEventSize());
+      BinlogEvent event = decoder.decode(packet, 1, packet.length - 1);
+      if (event.type() != EventType.ROTATE || !event.header().hasFlag(EventHeader.LOG_EVENT_ARTIFICIAL_F)) {
+        throw new ProtocolException("the GTID dump from " + c.connection.address() + " started with "
+            + event.header().typeName() + ", not the artificial ROTATE naming its file");
+      }
+      RotateEvent rotate = RotateEvent.parse(event, decoder.format());
+      Position start = Position.startOf(rotate.nextFile());
+      log.info("upstream {}: a replica that executed '{}' starts at {}", c.connection.address(), gtids, start);
+      return start;
+    }
+  }
+
+  /** Connects, authenticates and sets the session up as a replica (no registration, no dump yet). */
+  private Configured openConfigured() throws IOException {
+    Socket socket = new Socket();
+    synchronized (sockets) {
+      if (aborted) {
+        throw new InterruptedIOException("upstream connection to " + config.host() + ":" + config.port()
+            + " stopped");
+      }
+      sockets.add(socket);
+    }
+    PrimaryConnection connection = null;
+    try {
+      connection = PrimaryConnection.open(socket, config, EventIngest.maxPacket(store));
+      PrimaryFlavor flavor = PrimaryFlavor.of(connection.serverVersion());
+      if (flavor.gtidFlavor() != store.flavor()) {
+        throw new FatalUpstreamException("primary " + connection.address() + " is " + connection.serverVersion()
+            + " (" + flavor.gtidFlavor() + ") but the binlog store in " + store.directory() + " holds "
+            + store.flavor() + " binlogs; point the relay at a " + store.flavor() + " primary or give it a new store");
+      }
+      ResultRows vars = connection.query("SELECT @@global.server_id, @@global.binlog_checksum");
+      if (vars.isEmpty()) {
+        throw new ProtocolException("primary " + connection.address() + " returned no row for @@server_id");
+      }
+      long primaryServerId = Long.parseLong(vars.rows().get(0).get(0));
+      if (primaryServerId == config.serverId()) {
+        throw new FatalUpstreamException("primary " + connection.address() + " has server_id " + primaryServerId
+            + ", the same as the relay's: a replica's server_id must differ from its primary's and from every other"
+            + " replica's; configure another server_id for the relay");
+      }
+      String checksumName = vars.rows().get(0).get(1);
+      ChecksumAlgorithm checksum = checksum(checksumName, connection);
+      connection.execute("SET @master_binlog_checksum = '" + checksumName + "', @master_heartbeat_period = "
+          + config.heartbeatPeriod().toNanos());
+      flavor.prepareSession(connection, config);
+      return new Configured(socket, connection, flavor, primaryServerId, checksum);
+    } catch (IOException | RuntimeException e) {
+      close(socket, connection, e);
+      throw e;
+    }
+  }
+
+  private static ChecksumAlgorithm checksum(String name, PrimaryConnection connection) {
+    if ("CRC32".equalsIgnoreCase(name)) {
+      return ChecksumAlgorithm.CRC32;
+    }
+    if ("NONE".equalsIgnoreCase(name)) {
+      return ChecksumAlgorithm.OFF;
+    }
+    throw new FatalUpstreamException("primary " + connection.address() + " has binlog_checksum '" + name
+        + "'; the relay understands NONE and CRC32");
+  }
+
+  private void close(Socket socket, PrimaryConnection connection, Throwable failure) {
+    try {
+      if (connection != null) {
+        connection.close();
+      } else {
+        socket.close();
+      }
+    } catch (IOException e) {
+      failure.addSuppressed(e);
+    } finally {
+      synchronized (sockets) {
+        sockets.remove(socket);
+      }
+    }
+  }
+
+  /** An authenticated, set-up connection and what the set-up learnt. */
+  private final class Configured implements AutoCloseable {
+    final Socket socket;
+    final PrimaryConnection connection;
+    final PrimaryFlavor flavor;
+    final long primaryServerId;
+    final ChecksumAlgorithm checksum;
+
+    Configured(Socket socket, PrimaryConnection connection, PrimaryFlavor flavor, long primaryServerId,
+        ChecksumAlgorithm checksum) {
+      this.socket = socket;
+      this.connection = connection;
+      this.flavor = flavor;
+      this.primaryServerId = primaryServerId;
+      this.checksum = checksum;
+    }
+
+    @Override
+    public void close() throws IOException {
+      try {
+        connection.close();
+      } finally {
+        synchronized (sockets) {
+          sockets.remove(socket);
+        }
+      }
+    }
+  }
+}

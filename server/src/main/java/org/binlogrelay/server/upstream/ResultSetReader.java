@@ -1,0 +1,109 @@
+package org.binlogrelay.server.upstream;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.binlogrelay.protocol.ProtocolException;
+import org.binlogrelay.protocol.bytes.ByteReader;
+import org.binlogrelay.protocol.packet.ErrPacket;
+import org.binlogrelay.protocol.packet.OkPacket;
+
+/**
+ * Reads the answer to a COM_QUERY in the text protocol, as a client without CLIENT_DEPRECATE_EOF gets it
+ * (the capabilities mysql-binlog-connector-java's handshake announces):
+ *
+ * <pre>
+ *   ERR                                   the statement failed
+ *   OK                                    a statement without a result set
+ *   lenenc column count, column definitions..., EOF, rows..., EOF (or ERR)
+ * </pre>
+ *
+ * A row is one length-encoded string per column, or 0xFB for NULL. Of a column definition only the name is
+ * kept. Stateless; reads through the caller's {@link PacketReader}.
+ */
+final class ResultSetReader {
+  private static final int NULL_VALUE = 0xfb;
+  private static final int EOF_HEADER = 0xfe;
+  /** An EOF packet is shorter than this; a row starting with 0xFE is longer (a huge length prefix). */
+  private static final int EOF_MAX_LENGTH = 9;
+
+  private ResultSetReader() {}
+
+  /** Reads one whole answer; an ERR becomes a {@link PrimaryErrorException} naming {@code what}. */
+  static ResultRows read(PacketReader reader, String what) throws IOException {
+    byte[] first = reader.read();
+    if (ErrPacket.isErr(first)) {
+      throw PrimaryErrorException.of(what, ErrPacket.decode(first));
+    }
+    if ((first[0] & 0xff) == OkPacket.HEADER) {
+      return ResultRows.empty();
+    }
+    ByteReader head = new ByteReader(first);
+    long count = head.lenencInt("column count");
+    if (count < 1 || count > 4096) {
+      throw new ProtocolException(what + ": result set with " + count + " columns");
+    }
+    List<String> columns = new ArrayList<>((int) count);
+    for (int i = 0; i < count; i++) {
+      columns.add(columnName(reader.read()));
+    }
+    if (!isEof(reader.read())) {
+      throw new ProtocolException(what + ": no EOF after the " + count + " column definitions");
+    }
+    List<List<String>> rows = new ArrayList<>();
+    while (true) {
+      byte[] packet = reader.read();
+      if (isEof(packet)) {
+        return new ResultRows(columns, rows);
+      }
+      if (ErrPacket.isErr(packet)) {
+        throw PrimaryErrorException.of(what, ErrPacket.decode(packet));
+      }
+      rows.add(row(packet, columns.size()));
+    }
+  }
+
+  /** Reads the answer to a statement that returns no rows: OK, or ERR as a {@link PrimaryErrorException}. */
+  static void readOk(PacketReader reader, String what) throws IOException {
+    byte[] answer = reader.read();
+    if (ErrPacket.isErr(answer)) {
+      throw PrimaryErrorException.of(what, ErrPacket.decode(answer));
+    }
+    if (!OkPacket.isOk(answer)) {
+      throw new ProtocolException(what + ": expected an OK packet, got one starting with 0x"
+          + Integer.toHexString(answer.length == 0 ? 0 : answer[0] & 0xff));
+    }
+  }
+
+  private static boolean isEof(byte[] packet) {
+    return packet.length > 0 && packet.length < EOF_MAX_LENGTH && (packet[0] & 0xff) == EOF_HEADER;
+  }
+
+  /** ColumnDefinition41: catalog, schema, table, org_table, name, ... */
+  private static String columnName(byte[] packet) {
+    ByteReader in = new ByteReader(packet);
+    in.lenencString("column catalog");
+    in.lenencString("column schema");
+    in.lenencString("column table");
+    in.lenencString("column org_table");
+    return in.lenencString("column name");
+  }
+
+  private static List<String> row(byte[] packet, int columns) {
+    ByteReader in = new ByteReader(packet);
+    List<String> values = new ArrayList<>(columns);
+    for (int i = 0; i < columns; i++) {
+      in.require(1, "value of column " + (i + 1));
+      if ((packet[in.arrayOffset()] & 0xff) == NULL_VALUE) {
+        in.skip(1, "NULL value");
+        values.add(null);
+      } else {
+        values.add(in.lenencString("value of column " + (i + 1)));
+      }
+    }
+    if (in.hasRemaining()) {
+      throw new ProtocolException("row of " + columns + " columns has " + in.remaining() + " bytes left over");
+    }
+    return values;
+  }
+}

@@ -1,0 +1,35 @@
+package org.binlogrelay.server.upstream;
+
+import org.binlogrelay.storage.Position;
+
+/**
+ * A snapshot of the upstream replicator, for the admin API, metrics and tests. Times come from the {@code
+ * Time} the replicator was given. Immutable.
+ *
+ * @param status what the replicator is doing
+ * @param sinceMillis wall-clock time of the last status change
+ * @param lastError the text of the last failure (kept after a successful reconnection), {@code null} if none
+ * @param attempt failed connection attempts since the stream last made progress (0 while all is well)
+ * @param connections connections that reached {@link UpstreamStatus#STREAMING}
+ * @param primaryVersion the primary's version string from its last handshake, {@code null} before one
+ * @param primaryServerId the primary's {@code server_id}, 0 before the first connection
+ * @param bytesReceived bytes of binlog events received (every event of the dump stream, headers included)
+ * @param eventsReceived events received, heartbeats and the primary's artificial events included
+ * @param heartbeatsReceived heartbeat events received
+ * @param transactionsReceived transactions the store completed
+ * @param position where the stream stands (the primary's file and offset the next event continues from),
+ *     {@code null} before the first event
+ * @param lastEventMillis wall-clock time the last event (or heartbeat) arrived, 0 before the first
+ */
+public record UpstreamState(UpstreamStatus status, long sinceMillis, String lastError, int attempt, long connections,
+    String primaryVersion, long primaryServerId, long bytesReceived, long eventsReceived, long heartbeatsReceived,
+    long transactionsReceived, Position position, long lastEventMillis) {
+
+  @Override
+  public String toString() {
+    return status + (position == null ? "" : " at " + position) + ", " + eventsReceived + " events / "
+        + bytesReceived + " bytes / " + transactionsReceived + " transactions received, " + connections
+        + " connections" + (attempt > 0 ? ", attempt " + attempt : "") + (lastError == null ? "" : ", last error: "
+        + lastError);
+  }
+}

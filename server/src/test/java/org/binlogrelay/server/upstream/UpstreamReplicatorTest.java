@@ -1,0 +1,179 @@
+package org.binlogrelay.server.upstream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+import org.binlogrelay.protocol.gtid.GtidFlavor;
+import org.binlogrelay.protocol.packet.ErrPacket;
+import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.StoreConfig;
+import org.binlogrelay.storage.Time;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The replicator's lifecycle against primaries that are not there or refuse it (loopback only). */
+class UpstreamReplicatorTest {
+  private static final Backoff FAST = new Backoff(Duration.ofMillis(10), Duration.ofMillis(40), 0);
+
+  @TempDir Path dir;
+  private BinlogStore store;
+  private final List<UpstreamState> seen = new ArrayList<>();
+
+  @BeforeEach
+  void open() throws IOException {
+    store = BinlogStore.open(StoreConfig.builder(dir, GtidFlavor.MYSQL).build());
+  }
+
+  @AfterEach
+  void close() throws IOException {
+    store.close();
+  }
+
+  private UpstreamReplicator replicator(int port, Time time) {
+    UpstreamConfig config = UpstreamConfig.builder("127.0.0.1", port, "repl", "pw").serverId(77).backoff(FAST)
+        .connectTimeout(Duration.ofMillis(500)).build();
+    UpstreamReplicator r = new UpstreamReplicator(config, store, time, () -> 0.5);
+    r.addListener(s -> {
+      synchronized (seen) {
+        seen.add(s);
+      }
+    });
+    return r;
+  }
+
+  private static int closedPort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  private static UpstreamState await(UpstreamReplicator r, Predicate<UpstreamState> condition) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (!condition.test(r.state())) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("condition not reached: " + r.state());
+      }
+      Thread.sleep(5);
+    }
+    return r.state();
+  }
+
+  @Test
+  void retriesAnAbsentPrimaryWithGrowingAttemptsUntilStopped() throws Exception {
+    UpstreamReplicator r = replicator(closedPort(), Time.SYSTEM);
+    r.start();
+    UpstreamState s = await(r, st -> st.attempt() >= 4);
+    assertThat(s.lastError()).containsIgnoringCase("connection refused");
+    assertThat(r.stop(Duration.ofSeconds(5))).isTrue();
+    assertThat(r.state().status()).isEqualTo(UpstreamStatus.STOPPED);
+    synchronized (seen) {
+      assertThat(seen).extracting(UpstreamState::status).startsWith(UpstreamStatus.CONNECTING,
+          UpstreamStatus.BACKING_OFF, UpstreamStatus.CONNECTING, UpstreamStatus.BACKING_OFF)
+          .endsWith(UpstreamStatus.STOPPED);
+      assertThat(seen).filteredOn(st -> st.status() == UpstreamStatus.BACKING_OFF).extracting(UpstreamState::attempt)
+          .startsWith(1, 2, 3);
+    }
+  }
+
+  @Test
+  void aPrimaryThatRefusesConnectionsIsRetriedWithItsError() throws Exception {
+    try (ServerSocket server = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
+      Thread refuser = new Thread(() -> {
+        while (!server.isClosed()) {
+          try (Socket s = server.accept(); OutputStream out = s.getOutputStream()) {
+            byte[] err = new ErrPacket(1040, "08004", "Too many connections").encode();
+            out.write(new byte[] {(byte) err.length, 0, 0, 0});
+            out.write(err);
+          } catch (IOException e) {
+            return;
+          }
+        }
+      });
+      refuser.setDaemon(true);
+      refuser.start();
+      UpstreamReplicator r = replicator(server.getLocalPort(), Time.SYSTEM);
+      r.start();
+      UpstreamState s = await(r, st -> st.attempt() >= 2);
+      assertThat(s.lastError()).contains("refused the connection").contains("error 1040 (08004): Too many connections");
+      r.close();
+      assertThat(r.state().status()).isEqualTo(UpstreamStatus.STOPPED);
+    }
+  }
+
+  @Test
+  void aSilentPrimaryTimesOutAndIsRetried() throws Exception {
+    try (ServerSocket server = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
+      List<Socket> accepted = new ArrayList<>();
+      Thread acceptor = new Thread(() -> {
+        while (!server.isClosed()) {
+          try {
+            accepted.add(server.accept()); // and never say anything
+          } catch (IOException e) {
+            return;
+          }
+        }
+      });
+      acceptor.setDaemon(true);
+      acceptor.start();
+      UpstreamReplicator r = replicator(server.getLocalPort(), Time.SYSTEM);
+      r.start();
+      UpstreamState s = await(r, st -> st.status() == UpstreamStatus.BACKING_OFF);
+      assertThat(s.lastError()).containsIgnoringCase("timed out");
+      r.close();
+      for (Socket socket : accepted) {
+        socket.close();
+      }
+    }
+  }
+
+  @Test
+  void stopsPromptlyWhileConnecting() throws Exception {
+    try (ServerSocket server = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
+      UpstreamConfig config = UpstreamConfig.builder("127.0.0.1", server.getLocalPort(), "repl", "pw").serverId(77)
+          .connectTimeout(Duration.ofSeconds(60)).build();
+      UpstreamReplicator r = new UpstreamReplicator(config, store);
+      r.start();
+      await(r, st -> st.status() == UpstreamStatus.CONNECTING);
+      long t = System.nanoTime();
+      assertThat(r.stop(Duration.ofSeconds(5))).isTrue();
+      assertThat(Duration.ofNanos(System.nanoTime() - t)).isLessThan(Duration.ofSeconds(2));
+      assertThat(r.state().status()).isEqualTo(UpstreamStatus.STOPPED);
+    }
+  }
+
+  @Test
+  void isOneShotAndStampsStateWithTheGivenClock() throws Exception {
+    Time fixed = new Time() {
+      @Override
+      public long nanoseconds() {
+        return 0;
+      }
+
+      @Override
+      public long milliseconds() {
+        return 123_456L;
+      }
+    };
+    UpstreamReplicator r = replicator(closedPort(), fixed);
+    assertThat(r.state().status()).isEqualTo(UpstreamStatus.NEW);
+    assertThat(r.state().sinceMillis()).isEqualTo(123_456L);
+    assertThat(r.stop(Duration.ofSeconds(1))).isTrue();
+    assertThat(r.state().status()).isEqualTo(UpstreamStatus.STOPPED);
+    UpstreamReplicator started = replicator(closedPort(), fixed);
+    started.start();
+    assertThatThrownBy(started::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("already");
+    started.close();
+  }
+}
