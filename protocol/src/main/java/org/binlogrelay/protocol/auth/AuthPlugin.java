@@ -1,0 +1,22 @@
+package org.binlogrelay.protocol.auth;
+
+/**
+ * A server-side authentication method, named as MySQL names it. One class per method:
+ * {@link NativePasswordPlugin}, {@link CachingSha2PasswordPlugin}. Implementations are thread-safe; each
+ * {@link #begin} returns a fresh per-connection {@link AuthExchange}.
+ */
+public interface AuthPlugin {
+
+  /** The plugin name on the wire, e.g. {@code caching_sha2_password}. */
+  String name();
+
+  /** The data sent with the scramble in the handshake or an auth switch: the 20-byte scramble and a NUL. */
+  default byte[] initialData(byte[] scramble) {
+    byte[] data = new byte[scramble.length + 1];
+    System.arraycopy(scramble, 0, data, 0, scramble.length);
+    return data;
+  }
+
+  /** Starts authenticating one client; the request's credential is null or of this plugin's kind. */
+  AuthExchange begin(AuthRequest request);
+}

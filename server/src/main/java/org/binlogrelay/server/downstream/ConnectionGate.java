@@ -1,0 +1,59 @@
+package org.binlogrelay.server.downstream;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.time.Duration;
+import org.binlogrelay.protocol.packet.ErrPacket;
+import org.binlogrelay.server.downstream.sql.ErrorMessages;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * First in every pipeline: admits a new connection or refuses it before the greeting, as MySQL does, with
+ * ER_CON_COUNT_ERROR (1040, over {@code maxConnections}) or ER_HOST_IS_BLOCKED (1129, a host the
+ * {@link org.binlogrelay.server.downstream.account.LoginThrottle} blocks). A refused connection never reaches
+ * the handshake. Counts open connections in {@link ServerState#openConnections}.
+ *
+ * <p>{@code @Sharable} and thread-safe: all state is in {@link ServerState}'s atomics.
+ */
+@ChannelHandler.Sharable
+final class ConnectionGate extends ChannelInboundHandlerAdapter {
+  private static final Logger LOG = LoggerFactory.getLogger(ConnectionGate.class);
+
+  private final ServerState state;
+
+  ConnectionGate(ServerState state) {
+    this.state = state;
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) throws Exception {
+    state.channels.add(ctx.channel());
+    int open = state.openConnections.incrementAndGet();
+    ctx.channel().closeFuture().addListener(f -> state.openConnections.decrementAndGet());
+    String host = Packets.hostOf(ctx.channel().remoteAddress());
+    if (open > state.config.maxConnections()) {
+      LOG.warn("Refused a connection from {}: {} connections open, limit {} (max connections)", host, open - 1,
+          state.config.maxConnections());
+      refuse(ctx, ErrorMessages.tooManyConnections());
+      return;
+    }
+    Duration blocked = state.throttle.blockedFor(host);
+    if (!blocked.isZero()) {
+      LOG.warn("Refused a connection from {}: blocked for {} s more after {} failed logins", host,
+          blocked.toSeconds(), state.throttle.maxFailures());
+      refuse(ctx, ErrorMessages.hostBlocked(host, Math.max(1, blocked.toSeconds())));
+      return;
+    }
+    super.channelActive(ctx);
+  }
+
+  private static void refuse(ChannelHandlerContext ctx, ErrPacket err) {
+    byte[] payload = Packets.preHandshakeErr(err);
+    ctx.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {(byte) payload.length, (byte) (payload.length >>> 8),
+        (byte) (payload.length >>> 16), 0}, payload)).addListener(ChannelFutureListener.CLOSE);
+  }
+}

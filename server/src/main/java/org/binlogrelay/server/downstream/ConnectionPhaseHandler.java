@@ -1,0 +1,228 @@
+package org.binlogrelay.server.downstream;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.timeout.IdleStateEvent;
+import java.util.Optional;
+import org.binlogrelay.protocol.ProtocolException;
+import org.binlogrelay.protocol.auth.AuthExchange;
+import org.binlogrelay.protocol.auth.AuthPlugin;
+import org.binlogrelay.protocol.auth.AuthRequest;
+import org.binlogrelay.protocol.auth.AuthStep;
+import org.binlogrelay.protocol.auth.NativePasswordHash;
+import org.binlogrelay.protocol.auth.Scrambles;
+import org.binlogrelay.protocol.handshake.AuthMoreData;
+import org.binlogrelay.protocol.handshake.AuthSwitchRequest;
+import org.binlogrelay.protocol.handshake.CapabilityFlags;
+import org.binlogrelay.protocol.handshake.HandshakeResponse41;
+import org.binlogrelay.protocol.handshake.HandshakeV10;
+import org.binlogrelay.protocol.handshake.SslRequest;
+import org.binlogrelay.protocol.packet.MysqlPacket;
+import org.binlogrelay.protocol.packet.OkPacket;
+import org.binlogrelay.protocol.packet.PacketAggregator;
+import org.binlogrelay.protocol.packet.PacketDecoder;
+import org.binlogrelay.server.downstream.account.UserAccount;
+import org.binlogrelay.server.downstream.sql.ClientContext;
+import org.binlogrelay.server.downstream.sql.ErrorMessages;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The connection phase, server side: greeting, optional TLS upgrade, handshake response, authentication
+ * (with an auth switch when the client's plugin is not the account's), then OK and the hand-over to
+ * {@link CommandPhaseHandler}. A state machine:
+ *
+ * <pre>
+ *   GREETING_SENT -- SSLRequest --> TLS (SslHandler in, HandshakeFrameDecoder again behind it)
+ *   GREETING_SENT / TLS -- HandshakeResponse41 --> AUTH (or AUTH after an AuthSwitchRequest)
+ *   AUTH -- AuthExchange: more data --> AUTH ; accept --> OK, command phase ; reject --> ERR 1045, close
+ * </pre>
+ *
+ * Failures answer as MySQL does: a malformed response is ER_HANDSHAKE_ERROR (1043), a wrong password or
+ * unknown user ER_ACCESS_DENIED_ERROR (1045) naming the user and the client's address, which also counts
+ * against the host in the {@link org.binlogrelay.server.downstream.account.LoginThrottle}. An unknown user goes
+ * through the same exchange as a known one, so the two cannot be told apart. A client that does not finish
+ * within the connect timeout is dropped.
+ *
+ * <p>One instance per channel; event loop only.
+ */
+final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<MysqlPacket> {
+  private static final Logger LOG = LoggerFactory.getLogger(ConnectionPhaseHandler.class);
+
+  private enum State { GREETING_SENT, TLS, AUTH, DONE }
+
+  private final ServerState server;
+  private State state = State.GREETING_SENT;
+  private long connectionId;
+  private byte[] scramble;
+  private int serverCapabilities;
+  private int capabilities;
+  private boolean secure;
+  private String host;
+  private HandshakeResponse41 response;
+  private UserAccount account;
+  private AuthExchange exchange;
+
+  ConnectionPhaseHandler(ServerState server) {
+    this.server = server;
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) throws Exception {
+    connectionId = server.connectionIds.incrementAndGet() & 0xffffffffL;
+    host = Packets.hostOf(ctx.channel().remoteAddress());
+    scramble = Scrambles.generate(server.random);
+    serverCapabilities = ServerCapabilities.of(server.ssl != null);
+    HandshakeV10 greeting = new HandshakeV10(server.config.identity().version(), connectionId, scramble,
+        serverCapabilities, server.config.dialect().collationId(), OkPacket.SERVER_STATUS_AUTOCOMMIT,
+        server.config.dialect().defaultAuthPlugin());
+    Packets.write(ctx, 0, greeting.encode());
+    ctx.flush();
+    super.channelActive(ctx);
+  }
+
+  @Override
+  protected void channelRead0(ChannelHandlerContext ctx, MysqlPacket packet) {
+    byte[] payload = Packets.bytes(packet);
+    int reply = packet.nextSequenceId();
+    switch (state) {
+      case GREETING_SENT:
+        if (SslRequest.matches(payload)) {
+          startTls(ctx, reply);
+          return;
+        }
+        handshakeResponse(ctx, payload, reply);
+        return;
+      case TLS:
+        handshakeResponse(ctx, payload, reply);
+        return;
+      case AUTH:
+        step(ctx, exchange.next(payload), reply);
+        return;
+      default:
+        // After DONE this handler is gone; nothing else can arrive here.
+    }
+  }
+
+  private void startTls(ChannelHandlerContext ctx, int reply) {
+    if (server.ssl == null) {
+      LOG.info("Connection {} from {}: SSL requested but TLS is not configured", connectionId, host);
+      Packets.failAndClose(ctx, reply, ErrorMessages.badHandshake());
+      return;
+    }
+    // The ClientHello may already sit behind the SSLRequest in the frame decoder's buffer: put the SslHandler
+    // and a fresh frame decoder behind the old decoder, then remove it, which hands its leftover bytes on.
+    secure = true;
+    state = State.TLS;
+    ChannelPipeline p = ctx.pipeline();
+    SslHandler tls = server.ssl.newHandler(ctx.alloc());
+    p.addAfter(ServerPipeline.FRAME, ServerPipeline.TLS, tls);
+    p.addAfter(ServerPipeline.TLS, ServerPipeline.FRAME_TLS, new HandshakeFrameDecoder(server.maxHandshakePacket()));
+    p.remove(ServerPipeline.FRAME);
+  }
+
+  private void handshakeResponse(ChannelHandlerContext ctx, byte[] payload, int reply) {
+    try {
+      response = HandshakeResponse41.decode(payload, server.handshakeLimits);
+    } catch (ProtocolException e) {
+      LOG.info("Connection {} from {}: bad handshake response: {}", connectionId, host, e.getMessage());
+      server.throttle.recordFailure(host);
+      Packets.failAndClose(ctx, reply, ErrorMessages.badHandshake());
+      return;
+    }
+    capabilities = response.capabilities() & serverCapabilities;
+    if (server.config.requireSecureTransport() && !secure) {
+      Packets.failAndClose(ctx, reply, ErrorMessages.secureTransportRequired());
+      return;
+    }
+    Optional<UserAccount> found = server.config.accounts().find(response.user(), host);
+    account = found.orElse(null);
+    String clientPlugin = CapabilityFlags.has(capabilities, CapabilityFlags.CLIENT_PLUGIN_AUTH)
+        ? response.authPluginName() : NativePasswordHash.PLUGIN;
+    String accountPlugin = account != null ? account.credential().pluginName()
+        : server.plugins.containsKey(clientPlugin) ? clientPlugin : server.config.dialect().defaultAuthPlugin();
+    AuthPlugin plugin = server.plugins.get(accountPlugin);
+    exchange = plugin.begin(new AuthRequest(account == null ? response.user() + "@?" : account.key(),
+        account == null ? null : account.credential(), scramble, secure));
+    state = State.AUTH;
+    if (accountPlugin.equals(clientPlugin)) {
+      step(ctx, exchange.next(response.authResponse()), reply);
+    } else if (!CapabilityFlags.has(capabilities, CapabilityFlags.CLIENT_PLUGIN_AUTH)) {
+      state = State.DONE;
+      Packets.failAndClose(ctx, reply, ErrorMessages.notSupportedAuthMode());
+      return;
+    } else {
+      Packets.write(ctx, reply, new AuthSwitchRequest(accountPlugin, plugin.initialData(scramble)).encode());
+      ctx.flush();
+    }
+    if (state == State.AUTH) {
+      // Later packets (auth data) are ordinary packets; frames after this point go to the packet decoder.
+      useCommandDecoders(ctx);
+    }
+  }
+
+  private void step(ChannelHandlerContext ctx, AuthStep step, int reply) {
+    if (step instanceof AuthStep.MoreData more) {
+      Packets.write(ctx, reply, new AuthMoreData(more.data()).encode());
+      ctx.flush();
+    } else if (step instanceof AuthStep.Accept accept) {
+      int seq = reply;
+      if (accept.moreDataBeforeOk() != null) {
+        seq = Packets.write(ctx, seq, new AuthMoreData(accept.moreDataBeforeOk()).encode());
+      }
+      Packets.write(ctx, seq, OkPacket.ok().encode());
+      ctx.flush();
+      loggedIn(ctx);
+      if (ctx.pipeline().get(ServerPipeline.DECODER) == null) {
+        useCommandDecoders(ctx);
+      }
+    } else if (step instanceof AuthStep.Reject reject) {
+      state = State.DONE;
+      server.throttle.recordFailure(host);
+      LOG.info("Connection {}: access denied for '{}'@'{}' ({})", connectionId, response.user(), host, reject.reason());
+      Packets.failAndClose(ctx, reply, ErrorMessages.accessDenied(response.user(), host, reject.passwordUsed()));
+    }
+  }
+
+  private void loggedIn(ChannelHandlerContext ctx) {
+    state = State.DONE;
+    server.throttle.recordSuccess(host);
+    ClientContext client = new ClientContext(account.user(), account.host().text(), host, connectionId,
+        account.privileges());
+    ClientConnection connection = new ClientConnection(connectionId, client, capabilities, secure);
+    if (response.database() != null && !response.database().isEmpty()) {
+      connection.session.database(response.database());
+    }
+    LOG.debug("Connection {}: '{}'@'{}' logged in{}", connectionId, account.user(), host, secure ? " over TLS" : "");
+    ServerPipeline.enterCommandPhase(ctx.pipeline(), server, connection);
+  }
+
+  private void useCommandDecoders(ChannelHandlerContext ctx) {
+    ChannelPipeline p = ctx.pipeline();
+    String frame = p.get(ServerPipeline.FRAME) != null ? ServerPipeline.FRAME : ServerPipeline.FRAME_TLS;
+    p.addAfter(frame, ServerPipeline.DECODER, new PacketDecoder(server.config.maxPacketBytes()));
+    p.addAfter(ServerPipeline.DECODER, ServerPipeline.AGGREGATOR, new PacketAggregator(server.config.maxPacketBytes()));
+    p.remove(frame);
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+    if (evt instanceof IdleStateEvent) {
+      LOG.info("Connection {} from {}: no login within {} s; closing", connectionId, host,
+          server.config.connectTimeout().toSeconds());
+      ctx.close();
+      return;
+    }
+    super.userEventTriggered(ctx, evt);
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    Throwable root = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
+    LOG.info("Connection {} from {} failed during login: {}", connectionId, host, root.toString());
+    ctx.close();
+  }
+}

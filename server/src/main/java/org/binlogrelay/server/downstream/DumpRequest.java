@@ -1,0 +1,130 @@
+package org.binlogrelay.server.downstream;
+
+import java.util.Objects;
+import org.binlogrelay.protocol.ProtocolException;
+import org.binlogrelay.protocol.bytes.ByteReader;
+import org.binlogrelay.protocol.bytes.ByteWriter;
+import org.binlogrelay.protocol.gtid.GtidSet;
+import org.binlogrelay.protocol.gtid.MysqlGtidSet;
+
+/**
+ * A replica's request for a binlog stream, decoded from one of:
+ *
+ * <pre>
+ * COM_BINLOG_DUMP (0x12), MySQL and MariaDB:
+ *   u32    position            where to start in the file
+ *   u16    flags               0x01 BINLOG_DUMP_NON_BLOCK: end with EOF instead of waiting (mysqlbinlog)
+ *                              0x02 USE_HEARTBEAT_EVENT_V2 (MySQL 8.0.26+ replicas; MariaDB replicas set it too)
+ *   u32    server id           the replica's
+ *   rest   file name           empty: from the first file
+ *
+ * COM_BINLOG_DUMP_GTID (0x1e), MySQL:
+ *   u16    flags               as above; documented BINLOG_THROUGH_GTID 0x04 is not what decides, see below
+ *   u32    server id
+ *   u32    file name length    at most 512
+ *   n      file name
+ *   u64    position
+ *   u32    data length         MySQL's source reads these two whatever the flags (rpl_source.cc); replicas
+ *   n      GTID set            send flags 0x02 and binlog-connector-java flags 0 with a set
+ * </pre>
+ *
+ * MariaDB asks for GTID positioning differently: a plain COM_BINLOG_DUMP after
+ * {@code SET @slave_connect_state='0-1-100,...'}; the connection's flavour fills {@link #startGtids} from that
+ * variable ({@link #withStartGtids}). Immutable.
+ *
+ * @param command COM_BINLOG_DUMP or COM_BINLOG_DUMP_GTID
+ * @param serverId the replica's server id
+ * @param flags the dump flags
+ * @param binlogFile the file to start in, empty for "the first one" or for GTID positioning
+ * @param position the offset to start at
+ * @param startGtids the GTIDs the replica has (MySQL) or its connect state (MariaDB); null when positioned by
+ *     file and offset
+ */
+public record DumpRequest(Command command, long serverId, int flags, String binlogFile, long position,
+    GtidSet startGtids) {
+
+  public static final int BINLOG_DUMP_NON_BLOCK = 0x01;
+  /** MySQL 8.0.26+: the replica understands HEARTBEAT_LOG_EVENT_V2 (64-bit positions). */
+  public static final int USE_HEARTBEAT_EVENT_V2 = 0x02;
+  public static final int BINLOG_THROUGH_GTID = 0x04;
+  /** MySQL's FN_REFLEN: longest file name accepted. */
+  public static final int MAX_FILE_NAME_BYTES = 512;
+
+  public DumpRequest {
+    Objects.requireNonNull(command, "command");
+    Objects.requireNonNull(binlogFile, "binlogFile");
+    if (command != Command.COM_BINLOG_DUMP && command != Command.COM_BINLOG_DUMP_GTID) {
+      throw new IllegalArgumentException(command + " is not a dump command");
+    }
+  }
+
+  /** True when the replica understands HEARTBEAT_LOG_EVENT_V2. */
+  public boolean heartbeatV2() {
+    return (flags & USE_HEARTBEAT_EVENT_V2) != 0;
+  }
+
+  /** True when the replica wants an EOF at the end instead of waiting for more events (mysqlbinlog). */
+  public boolean nonBlocking() {
+    return (flags & BINLOG_DUMP_NON_BLOCK) != 0;
+  }
+
+  public DumpRequest withStartGtids(GtidSet gtids) {
+    return new DumpRequest(command, serverId, flags, binlogFile, position, gtids);
+  }
+
+  /** Decodes a dump packet's payload including its command byte; {@link ProtocolException} if malformed. */
+  public static DumpRequest decode(byte[] payload) {
+    ByteReader in = new ByteReader(payload);
+    int code = in.u8("dump command");
+    if (code == Command.COM_BINLOG_DUMP.code()) {
+      long position = in.u32("COM_BINLOG_DUMP position");
+      int flags = in.u16("COM_BINLOG_DUMP flags");
+      long serverId = in.u32("COM_BINLOG_DUMP server id");
+      if (in.remaining() > MAX_FILE_NAME_BYTES) {
+        throw new ProtocolException("COM_BINLOG_DUMP: file name of " + in.remaining() + " bytes, limit "
+            + MAX_FILE_NAME_BYTES);
+      }
+      String file = in.string(in.remaining(), "COM_BINLOG_DUMP file name");
+      return new DumpRequest(Command.COM_BINLOG_DUMP, serverId, flags, file, position, null);
+    }
+    if (code == Command.COM_BINLOG_DUMP_GTID.code()) {
+      int flags = in.u16("COM_BINLOG_DUMP_GTID flags");
+      long serverId = in.u32("COM_BINLOG_DUMP_GTID server id");
+      long nameLength = in.u32("COM_BINLOG_DUMP_GTID file name length");
+      if (nameLength > MAX_FILE_NAME_BYTES) {
+        throw new ProtocolException("COM_BINLOG_DUMP_GTID: file name of " + nameLength + " bytes, limit "
+            + MAX_FILE_NAME_BYTES);
+      }
+      String file = in.string((int) nameLength, "COM_BINLOG_DUMP_GTID file name");
+      long position = in.u64("COM_BINLOG_DUMP_GTID position");
+      GtidSet gtids = null;
+      if (in.hasRemaining()) {
+        long dataLength = in.u32("COM_BINLOG_DUMP_GTID GTID data length");
+        in.require(dataLength, "COM_BINLOG_DUMP_GTID GTID data");
+        ByteReader data = new ByteReader(in.array(), in.arrayOffset(), (int) dataLength);
+        gtids = MysqlGtidSet.decode(data);
+        if (data.hasRemaining()) {
+          throw new ProtocolException("COM_BINLOG_DUMP_GTID: " + data.remaining() + " bytes after the GTID set");
+        }
+        in.skip((int) dataLength, "COM_BINLOG_DUMP_GTID GTID data");
+      }
+      return new DumpRequest(Command.COM_BINLOG_DUMP_GTID, serverId, flags, file, position, gtids);
+    }
+    throw new ProtocolException("not a dump command: " + Command.nameOf(code));
+  }
+
+  /** Encodes the request as a replica would send it (for tests). */
+  public byte[] encode() {
+    ByteWriter out = new ByteWriter(64);
+    byte[] file = binlogFile.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    if (command == Command.COM_BINLOG_DUMP) {
+      return out.u8(command.code()).u32(position).u16(flags).u32(serverId).bytes(file).toByteArray();
+    }
+    out.u8(command.code()).u16(flags).u32(serverId).u32(file.length).bytes(file).u64(position);
+    if (startGtids != null) {
+      byte[] data = ((MysqlGtidSet) startGtids).encode();
+      out.u32(data.length).bytes(data);
+    }
+    return out.toByteArray();
+  }
+}

@@ -1,0 +1,180 @@
+package org.binlogrelay.server.downstream;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
+import org.binlogrelay.protocol.auth.AuthPlugin;
+import org.binlogrelay.protocol.auth.CachingSha2PasswordPlugin;
+import org.binlogrelay.protocol.auth.NativePasswordPlugin;
+import org.binlogrelay.protocol.auth.RsaKeyPair;
+import org.binlogrelay.protocol.auth.Sha2FastAuthCache;
+import org.binlogrelay.protocol.query.SqlParser;
+import org.binlogrelay.server.downstream.account.LoginThrottle;
+import org.binlogrelay.server.downstream.sql.BinlogListing;
+import org.binlogrelay.server.downstream.sql.QueryResponder;
+import org.binlogrelay.server.downstream.sql.ServerVariables;
+import org.binlogrelay.server.downstream.sql.SystemVariable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The downstream side of the relay: a server that MySQL and MariaDB replicas (and mysqlbinlog, binlog client
+ * libraries, connectors) connect to as if it were their primary. It speaks the MySQL protocol with
+ * TLS and both password plugins, answers what replicas ask before dumping, records registrations, and hands
+ * each dump request to the {@link DumpHandler}.
+ *
+ * <pre>{@code
+ * ReplicaServer server = ReplicaServer.start(config, new RefusingDumpHandler(), BinlogListing.EMPTY, Clock.systemUTC());
+ * int port = server.port();
+ * ...
+ * server.close();
+ * }</pre>
+ *
+ * Thread-safe. {@link #close()} stops listening, closes every connection and waits for the event loops.
+ */
+public final class ReplicaServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ReplicaServer.class);
+  private static final int RSA_BITS = 2048;
+  private static final int FAST_AUTH_CACHE_ENTRIES = 10_000;
+  private static final int THROTTLED_HOSTS = 10_000;
+
+  private final EventLoopGroup group;
+  private final Channel listener;
+  private final ServerState state;
+
+  private ReplicaServer(EventLoopGroup group, Channel listener, ServerState state) {
+    this.group = group;
+    this.listener = listener;
+    this.state = state;
+  }
+
+  /**
+   * Binds and starts serving. Throws {@link UncheckedIOException} (address in use, unreadable key files) or
+   * {@link IllegalArgumentException} (bad keys) with the file or address named.
+   *
+   * @param config what to listen on and how to behave
+   * @param dumpHandler what serves dump requests ({@link RefusingDumpHandler} until streaming exists)
+   * @param binlogs what SHOW BINARY LOGS and friends report
+   * @param clock time for UNIX_TIMESTAMP() and the login throttle
+   */
+  public static ReplicaServer start(ReplicaServerConfig config, DumpHandler dumpHandler, BinlogListing binlogs,
+      Clock clock) {
+    Objects.requireNonNull(dumpHandler, "dumpHandler");
+    SecureRandom random = new SecureRandom();
+    ReplicaRegistry replicas = new ReplicaRegistry();
+    ServerState state = new ServerState(config, plugins(config, random), new LoginThrottle(clock,
+        config.maxFailedLogins(), config.failedLoginWindow(), config.blockDuration(), THROTTLED_HOSTS),
+        responder(config, binlogs, replicas, clock), replicas, sslContext(config), dumpHandler, clock, random);
+    EventLoopGroup group = new MultiThreadIoEventLoopGroup(config.ioThreads(), NioIoHandler.newFactory());
+    ChannelFuture bound = new ServerBootstrap()
+        .group(group)
+        .channel(NioServerSocketChannel.class)
+        .option(ChannelOption.SO_BACKLOG, 128)
+        .childOption(ChannelOption.TCP_NODELAY, true)
+        .childOption(ChannelOption.SO_KEEPALIVE, true)
+        .childHandler(new ServerPipeline(state))
+        .bind(config.bind())
+        .awaitUninterruptibly();
+    if (!bound.isSuccess()) {
+      group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+      throw new UncheckedIOException(new IOException("Cannot listen on " + config.bind() + " for replicas: "
+          + bound.cause().getMessage() + " (is another server using the port?)", bound.cause()));
+    }
+    Channel listener = bound.channel();
+    LOG.info("Downstream server listening on {} as {} {} (server_id {}){}", listener.localAddress(),
+          config.dialect().productName(), config.identity().version(), config.identity().serverId(),
+        state.ssl != null ? " with TLS" : "");
+    return new ReplicaServer(group, listener, state);
+  }
+
+  private static QueryResponder responder(ReplicaServerConfig config, BinlogListing binlogs, ReplicaRegistry replicas,
+      Clock clock) {
+    List<SystemVariable> variables = new ArrayList<>(config.dialect().variables(config.identity(),
+        binlogs::executedGtids));
+    variables.addAll(config.extraVariables());
+    return new QueryResponder(config.dialect(), config.identity(), new ServerVariables(variables), binlogs,
+        replicas::list, clock);
+  }
+
+  private static Map<String, AuthPlugin> plugins(ReplicaServerConfig config, SecureRandom random) {
+    RsaKeyPair keys;
+    if (config.rsaPrivateKey() == null) {
+      keys = RsaKeyPair.generate(RSA_BITS, random);
+    } else {
+      try {
+        keys = RsaKeyPair.fromPrivateKeyPem(Files.readString(config.rsaPrivateKey()));
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read the RSA private key " + config.rsaPrivateKey()
+            + " for caching_sha2_password", e);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("RSA private key " + config.rsaPrivateKey() + ": " + e.getMessage(), e);
+      }
+    }
+    // MySQL clients pad with OAEP for servers reporting 8.0.5 or later, PKCS#1 v1.5 for older ones.
+    RsaKeyPair.Padding padding = SqlParser.versionNumber(config.identity().version()) >= 80005
+        ? RsaKeyPair.Padding.OAEP_SHA1 : RsaKeyPair.Padding.PKCS1_V15;
+    AuthPlugin sha2 = new CachingSha2PasswordPlugin(keys, padding, new Sha2FastAuthCache(FAST_AUTH_CACHE_ENTRIES));
+    AuthPlugin nativePassword = new NativePasswordPlugin();
+    return Map.of(sha2.name(), sha2, nativePassword.name(), nativePassword);
+  }
+
+  private static SslContext sslContext(ReplicaServerConfig config) {
+    if (config.tls() == null) {
+      return null;
+    }
+    try {
+      return SslContextBuilder.forServer(config.tls().certificateChain().toFile(), config.tls().privateKey().toFile())
+          .protocols("TLSv1.3", "TLSv1.2")
+          .build();
+    } catch (SSLException | IllegalArgumentException e) {
+      throw new IllegalArgumentException("Cannot load TLS certificate " + config.tls().certificateChain() + " and key "
+          + config.tls().privateKey() + " (PEM, key unencrypted PKCS#8 'BEGIN PRIVATE KEY'): " + e.getMessage(), e);
+    }
+  }
+
+  /** The port listened on (the bound one when the config asked for port 0). */
+  public int port() {
+    return ((InetSocketAddress) listener.localAddress()).getPort();
+  }
+
+  public InetSocketAddress address() {
+    return (InetSocketAddress) listener.localAddress();
+  }
+
+  /** Connections currently open. */
+  public int openConnections() {
+    return state.openConnections.get();
+  }
+
+  /** The replicas currently registered. */
+  public ReplicaRegistry replicas() {
+    return state.replicas;
+  }
+
+  @Override
+  public void close() {
+    listener.close().syncUninterruptibly();
+    state.channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+    group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+    LOG.info("Downstream server on {} closed", listener.localAddress());
+  }
+}

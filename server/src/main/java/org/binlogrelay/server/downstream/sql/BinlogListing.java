@@ -1,0 +1,54 @@
+package org.binlogrelay.server.downstream.sql;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the relay's binlog store tells {@code SHOW BINARY LOGS}, {@code SHOW BINARY LOG STATUS} /
+ * {@code SHOW MASTER STATUS}, {@code @@gtid_executed} and MariaDB's {@code binlog_gtid_pos()}. Implemented
+ * by whoever wires storage in; {@link #EMPTY} until then. Implementations must be thread-safe: every
+ * connection's event loop calls them.
+ */
+public interface BinlogListing {
+
+  /** One stored binlog file. */
+  record BinlogFile(String name, long size) {}
+
+  /** A position: file and offset. */
+  record Position(String file, long offset) {}
+
+  /** The files, oldest first. */
+  List<BinlogFile> files();
+
+  /** Where the next event will be written, empty when there is no binlog yet. */
+  Optional<Position> current();
+
+  /** The executed GTID set in the flavour's text form (MySQL {@code uuid:1-5,...}; MariaDB {@code 0-1-100,...}). */
+  String executedGtids();
+
+  /** MariaDB's {@code binlog_gtid_pos(file, offset)}: the GTID position at that point, empty if unknown. */
+  Optional<String> gtidPositionAt(String file, long offset);
+
+  /** No binlogs at all. */
+  BinlogListing EMPTY = new BinlogListing() {
+    @Override
+    public List<BinlogFile> files() {
+      return List.of();
+    }
+
+    @Override
+    public Optional<Position> current() {
+      return Optional.empty();
+    }
+
+    @Override
+    public String executedGtids() {
+      return "";
+    }
+
+    @Override
+    public Optional<String> gtidPositionAt(String file, long offset) {
+      return Optional.empty();
+    }
+  };
+}

@@ -1,0 +1,79 @@
+package org.binlogrelay.server.downstream.sql;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.binlogrelay.protocol.gtid.GtidFlavor;
+import org.binlogrelay.protocol.gtid.GtidSet;
+import org.binlogrelay.protocol.query.TextResultSet;
+import org.binlogrelay.server.downstream.account.Privilege;
+
+/**
+ * Everything the downstream server answers differently as a MySQL or as a MariaDB server: its variables,
+ * the statement spellings its grammar still has, the shape of the replication SHOW statements, the
+ * privilege names in errors, and how a replica asks for GTID positioning. One class per flavour
+ * ({@link MysqlDialect}, {@link MariadbDialect}), chosen once from the upstream's flavour, so no code asks
+ * "is this MariaDB?".
+ *
+ * <p>Implementations are stateless and thread-safe.
+ */
+public interface Dialect {
+
+  GtidFlavor flavor();
+
+  /** How the server names itself in ER_PARSE_ERROR: "MySQL" or "MariaDB". */
+  String productName();
+
+  /** Whether {@code /*M!...*&#47;} comments are executed. */
+  boolean executesMariadbComments();
+
+  /** The collation id of text results and the greeting. */
+  int collationId();
+
+  /** The default character set name ({@code utf8mb4}). */
+  String characterSet();
+
+  /** The default collation name for {@link #characterSet()}. */
+  String collation();
+
+  /** The auth plugin named in the greeting (the server's default_authentication_plugin). */
+  String defaultAuthPlugin();
+
+  /** The variables such a server has, with the relay's values; {@code executedGtids} is live. */
+  List<SystemVariable> variables(ServerIdentity identity, Supplier<String> executedGtids);
+
+  /**
+   * Whether this server's grammar has a SHOW spelling such as "MASTER STATUS": -1 if it does, else the index of the
+   * word its parser fails at (MySQL fails "BINLOG STATUS" at STATUS, having SHOW BINLOG EVENTS), which its
+   * ER_PARSE_ERROR quotes from.
+   */
+  int rejectedWordIndex(String showSpelling);
+
+  TextResultSet binaryLogs(Columns columns, List<BinlogListing.BinlogFile> files);
+
+  TextResultSet binaryLogStatus(Columns columns, Optional<BinlogListing.Position> position, String executedGtids);
+
+  TextResultSet replicas(Columns columns, List<ReplicaInfo> replicas);
+
+  /** The privileges named when SHOW BINARY LOGS / SHOW ... STATUS is refused. */
+  String binlogMonitorPrivileges();
+
+  /** The privilege SHOW REPLICAS / SHOW SLAVE HOSTS needs. */
+  Privilege replicaListPrivilege();
+
+  /** The privileges named when SHOW REPLICAS is refused. */
+  String replicaListPrivileges();
+
+  /** The privileges named when SET GLOBAL is refused. */
+  String setGlobalPrivileges();
+
+  /** Whether {@code binlog_gtid_pos(file, pos)} exists (MariaDB). */
+  boolean hasBinlogGtidPos();
+
+  /**
+   * The GTID position a replica asked for outside the dump packet: MariaDB's {@code @slave_connect_state}; empty
+   * for MySQL (whose COM_BINLOG_DUMP_GTID carries it) or when unset. IllegalArgumentException with the server's
+   * wording if the state is malformed.
+   */
+  Optional<GtidSet> connectState(SessionVariables session);
+}

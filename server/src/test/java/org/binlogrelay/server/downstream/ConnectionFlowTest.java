@@ -1,0 +1,296 @@
+package org.binlogrelay.server.downstream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.binlogrelay.protocol.bytes.ByteReader;
+import org.binlogrelay.protocol.gtid.MysqlGtidSet;
+import org.binlogrelay.protocol.handshake.CapabilityFlags;
+import org.binlogrelay.protocol.handshake.HandshakeV10;
+import org.binlogrelay.protocol.packet.ErrPacket;
+import org.binlogrelay.protocol.query.QueryResponse;
+import org.binlogrelay.server.downstream.TestClient.ServerError;
+import org.binlogrelay.server.downstream.sql.MariadbDialect;
+import org.binlogrelay.server.downstream.sql.MysqlDialect;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The whole connection, handshake to dump, through the real pipeline on {@link EmbeddedChannel}s: what a client
+ * sees byte for byte, including the fragmented case.
+ */
+class ConnectionFlowTest {
+  private final TestServers.MutableClock clock = new TestServers.MutableClock();
+  private final List<DumpRequest> dumps = new ArrayList<>();
+  private final DumpHandler recording = (request, connection) -> {
+    dumps.add(request);
+    new RefusingDumpHandler().dump(request, connection);
+  };
+  private final ServerState mysql = TestServers.state(TestServers.config(MysqlDialect.INSTANCE).build(), recording, clock);
+  private final List<EmbeddedChannel> channels = new ArrayList<>();
+
+  private TestClient client(ServerState state) {
+    return client(state, false);
+  }
+
+  private TestClient client(ServerState state, boolean byteByByte) {
+    EmbeddedChannel ch = TestServers.channel(state);
+    channels.add(ch);
+    return TestClient.over(new TestClient.EmbeddedTransport(ch, byteByByte));
+  }
+
+  private EmbeddedChannel last() {
+    return channels.get(channels.size() - 1);
+  }
+
+  @AfterEach
+  void channelsEndClean() {
+    for (EmbeddedChannel ch : channels) {
+      ch.close();
+      assertFalse(ch.finish(), "unread messages left in a channel");
+    }
+  }
+
+  @Test
+  void greetingAnnouncesTheDialectsPluginAndNoTlsWithoutCertificates() {
+    HandshakeV10 g = client(mysql).greeting();
+    assertThat(g.serverVersion()).isEqualTo("8.4.0-binlog-relay");
+    assertThat(g.authPluginName()).isEqualTo("caching_sha2_password");
+    assertThat(g.characterSet()).isEqualTo(255);
+    assertThat(g.scramble()).hasSize(20);
+    assertThat(g.has(CapabilityFlags.CLIENT_SSL)).isFalse();
+    assertThat(g.has(CapabilityFlags.CLIENT_DEPRECATE_EOF)).isTrue();
+    assertThat(g.has(CapabilityFlags.CLIENT_QUERY_ATTRIBUTES)).isFalse();
+    assertThat(g.connectionId()).isPositive();
+    ServerState maria = TestServers.state(TestServers.config(MariadbDialect.INSTANCE).build(), recording, clock);
+    assertThat(client(maria).greeting().authPluginName()).isEqualTo("mysql_native_password");
+  }
+
+  @Test
+  void nativeAccountLogsInAndRunsCommands() {
+    TestClient c = client(mysql);
+    c.login("nat", "nat-pass", "mysql_native_password", null);
+    assertThat(c.steps).containsExactly("ok");
+    QueryResponse r = c.query("SELECT @@server_id, CURRENT_USER()");
+    assertThat(((QueryResponse.Rows) r).resultSet().rows()).containsExactly(List.of("77", "nat@%"));
+    assertThat(c.command(new byte[] {(byte) Command.COM_PING.code()}).payload()[0]).isZero();
+    TestClient.Packet unknown = c.command(new byte[] {(byte) Command.COM_STATISTICS.code()});
+    assertThat(unknown.err()).isEqualTo(new ErrPacket(1047, "08S01", "Unknown command"));
+    assertThat(c.command(new byte[] {(byte) 0x7f}).err().code()).isEqualTo(1047);
+    assertThat(c.query("SELECT 1")).isInstanceOf(QueryResponse.Rows.class);
+    assertThat(last().isActive()).isTrue();
+    c.command(new byte[] {0x02, 'd', 'b'});
+    assertThat(((QueryResponse.Rows) c.query("SELECT DATABASE()")).resultSet().rows()).containsExactly(List.of("db"));
+    c.send(new byte[] {(byte) Command.COM_QUIT.code()});
+    last().runPendingTasks();
+    assertThat(last().isActive()).isFalse();
+  }
+
+  @Test
+  void sha2AccountFromANativeClientSwitchesThenGoesFullAuthWithRsaThenFastPath() {
+    TestClient first = client(mysql);
+    first.login("repl", "repl-pass", "mysql_native_password", null);
+    assertThat(first.steps).containsExactly("switch caching_sha2_password", "full", "public key", "ok");
+    TestClient second = client(mysql);
+    second.login("repl", "repl-pass", "caching_sha2_password", null);
+    assertThat(second.steps).containsExactly("fast ok", "ok");
+  }
+
+  @Test
+  void nativeAccountFromASha2ClientSwitchesToNative() {
+    TestClient c = client(mysql);
+    c.login("nat", "nat-pass", "caching_sha2_password", "somedb");
+    assertThat(c.steps).containsExactly("switch mysql_native_password", "ok");
+    assertThat(((QueryResponse.Rows) c.query("SELECT DATABASE()")).resultSet().rows()).containsExactly(List.of("somedb"));
+  }
+
+  @Test
+  void fragmentedInputByteByByte() {
+    TestClient c = client(mysql, true);
+    c.login("repl", "repl-pass", "caching_sha2_password", null);
+    assertThat(((QueryResponse.Rows) c.query("SELECT @@GLOBAL.GTID_MODE")).resultSet().rows())
+        .containsExactly(List.of("ON"));
+  }
+
+  @Test
+  void wrongPasswordUnknownUserAndNoPasswordAreAccessDeniedAndClose() {
+    TestClient wrong = client(mysql);
+    assertThatThrownBy(() -> wrong.login("repl", "nope", "caching_sha2_password", null))
+        .isInstanceOfSatisfying(ServerError.class, e -> assertThat(e.err).isEqualTo(new ErrPacket(1045, "28000",
+            "Access denied for user 'repl'@'embedded' (using password: YES)")));
+    assertThat(last().isActive()).isFalse();
+    TestClient ghost = client(mysql);
+    assertThatThrownBy(() -> ghost.login("ghost", "x", "mysql_native_password", null))
+        .hasMessageContaining("Access denied for user 'ghost'@'embedded' (using password: YES)");
+    TestClient empty = client(mysql);
+    assertThatThrownBy(() -> empty.login("nat", "", "mysql_native_password", null))
+        .hasMessageContaining("(using password: NO)");
+  }
+
+  @Test
+  void repeatedFailuresBlockTheHostUntilTheClockMovesOn() {
+    for (int i = 0; i < 3; i++) {
+      TestClient c = client(mysql);
+      assertThatThrownBy(() -> c.login("nat", "bad", "mysql_native_password", null)).isInstanceOf(ServerError.class);
+    }
+    assertThatThrownBy(() -> client(mysql)).isInstanceOfSatisfying(ServerError.class, e -> {
+      assertThat(e.err.code()).isEqualTo(1129);
+      assertThat(e.err.message()).startsWith("Host 'embedded' is blocked because of many connection errors");
+    });
+    assertThat(last().isActive()).isFalse();
+    clock.advance(Duration.ofMinutes(6));
+    client(mysql).login("nat", "nat-pass", "mysql_native_password", null);
+  }
+
+  @Test
+  void tooManyConnectionsIsRefusedBeforeTheGreeting() {
+    ServerState small = TestServers.state(TestServers.config(MysqlDialect.INSTANCE).maxConnections(1).build(),
+        recording, clock);
+    client(small);
+    assertThatThrownBy(() -> client(small)).isInstanceOfSatisfying(ServerError.class,
+        e -> assertThat(e.err.code()).isEqualTo(1040));
+    last().close();
+    channels.get(0).close();
+    client(small);
+  }
+
+  @Test
+  void registerNeedsReplicationSlaveAndIsListedUntilTheConnectionCloses() {
+    TestClient plain = client(mysql);
+    plain.login("plain", "plain-pass", "caching_sha2_password", null);
+    byte[] register = new ReplicaRegistration(5, "", "", false, 3306, 0, 0).encode();
+    assertThat(plain.command(register).err()).isEqualTo(new ErrPacket(1045, "28000",
+        "Access denied for user 'plain'@'%' (using password: YES)"));
+
+    TestClient repl = client(mysql);
+    repl.login("repl", "repl-pass", "caching_sha2_password", null);
+    repl.query("SET @replica_uuid = 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee'");
+    assertThat(repl.command(register).payload()[0]).isZero();
+    QueryResponse listed = repl.query("SHOW REPLICAS");
+    assertThat(((QueryResponse.Rows) listed).resultSet().rows())
+        .containsExactly(List.of("5", "", "3306", "0", "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee"));
+    last().close();
+    assertThat(mysql.replicas.list()).isEmpty();
+  }
+
+  @Test
+  void dumpNeedsReplicationSlaveThenGoesToTheHandler() {
+    TestClient plain = client(mysql);
+    plain.login("plain", "plain-pass", "caching_sha2_password", null);
+    DumpRequest request = new DumpRequest(Command.COM_BINLOG_DUMP_GTID, 9, DumpRequest.USE_HEARTBEAT_EVENT_V2, "", 4,
+        MysqlGtidSet.parse("11111111-2222-3333-4444-555555555555:1-10"));
+    assertThat(plain.command(request.encode()).err()).isEqualTo(new ErrPacket(1227, "42000",
+        "Access denied; you need (at least one of) the REPLICATION SLAVE privilege(s) for this operation"));
+
+    TestClient repl = client(mysql);
+    repl.login("repl", "repl-pass", "caching_sha2_password", null);
+    ErrPacket refused = repl.command(request.encode()).err();
+    assertThat(refused.code()).isEqualTo(1236);
+    assertThat(refused.message()).contains("COM_BINLOG_DUMP_GTID from server_id 9");
+    assertThat(dumps).containsExactly(request);
+    assertThat(last().isActive()).isFalse();
+  }
+
+  @Test
+  void mariadbDumpTakesTheGtidPositionFromSlaveConnectState() {
+    ServerState maria = TestServers.state(TestServers.config(MariadbDialect.INSTANCE).build(), recording, clock);
+    TestClient c = client(maria);
+    c.login("nat", "nat-pass", "mysql_native_password", null);
+    c.query("SET @slave_connect_state='0-1-100,1-2-5'");
+    c.command(new DumpRequest(Command.COM_BINLOG_DUMP, 6, 2, "", 4, null).encode());
+    assertThat(dumps).hasSize(1);
+    assertThat(dumps.get(0).startGtids()).hasToString("0-1-100,1-2-5");
+  }
+
+  @Test
+  void malformedDumpRequestIsRefusedWithAnError() {
+    TestClient c = client(mysql);
+    c.login("repl", "repl-pass", "caching_sha2_password", null);
+    ErrPacket err = c.command(new byte[] {(byte) Command.COM_BINLOG_DUMP_GTID.code(), 0, 0}).err();
+    assertThat(err.code()).isEqualTo(1236);
+    assertThat(err.message()).startsWith("Malformed dump request");
+    assertThat(dumps).isEmpty();
+  }
+
+  @Test
+  void idleConnectionsAreClosedWithTheInactivityError() {
+    TestClient c = client(mysql);
+    c.login("repl", "repl-pass", "caching_sha2_password", null);
+    last().advanceTimeBy(61, TimeUnit.SECONDS);
+    last().runScheduledPendingTasks();
+    TestClient.Packet p = c.receiveOrNull();
+    assertThat(p.err().code()).isEqualTo(4031);
+    assertThat(last().isActive()).isFalse();
+  }
+
+  @Test
+  void aClientThatDoesNotLogInIsDropped() {
+    client(mysql);
+    last().advanceTimeBy(11, TimeUnit.SECONDS);
+    last().runScheduledPendingTasks();
+    assertThat(last().isActive()).isFalse();
+  }
+
+  @Test
+  void dumpingConnectionsAreNotTimedOut() {
+    DumpRequest[] seen = new DumpRequest[1];
+    ServerState keeps = TestServers.state(TestServers.config(MysqlDialect.INSTANCE).build(), (r, s) -> seen[0] = r,
+        clock);
+    TestClient c = client(keeps);
+    c.login("repl", "repl-pass", "caching_sha2_password", null);
+    c.send(new DumpRequest(Command.COM_BINLOG_DUMP, 9, 0, "binlog.000001", 4, null).encode());
+    assertThat(seen[0]).isNotNull();
+    last().advanceTimeBy(1, TimeUnit.HOURS);
+    last().runScheduledPendingTasks();
+    assertThat(last().isActive()).isTrue();
+  }
+
+  @Test
+  void oversizedPacketIsRefusedWithPacketTooLarge() {
+    TestClient c = client(mysql);
+    c.login("repl", "repl-pass", "caching_sha2_password", null);
+    byte[] big = new byte[(1 << 20) + 1];
+    big[0] = 3;
+    TestClient.Packet p = c.command(big);
+    assertThat(p.err()).isEqualTo(new ErrPacket(1153, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes"));
+    assertThat(last().isActive()).isFalse();
+  }
+
+  @Test
+  void garbageHandshakeIsBadHandshake() {
+    TestClient c = client(mysql);
+    EmbeddedChannel ch = last();
+    TestClient.EmbeddedTransport t = new TestClient.EmbeddedTransport(ch, false);
+    t.send(1, new byte[40]);
+    TestClient.Packet p = t.receive();
+    assertThat(ErrPacket.decode(p.payload())).isEqualTo(new ErrPacket(1043, "08S01", "Bad handshake"));
+    assertThat(ch.isActive()).isFalse();
+    t.close();
+    c.close();
+  }
+
+  @Test
+  void sslRequestWithoutTlsConfiguredIsBadHandshake() {
+    TestClient c = client(mysql);
+    TestClient.EmbeddedTransport t = new TestClient.EmbeddedTransport(last(), false);
+    t.send(1, new org.binlogrelay.protocol.handshake.SslRequest(CapabilityFlags.CLIENT_PROTOCOL_41, 0, 255).encode());
+    assertThat(ErrPacket.decode(t.receive().payload()).code()).isEqualTo(1043);
+    t.close();
+    c.close();
+  }
+
+  @Test
+  void preHandshakeErrorsCarryNoSqlState() {
+    byte[] payload = Packets.preHandshakeErr(new ErrPacket(1040, "08004", "Too many connections"));
+    ByteReader in = new ByteReader(payload);
+    assertThat(in.u8("h")).isEqualTo(0xff);
+    assertThat(in.u16("code")).isEqualTo(1040);
+    assertThat(in.string(in.remaining(), "m")).isEqualTo("Too many connections");
+  }
+}

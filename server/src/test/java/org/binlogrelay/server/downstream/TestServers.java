@@ -1,0 +1,91 @@
+package org.binlogrelay.server.downstream;
+
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.binlogrelay.protocol.auth.AuthPlugin;
+import org.binlogrelay.protocol.auth.CachingSha2Hash;
+import org.binlogrelay.protocol.auth.CachingSha2PasswordPlugin;
+import org.binlogrelay.protocol.auth.NativePasswordHash;
+import org.binlogrelay.protocol.auth.NativePasswordPlugin;
+import org.binlogrelay.protocol.auth.RsaKeyPair;
+import org.binlogrelay.protocol.auth.Sha2FastAuthCache;
+import org.binlogrelay.server.downstream.account.LoginThrottle;
+import org.binlogrelay.server.downstream.account.UserAccounts;
+import org.binlogrelay.server.downstream.sql.BinlogListing;
+import org.binlogrelay.server.downstream.sql.Dialect;
+import org.binlogrelay.server.downstream.sql.QueryResponder;
+import org.binlogrelay.server.downstream.sql.ServerVariables;
+
+/** Test side: accounts, keys and a {@link ServerState} for driving the pipeline through {@link EmbeddedChannel}s. */
+final class TestServers {
+  static final RsaKeyPair KEYS = RsaKeyPair.generate(2048, new SecureRandom());
+  /** repl / repl-pass (caching_sha2), nat / nat-pass (native), plain / plain-pass (sha2, no privileges). */
+  static final String ACCOUNTS = "repl@% REPLICATION_SLAVE,REPLICATION_CLIENT "
+      + CachingSha2Hash.create("repl-pass", 5000, new Random(1)).storedForm() + "\n"
+      + "nat@% REPLICATION_SLAVE,REPLICATION_CLIENT " + NativePasswordHash.of("nat-pass").storedForm() + "\n"
+      + "plain@% - " + CachingSha2Hash.create("plain-pass", 5000, new Random(2)).storedForm() + "\n";
+
+  private TestServers() {}
+
+  /** A clock tests move by hand. */
+  static final class MutableClock extends Clock {
+    Instant now = Instant.parse("2026-01-01T00:00:00Z");
+
+    void advance(Duration d) {
+      now = now.plus(d);
+    }
+
+    @Override
+    public java.time.ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+  }
+
+  static ReplicaServerConfig.Builder config(Dialect dialect) {
+    return ReplicaServerConfig.builder(dialect).accounts(UserAccounts.parse(ACCOUNTS)).serverId(77)
+        .serverUuid("11111111-2222-3333-4444-555555555555").maxPacketBytes(1 << 20)
+        .connectTimeout(Duration.ofSeconds(10)).idleTimeout(Duration.ofSeconds(60))
+        .loginThrottle(3, Duration.ofMinutes(1), Duration.ofMinutes(5));
+  }
+
+  static ServerState state(ReplicaServerConfig config, DumpHandler dumps, Clock clock) {
+    return state(config, dumps, clock, new Sha2FastAuthCache(100), BinlogListing.EMPTY);
+  }
+
+  static ServerState state(ReplicaServerConfig config, DumpHandler dumps, Clock clock, Sha2FastAuthCache cache,
+      BinlogListing binlogs) {
+    AuthPlugin sha2 = new CachingSha2PasswordPlugin(KEYS, RsaKeyPair.Padding.OAEP_SHA1, cache);
+    AuthPlugin nat = new NativePasswordPlugin();
+    ReplicaRegistry replicas = new ReplicaRegistry();
+    List<org.binlogrelay.server.downstream.sql.SystemVariable> vars =
+        new ArrayList<>(config.dialect().variables(config.identity(), binlogs::executedGtids));
+    vars.addAll(config.extraVariables());
+    QueryResponder responder = new QueryResponder(config.dialect(), config.identity(), new ServerVariables(vars),
+        binlogs, replicas::list, clock);
+    return new ServerState(config, Map.of(sha2.name(), sha2, nat.name(), nat), new LoginThrottle(clock,
+        config.maxFailedLogins(), config.failedLoginWindow(), config.blockDuration(), 100), responder, replicas, null,
+        dumps, clock, new SecureRandom());
+  }
+
+  static EmbeddedChannel channel(ServerState state) {
+    return new EmbeddedChannel(new ServerPipeline(state));
+  }
+}
