@@ -34,15 +34,23 @@ final class BinlogFile implements Closeable {
     this.size = size;
   }
 
-  /** Creates {@code name} (which must not exist) and writes the magic number. Not forced. */
+  /**
+   * Creates {@code name} (which must not exist) and writes the magic number. Not forced. If writing the magic
+   * number fails (a full disk), the file is deleted again: a failed creation leaves nothing behind.
+   */
   static BinlogFile create(StoreDirectory dir, String name) throws IOException {
-    FileChannel ch = FileChannel.open(dir.resolve(name), StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+    FileChannel ch = dir.open(name, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
         StandardOpenOption.WRITE);
     BinlogFile file = new BinlogFile(name, ch, 0);
     try {
       file.append(BinlogFileParser.MAGIC, 0, BinlogFileParser.MAGIC.length);
     } catch (IOException e) {
-      file.close();
+      try {
+        file.close();
+        dir.delete(name);
+      } catch (IOException cleanup) {
+        e.addSuppressed(cleanup); // recovery removes a file without a complete FORMAT_DESCRIPTION
+      }
       throw e;
     }
     return file;
@@ -50,8 +58,41 @@ final class BinlogFile implements Closeable {
 
   /** Opens an existing file to append at its end. */
   static BinlogFile open(StoreDirectory dir, String name) throws IOException {
-    FileChannel ch = FileChannel.open(dir.resolve(name), StandardOpenOption.READ, StandardOpenOption.WRITE);
+    FileChannel ch = dir.open(name, StandardOpenOption.READ, StandardOpenOption.WRITE);
     return new BinlogFile(name, ch, ch.size());
+  }
+
+  /**
+   * Reads the bytes of {@code name} from {@code from} to its end, writes them back in place, and forces the
+   * file. After a failed force, Linux may have marked the pages clean without writing them, so a second force
+   * alone would succeed and prove nothing; writing the bytes again dirties them and the force really writes
+   * them. The bytes come from the page cache; if the kernel dropped them and the disk holds something else,
+   * the scan that follows (recovery) finds it by the events' CRC32s and cuts there. Writes no new blocks, so it
+   * works on a full disk.
+   *
+   * @return the number of bytes rewritten
+   */
+  static long rewriteFrom(StoreDirectory dir, String name, long from) throws IOException {
+    try (FileChannel ch = dir.open(name, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      long end = ch.size();
+      ByteBuffer buf = ByteBuffer.allocate(64 << 10);
+      long at = Math.min(from, end);
+      while (at < end) {
+        buf.clear().limit((int) Math.min(buf.capacity(), end - at));
+        int n = ch.read(buf, at);
+        if (n < 0) {
+          break; // the file shrank under us: nothing more to rewrite
+        }
+        buf.flip();
+        long p = at;
+        while (buf.hasRemaining()) {
+          p += ch.write(buf, p);
+        }
+        at += n;
+      }
+      ch.force(true);
+      return Math.max(0, end - from);
+    }
   }
 
   String name() {

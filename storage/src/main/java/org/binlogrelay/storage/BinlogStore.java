@@ -57,15 +57,22 @@ import org.slf4j.LoggerFactory;
  * <h2>Thread-safety</h2>
  * {@link #startStream()} and {@link #append} belong to one writer thread (they are serialised by a lock,
  * but the stream only makes sense from one thread). Everything else is thread-safe and never blocks on the
- * writer or on a disk force, except {@link #removeFilesBefore}, {@link #verify} and {@link #close}, which do
- * I/O on the caller's thread.
+ * writer or on a disk force, except {@link #removeFilesBefore}, {@link #verify}, {@link #tryResume} and {@link
+ * #close}, which do I/O on the caller's thread.
  *
- * <h2>Failures</h2>
- * An I/O error while writing or forcing puts the store in a failed state ({@link #failure()}): appends throw
- * {@link StoreFailedException} and listeners hear {@link StoreListener#failed}. The readable boundary stays
- * where it was, so readers keep serving what is complete; if the syncer itself failed, waits on the durable
- * boundary fail. Bytes that were durable stay; closing and opening the store again recovers (cutting any
- * partial bytes), after which appending resumes.
+ * <h2>Disk errors</h2>
+ * ENOSPC or any other I/O error while writing, forcing, creating a file or replacing the index or a metadata
+ * file stops the store: {@link #health()} says {@link StoreCondition#DISK_FULL} or {@link
+ * StoreCondition#IO_ERROR}, with the error and counters for metrics. The failing {@link #append} throws an
+ * {@link IOException} saying what failed, where, and what to do; later appends and {@link #startStream()}
+ * throw {@link StoreUnavailableException}; listeners hear {@link StoreListener#failed}. The writer cuts the open
+ * file back to its last transaction boundary at once, atomic replacements remove their temporary file, and a
+ * file whose creation failed is removed: the files on disk stay exact prefixes of the primary's, ending at a
+ * transaction boundary. The readable boundary stays where it was, so readers keep serving what is complete;
+ * waits on the durable boundary fail if the syncer failed. {@link #tryResume()}, which the caller retries with
+ * its own backoff, returns the store to accepting once the condition has cleared: it recovers the directory in
+ * place (as {@link #open} does) and the writer restarts its stream from {@link #startStream()}, so nothing is
+ * lost or written twice. Closing and opening the store again works too.
  */
 public final class BinlogStore implements Closeable {
   private static final Logger log = LoggerFactory.getLogger(BinlogStore.class);
@@ -79,9 +86,12 @@ public final class BinlogStore implements Closeable {
   private final StoreWatch durable;
   private final ReadableState readableState;
   private final Listeners listeners = new Listeners();
-  private final Syncer syncer;
-  private final StoreWriter writer;
+  private final Availability availability;
+  /** Serialises {@link #tryResume()} and {@link #close()}. */
+  private final Object resumeLock = new Object();
   private final Object retentionLock = new Object();
+  private volatile Syncer syncer;
+  private volatile StoreWriter writer;
   private boolean closed;
 
   private BinlogStore(StoreConfig config, StoreDirectory dir, BinlogFlavor flavor, StoreRecovery.Recovered r) {
@@ -93,13 +103,18 @@ public final class BinlogStore implements Closeable {
     this.readable = new StoreWatch("readable", r.end());
     this.durable = new StoreWatch("durable", r.end());
     this.readableState = new ReadableState(flavor, r.executed(), openFacts(r));
-    StoreWriter[] writerRef = new StoreWriter[1];
-    this.syncer = new Syncer("binlog-syncer " + dir.path().getFileName(), config.syncPolicy(), config.time(),
-        durable, r.end(), this::durableAdvanced, e -> writerRef[0].markFailed(e));
-    this.writer = new StoreWriter(config, flavor, dir, catalog, syncer, readable, readableState, listeners, r.tail(),
-        r.pendingNextFile());
-    writerRef[0] = writer;
-    syncer.start();
+    this.availability = new Availability(dir, config.time(), listeners, durable);
+    start(r);
+  }
+
+  /** Starts a syncer and a writer on the recovered state {@code r}. */
+  private void start(StoreRecovery.Recovered r) {
+    Syncer s = new Syncer("binlog-syncer " + dir.path().getFileName(), config.syncPolicy(), config.time(),
+        durable, r.end(), this::durableAdvanced, (what, e) -> availability.fail(e, what, null, 0));
+    this.writer = new StoreWriter(config, flavor, dir, catalog, s, readable, readableState, listeners, availability,
+        r.tail(), r.pendingNextFile());
+    this.syncer = s;
+    s.start();
   }
 
   private static ReadableState.OpenFacts openFacts(StoreRecovery.Recovered r) {
@@ -113,7 +128,12 @@ public final class BinlogStore implements Closeable {
 
   /** Opens (creating if needed) and recovers the store in {@link StoreConfig#directory()}. */
   public static BinlogStore open(StoreConfig config) throws IOException {
-    StoreDirectory dir = new StoreDirectory(config.directory());
+    return open(config, ChannelOpener.FILES);
+  }
+
+  /** {@link #open(StoreConfig)} writing through channels from {@code opener} (tests inject I/O errors). */
+  static BinlogStore open(StoreConfig config, ChannelOpener opener) throws IOException {
+    StoreDirectory dir = new StoreDirectory(config.directory(), opener);
     BinlogFlavor flavor = BinlogFlavor.of(config.flavor());
     StoreRecovery.Recovered recovered = new StoreRecovery(dir, flavor, config).recover();
     return new BinlogStore(config, dir, flavor, recovered);
@@ -147,8 +167,10 @@ public final class BinlogStore implements Closeable {
    *
    * @throws ContinuityException if the event does not continue the stored binlog; nothing was written
    * @throws org.binlogrelay.protocol.event.CorruptEventException if its CRC32 does not match; nothing written
-   * @throws StoreFailedException if the store failed earlier
-   * @throws IOException if writing failed; the store is then failed
+   * @throws StoreUnavailableException if the store is {@link StoreCondition#DISK_FULL} or {@link
+   *     StoreCondition#IO_ERROR} (see {@link #tryResume()}); nothing was written
+   * @throws IOException if writing failed (the disk is full, EIO, ...): the store then stops accepting writes,
+   *     with the open file cut back to its last transaction boundary; the message says what to do
    */
   public Appended append(BinlogEvent event) throws IOException {
     return writer.append(event);
@@ -362,10 +384,87 @@ public final class BinlogStore implements Closeable {
     listeners.remove(listener);
   }
 
-  /** The I/O error that stopped the store, if any. */
+  /** The I/O error that stopped the store, while it does not accept writes (empty after {@link #tryResume()}). */
   public Optional<Throwable> failure() {
-    Throwable f = writer.failure();
-    return Optional.ofNullable(f != null ? f : syncer.failure());
+    return Optional.ofNullable(availability.cause());
+  }
+
+  /**
+   * Whether the store accepts writes, since when, the last error, and counters (disk-full and I/O error
+   * events, resumes) to export as metrics. Thread-safe, cheap.
+   */
+  public StoreHealth health() {
+    return availability.health();
+  }
+
+  /**
+   * Returns a store that stopped on a disk error ({@link StoreCondition#DISK_FULL}, {@link
+   * StoreCondition#IO_ERROR}) to accepting writes, if the condition has cleared. The caller retries with its
+   * own clock and backoff (e.g. every few seconds, and after retention freed space); nothing here sleeps.
+   *
+   * <p>An attempt first writes, forces and deletes a probe file: 16 KiB, or the write that failed if it was
+   * bigger (up to 1 MiB), so that a store that ran out of space resumes only once that write fits. Then it
+   * stops the syncer (its last round forces what it can), closes the writer's files, and, if a
+   * force had failed, writes the bytes after the durable boundary again and forces them (after a failed
+   * {@code fsync} Linux may have marked them clean without writing them); then recovers the directory in place
+   * exactly as {@link #open} does (cuts an incomplete tail, closes files whose close did not finish, lists a
+   * file the index missed, writes a fresh checkpoint). If that works, a new syncer and
+   * writer take over and the store accepts writes again: the writer calls {@link #startStream()} and asks the
+   * primary for the position it returns, so no event is lost or written twice. Readers are not disturbed: the
+   * readable boundary only moves forward, and the bytes before it do not change.
+   *
+   * <p>If an attempt fails, the store stays stopped, the error is logged at WARN and recorded in {@link
+   * #health()} ({@link StoreHealth#lastError()}, {@link StoreHealth#failedResumes()}), and what the attempt did
+   * on disk is safe to repeat. Thread-safe; runs on the caller's thread and does I/O.
+   *
+   * @return true if the store accepts writes now (also if it never stopped), false if the condition persists
+   * @throws IllegalStateException if the store is closed
+   * @throws StoreCorruptException if recovery finds the directory damaged in a way it does not repair
+   */
+  public boolean tryResume() {
+    synchronized (resumeLock) {
+      if (closed) {
+        throw new IllegalStateException("binlog store " + dir + " is closed");
+      }
+      if (availability.accepting()) {
+        return true;
+      }
+      synchronized (retentionLock) {
+        Resumption.Result r = new Resumption(dir, flavor, config, catalog, durable, availability)
+            .attempt(writer, syncer);
+        if (r == null) {
+          return false;
+        }
+        adopt(r.recovered(), r.abandonedCloses());
+        return true;
+      }
+    }
+  }
+
+  /** Takes over the state recovery found, with a new syncer and writer, and accepts writes again. */
+  private void adopt(StoreRecovery.Recovered r, List<String> abandonedCloses) {
+    Position readableBefore = readable.position();
+    Position end = r.end();
+    catalog.replaceAll(r.indexName(), r.files());
+    readableState.resumeAt(end, r.executed(), openFacts(r), readableBefore);
+    durable.revive();
+    if (end != null) {
+      durable.advance(end); // recovery forced everything up to end
+      readable.advance(end);
+    }
+    if (end != null && readableBefore != null && end.isBefore(readableBefore)) {
+      log.warn("binlog store {}: readers had read up to {} but the disk kept only up to {}; the primary sends the"
+          + " same bytes again from there", dir, readableBefore, end);
+    }
+    start(r);
+    StoreHealth was = availability.health();
+    availability.resumed();
+    log.info("binlog store {} accepts writes again after {} since {}: ends at {}, next upstream position {}, {}"
+        + " truncations", dir, was.condition(), was.since(), end, r.report().nextUpstreamPosition(),
+        r.report().truncations().size());
+    for (String name : abandonedCloses) {
+      catalog.get(name).filter(FileMetadata::closed).ifPresent(listeners::fileClosed);
+    }
   }
 
   /**
@@ -374,27 +473,30 @@ public final class BinlogStore implements Closeable {
    */
   @Override
   public void close() throws IOException {
-    synchronized (this) {
+    synchronized (resumeLock) {
       if (closed) {
         return;
       }
       closed = true;
-    }
-    writer.checkpointOnClose();
-    try {
-      syncer.stop();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while closing binlog store " + dir);
-    } finally {
-      writer.closeFiles();
-      IllegalStateException closedError = new IllegalStateException("binlog store " + dir + " is closed");
-      readable.fail(closedError);
-      durable.fail(closedError);
-    }
-    Throwable f = syncer.failure();
-    if (f != null) {
-      throw new IOException("binlog store " + dir + " could not force its last writes", f);
+      StoreWriter w = writer;
+      Syncer s = syncer;
+      w.checkpointOnClose();
+      try {
+        s.stop();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted while closing binlog store " + dir);
+      } finally {
+        w.closeFiles();
+        IllegalStateException closedError = new IllegalStateException("binlog store " + dir + " is closed");
+        readable.fail(closedError);
+        durable.fail(closedError);
+      }
+      Throwable f = s.failure();
+      if (f != null) {
+        throw new IOException("binlog store " + dir + " could not force its last writes (" + f.getMessage()
+            + "); opening it again recovers what is complete", f);
+      }
     }
   }
 

@@ -82,6 +82,15 @@ final class FileCatalog {
     }
   }
 
+  /** Replaces the whole list (after the store recovered in place, {@link BinlogStore#tryResume()}). */
+  synchronized void replaceAll(String newIndexName, List<FileMetadata> recovered) {
+    files.clear();
+    files.addAll(recovered);
+    if (newIndexName != null) {
+      indexName = newIndexName;
+    }
+  }
+
   /** Removes every file before {@code firstKept} from the list and returns them, oldest first. */
   synchronized List<FileMetadata> removeBefore(String firstKept) {
     int keep = -1;

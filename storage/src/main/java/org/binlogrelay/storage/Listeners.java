@@ -36,6 +36,10 @@ final class Listeners {
     each(l -> l.failed(cause), "failed");
   }
 
+  void resumed(StoreHealth health) {
+    each(l -> l.resumed(health), "resumed");
+  }
+
   private void each(Consumer<StoreListener> call, String what) {
     for (StoreListener l : listeners) {
       try {

@@ -30,6 +30,8 @@ final class ReadableState {
   private final ArrayDeque<Change> pending = new ArrayDeque<>();
   private GtidSet gtids;
   private OpenFacts facts;
+  /** Changes at or before this were applied already (after a resume): the writer records them again. */
+  private Position floor;
 
   ReadableState(BinlogFlavor flavor, GtidSet initial, OpenFacts facts) {
     this.flavor = flavor;
@@ -42,6 +44,9 @@ final class ReadableState {
    * {@code replacement} (or null) replaced the set, and the open file's facts are {@code facts}.
    */
   synchronized void record(Position at, Object gtid, GtidSet replacement, OpenFacts facts) {
+    if (floor != null && at.compareTo(floor) <= 0) {
+      return;
+    }
     pending.add(new Change(at, gtid, replacement == null ? null : replacement.copy(), facts));
   }
 
@@ -56,6 +61,25 @@ final class ReadableState {
         flavor.add(gtids, c.gtid());
       }
       facts = c.facts();
+    }
+  }
+
+  /**
+   * The store recovered in place ({@link BinlogStore#tryResume()}) and writes on from {@code end}, where the
+   * GTID set is {@code endGtids} and the open file's facts are {@code endFacts}; the readable boundary is
+   * {@code readable}. Pending changes are dropped (the writer records again what it writes from {@code end}).
+   * If {@code end} is at or after the readable boundary, the state becomes the one at {@code end}; otherwise
+   * (bytes readers had were lost and will be fetched again) it stays at the readable boundary, and changes up
+   * to it are ignored when the writer records them again.
+   */
+  synchronized void resumeAt(Position end, GtidSet endGtids, OpenFacts endFacts, Position readable) {
+    pending.clear();
+    if (end == null || readable == null || end.compareTo(readable) >= 0) {
+      gtids = endGtids.copy();
+      facts = endFacts;
+      floor = end;
+    } else {
+      floor = readable;
     }
   }
 

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -18,6 +19,9 @@ import java.util.stream.Stream;
  * loss, not just the data), and atomic replacement of small files (write {@code name.tmp}, force it, rename
  * over {@code name}, force the directory), used for the index and the metadata.
  *
+ * <p>An atomic write that fails (a full disk, EIO) deletes its temporary file and leaves {@code name} as it
+ * was, so a failure never leaves a half-written index or metadata file behind.
+ *
  * <p>Thread-safe (every method is a self-contained file-system operation); concurrent atomic writes of the
  * same name must be serialised by the caller.
  */
@@ -25,10 +29,21 @@ final class StoreDirectory {
   static final String TEMP_SUFFIX = ".tmp";
 
   private final Path path;
+  private final ChannelOpener opener;
 
   StoreDirectory(Path path) throws IOException {
+    this(path, ChannelOpener.FILES);
+  }
+
+  StoreDirectory(Path path, ChannelOpener opener) throws IOException {
     this.path = path.toAbsolutePath();
+    this.opener = opener;
     Files.createDirectories(this.path);
+  }
+
+  /** Opens {@code name} in the directory with the store's {@link ChannelOpener}. */
+  FileChannel open(String name, OpenOption... options) throws IOException {
+    return opener.open(resolve(name), options);
   }
 
   Path path() {
@@ -45,24 +60,61 @@ final class StoreDirectory {
 
   /** Forces the directory's entries (creations, renames, removals) to disk. */
   void force() throws IOException {
-    try (FileChannel dir = FileChannel.open(path, StandardOpenOption.READ)) {
+    try (FileChannel dir = opener.open(path, StandardOpenOption.READ)) {
       dir.force(true);
     }
   }
 
-  /** Replaces {@code name} with {@code content} so that a crash leaves either the old or the new content. */
+  /**
+   * Replaces {@code name} with {@code content} so that a crash leaves either the old or the new content. If
+   * writing, forcing or renaming the temporary file fails, the temporary file is deleted and {@code name} is
+   * unchanged.
+   */
   void writeAtomically(String name, byte[] content) throws IOException {
+    String tempName = name + TEMP_SUFFIX;
+    Path temp = resolve(tempName);
+    try {
+      try (FileChannel out = opener.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+          StandardOpenOption.TRUNCATE_EXISTING)) {
+        ByteBuffer buf = ByteBuffer.wrap(content);
+        while (buf.hasRemaining()) {
+          out.write(buf);
+        }
+        out.force(true);
+      }
+      Files.move(temp, resolve(name), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException | RuntimeException e) {
+      try {
+        Files.deleteIfExists(temp);
+      } catch (IOException deleteFailed) {
+        e.addSuppressed(deleteFailed); // recovery deletes *.tmp leftovers
+      }
+      throw e;
+    }
+    force();
+  }
+
+  /**
+   * Writes {@code bytes} zero bytes to a temporary file, forces it and deletes it: proof that the directory
+   * takes writes of that size now (space, quota, a working disk). Leaves nothing behind, even on failure
+   * (recovery would delete a leftover {@code *.tmp} anyway).
+   */
+  void probe(String name, int bytes) throws IOException {
     Path temp = resolve(name + TEMP_SUFFIX);
-    try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+    try (FileChannel out = opener.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
         StandardOpenOption.TRUNCATE_EXISTING)) {
-      ByteBuffer buf = ByteBuffer.wrap(content);
-      while (buf.hasRemaining()) {
-        out.write(buf);
+      ByteBuffer buf = ByteBuffer.allocate(Math.min(bytes, 64 << 10));
+      long left = bytes;
+      while (left > 0) {
+        buf.clear().limit((int) Math.min(buf.capacity(), left));
+        while (buf.hasRemaining()) {
+          left -= out.write(buf);
+        }
       }
       out.force(true);
+    } finally {
+      Files.deleteIfExists(temp);
     }
-    Files.move(temp, resolve(name), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    force();
   }
 
   /** The content of {@code name}, or {@code null} if it does not exist. */

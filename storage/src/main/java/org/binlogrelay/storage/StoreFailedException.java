@@ -1,11 +1,12 @@
 package org.binlogrelay.storage;
 
 /**
- * The store stopped accepting writes after an I/O error (disk full, EIO, ...). What was complete and durable
- * stays; close the store and open it again to recover (which cuts any partial bytes) and resume. The cause
- * is the first error.
+ * The store does not accept writes after an I/O error (disk full, EIO, ...). What was complete stays. The
+ * cause is the error that stopped the store. Thrown as {@link StoreUnavailableException}, which says whether
+ * the disk is full and what to do; {@link BinlogStore#tryResume()} returns the store to accepting once the
+ * condition clears (closing and opening the store again does too).
  */
-public final class StoreFailedException extends StoreException {
+public class StoreFailedException extends StoreException {
   private static final long serialVersionUID = 1L;
 
   public StoreFailedException(String message, Throwable cause) {

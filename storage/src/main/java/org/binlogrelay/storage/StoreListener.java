@@ -23,6 +23,12 @@ public interface StoreListener {
   /** Files were removed by retention, oldest first; the index no longer lists them (caller's thread). */
   default void filesRemoved(List<String> names) {}
 
-  /** The store stopped accepting writes after an I/O error (any thread). */
+  /**
+   * The store stopped accepting writes after an I/O error, {@link StoreCondition#DISK_FULL} or {@link
+   * StoreCondition#IO_ERROR} (writer or syncer thread). Readers keep reading what is readable.
+   */
   default void failed(Throwable cause) {}
+
+  /** {@link BinlogStore#tryResume()} returned the store to accepting writes (the caller's thread). */
+  default void resumed(StoreHealth health) {}
 }

@@ -153,6 +153,19 @@ public final class StoreWatch {
     }
   }
 
+  /**
+   * Undoes {@link #fail} after the store resumed writing ({@link BinlogStore#tryResume()}): new waits wait again.
+   * Waits that failed stay failed.
+   */
+  void revive() {
+    lock.lock();
+    try {
+      failure = null;
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** For waits with a timeout: {@link CompletableFuture#get(long, TimeUnit)} on {@link #whenReached}. */
   @Override
   public String toString() {

@@ -1,10 +1,13 @@
 package org.binlogrelay.storage;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
 import org.binlogrelay.protocol.ProtocolException;
 import org.binlogrelay.protocol.event.BinlogEvent;
+import org.binlogrelay.protocol.event.BinlogFileParser;
 import org.binlogrelay.protocol.event.CorruptEventException;
 import org.binlogrelay.protocol.event.EventHeader;
 import org.binlogrelay.protocol.event.EventType;
@@ -20,6 +23,15 @@ import org.slf4j.LoggerFactory;
  * boundary, readable GTID set, syncer), rotates files, and hands checkpoints and closes to the {@link
  * Syncer} so that it never forces anything itself.
  *
+ * <p>Disk errors: when writing an event or creating a file fails (ENOSPC, EIO), the writer cuts the open file
+ * back to its last transaction boundary at once (a shrinking {@code ftruncate} needs no space), so the files
+ * on disk stay exact prefixes of the primary's, reports the error to {@link Availability}, and throws an
+ * {@link IOException} saying what failed, where, and what to do. While the store does not accept writes
+ * (also after the syncer failed), {@link #append} and {@link #startStream} throw {@link
+ * StoreUnavailableException}, after cutting an incomplete transaction the same way. This writer is never used
+ * again after such a stop: {@link BinlogStore#tryResume()} {@linkplain #retire retires} it and starts a new
+ * one from the recovered directory.
+ *
  * <p>One writer thread; {@link #append} and {@link #startStream} are serialised by a lock anyway.
  */
 final class StoreWriter {
@@ -33,14 +45,20 @@ final class StoreWriter {
   private final StoreWatch readable;
   private final ReadableState readableState;
   private final Listeners listeners;
+  private final Availability availability;
   private final ReentrantLock lock = new ReentrantLock();
+  private final List<String> abandonedCloses = new CopyOnWriteArrayList<>();
   private OpenFile open;
   private DumpStream stream;
   private String pendingNextFile;
-  private volatile Throwable failure;
+  /** The writer saw the store stop and cut its tail; it writes nothing more. */
+  private boolean stopped;
+  /** {@link BinlogStore#tryResume()} replaced this writer. */
+  private boolean retired;
 
   StoreWriter(StoreConfig config, BinlogFlavor flavor, StoreDirectory dir, FileCatalog catalog, Syncer syncer,
-      StoreWatch readable, ReadableState readableState, Listeners listeners, OpenFile tail, String pendingNextFile) {
+      StoreWatch readable, ReadableState readableState, Listeners listeners, Availability availability,
+      OpenFile tail, String pendingNextFile) {
     this.config = config;
     this.flavor = flavor;
     this.dir = dir;
@@ -49,6 +67,7 @@ final class StoreWriter {
     this.readable = readable;
     this.readableState = readableState;
     this.listeners = listeners;
+    this.availability = availability;
     this.open = tail;
     this.pendingNextFile = pendingNextFile;
   }
@@ -86,7 +105,9 @@ final class StoreWriter {
     try {
       open.file.truncate(boundary);
     } catch (IOException e) {
-      throw fail(e);
+      stopped = true;
+      throw new IOException(availability.fail(e, "cutting the incomplete transaction at the end of " + open.name()
+          + " back to " + boundary, null, 0), e);
     }
     log.warn("binlog store {}: cut {} bytes of {} from {}: a transaction the previous connection left"
         + " incomplete", dir, size - boundary, open.name(), boundary);
@@ -159,7 +180,11 @@ final class StoreWriter {
     try {
       file = BinlogFile.create(dir, name);
     } catch (IOException e) {
-      throw fail(e);
+      stopped = true;
+      stream.fail();
+      String kept = catalog.last().map(l -> "; the store ends with " + l.name() + ", closed").orElse("");
+      throw new IOException(availability.fail(e, "creating " + name + ", the next binlog file,",
+          "Nothing of " + name + " was kept" + kept, BinlogFileParser.MAGIC.length), e);
     }
     FileStats stats = new FileStats(name, before);
     open = new OpenFile(file, flavor.newTracker(BinlogFileName.FIRST_EVENT_OFFSET, null, before), stats, -1,
@@ -175,6 +200,7 @@ final class StoreWriter {
       throw new IllegalStateException("no open file for " + event + " at " + stream.expected());
     }
     long at = f.file.size();
+    long boundaryBefore = f.tracker.lastBoundary();
     FileTracker.Completed done;
     try {
       done = f.tracker.accept(event, at);
@@ -194,7 +220,11 @@ final class StoreWriter {
     try {
       f.file.append(bytes, offset, event.length());
     } catch (IOException e) {
-      throw fail(e);
+      stopped = true;
+      stream.fail();
+      String what = "writing " + event.length() + " bytes (" + event.header().typeName() + " event) at "
+          + new Position(f.name(), at);
+      throw new IOException(availability.fail(e, what, cutTo(f, boundaryBefore), event.length()), e);
     }
     GtidSet header = f.tracker.lastHeaderGtids();
     f.stats.event(event, f.tracker.format(), done, header);
@@ -258,11 +288,45 @@ final class StoreWriter {
     return f == null ? Optional.empty() : Optional.of(f.name());
   }
 
+  /**
+   * After a failed write: cuts {@code f} back to {@code boundary} (the end of its last complete transaction)
+   * and says what was done, for the error message. If cutting fails too, says so: recovery cuts the tail when
+   * the store resumes or is opened again.
+   */
+  private String cutTo(OpenFile f, long boundary) {
+    try {
+      f.file.truncate(boundary);
+      return "Cut " + f.name() + " back to " + boundary + ", the end of its last complete transaction";
+    } catch (IOException | RuntimeException e) {
+      log.warn("binlog store {}: could not cut {} back to {} after a failed write ({}); the incomplete tail is cut"
+          + " when the store resumes or is opened again", dir, f.name(), boundary, e.toString());
+      return "Cutting " + f.name() + " back to " + boundary + " failed too (" + e.getMessage() + "); the"
+          + " incomplete tail is cut when the store resumes";
+    }
+  }
+
+  /**
+   * The store stopped (the syncer failed) while this writer was idle: cut an incomplete transaction at the
+   * end of the open file, so the files on disk end at a transaction boundary.
+   */
+  private void cutOnStop() {
+    OpenFile f = open;
+    if (f == null || f.tracker.atBoundary()) {
+      return;
+    }
+    long boundary = f.tracker.lastBoundary();
+    long size = f.file.size();
+    String done = cutTo(f, boundary);
+    log.warn("binlog store {} stopped with a transaction incomplete. {} ({} bytes cut)", dir, done,
+        size - boundary);
+  }
+
   /** Queues a checkpoint of the open file at its last boundary (on close of the store). */
   void checkpointOnClose() {
     lock.lock();
     try {
-      if (open != null && failure == null && open.tracker.lastBoundary() > open.checkpointOffset) {
+      if (open != null && !stopped && !retired && availability.accepting()
+          && open.tracker.lastBoundary() > open.checkpointOffset) {
         syncer.submit(new CheckpointJob(open.file, open.checkpoint(flavor)));
       }
     } finally {
@@ -282,31 +346,41 @@ final class StoreWriter {
     }
   }
 
-  Throwable failure() {
-    return failure;
-  }
-
-  /** Enters the failed state (first error wins). */
-  IOException fail(IOException e) {
-    markFailed(e);
-    return e;
-  }
-
-  void markFailed(Throwable e) {
-    if (failure == null) {
-      failure = e;
-      log.error("binlog store {} stops accepting writes after an I/O error; what is durable stays, reopen the"
-          + " store to recover and resume", dir, e);
-      listeners.failed(e); // readers keep serving up to the readable boundary, which stays where it is
-
+  /**
+   * Stops this writer for good ({@link BinlogStore#tryResume()} replaces it): every later call throws. Its
+   * channels stay open until {@link #closeFiles()}, so the syncer can finish with them first.
+   */
+  void retire() {
+    lock.lock();
+    try {
+      retired = true;
+    } finally {
+      lock.unlock();
     }
   }
 
+  /** Files whose close job never ran (the syncer failed first): recovery closes them. */
+  List<String> abandonedCloses() {
+    return List.copyOf(abandonedCloses);
+  }
+
   private void requireUsable() {
-    Throwable f = failure;
-    if (f != null) {
-      throw new StoreFailedException("binlog store " + dir + " failed earlier (" + f + "); close and reopen it"
-          + " to recover", f);
+    if (retired) {
+      if (!availability.accepting()) {
+        throw availability.unavailable();
+      }
+      throw new IllegalStateException("binlog store " + dir + " resumed writing after an I/O error; call"
+          + " startStream() and ask the primary for the position it returns");
+    }
+    if (!availability.accepting()) {
+      if (!stopped) {
+        stopped = true;
+        if (stream != null) {
+          stream.fail();
+        }
+        cutOnStop();
+      }
+      throw availability.unavailable();
     }
   }
 
@@ -326,7 +400,7 @@ final class StoreWriter {
 
     @Override
     public String toString() {
-      return "create " + name;
+      return "rewriting the index to list " + name + " (temporary file, force, rename, directory force)";
     }
   }
 
@@ -345,6 +419,12 @@ final class StoreWriter {
       file.force();
       MetadataFile.write(dir, meta, flavor);
       return new Position(meta.name(), meta.size());
+    }
+
+    @Override
+    public String toString() {
+      return "checkpointing " + meta.name() + " at " + meta.size() + " (force, then "
+          + MetadataFile.nameFor(meta.name()) + ")";
     }
   }
 
@@ -370,6 +450,22 @@ final class StoreWriter {
       file.close();
       listeners.fileClosed(meta);
       return new Position(meta.name(), meta.size());
+    }
+
+    @Override
+    public void abandon() {
+      abandonedCloses.add(meta.name());
+      try {
+        file.close();
+      } catch (IOException e) {
+        log.warn("binlog store {}: closing {} after the syncer failed: {}", dir, meta.name(), e.toString());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "closing " + meta.name() + " at " + meta.size() + " (" + (clearInUse ? "in-use flag, " : "")
+          + "force, then " + MetadataFile.nameFor(meta.name()) + ")";
     }
   }
 }

@@ -7,9 +7,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The background thread that makes written bytes durable, so the writer never waits for a disk. The writer
@@ -24,23 +23,31 @@ import org.slf4j.LoggerFactory;
  * metadata) runs before any force of the next file, and a new file's index entry and directory entry are
  * forced before anything in it counts as durable.
  *
- * <p>An I/O error fails the syncer: pending and future waits for durability fail, and {@code onFailure}
- * puts the store in its failed state. Thread-safe: {@link #written}, {@link #submit} and {@link
- * #requestSync} are the writer's and return at once.
+ * <p>An I/O error (disk full, EIO) fails the syncer and ends its thread: pending and future waits for
+ * durability fail, the job that failed and the jobs after it stay queued, and {@code onFailure} stops the
+ * store ({@link Availability}). The durable boundary stays where the last complete round left it: what a
+ * failed round forced is not counted. {@link BinlogStore#tryResume()} then stops this syncer for good
+ * ({@link #stop()}, which {@linkplain Job#abandon abandons} the jobs left) and starts a new one after
+ * recovering the directory in place. Thread-safe: {@link #written}, {@link #submit} and {@link #requestSync}
+ * are the writer's and return at once.
  */
 final class Syncer {
-  private static final Logger log = LoggerFactory.getLogger(Syncer.class);
-
-  /** A unit of background work; returns the position it made durable, or {@code null}. */
+  /**
+   * A unit of background work; returns the position it made durable, or {@code null}. Its {@code toString()}
+   * says what it does and to which file, for error messages.
+   */
   interface Job {
     Position run() throws IOException;
+
+    /** The job will never run (the syncer failed and was stopped): release what it holds. */
+    default void abandon() {}
   }
 
   private final SyncPolicy policy;
   private final Time time;
   private final StoreWatch durable;
   private final Consumer<Position> onDurable;
-  private final Consumer<Throwable> onFailure;
+  private final BiConsumer<String, Throwable> onFailure;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition wake = lock.newCondition();
   private final ArrayDeque<Job> jobs = new ArrayDeque<>();
@@ -57,10 +64,10 @@ final class Syncer {
    * @param durable the boundary this syncer advances
    * @param onDurable called after each advance (the store moves the readable boundary when it follows the
    *     durable one)
-   * @param onFailure called once with the first I/O error
+   * @param onFailure called once with what failed (e.g. "forcing binlog.000003 up to 1234") and the error
    */
   Syncer(String name, SyncPolicy policy, Time time, StoreWatch durable, Position initial,
-      Consumer<Position> onDurable, Consumer<Throwable> onFailure) {
+      Consumer<Position> onDurable, BiConsumer<String, Throwable> onFailure) {
     this.policy = policy;
     this.time = time;
     this.durable = durable;
@@ -112,7 +119,8 @@ final class Syncer {
       if (failure != null) {
         f.completeExceptionally(failure);
       } else if (stopping && !thread.isAlive()) {
-        f.completeExceptionally(new IllegalStateException("the store is closed"));
+        f.completeExceptionally(new IllegalStateException("the syncer stopped: the store is closed, or stopped by a"
+            + " disk error and not resumed yet"));
       } else {
         syncRequests.add(f);
         wake.signal();
@@ -134,15 +142,21 @@ final class Syncer {
     }
     thread.join();
     List<CompletableFuture<Position>> late;
+    List<Job> left;
     lock.lock();
     try {
       late = new ArrayList<>(syncRequests);
       syncRequests.clear();
+      left = new ArrayList<>(jobs);
+      jobs.clear();
     } finally {
       lock.unlock();
     }
     for (CompletableFuture<Position> r : late) {
       r.completeExceptionally(new IllegalStateException("the store closed before this sync could run"));
+    }
+    for (Job job : left) {
+      job.abandon();
     }
   }
 
@@ -220,15 +234,21 @@ final class Syncer {
       } finally {
         lock.unlock();
       }
+      int done = 0;
+      String doing = null;
       try {
         Position reached = null;
         for (Job job : round) {
+          doing = job.toString();
           reached = furthest(reached, job.run());
+          done++;
         }
         if (force && target != null && targetFile != null) {
+          doing = "forcing " + targetFile.name() + " up to " + target.offset();
           targetFile.force();
           reached = furthest(reached, target);
         }
+        doing = null;
         if (reached != null) {
           durable.advance(reached);
           onDurable.accept(reached);
@@ -238,7 +258,8 @@ final class Syncer {
           r.complete(now);
         }
       } catch (IOException | RuntimeException e) {
-        fail(e, requests);
+        requeue(round.subList(done, round.size()));
+        fail(doing == null ? "advancing the durable boundary" : doing, e, requests);
         return;
       }
       if (last) {
@@ -259,8 +280,24 @@ final class Syncer {
     return b == null || a.compareTo(b) >= 0 ? a : b;
   }
 
-  private void fail(Throwable e, List<CompletableFuture<Position>> requests) {
-    log.error("binlog syncer failed; the store stops accepting writes (durable up to {})", durable.position(), e);
+  /** Puts jobs that did not run back at the head of the queue, in order, for {@link #stop()} to abandon. */
+  private void requeue(List<Job> notRun) {
+    lock.lock();
+    try {
+      for (int i = notRun.size() - 1; i >= 0; i--) {
+        jobs.addFirst(notRun.get(i));
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Stops the store first and completes the sync requests last, so that whoever sees a sync fail finds the
+   * store stopped and the durable boundary failed.
+   */
+  private void fail(String what, Throwable e, List<CompletableFuture<Position>> requests) {
+    onFailure.accept(what, e);
     List<CompletableFuture<Position>> pending;
     lock.lock();
     try {
@@ -271,10 +308,9 @@ final class Syncer {
       lock.unlock();
     }
     pending.addAll(requests);
+    durable.fail(e);
     for (CompletableFuture<Position> r : pending) {
       r.completeExceptionally(e);
     }
-    durable.fail(e);
-    onFailure.accept(e);
   }
 }

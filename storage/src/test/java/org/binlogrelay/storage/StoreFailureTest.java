@@ -15,9 +15,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The failed state (the hook for disk-full and EIO handling): an I/O error stops appends, keeps what is
- * complete, and reopening recovers and resumes. The fault is injected by closing the open file's channel
- * under the writer, which makes the next write fail with an IOException as a dying disk would.
+ * The stopped state after an I/O error: appends stop, what is complete stays, and either reopening or {@link
+ * BinlogStore#tryResume()} recovers and resumes. The fault is injected by closing the open file's channel
+ * under the writer, which makes the next write fail with an IOException (without a message, so the error
+ * counts as {@link StoreCondition#IO_ERROR}). {@link DiskFullTest} and {@link IoErrorTest} cover disk errors
+ * in depth.
  */
 class StoreFailureTest {
   @TempDir
@@ -25,6 +27,15 @@ class StoreFailureTest {
 
   @Test
   void anIoErrorStopsWritesAndReopeningResumes() throws Exception {
+    stopWithAnIoError(false);
+  }
+
+  @Test
+  void anIoErrorStopsWritesAndTryResumeResumesInPlace() throws Exception {
+    stopWithAnIoError(true);
+  }
+
+  private void stopWithAnIoError(boolean inPlace) throws Exception {
     SourceBinlog source = SourceBinlog.mariadb();
     AtomicReference<Throwable> heard = new AtomicReference<>();
     List<BinlogEvent> stream = source.dumpStream(Position.startOf(source.files.get(0)));
@@ -49,14 +60,30 @@ class StoreFailureTest {
       CompletableFuture<Position> beyond = store.readable().whenReached(new Position(source.lastFile(), 4));
       openFile(store).close();
       BinlogEvent next = stream.get(i);
-      assertThatThrownBy(() -> store.append(next)).isInstanceOf(IOException.class);
+      assertThatThrownBy(() -> store.append(next)).isInstanceOf(IOException.class)
+          .hasMessageContaining("hit an I/O error: writing " + next.length() + " bytes")
+          .hasMessageContaining("Check the disk under " + store.directory());
       assertThat(store.failure()).isPresent();
+      assertThat(store.health().condition()).isEqualTo(StoreCondition.IO_ERROR);
+      assertThat(store.health().ioErrorEvents()).isEqualTo(1);
       assertThat(heard.get()).isNotNull();
       assertThat(beyond).as("readers keep waiting; the readable boundary stays").isNotDone();
       assertThat(store.readable().isStopped()).isFalse();
       assertThatThrownBy(() -> store.append(next)).isInstanceOf(StoreFailedException.class)
-          .hasMessageContaining("close and reopen");
+          .isInstanceOf(StoreUnavailableException.class).hasMessageContaining("does not accept writes (IO_ERROR");
       assertThatThrownBy(store::startStream).isInstanceOf(StoreFailedException.class);
+      if (inPlace) {
+        assertThat(store.tryResume()).isTrue();
+        assertThat(store.failure()).isEmpty();
+        assertThat(store.readableEnd()).isGreaterThanOrEqualTo(lastComplete);
+        Stores.appendFrom(store, source);
+        assertThat(beyond).isCompleted();
+        store.close();
+        for (String f : source.files) {
+          assertThat(Files.readAllBytes(dir.resolve(f))).isEqualTo(source.bytes.get(f));
+        }
+        return;
+      }
       closeQuietly(store);
       assertThat(beyond).isCompletedExceptionally();
       assertThat(store.readable().isStopped()).isTrue();

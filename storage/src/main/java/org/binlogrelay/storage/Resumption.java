@@ -1,0 +1,99 @@
+package org.binlogrelay.storage;
+
+import java.io.IOException;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One attempt of {@link BinlogStore#tryResume()}, up to the recovered state the store then adopts:
+ *
+ * <ol>
+ *   <li>a probe: write, force and delete {@code .resume-probe.tmp} of 16 KiB, or of the largest write that
+ *       failed if bigger (up to 1 MiB), so a store stopped by a big event resumes only once it fits;
+ *   <li>retire the writer, stop the syncer (its last round forces what it can), close the writer's files;
+ *   <li>if the syncer failed (a force, a job), write every byte after the durable boundary again and force it
+ *       ({@link BinlogFile#rewriteFrom}): after a failed {@code fsync} Linux may mark pages clean without
+ *       having written them;
+ *   <li>recover the directory in place with {@link StoreRecovery}, as {@link BinlogStore#open} does.
+ * </ol>
+ *
+ * Every step is safe to repeat: a failed attempt leaves the store stopped and the next attempt starts over.
+ * Not thread-safe: the store serialises attempts (and holds off retention during them).
+ */
+final class Resumption {
+  private static final Logger log = LoggerFactory.getLogger(Resumption.class);
+
+  /** Name (before {@code .tmp}) of the probe file; recovery deletes a leftover like any {@code *.tmp}. */
+  static final String PROBE = ".resume-probe";
+  static final int MIN_PROBE_BYTES = 16 << 10;
+  static final int MAX_PROBE_BYTES = 1 << 20;
+
+  /** What an attempt that worked recovered, and the files whose close job never ran (recovery closed them). */
+  record Result(StoreRecovery.Recovered recovered, List<String> abandonedCloses) {}
+
+  private final StoreDirectory dir;
+  private final BinlogFlavor flavor;
+  private final StoreConfig config;
+  private final FileCatalog catalog;
+  private final StoreWatch durable;
+  private final Availability availability;
+
+  Resumption(StoreDirectory dir, BinlogFlavor flavor, StoreConfig config, FileCatalog catalog, StoreWatch durable,
+      Availability availability) {
+    this.dir = dir;
+    this.flavor = flavor;
+    this.config = config;
+    this.catalog = catalog;
+    this.durable = durable;
+    this.availability = availability;
+  }
+
+  /**
+   * Runs the steps; returns the recovered state, or {@code null} if a step failed (the error is recorded in
+   * {@link Availability#resumeFailed}, logged at WARN, and the store stays stopped).
+   */
+  Result attempt(StoreWriter oldWriter, Syncer oldSyncer) {
+    int probe = (int) Math.max(MIN_PROBE_BYTES, Math.min(availability.failedWriteBytes(), MAX_PROBE_BYTES));
+    String step = "writing and forcing " + probe + " bytes to " + dir.resolve(PROBE + StoreDirectory.TEMP_SUFFIX)
+        + " (a probe)";
+    try {
+      dir.probe(PROBE, probe);
+      oldWriter.retire();
+      step = "waiting for the syncer to stop";
+      oldSyncer.stop();
+      step = "closing the files of the stopped writer";
+      oldWriter.closeFiles();
+      if (oldSyncer.failure() != null) {
+        step = "writing again and forcing the bytes after the durable boundary " + durable.position();
+        rewriteAfterDurable();
+      }
+      step = "recovering " + dir + " in place";
+      StoreRecovery.Recovered r = new StoreRecovery(dir, flavor, config).recover();
+      return new Result(r, oldWriter.abandonedCloses());
+    } catch (IOException e) {
+      availability.resumeFailed(e, step);
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      availability.resumeFailed(e, step);
+      return null;
+    }
+  }
+
+  /** Every byte after the durable boundary, in every file from its file on, written again and forced. */
+  private void rewriteAfterDurable() throws IOException {
+    Position from = durable.position();
+    long total = 0;
+    for (String name : catalog.names()) {
+      long sequence = BinlogFileName.sequence(name);
+      if (from != null && sequence < from.fileSequence() || !dir.exists(name)) {
+        continue;
+      }
+      long start = from != null && sequence == from.fileSequence() ? from.offset() : 0;
+      total += BinlogFile.rewriteFrom(dir, name, start);
+    }
+    log.info("binlog store {}: wrote {} bytes after the durable boundary {} again and forced them, since a force"
+        + " had failed", dir, total, from);
+  }
+}
