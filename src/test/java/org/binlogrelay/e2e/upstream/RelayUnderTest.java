@@ -21,13 +21,17 @@ import org.binlogrelay.e2e.servers.DatabaseServer;
 import org.binlogrelay.e2e.servers.HostAndPort;
 import org.binlogrelay.e2e.servers.ServerFlavor;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
+import org.binlogrelay.protocol.gtid.GtidSet;
 import org.binlogrelay.protocol.gtid.MariadbGtidSet;
+import org.binlogrelay.protocol.gtid.MysqlGtidSet;
+import org.binlogrelay.server.upstream.SourceSwitch;
 import org.binlogrelay.server.upstream.UpstreamConfig;
 import org.binlogrelay.server.upstream.UpstreamReplicator;
 import org.binlogrelay.server.upstream.UpstreamState;
 import org.binlogrelay.server.upstream.UpstreamStatus;
 import org.binlogrelay.storage.BinlogStore;
 import org.binlogrelay.storage.FileMetadata;
+import org.binlogrelay.storage.FileVerification;
 import org.binlogrelay.storage.Position;
 import org.binlogrelay.storage.StoreConfig;
 import org.slf4j.Logger;
@@ -45,8 +49,8 @@ final class RelayUnderTest implements AutoCloseable {
     /** The FORMAT_DESCRIPTION's flags byte: 4 bytes of magic number, then flags at 17 in the header. */
     private static final int IN_USE_FLAG_OFFSET = 4 + 17;
 
-    private final DatabaseServer primary;
-    private final HostAndPort via;
+    private DatabaseServer primary;
+    private HostAndPort via;
     private final Path directory;
     private final Consumer<UpstreamConfig.Builder> tweak;
     private BinlogStore store;
@@ -80,8 +84,13 @@ final class RelayUnderTest implements AutoCloseable {
     }
 
     UpstreamConfig config() {
-        UpstreamConfig.Builder builder = UpstreamConfig.builder(via.host(), via.port(),
-                primary.replicationCredentials().user(), primary.replicationCredentials().password())
+        return configFor(primary, via);
+    }
+
+    /** The relay's configuration (with the test's tweaks) for following {@code server} through {@code address}. */
+    UpstreamConfig configFor(DatabaseServer server, HostAndPort address) {
+        UpstreamConfig.Builder builder = UpstreamConfig.builder(address.host(), address.port(),
+                server.replicationCredentials().user(), server.replicationCredentials().password())
                 .serverId(RELAY_SERVER_ID)
                 .report("127.0.0.1", 13306)
                 .heartbeatPeriod(Duration.ofMillis(500))
@@ -124,6 +133,27 @@ final class RelayUnderTest implements AutoCloseable {
             }
         });
         replicator.start();
+    }
+
+    /**
+     * Switches the running replicator to {@code next} ({@link UpstreamReplicator#switchSource}); from then on this
+     * relay's primary is {@code next}.
+     */
+    SourceSwitch switchTo(DatabaseServer next) throws Exception {
+        SourceSwitch done = replicator.switchSource(configFor(next, next.address()), Duration.ofSeconds(60));
+        primary = next;
+        via = next.address();
+        return done;
+    }
+
+    /** From now on this relay follows {@code next} (for a replicator started later, e.g. after a restart). */
+    void followFromNowOn(DatabaseServer next) {
+        primary = next;
+        via = next.address();
+    }
+
+    DatabaseServer primary() {
+        return primary;
     }
 
     void stopReplicator() throws InterruptedException {
@@ -190,6 +220,55 @@ final class RelayUnderTest implements AutoCloseable {
             }
             Thread.sleep(100);
         }
+    }
+
+    /** Waits until the store's executed GTIDs are the primary's (positions differ once the relay names its files). */
+    void awaitSameGtids(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            GtidSet target = executedOn(primary);
+            GtidSet stored = store.executedGtids();
+            if (stored.equals(target)) {
+                return;
+            }
+            UpstreamState s = replicator.state();
+            if (s.status() == UpstreamStatus.FAILED || System.nanoTime() > deadline) {
+                throw new AssertionError("relay did not reach " + primary + "'s GTIDs " + target + " within " + timeout
+                        + "; store has " + stored + ", replicator " + s);
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    /** A server's executed GTIDs as the store counts them: MySQL gtid_executed, MariaDB gtid_binlog_state. */
+    static GtidSet executedOn(DatabaseServer server) {
+        if (server.flavor() == ServerFlavor.MYSQL) {
+            return MysqlGtidSet.parse(server.queryValue("SELECT @@global.gtid_executed"));
+        }
+        return MariadbGtidSet.parse(server.queryValue("SELECT @@global.gtid_binlog_state"));
+    }
+
+    /**
+     * The store holds the primary's history, each transaction once: its executed GTIDs are the primary's, the
+     * transactions its files hold are as many as the GTIDs in the set, and every file reads back clean (sizes,
+     * CRC32, log_pos continuity).
+     *
+     * @param transactionsExpected how many transactions the set stands for (MySQL: its size; MariaDB: the newest
+     *     sequence number of domain 0 when the history starts at 1)
+     */
+    void assertSameHistoryAsPrimary(long transactionsExpected) throws IOException {
+        GtidSet target = executedOn(primary);
+        assertThat(store.executedGtids()).as("store's GTIDs vs " + primary).isEqualTo(target);
+        long transactions = 0;
+        for (FileMetadata f : store.files()) {
+            FileVerification v = store.verify(f.name());
+            assertThat(v.problem()).as("verification of stored " + f.name()).isNull();
+            transactions += v.transactions();
+        }
+        assertThat(transactions).as("transactions in the stored files (each GTID once)")
+                .isEqualTo(transactionsExpected);
+        log.info("store holds {}'s history: {} files, {} transactions, GTIDs {}", primary, store.files().size(),
+                transactions, target);
     }
 
     /** Closed files identical to the primary's, the open one a prefix, same file list, same GTIDs. */

@@ -116,7 +116,7 @@ class UpstreamMysqlIT {
     @Test
     void replacesADeadConnection(ServerFarm farm, @TempDir Path dir) throws Exception {
         DatabaseServer primary = primary(farm);
-        try (FreezableProxy proxy = new FreezableProxy(primary.address());
+        try (FaultyProxy proxy = new FaultyProxy(primary.address());
                 RelayUnderTest relay = RelayUnderTest.follow(primary, proxy.address(), dir, b -> { })) {
             relay.awaitStatus(UpstreamStatus.STREAMING, UpstreamScenarios.CONNECT);
             Thread.sleep(1_200); // a couple of heartbeats (period 500 ms)

@@ -8,6 +8,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.binlogrelay.protocol.ProtocolException;
 import org.binlogrelay.protocol.event.BinlogEvent;
 import org.binlogrelay.protocol.event.BinlogEventDecoder;
@@ -15,9 +19,11 @@ import org.binlogrelay.protocol.event.ChecksumAlgorithm;
 import org.binlogrelay.protocol.event.EventHeader;
 import org.binlogrelay.protocol.event.EventType;
 import org.binlogrelay.protocol.event.RotateEvent;
+import org.binlogrelay.protocol.gtid.GtidSet;
 import org.binlogrelay.protocol.packet.ErrPacket;
 import org.binlogrelay.storage.BinlogStore;
 import org.binlogrelay.storage.Position;
+import org.binlogrelay.storage.SyncPolicy;
 import org.binlogrelay.storage.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,9 +40,13 @@ import org.slf4j.LoggerFactory;
  *       flavour's variables;
  *   <li>COM_REGISTER_SLAVE with the relay's server_id and report host and port ({@code SHOW REPLICAS} lists
  *       a replica only after it);
- *   <li>the start: {@link BinlogStore#startStream()} (where the store ends), or, for an empty store, the
- *       configured {@link StartPosition};
- *   <li>the dump request, then every packet through {@link EventIngest} until something fails.
+ *   <li>semi-sync, if configured and the primary has it: the session variable that makes the primary's dump
+ *       thread add the semi-sync header to each event packet;
+ *   <li>the start ({@link ResumePlan}): where the store ends, by position if this primary wrote the stored
+ *       files, else by GTID into files of the relay's naming; for an empty store, the configured {@link
+ *       StartPosition}; a primary that lacks stored transactions is refused;
+ *   <li>the dump request, then every packet through {@link EventIngest} until something fails; with semi-sync,
+ *       an {@link AckSender} acknowledges the flagged events once the store has made them durable.
  * </ol>
  *
  * {@link #run()} only ends by throwing; {@link #abort()} (any thread) closes the sockets to end it.
@@ -46,11 +56,20 @@ final class DumpSession {
 
   /** What the replicator hears from a session, on the session's thread. */
   interface Progress {
+    /** Hears nothing (a connection that only checks the primary). */
+    Progress NONE = new Progress() {
+      @Override
+      public void connected(PrimaryConnection connection, long primaryServerId) {}
+
+      @Override
+      public void streaming(String requested) {}
+    };
+
     /** Authenticated and set up; about to register and request the dump. */
     void connected(PrimaryConnection connection, long primaryServerId);
 
-    /** The first packet of the dump was accepted. */
-    void streaming(Position start);
+    /** The first packet of the dump was accepted; {@code requested} says what the dump asked for. */
+    void streaming(String requested);
   }
 
   private final UpstreamConfig config;
@@ -75,16 +94,97 @@ final class DumpSession {
     try (Configured c = openConfigured()) {
       PrimaryConnection connection = c.connection;
       progress.connected(connection, c.primaryServerId);
+      boolean semiSync = config.semiSync() && requestSemiSync(c);
       connection.command(ReplicationCommands.registerReplica(config.serverId(), config.reportHost(),
           config.reportPort()), "COM_REGISTER_SLAVE for server_id " + config.serverId());
-      Position start = startPosition(connection, c.flavor);
-      ingest = new EventIngest(store, c.checksum, counters, time, connection.address(), start);
-      c.flavor.requestDump(connection, start, config.serverId());
-      connection.streamTimeout(config.deadAfter());
-      log.info("upstream {}: {} (server_id {}, connection {}): dump requested from {}", connection.address(),
-          connection.serverVersion(), c.primaryServerId, connection.connectionId(), start);
-      stream(connection, start);
+      ResumePlan plan = ResumePlan.decide(store, connection, c.flavor, c.primaryServerId, config.serverId(),
+          config.start(), new StartResolver(connection, c.flavor, this::locateGtidStart), this::storedGtids);
+      AckSender acker = semiSync ? new AckSender(connection::sendAck, connection.address(), counters).start() : null;
+      try {
+        counters.semiSync = semiSync;
+        ingest = new EventIngest(store, c.checksum, counters, time, connection.address(), plan.toString(),
+            plan.storeEnd(), semiSync, plan.mapping(), (primaryEnd, storeEnd) -> acker.ackWhenDurable(primaryEnd,
+                durable(storeEnd)));
+        plan.requestDump(connection, c.flavor, config.serverId());
+        connection.streamTimeout(config.deadAfter());
+        log.info("upstream {}: {} (server_id {}, connection {}{}): dump requested from {}{}", connection.address(),
+            connection.serverVersion(), c.primaryServerId, connection.connectionId(),
+            connection.tls() == null ? "" : ", " + connection.tls(), plan, semiSync ? ", semi-sync" : "");
+        stream(connection, plan.toString(), acker);
+      } finally {
+        counters.semiSync = false;
+        if (acker != null) {
+          acker.close();
+        }
+      }
     }
+  }
+
+  /**
+   * Checks, on a connection of its own, that this session's primary can continue the store: reachable,
+   * authenticated, the store's flavour, another server_id than the relay's, and its executed GTIDs contain the
+   * store's. On the store's writer thread (it calls {@link BinlogStore#startStream()}).
+   *
+   * @throws FatalUpstreamException if the primary cannot continue the store, saying why
+   * @throws IOException if it could not be asked
+   */
+  void verifyHistory() throws IOException {
+    try (Configured c = openConfigured()) {
+      Optional<Position> resume = store.startStream();
+      if (resume.isEmpty()) {
+        return;
+      }
+      GtidSet stored = storedGtids(StoreTail.read(store, resume.get()).end());
+      ResumePlan.requireHistory(c.connection.address(), c.primaryServerId, c.flavor,
+          c.flavor.executedGtids(c.connection), stored);
+    }
+  }
+
+  /** Asks for semi-sync; false (and a warning) if the primary has no semi-sync source side. */
+  private boolean requestSemiSync(Configured c) throws IOException {
+    if (c.flavor.requestSemiSync(c.connection)) {
+      return true;
+    }
+    log.warn("upstream {}: semi-sync is configured but the primary ({}) has no semi-sync source side (no"
+        + " rpl_semi_sync_source_enabled / rpl_semi_sync_master_enabled variable: install the plugin or component);"
+        + " replicating asynchronously", c.connection.address(), c.connection.serverVersion());
+    return false;
+  }
+
+  /**
+   * Completes once {@code end} is durable. Unless the store forces every transaction anyway, asks it to force
+   * now: the primary waits for this acknowledgement.
+   */
+  private CompletableFuture<Position> durable(Position end) {
+    if (end == null) {
+      return CompletableFuture.completedFuture(null);
+    }
+    CompletableFuture<Position> durable = store.whenDurable(end);
+    if (!durable.isDone() && store.config().syncPolicy().kind() != SyncPolicy.Kind.EVERY_TRANSACTION) {
+      store.sync();
+    }
+    return durable;
+  }
+
+  /** The store's executed GTIDs once everything up to {@code end} (a boundary it wrote) is readable. */
+  private GtidSet storedGtids(Position end) throws IOException {
+    Position readable = store.readableEnd();
+    if (readable == null || readable.isBefore(end)) {
+      store.sync();
+      try {
+        store.readable().whenReached(end).get(config.connectTimeout().toMillis(), TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        throw new IOException("binlog store " + store.directory() + " did not make " + end + " readable within "
+            + config.connectTimeout().toMillis() + " ms (a slow disk force?)", e);
+      } catch (ExecutionException e) {
+        throw new FatalUpstreamException("binlog store " + store.directory() + " failed before " + end
+            + " became readable: " + e.getCause().getMessage(), e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted while waiting for the store to make " + end + " readable");
+      }
+    }
+    return store.executedGtids();
   }
 
   /** True once this session wrote an event to the store. */
@@ -108,7 +208,7 @@ final class DumpSession {
     }
   }
 
-  private void stream(PrimaryConnection connection, Position start) throws IOException {
+  private void stream(PrimaryConnection connection, String requested, AckSender acker) throws IOException {
     boolean first = true;
     while (true) {
       byte[] packet;
@@ -122,26 +222,19 @@ final class DumpSession {
         dead.initCause(e);
         throw dead;
       }
+      if (acker != null && SemiSyncPackets.restartsSequence(packet)) {
+        connection.restartSequence();
+      }
       ingest.accept(packet);
+      if (acker != null && acker.failure() != null) {
+        Throwable f = acker.failure();
+        throw f instanceof IOException io ? io : new IOException(f.getMessage(), f);
+      }
       if (first) {
         first = false;
-        progress.streaming(start);
+        progress.streaming(requested);
       }
     }
-  }
-
-  private Position startPosition(PrimaryConnection connection, PrimaryFlavor flavor) throws IOException {
-    Optional<Position> stored;
-    try {
-      stored = store.startStream();
-    } catch (IOException e) {
-      throw new FatalUpstreamException("binlog store " + store.directory() + " failed to start a stream: "
-          + e.getMessage(), e);
-    }
-    if (stored.isPresent()) {
-      return stored.get();
-    }
-    return new StartResolver(connection, flavor, this::locateGtidStart).resolve(config.start());
   }
 
   /**

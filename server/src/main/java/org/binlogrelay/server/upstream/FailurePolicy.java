@@ -14,7 +14,8 @@ import org.binlogrelay.storage.StoreException;
  *   <li>error 1236 from the primary (the binlog the relay needs is purged, or the position is impossible) and
  *       1381 (binary logging is off);
  *   <li>a {@link FatalUpstreamException}: same server_id as the primary, another flavour than the store, a
- *       failed store;
+ *       failed store, a primary whose executed GTIDs lack some of the store's ({@link ResumePlan}), a primary
+ *       without TLS where the TLS mode requires it, a TLS certificate the mode refuses;
  *   <li>a store that failed or found corruption ({@link StoreException} other than continuity);
  *   <li>a continuity error ({@link ContinuityException}: the primary's binlog does not continue the stored one)
  *       that comes back {@link #MAX_CONTINUITY_FAILURES} times in a row without any progress: the primary's

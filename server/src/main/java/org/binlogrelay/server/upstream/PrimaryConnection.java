@@ -5,11 +5,16 @@ import com.github.shyiko.mysql.binlog.network.ServerException;
 import com.github.shyiko.mysql.binlog.network.protocol.GreetingPacket;
 import com.github.shyiko.mysql.binlog.network.protocol.PacketChannel;
 import com.github.shyiko.mysql.binlog.network.protocol.command.ByteArrayCommand;
+import com.github.shyiko.mysql.binlog.network.protocol.command.SSLRequestCommand;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.security.GeneralSecurityException;
 import java.time.Duration;
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.SSLSession;
+import javax.net.ssl.SSLSocket;
 import org.binlogrelay.protocol.packet.ErrPacket;
 
 /**
@@ -20,25 +25,39 @@ import org.binlogrelay.protocol.packet.ErrPacket;
  * library's {@link PacketChannel}, so every byte the primary sends passes through code that checks it and
  * fails loudly: nothing is skipped, nothing is read ahead beyond the channel's bounded socket buffer.
  *
+ * <p>TLS ({@link TlsConfig}): after the handshake packet, if the mode asks for TLS and the primary offers it
+ * (CLIENT_SSL), the relay sends the SSL request and continues over the JDK's {@link SSLSocket}
+ * ({@link TlsContexts}); authentication then sends the password inside TLS. A primary that does not offer TLS
+ * is refused before anything else is sent when the mode requires TLS; a certificate the mode refuses stops the
+ * relay ({@link FatalUpstreamException}: a wrong CA and a man in the middle look the same).
+ *
  * <p>Timeouts: connecting and every statement before the dump are bounded by the connect timeout; during the
  * dump, {@link #streamTimeout} makes a read that waits longer than the liveness bound fail with a {@link
  * java.net.SocketTimeoutException}.
  *
  * <p>Thread-safety: one thread uses the connection; {@link #close()} may be called from any thread, and makes
- * a blocked read fail at once (that is how the replicator stops).
+ * a blocked read fail at once (that is how the replicator stops). During the dump, one other thread may write
+ * semi-sync acknowledgements ({@link #sendAck}) while the connection's thread reads: a socket's two directions
+ * are independent, and the dump thread sends no command.
  */
 final class PrimaryConnection implements Closeable {
+  /** CLIENT_SSL: the server can switch to TLS after its handshake packet. */
+  static final int CLIENT_SSL = 0x0800;
+
   private final String address;
   private final Socket socket;
+  private final String tls;
   private final PacketChannel channel;
   private final PacketReader reader;
   private final String serverVersion;
   private final long connectionId;
+  private final Object ackLock = new Object();
 
   private PrimaryConnection(String address, Socket socket, PacketChannel channel, int maxPayload,
-      GreetingPacket greeting) {
+      GreetingPacket greeting, String tls) {
     this.address = address;
     this.socket = socket;
+    this.tls = tls;
     this.channel = channel;
     this.reader = new PacketReader(channel.getInputStream(), maxPayload);
     this.serverVersion = greeting.getServerVersion();
@@ -65,6 +84,7 @@ final class PrimaryConnection implements Closeable {
       throw PrimaryErrorException.of("primary " + address + " refused the connection", ErrPacket.decode(hello));
     }
     GreetingPacket greeting = new GreetingPacket(hello);
+    SSLSocket secured = startTls(socket, channel, greeting, config, address);
     try {
       new Authenticator(greeting, channel, null, config.user(), config.password()).authenticate();
     } catch (ServerException e) {
@@ -72,7 +92,65 @@ final class PrimaryConnection implements Closeable {
           e.getErrorCode(), e.getSqlState() == null ? ErrPacket.GENERAL_SQL_STATE : e.getSqlState(), e.getMessage());
     }
     channel.authenticationComplete();
-    return new PrimaryConnection(address, socket, channel, maxPayload, greeting);
+    String tls = null;
+    if (secured != null) {
+      SSLSession session = secured.getSession();
+      tls = session.getProtocol() + " " + session.getCipherSuite();
+    }
+    return new PrimaryConnection(address, secured != null ? secured : socket, channel, maxPayload, greeting, tls);
+  }
+
+  /**
+   * Switches to TLS if the mode asks for it and the primary offers it.
+   *
+   * @return the TLS socket, or {@code null} for plain TCP
+   * @throws FatalUpstreamException if TLS is required and not offered, or the certificate is refused
+   */
+  private static SSLSocket startTls(Socket socket, PacketChannel channel, GreetingPacket greeting,
+      UpstreamConfig config, String address) throws IOException {
+    TlsConfig tls = config.tls();
+    if (tls.mode() == TlsMode.DISABLED) {
+      return null;
+    }
+    if ((greeting.getServerCapabilities() & CLIENT_SSL) == 0) {
+      if (tls.mode().requiresTls()) {
+        throw new FatalUpstreamException("primary " + address + " (" + greeting.getServerVersion() + ") does not"
+            + " offer TLS, but the relay's TLS mode is " + tls.mode() + "; nothing was sent to it (no password, no"
+            + " RSA key request). Enable TLS on the primary (ssl_cert, ssl_key) or choose TLS mode PREFERRED or"
+            + " DISABLED");
+      }
+      return null;
+    }
+    SSLSocket secured = TlsContexts.layer(tls, socket, config.host(), config.port());
+    SSLRequestCommand request = new SSLRequestCommand();
+    request.setCollation(greeting.getServerCollation());
+    channel.write(request);
+    try {
+      channel.upgradeToSSL(plain -> secured, null);
+    } catch (SSLHandshakeException e) {
+      if (certificateRefused(e)) {
+        throw new FatalUpstreamException("primary " + address + ": TLS certificate refused (" + tls + "): "
+            + e.getMessage() + ". Check the CA file and the primary's certificate" + (tls.mode() == TlsMode
+            .VERIFY_IDENTITY ? " (it must name host '" + config.host() + "' in its subject alternative names)" : "")
+            + "; a man in the middle looks the same", e);
+      }
+      throw e;
+    }
+    return secured;
+  }
+
+  private static boolean certificateRefused(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof GeneralSecurityException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The TLS protocol and cipher suite, e.g. {@code TLSv1.3 TLS_AES_256_GCM_SHA384}; {@code null} for plain TCP. */
+  String tls() {
+    return tls;
   }
 
   /** The version string of the primary's handshake, e.g. {@code 9.7.4} or {@code 5.5.5-10.11.19-MariaDB}. */
@@ -114,6 +192,34 @@ final class PrimaryConnection implements Closeable {
       throw new IllegalArgumentException("command of " + payload.length + " bytes does not fit one packet");
     }
     channel.write(new ByteArrayCommand(payload));
+    reader.expectSequence(1);
+  }
+
+  /**
+   * Writes one packet with sequence id 0 without expecting an answer: a semi-sync acknowledgement during the
+   * dump. The reading side's sequence is left alone (the primary's dump stream keeps its own numbering).
+   */
+  void sendAck(byte[] payload) throws IOException {
+    if (payload.length >= PacketReader.MAX_FRAME) {
+      throw new IllegalArgumentException("ack of " + payload.length + " bytes does not fit one packet");
+    }
+    byte[] frame = new byte[4 + payload.length];
+    frame[0] = (byte) payload.length;
+    frame[1] = (byte) (payload.length >>> 8);
+    frame[2] = (byte) (payload.length >>> 16);
+    frame[3] = 0;
+    System.arraycopy(payload, 0, frame, 4, payload.length);
+    synchronized (ackLock) {
+      channel.getOutputStream().write(frame);
+      channel.getOutputStream().flush();
+    }
+  }
+
+  /**
+   * The next packet read must have sequence id 1: the primary restarted its numbering (after a semi-sync event
+   * that asked for an ack, see {@link SemiSyncPackets}).
+   */
+  void restartSequence() {
     reader.expectSequence(1);
   }
 

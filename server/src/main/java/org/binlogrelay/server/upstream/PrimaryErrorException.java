@@ -14,6 +14,8 @@ public final class PrimaryErrorException extends IOException {
   public static final int FATAL_ERROR_READING_BINLOG = 1236;
   /** ER_NO_BINARY_LOGGING: the primary does not write a binlog. */
   public static final int NO_BINARY_LOGGING = 1381;
+  /** ER_UNKNOWN_SYSTEM_VARIABLE: e.g. a semi-sync variable of a plugin the primary has not loaded. */
+  public static final int UNKNOWN_SYSTEM_VARIABLE = 1193;
 
   private final int code;
   private final String sqlState;

@@ -26,10 +26,13 @@ import java.util.UUID;
  * @param connectTimeout bound on connecting, the handshake and each statement before the dump starts
  * @param start where an empty store starts (a store that holds anything continues where it ends)
  * @param backoff waits between reconnection attempts
+ * @param semiSync acknowledge transactions to a primary that has semi-synchronous replication, each once the
+ *     store has made it durable (a primary without the source side is followed asynchronously)
+ * @param tls TLS to the primary (default {@link TlsConfig#DISABLED})
  */
 public record UpstreamConfig(String host, int port, String user, String password, long serverId, UUID replicaUuid,
     String reportHost, int reportPort, Duration heartbeatPeriod, int deadAfterHeartbeats, Duration connectTimeout,
-    StartPosition start, Backoff backoff) {
+    StartPosition start, Backoff backoff, boolean semiSync, TlsConfig tls) {
 
   /** MySQL's upper bound for a heartbeat period (and MariaDB's), in seconds. */
   public static final long MAX_HEARTBEAT_SECONDS = 4_294_967L;
@@ -44,6 +47,7 @@ public record UpstreamConfig(String host, int port, String user, String password
     Objects.requireNonNull(connectTimeout, "connectTimeout");
     Objects.requireNonNull(start, "start");
     Objects.requireNonNull(backoff, "backoff");
+    Objects.requireNonNull(tls, "tls");
     if (host.isEmpty()) {
       throw new IllegalArgumentException("the primary's host is empty");
     }
@@ -94,15 +98,16 @@ public record UpstreamConfig(String host, int port, String user, String password
   public String toString() {
     return "UpstreamConfig[" + user + "@" + host + ":" + port + ", server_id " + serverId + ", uuid " + replicaUuid
         + ", report " + reportHost + ":" + reportPort + ", heartbeat " + heartbeatPeriod + " (dead after "
-        + deadAfterHeartbeats + "), connect timeout " + connectTimeout + ", start " + start + ", " + backoff + "]";
+        + deadAfterHeartbeats + "), connect timeout " + connectTimeout + ", start " + start + ", " + backoff
+        + (semiSync ? ", semi-sync" : "") + (tls.mode() != TlsMode.DISABLED ? ", " + tls : "") + "]";
   }
 
   /** Builder with the defaults: heartbeat 1 s, dead after 3, connect timeout 10 s, start at the earliest file. */
   public static final class Builder {
     private final String host;
     private final int port;
-    private final String user;
-    private final String password;
+    private String user;
+    private String password;
     private long serverId = 0;
     private UUID replicaUuid;
     private String reportHost = "";
@@ -112,12 +117,21 @@ public record UpstreamConfig(String host, int port, String user, String password
     private Duration connectTimeout = Duration.ofSeconds(10);
     private StartPosition start = StartPosition.earliest();
     private Backoff backoff = Backoff.DEFAULT;
+    private boolean semiSync;
+    private TlsConfig tls = TlsConfig.DISABLED;
 
     private Builder(String host, int port, String user, String password) {
       this.host = host;
       this.port = port;
       this.user = user;
       this.password = password;
+    }
+
+    /** Another user and password than the ones given to {@link UpstreamConfig#builder}. */
+    public Builder credentials(String newUser, String newPassword) {
+      this.user = newUser;
+      this.password = newPassword;
+      return this;
     }
 
     public Builder serverId(long value) {
@@ -161,11 +175,23 @@ public record UpstreamConfig(String host, int port, String user, String password
       return this;
     }
 
+    /** Acknowledge semi-sync transactions once durable (default: off, asynchronous). */
+    public Builder semiSync(boolean value) {
+      this.semiSync = value;
+      return this;
+    }
+
+    /** TLS to the primary (default: disabled). */
+    public Builder tls(TlsConfig value) {
+      this.tls = value;
+      return this;
+    }
+
     /** @throws IllegalArgumentException if the server_id was not set or a value is out of range */
     public UpstreamConfig build() {
       UUID uuid = replicaUuid != null ? replicaUuid : defaultReplicaUuid(serverId);
       return new UpstreamConfig(host, port, user, password, serverId, uuid, reportHost, reportPort, heartbeatPeriod,
-          deadAfterHeartbeats, connectTimeout, start, backoff);
+          deadAfterHeartbeats, connectTimeout, start, backoff, semiSync, tls);
     }
   }
 }

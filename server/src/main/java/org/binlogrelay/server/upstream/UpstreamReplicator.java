@@ -1,13 +1,19 @@
 package org.binlogrelay.server.upstream;
 
 import java.io.Closeable;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.DoubleSupplier;
+import org.binlogrelay.protocol.ProtocolException;
 import org.binlogrelay.storage.BinlogStore;
 import org.binlogrelay.storage.ContinuityException;
-import org.binlogrelay.storage.Position;
+import org.binlogrelay.storage.StoreException;
 import org.binlogrelay.storage.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,18 +49,29 @@ import org.slf4j.LoggerFactory;
  * file channels); {@link #stop} closes the socket instead. {@link #state()}, {@link #stop} and the listener
  * methods are thread-safe. Listeners are called on the replicator's thread at each status change.
  *
- * <p>One-shot: after {@link #stop} or FAILED, make a new replicator (on the same store) to start again.
+ * <p>Source switch ({@link #switchSource}): the connection to the current source is closed; on the
+ * replicator's thread, with no connection writing, the new source is checked (it must contain the store's
+ * GTIDs); then every later connection goes to it, and, since it did not write the stored files, resumes by GTID
+ * into files of the relay's naming ({@link ResumePlan}, {@link RelayFiles}). A refused switch leaves the
+ * replicator on its source.
+ *
+ * <p>Semi-sync ({@link UpstreamConfig#semiSync()}): transactions the primary flags are acknowledged once the
+ * store has made them durable, by a thread of each connection ({@link AckSender}).
+ *
+ * <p>One-shot: after {@link #stop} or FAILED, make a new replicator (on the same store) to start again. A new
+ * replicator pointed at another server than the one that wrote the stored files resumes by GTID by itself, as
+ * after a switch.
  */
 public final class UpstreamReplicator implements Closeable {
   private static final Logger log = LoggerFactory.getLogger(UpstreamReplicator.class);
   /** How long {@link #close()} waits for the thread. */
   public static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
-  private final UpstreamConfig config;
   private final BinlogStore store;
   private final Time time;
   private final DoubleSupplier random;
-  private final String name;
+  private volatile UpstreamConfig config;
+  private volatile String name;
   private final IngestCounters counters = new IngestCounters();
   private final CopyOnWriteArrayList<UpstreamListener> listeners = new CopyOnWriteArrayList<>();
   private final Object lock = new Object();
@@ -63,13 +80,18 @@ public final class UpstreamReplicator implements Closeable {
   private volatile Phase phase;
   private volatile String primaryVersion;
   private volatile long primaryServerId;
+  private volatile String tls;
   private volatile long connections;
   private boolean started;
   private boolean stopping;
   private DumpSession session;
+  private SwitchRequest pendingSwitch;
 
   /** What changes together at a status change. */
   private record Phase(UpstreamStatus status, long sinceMillis, String lastError, int attempt) {}
+
+  /** A switch asked for by {@link #switchSource}, done on the replicator's thread. */
+  private record SwitchRequest(UpstreamConfig next, CompletableFuture<SourceSwitch> done) {}
 
   /** A replicator with the system clock. */
   public UpstreamReplicator(UpstreamConfig config, BinlogStore store) {
@@ -88,7 +110,7 @@ public final class UpstreamReplicator implements Closeable {
     this.store = Objects.requireNonNull(store, "store");
     this.time = Objects.requireNonNull(time, "time");
     this.random = Objects.requireNonNull(random, "random");
-    this.name = "upstream-" + config.host() + ":" + config.port();
+    this.name = threadName(config);
     this.phase = new Phase(UpstreamStatus.NEW, time.milliseconds(), null, 0);
     this.thread = new Thread(this::run, name);
     this.thread.setDaemon(true);
@@ -142,12 +164,61 @@ public final class UpstreamReplicator implements Closeable {
     }
   }
 
+  /**
+   * Switches to another server of the same GTID topology (for example a replica promoted after the primary
+   * failed): closes the connection to the current source, checks the new one on the replicator's thread (its
+   * executed GTIDs must contain the store's, see {@link ResumePlan}), and from then on connects only to it,
+   * resuming after the store's GTIDs with no gap and no duplicate. Relay identity, heartbeat, semi-sync and
+   * backoff come from {@code next} too. Thread-safe; one switch at a time.
+   *
+   * @param next the configuration with the new source's host, port and credentials
+   * @param timeout how long to wait for the check
+   * @return what the switch found
+   * @throws SourceRefusedException if the new source cannot continue the store; the replicator goes on with
+   *     its current source
+   * @throws TimeoutException if the check did not finish in time (it goes on; the switch may still happen)
+   * @throws IllegalStateException if the replicator is not running, or another switch is under way
+   */
+  public SourceSwitch switchSource(UpstreamConfig next, Duration timeout)
+      throws SourceRefusedException, TimeoutException, InterruptedException {
+    Objects.requireNonNull(next, "next");
+    SwitchRequest request = new SwitchRequest(next, new CompletableFuture<>());
+    DumpSession current;
+    synchronized (lock) {
+      if (!started || stopping || !thread.isAlive()) {
+        throw new IllegalStateException(name + " is " + phase.status() + "; a switch needs a running replicator"
+            + " (make a new one with the new source's configuration on the same store: it resumes by GTID)");
+      }
+      if (pendingSwitch != null) {
+        throw new IllegalStateException(name + ": a switch to " + address(pendingSwitch.next()) + " is under way");
+      }
+      pendingSwitch = request;
+      current = session;
+      lock.notifyAll();
+    }
+    log.info("{}: switching from {} to {}", name, address(config), address(next));
+    if (current != null) {
+      current.abort();
+    }
+    try {
+      return request.done().get(Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof SourceRefusedException refused) {
+        throw new SourceRefusedException(refused.getMessage(), refused);
+      }
+      throw new IllegalStateException(name + ": the switch to " + address(next) + " failed: " + e.getCause(),
+          e.getCause());
+    }
+  }
+
   /** A snapshot of what the replicator does and has done. Thread-safe. */
   public UpstreamState state() {
     Phase p = phase;
-    return new UpstreamState(p.status(), p.sinceMillis(), p.lastError(), p.attempt(), connections, primaryVersion,
-        primaryServerId, counters.bytes, counters.events, counters.heartbeats, counters.transactions,
-        counters.position, counters.lastEventMillis);
+    UpstreamConfig c = config;
+    return new UpstreamState(p.status(), p.sinceMillis(), p.lastError(), p.attempt(), connections,
+        address(c), primaryVersion, primaryServerId, tls, counters.bytes, counters.events, counters.heartbeats,
+        counters.transactions, counters.position, counters.lastEventMillis, counters.semiSync,
+        counters.acksRequested, counters.acksSent, counters.lastAck);
   }
 
   public void addListener(UpstreamListener listener) {
@@ -158,6 +229,7 @@ public final class UpstreamReplicator implements Closeable {
     listeners.remove(listener);
   }
 
+  /** The current configuration (after a switch: the new source's). */
   public UpstreamConfig config() {
     return config;
   }
@@ -166,10 +238,17 @@ public final class UpstreamReplicator implements Closeable {
     int attempt = 0;
     int continuityFailures = 0;
     while (true) {
+      if (switchIfAsked()) {
+        attempt = 0;
+        continuityFailures = 0;
+      }
       DumpSession s = new DumpSession(config, store, counters, time, new SessionProgress());
       synchronized (lock) {
         if (stopping) {
           break;
+        }
+        if (pendingSwitch != null) {
+          continue;
         }
         session = s;
       }
@@ -181,11 +260,17 @@ public final class UpstreamReplicator implements Closeable {
       } catch (Throwable t) {
         failure = t;
       }
+      boolean switching;
       synchronized (lock) {
         session = null;
         if (stopping) {
           break;
         }
+        switching = pendingSwitch != null;
+      }
+      if (switching) {
+        log.info("{}: connection closed for the switch ({})", name, describe(failure));
+        continue;
       }
       if (s.madeProgress()) {
         attempt = 0;
@@ -196,6 +281,7 @@ public final class UpstreamReplicator implements Closeable {
       if (!FailurePolicy.retry(failure, continuityFailures)) {
         log.error("{}: stopped: {}", name, text, failure);
         setPhase(UpstreamStatus.FAILED, text, attempt + 1);
+        refusePendingSwitch("the replicator failed: " + text);
         return;
       }
       attempt++;
@@ -208,13 +294,89 @@ public final class UpstreamReplicator implements Closeable {
     }
     log.info("{}: stopped at {}", name, counters.position);
     setPhase(UpstreamStatus.STOPPED, phase.lastError(), 0);
+    refusePendingSwitch("the replicator was stopped");
   }
 
-  /** Waits {@code delay}; false if {@link #stop} came first. */
+  /** A switch asked for while the replicator ends is not done; its caller hears why at once. */
+  private void refusePendingSwitch(String why) {
+    SwitchRequest request;
+    synchronized (lock) {
+      request = pendingSwitch;
+      pendingSwitch = null;
+    }
+    if (request != null) {
+      request.done().completeExceptionally(new SourceRefusedException("switch to " + address(request.next())
+          + " not done: " + why, null));
+    }
+  }
+
+  /**
+   * Does the switch {@link #switchSource} asked for, if any: checks the new source on a connection of its own
+   * (the store has no writer meanwhile) and adopts its configuration, or refuses it.
+   *
+   * @return true if the replicator now follows a new source
+   */
+  private boolean switchIfAsked() {
+    SwitchRequest request;
+    DumpSession probe;
+    synchronized (lock) {
+      request = pendingSwitch;
+      if (request == null) {
+        return false;
+      }
+      if (stopping) {
+        pendingSwitch = null;
+        request.done().completeExceptionally(new SourceRefusedException("switch to " + address(request.next())
+            + " not done: the replicator was stopped", null));
+        return false;
+      }
+      probe = new DumpSession(request.next(), store, counters, time, DumpSession.Progress.NONE);
+      session = probe;
+    }
+    UpstreamConfig previous = config;
+    String to = address(request.next());
+    try {
+      setPhase(UpstreamStatus.CONNECTING, phase.lastError(), 0);
+      probe.verifyHistory();
+      config = request.next();
+      name = threadName(request.next());
+      Thread.currentThread().setName(name);
+      SourceSwitch done = new SourceSwitch(address(previous), to, store.readableEnd(),
+          store.executedGtids().toString());
+      log.info("{}: switched from {} to {}; the store ends at {} with GTIDs {}", name, done.from(), to,
+          done.storeEnd(), done.storedGtids());
+      request.done().complete(done);
+      return true;
+    } catch (IOException | ProtocolException | FatalUpstreamException | StoreException e) {
+      String text = "switch from " + address(previous) + " to " + to + " refused: " + describe(e)
+          + "; the relay stays with " + address(previous);
+      log.warn("{}: {}", name, text);
+      request.done().completeExceptionally(new SourceRefusedException(text, e));
+      return false;
+    } catch (RuntimeException e) {
+      request.done().completeExceptionally(e);
+      throw e;
+    } finally {
+      synchronized (lock) {
+        pendingSwitch = null;
+        session = null;
+      }
+    }
+  }
+
+  private static String address(UpstreamConfig c) {
+    return c.host() + ":" + c.port();
+  }
+
+  private static String threadName(UpstreamConfig c) {
+    return "upstream-" + address(c);
+  }
+
+  /** Waits {@code delay}; false if {@link #stop} came first; returns early (true) for a switch. */
   private boolean waitUnlessStopped(Duration delay) {
     long deadline = System.nanoTime() + delay.toNanos();
     synchronized (lock) {
-      while (!stopping) {
+      while (!stopping && pendingSwitch == null) {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
           return true;
@@ -227,7 +389,7 @@ public final class UpstreamReplicator implements Closeable {
           stopping = true;
         }
       }
-      return false;
+      return !stopping;
     }
   }
 
@@ -259,12 +421,13 @@ public final class UpstreamReplicator implements Closeable {
     public void connected(PrimaryConnection connection, long serverId) {
       primaryVersion = connection.serverVersion();
       primaryServerId = serverId;
+      tls = connection.tls();
     }
 
     @Override
-    public void streaming(Position start) {
+    public void streaming(String requested) {
       connections++;
-      log.info("{}: streaming from {}", name, start);
+      log.info("{}: streaming from {}", name, requested);
       setPhase(UpstreamStatus.STREAMING, phase.lastError(), 0);
     }
   }

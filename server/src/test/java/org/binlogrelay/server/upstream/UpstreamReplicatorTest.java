@@ -176,4 +176,23 @@ class UpstreamReplicatorTest {
     assertThatThrownBy(started::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("already");
     started.close();
   }
+
+  @Test
+  void aSwitchToAnUnreachableSourceIsRefusedAndTheReplicatorStaysOnItsSource() throws Exception {
+    int first = closedPort();
+    UpstreamReplicator r = replicator(first, Time.SYSTEM);
+    assertThatThrownBy(() -> r.switchSource(r.config(), Duration.ofSeconds(1)))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("running replicator");
+    r.start();
+    await(r, st -> st.attempt() >= 1);
+    UpstreamConfig other = UpstreamConfig.builder("127.0.0.1", closedPort(), "repl", "pw").serverId(77)
+        .backoff(FAST).connectTimeout(Duration.ofMillis(500)).build();
+    assertThatThrownBy(() -> r.switchSource(other, Duration.ofSeconds(10)))
+        .isInstanceOf(SourceRefusedException.class).hasMessageContaining("refused")
+        .hasMessageContaining("stays with 127.0.0.1:" + first);
+    assertThat(r.state().source()).isEqualTo("127.0.0.1:" + first);
+    assertThat(r.config().port()).isEqualTo(first);
+    await(r, st -> st.status() == UpstreamStatus.BACKING_OFF || st.status() == UpstreamStatus.CONNECTING);
+    assertThat(r.stop(Duration.ofSeconds(5))).isTrue();
+  }
 }

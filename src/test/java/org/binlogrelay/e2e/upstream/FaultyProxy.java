@@ -7,23 +7,32 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.binlogrelay.e2e.servers.HostAndPort;
 
 /**
- * Test side: a loopback TCP proxy in front of a server that can freeze the connections it carries (stop
- * forwarding in both directions while keeping them open), the way a dead network path looks to both ends.
- * New connections after a freeze are forwarded normally.
+ * Test side: a loopback TCP proxy in front of a server that breaks the connections it carries the ways networks
+ * do, each applied to the connections open at the call (new connections are forwarded normally):
+ *
+ * <ul>
+ *   <li>{@link #freezeOpenConnections()}: stop forwarding in both directions, for good, keeping both sockets open
+ *       (a dead path);</li>
+ *   <li>{@link #stall(Duration)}: the same for a while, then forward again (a congested path);</li>
+ *   <li>{@link #drop()}: reset both sides at once (a crashed middlebox);</li>
+ *   <li>{@link #halfOpen()}: close the server side but keep the client side open and silent, so the client gets
+ *       no FIN or RST (the server's host vanished).</li>
+ * </ul>
  */
-final class FreezableProxy implements AutoCloseable {
+final class FaultyProxy implements AutoCloseable {
     private final ServerSocket listener;
     private final HostAndPort target;
     private final List<Link> links = new CopyOnWriteArrayList<>();
     private final Thread acceptor;
 
-    FreezableProxy(HostAndPort target) throws IOException {
+    FaultyProxy(HostAndPort target) throws IOException {
         this.target = target;
         this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         this.acceptor = new Thread(this::accept, "proxy-accept-" + listener.getLocalPort());
@@ -39,6 +48,34 @@ final class FreezableProxy implements AutoCloseable {
     void freezeOpenConnections() {
         for (Link l : links) {
             l.frozen = true;
+        }
+    }
+
+    /** Stops forwarding on every connection open now for {@code duration}, then forwards again. */
+    void stall(Duration duration) throws InterruptedException {
+        List<Link> now = List.copyOf(links);
+        for (Link l : now) {
+            l.frozen = true;
+        }
+        Thread.sleep(duration.toMillis());
+        for (Link l : now) {
+            l.frozen = false;
+        }
+    }
+
+    /** Resets both sides of every connection open now. */
+    void drop() {
+        for (Link l : links) {
+            l.reset();
+        }
+    }
+
+    /** Closes the server side of every connection open now; the client side stays open and hears nothing. */
+    void halfOpen() {
+        for (Link l : links) {
+            l.frozen = true;
+            l.keepClient = true;
+            l.closeQuietly(l.server);
         }
     }
 
@@ -66,6 +103,7 @@ final class FreezableProxy implements AutoCloseable {
     public void close() throws IOException {
         listener.close();
         for (Link l : links) {
+            l.keepClient = false;
             l.close();
         }
     }
@@ -75,6 +113,7 @@ final class FreezableProxy implements AutoCloseable {
         final Socket client;
         final Socket server;
         volatile boolean frozen;
+        volatile boolean keepClient;
 
         Link(Socket client, Socket server) {
             this.client = client;
@@ -93,7 +132,7 @@ final class FreezableProxy implements AutoCloseable {
                     int n;
                     while ((n = in.read(buffer)) >= 0) {
                         while (frozen && !client.isClosed()) {
-                            Thread.sleep(50);
+                            Thread.sleep(20);
                         }
                         out.write(buffer, 0, n);
                     }
@@ -107,16 +146,28 @@ final class FreezableProxy implements AutoCloseable {
             t.start();
         }
 
-        void close() {
+        void reset() {
             try {
-                client.close();
-            } catch (IOException e) {
-                // test proxy: the other side's close reports what matters
+                client.setSoLinger(true, 0);
+                server.setSoLinger(true, 0);
+            } catch (SocketException e) {
+                // already closed: nothing to reset
             }
+            close();
+        }
+
+        void close() {
+            if (!keepClient) {
+                closeQuietly(client);
+            }
+            closeQuietly(server);
+        }
+
+        void closeQuietly(Socket s) {
             try {
-                server.close();
+                s.close();
             } catch (IOException e) {
-                // as above
+                // test proxy: the other side's failure reports what matters
             }
         }
     }

@@ -1,0 +1,102 @@
+package org.binlogrelay.e2e.upstream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.binlogrelay.e2e.load.Sysbench;
+import org.binlogrelay.e2e.load.SysbenchResult;
+import org.binlogrelay.e2e.servers.DatabaseServer;
+import org.binlogrelay.e2e.servers.ServerFarm;
+import org.binlogrelay.e2e.servers.ServerFarmExtension;
+import org.binlogrelay.e2e.servers.ServerSpec;
+import org.binlogrelay.e2e.servers.ServerVersion;
+import org.binlogrelay.server.upstream.UpstreamState;
+import org.binlogrelay.server.upstream.UpstreamStatus;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The connection to the primary broken under write load by a proxy ({@link FaultyProxy}): dropped (reset), stalled
+ * briefly (below the dead-connection bound: the same connection goes on), stalled long (declared dead, replaced),
+ * half-open (the primary's side gone without a word to the relay). The relay reconnects by itself each time, and
+ * ends byte-identical to the primary.
+ */
+@ExtendWith(ServerFarmExtension.class)
+class ConnectionFaultsIT {
+    private static final Logger log = LoggerFactory.getLogger(ConnectionFaultsIT.class);
+    private static final int ROUNDS = 3;
+
+    @Test
+    void mysqlRelayRidesOutDropsStallsAndHalfOpenConnections(ServerFarm farm, @TempDir Path dir) throws Exception {
+        ridesOutFaults(farm.start(ServerSpec.of(ServerVersion.MYSQL_9_7).named("primary").withMaxBinlogSize(1L << 20)),
+                dir);
+    }
+
+    @Test
+    void mariadbRelayRidesOutDropsStallsAndHalfOpenConnections(ServerFarm farm, @TempDir Path dir)
+            throws Exception {
+        ridesOutFaults(farm.start(ServerSpec.of(ServerVersion.MARIADB_10_11).named("primary")
+                .withMaxBinlogSize(1L << 20)), dir);
+    }
+
+    private static void ridesOutFaults(DatabaseServer primary, Path dir) throws Exception {
+        Sysbench sysbench = UpstreamScenarios.load(primary).withRate(200);
+        sysbench.prepare();
+        ExecutorService background = Executors.newSingleThreadExecutor();
+        List<String> errors = new ArrayList<>();
+        try (FaultyProxy proxy = new FaultyProxy(primary.address());
+                RelayUnderTest relay = RelayUnderTest.follow(primary, proxy.address(), dir, b -> { })) {
+            Future<SysbenchResult> load = background.submit(() -> sysbench.run(Duration.ofSeconds(40)));
+            relay.awaitStatus(UpstreamStatus.STREAMING, UpstreamScenarios.CONNECT);
+            for (int round = 1; round <= ROUNDS; round++) {
+                errors.add(reconnectsAfter("drop", relay, proxy::drop));
+                long before = relay.state().connections();
+                long events = relay.state().eventsReceived();
+                proxy.stall(Duration.ofMillis(300));
+                relay.awaitState(s -> s.eventsReceived() > events, "events after a short stall",
+                        UpstreamScenarios.CONNECT);
+                assertThat(relay.state().connections()).as("a 300 ms stall keeps the connection").isEqualTo(before);
+                errors.add(reconnectsAfter("long stall", relay, () -> {
+                    try {
+                        proxy.stall(Duration.ofMillis(2_500));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }));
+                errors.add(reconnectsAfter("half-open", relay, proxy::halfOpen));
+            }
+            assertThat(load.get(2, TimeUnit.MINUTES).transactions()).isPositive();
+            relay.awaitCaughtUp(UpstreamScenarios.CATCH_UP);
+            relay.assertIdenticalToPrimary();
+            relay.assertSameHistoryAsPrimary(SourceSwitchScenarios.transactionsOf(primary));
+            log.info("after {} rounds of faults ({} connections), identical to {}; errors seen: {}", ROUNDS,
+                    relay.state().connections(), primary, errors);
+        } finally {
+            background.shutdownNow();
+        }
+    }
+
+    /** Applies {@code fault} and waits for the relay to stream on a new connection; returns the error it saw. */
+    private static String reconnectsAfter(String what, RelayUnderTest relay, Runnable fault) throws Exception {
+        long before = relay.state().connections();
+        long started = System.nanoTime();
+        fault.run();
+        UpstreamState back = relay.awaitState(s -> s.connections() > before && s.status() == UpstreamStatus.STREAMING,
+                "streaming again after " + what, UpstreamScenarios.CONNECT);
+        double seconds = (System.nanoTime() - started) / 1e9;
+        log.info("FAULT {}: streaming again after {} s: {}", what, String.format("%.2f", seconds), back.lastError());
+        Thread.sleep(1_000);
+        return what + " -> " + back.lastError();
+    }
+}

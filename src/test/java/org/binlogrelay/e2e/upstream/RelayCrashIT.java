@@ -1,0 +1,128 @@
+package org.binlogrelay.e2e.upstream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.binlogrelay.e2e.load.Sysbench;
+import org.binlogrelay.e2e.load.SysbenchResult;
+import org.binlogrelay.e2e.process.ChildProcesses;
+import org.binlogrelay.e2e.process.Tails;
+import org.binlogrelay.e2e.servers.DatabaseServer;
+import org.binlogrelay.e2e.servers.ServerFarm;
+import org.binlogrelay.e2e.servers.ServerFarmExtension;
+import org.binlogrelay.e2e.servers.ServerFlavor;
+import org.binlogrelay.e2e.servers.ServerSpec;
+import org.binlogrelay.e2e.servers.ServerVersion;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The relay process ({@link RelayChild}: replicator and store in a JVM of its own) SIGKILLed 20 times at random
+ * moments (one in five during its start-up, the others while it streams) while the primary is under write load,
+ * restarted each time on the same store. At the end the store is
+ * byte-identical to the primary's binlog, with every transaction exactly once.
+ */
+@ExtendWith(ServerFarmExtension.class)
+class RelayCrashIT {
+    private static final Logger log = LoggerFactory.getLogger(RelayCrashIT.class);
+    private static final int KILLS = 20;
+    private static final long SEED = Long.getLong("relay.crash.seed", System.nanoTime());
+
+    @Test
+    void mysqlRelaySurvives20Sigkills(ServerFarm farm, @TempDir Path dir) throws Exception {
+        survivesSigkills(farm.start(ServerSpec.of(ServerVersion.MYSQL_9_7).named("primary")
+                .withMaxBinlogSize(1L << 20)), dir);
+    }
+
+    @Test
+    void mariadbRelaySurvives20Sigkills(ServerFarm farm, @TempDir Path dir) throws Exception {
+        survivesSigkills(farm.start(ServerSpec.of(ServerVersion.MARIADB_10_11).named("primary")
+                .withMaxBinlogSize(1L << 20)), dir);
+    }
+
+    private static void survivesSigkills(DatabaseServer primary, Path dir) throws Exception {
+        Random random = new Random(SEED);
+        log.info("relay crash test seed {} (-Drelay.crash.seed={} repeats it)", SEED, SEED);
+        Path store = dir.resolve("store");
+        Sysbench sysbench = UpstreamScenarios.load(primary).withRate(200);
+        sysbench.prepare();
+        ExecutorService background = Executors.newSingleThreadExecutor();
+        List<String> killedAt = new ArrayList<>();
+        try {
+            Future<SysbenchResult> load = background.submit(() -> sysbench.run(Duration.ofSeconds(50)));
+            for (int i = 1; i <= KILLS; i++) {
+                Path out = dir.resolve("child-" + i + ".log");
+                Process child = ChildProcesses.start(command(primary, store), dir, out, null);
+                try {
+                    if (random.nextInt(5) == 0) {
+                        Thread.sleep(200 + random.nextInt(1_000)); // anywhere in start-up: recovery, connecting, ...
+                    } else {
+                        awaitLine(out, "@@STREAMING", child, Duration.ofSeconds(60));
+                        Thread.sleep(random.nextInt(1_500)); // while streaming
+                    }
+                } finally {
+                    ChildProcesses.kill(child);
+                }
+                killedAt.add(lastLine(out, "@@RECOVERED"));
+            }
+            log.info("SIGKILLed the relay {} times; each restart recovered at: {}", KILLS, killedAt);
+            assertThat(load.get(3, TimeUnit.MINUTES).transactions()).isPositive();
+        } finally {
+            background.shutdownNow();
+        }
+        try (RelayUnderTest relay = RelayUnderTest.follow(primary, store)) {
+            relay.awaitCaughtUp(UpstreamScenarios.CATCH_UP);
+            relay.assertIdenticalToPrimary();
+            relay.assertSameHistoryAsPrimary(SourceSwitchScenarios.transactionsOf(primary));
+            log.info("after {} SIGKILLs: store identical to {} ({} files)", KILLS, primary, relay.store().files().size());
+        }
+    }
+
+    private static List<String> command(DatabaseServer primary, Path store) {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return List.of(java, "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                RelayChild.class.getName(), store.toString(),
+                primary.flavor() == ServerFlavor.MYSQL ? "MYSQL" : "MARIADB", primary.address().host(),
+                Integer.toString(primary.address().port()), primary.replicationCredentials().user(),
+                primary.replicationCredentials().password(), Long.toString(RelayUnderTest.RELAY_SERVER_ID));
+    }
+
+    private static void awaitLine(Path out, String prefix, Process child, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (lastLine(out, prefix) == null) {
+            String failed = lastLine(out, "@@FAILED");
+            if (failed != null || !child.isAlive() || System.nanoTime() > deadline) {
+                throw new AssertionError("relay child did not print " + prefix + " within " + timeout + " (alive "
+                        + child.isAlive() + "):\n" + Tails.of(out, 40));
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private static String lastLine(Path out, String prefix) throws IOException {
+        if (!Files.exists(out)) {
+            return null;
+        }
+        String found = null;
+        for (String line : Files.readAllLines(out)) {
+            if (line.startsWith(prefix)) {
+                found = line;
+            }
+        }
+        return found;
+    }
+}
