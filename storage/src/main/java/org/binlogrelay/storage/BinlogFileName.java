@@ -1,8 +1,5 @@
 package org.binlogrelay.storage;
 
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-
 /**
  * Binlog file names as servers make them: a base name, a dot and a sequence number of at least six
  * digits ({@code binlog.000001}, {@code mariadb-bin.000123}). The store accepts only such names from the
@@ -13,13 +10,14 @@ public final class BinlogFileName {
   /** Offset of the first event of a file: the magic number {@code fe 62 69 6e} takes the first 4 bytes. */
   public static final long FIRST_EVENT_OFFSET = 4;
 
-  private static final Pattern NAME = Pattern.compile("([A-Za-z0-9_][A-Za-z0-9_.-]{0,199})\\.([0-9]{1,18})");
+  private static final int MAX_BASE_LENGTH = 200;
+  private static final int MAX_DIGITS = 18;
 
   private BinlogFileName() {}
 
   /** True if {@code name} looks like a binlog file name (base, dot, digits) and is safe as a file name. */
   public static boolean isValid(String name) {
-    return name != null && NAME.matcher(name).matches();
+    return name != null && lastDot(name) > 0;
   }
 
   /** Throws {@link IllegalArgumentException} naming {@code what} unless {@link #isValid}. */
@@ -31,34 +29,73 @@ public final class BinlogFileName {
     return name;
   }
 
-  /** The number after the last dot; {@link IllegalArgumentException} for a name that is not valid. */
+  /**
+   * The number after the last dot; {@link IllegalArgumentException} for a name that is not valid. Cheap (no
+   * regular expression, no allocation): {@link Position#compareTo} calls it.
+   */
   public static long sequence(String name) {
-    Matcher m = match(name);
-    return Long.parseLong(m.group(2));
+    int dot = match(name);
+    long n = 0;
+    for (int i = dot + 1; i < name.length(); i++) {
+      n = n * 10 + (name.charAt(i) - '0');
+    }
+    return n;
   }
 
   /** The part before the last dot, e.g. {@code binlog}. */
   public static String base(String name) {
-    return match(name).group(1);
+    return name.substring(0, match(name));
   }
 
   /** The name with the next sequence number, keeping the number's width: binlog.000009 gives binlog.000010. */
   public static String next(String name) {
-    Matcher m = match(name);
-    String digits = m.group(2);
+    int dot = match(name);
+    String digits = name.substring(dot + 1);
     String next = Long.toString(Long.parseLong(digits) + 1);
-    StringBuilder padded = new StringBuilder(m.group(1)).append('.');
+    StringBuilder padded = new StringBuilder(name.length() + 1).append(name, 0, dot + 1);
     for (int i = next.length(); i < digits.length(); i++) {
       padded.append('0');
     }
     return padded.append(next).toString();
   }
 
-  private static Matcher match(String name) {
-    Matcher m = name == null ? null : NAME.matcher(name);
-    if (m == null || !m.matches()) {
+  private static int match(String name) {
+    int dot = name == null ? -1 : lastDot(name);
+    if (dot <= 0) {
       throw new IllegalArgumentException("'" + name + "' is not a binlog file name (base.NNNNNN)");
     }
-    return m;
+    return dot;
+  }
+
+  /**
+   * Where the dot before the sequence number is, or -1 if {@code name} is not {@code base.digits}: a base of 1 to
+   * 200 characters from {@code [A-Za-z0-9_.-]} not starting with '.' or '-', a dot, then 1 to 18 digits.
+   */
+  private static int lastDot(String name) {
+    int dot = name.lastIndexOf('.');
+    int digits = name.length() - dot - 1;
+    if (dot < 1 || dot > MAX_BASE_LENGTH || digits < 1 || digits > MAX_DIGITS) {
+      return -1;
+    }
+    for (int i = dot + 1; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+    }
+    char first = name.charAt(0);
+    if (first == '.' || first == '-' || !baseChar(first)) {
+      return -1;
+    }
+    for (int i = 1; i < dot; i++) {
+      if (!baseChar(name.charAt(i))) {
+        return -1;
+      }
+    }
+    return dot;
+  }
+
+  private static boolean baseChar(char c) {
+    return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-';
   }
 }

@@ -1,12 +1,15 @@
 package org.binlogrelay.storage;
 
+import org.binlogrelay.protocol.event.BinlogEvent;
 import org.binlogrelay.protocol.event.FormatDescriptionEvent;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.protocol.gtid.GtidSet;
+import org.binlogrelay.protocol.txn.TransactionBoundaries;
 
 /**
- * What storage needs to know about a flavour (STYLE.md section 4): its GTID sets as metadata text, and a
- * {@link FileTracker} that follows transaction boundaries and the GTID set through a file. Chosen once per
+ * What storage needs to know about a flavour (STYLE.md section 4): its GTID sets as metadata text, its
+ * transaction boundaries and the header event that carries a file's start set (for the {@link FileTracker}
+ * that follows a file), and what the primary does to the in-use flag of a file it crashed in. Chosen once per
  * store from {@link StoreConfig#flavor()}. Implementations are stateless.
  */
 interface BinlogFlavor {
@@ -28,6 +31,19 @@ interface BinlogFlavor {
   /** Adds a GTID returned in {@link FileTracker.Completed#gtid()} to a set of this flavour. */
   void add(GtidSet set, Object gtid);
 
+  /** The flavour's boundary tracker from {@code start} (see {@link #newTracker}). */
+  TransactionBoundaries<?> newBoundaries(long start, FormatDescriptionEvent format);
+
+  /** The set a file's header event carries (MySQL PREVIOUS_GTIDS, MariaDB GTID_LIST), {@code null} for others. */
+  GtidSet headerSet(BinlogEvent event, FormatDescriptionEvent format);
+
+  /**
+   * Whether the server, restarting after a crash, clears {@code LOG_EVENT_BINLOG_IN_USE_F} in the file it
+   * crashed in (which then ends without ROTATE or STOP). The store does the same to its copy when the primary's
+   * next file starts, so the copy stays byte-identical.
+   */
+  boolean clearsInUseAfterCrash();
+
   /**
    * A tracker for a file read or written from {@code start}.
    *
@@ -36,5 +52,7 @@ interface BinlogFlavor {
    * @param format the file's FORMAT_DESCRIPTION when {@code start} is past it, else {@code null}
    * @param gtids the GTID set at {@code start} (copied)
    */
-  FileTracker newTracker(long start, FormatDescriptionEvent format, GtidSet gtids);
+  default FileTracker newTracker(long start, FormatDescriptionEvent format, GtidSet gtids) {
+    return new FileTracker(this, start, format, gtids);
+  }
 }

@@ -4,12 +4,8 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.channels.FileChannel;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.binlogrelay.protocol.event.BinlogEvent;
@@ -62,17 +58,11 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Disk errors</h2>
  * ENOSPC or any other I/O error while writing, forcing, creating a file or replacing the index or a metadata
- * file stops the store: {@link #health()} says {@link StoreCondition#DISK_FULL} or {@link
- * StoreCondition#IO_ERROR}, with the error and counters for metrics. The failing {@link #append} throws an
- * {@link IOException} saying what failed, where, and what to do; later appends and {@link #startStream()}
- * throw {@link StoreUnavailableException}; listeners hear {@link StoreListener#failed}. The writer cuts the open
- * file back to its last transaction boundary at once, atomic replacements remove their temporary file, and a
- * file whose creation failed is removed: the files on disk stay exact prefixes of the primary's, ending at a
- * transaction boundary. The readable boundary stays where it was, so readers keep serving what is complete;
- * waits on the durable boundary fail if the syncer failed. {@link #tryResume()}, which the caller retries with
- * its own backoff, returns the store to accepting once the condition has cleared: it recovers the directory in
- * place (as {@link #open} does) and the writer restarts its stream from {@link #startStream()}, so nothing is
- * lost or written twice. Closing and opening the store again works too.
+ * file stops the store ({@link #health()}: {@link StoreCondition#DISK_FULL} or {@link StoreCondition#IO_ERROR}).
+ * The failing {@link #append} throws an {@link IOException} saying what failed, where, and what to do; later
+ * appends throw {@link StoreUnavailableException}. The files on disk stay exact prefixes of the primary's, ending
+ * at a transaction boundary, and readers keep serving what is readable. {@link #tryResume()} returns the store
+ * to accepting once the condition has cleared (docs/storage.md, section 7).
  */
 public final class BinlogStore implements Closeable {
   private static final Logger log = LoggerFactory.getLogger(BinlogStore.class);
@@ -85,6 +75,8 @@ public final class BinlogStore implements Closeable {
   private final StoreWatch readable;
   private final StoreWatch durable;
   private final ReadableState readableState;
+  private final ReadableFiles views;
+  private final FileRemoval removal;
   private final Listeners listeners = new Listeners();
   private final Availability availability;
   /** Serialises {@link #tryResume()} and {@link #close()}. */
@@ -102,8 +94,10 @@ public final class BinlogStore implements Closeable {
     this.catalog = new FileCatalog(dir, r.indexName(), r.files());
     this.readable = new StoreWatch("readable", r.end());
     this.durable = new StoreWatch("durable", r.end());
-    this.readableState = new ReadableState(flavor, r.executed(), openFacts(r));
+    this.readableState = new ReadableState(flavor, r.end(), r.executed(), openFacts(r));
+    this.views = new ReadableFiles(dir, flavor, config.maxEventSize(), catalog, readable, readableState);
     this.availability = new Availability(dir, config.time(), listeners, durable);
+    this.removal = new FileRemoval(dir, catalog, durable, listeners, retentionLock);
     start(r);
   }
 
@@ -141,8 +135,7 @@ public final class BinlogStore implements Closeable {
 
   private void durableAdvanced(Position p) {
     if (config.readableWhenDurable()) {
-      readableState.advanceTo(p);
-      readable.advance(p);
+      readable.advance(p, readableState::advanceTo);
     }
   }
 
@@ -211,10 +204,18 @@ public final class BinlogStore implements Closeable {
 
   /**
    * The GTID set of the transactions before the readable boundary (a copy): {@code @@gtid_executed} (MySQL)
-   * or {@code @@gtid_binlog_state} (MariaDB) of a server whose binlog ended there.
+   * or {@code @@gtid_binlog_state} (MariaDB) of a server whose binlog ended there. It is never ahead of the
+   * readable boundary: every transaction in it is readable at the moment it is returned, so a set read before
+   * {@link #readableEnd()} holds nothing past the position read after it. Read in the other order, the boundary
+   * may have moved on in between; for the pair at one instant use {@link #readableSnapshot()}.
    */
   public GtidSet executedGtids() {
-    return readableState.gtids();
+    return views.executedGtids();
+  }
+
+  /** The readable boundary and the GTID set exactly there, taken together (see {@link ReadableSnapshot}). */
+  public ReadableSnapshot readableSnapshot() {
+    return views.snapshot();
   }
 
   /**
@@ -222,38 +223,36 @@ public final class BinlogStore implements Closeable {
    * the equivalent of {@code @@gtid_purged}. Empty for an empty store.
    */
   public GtidSet purgedGtids() {
-    return catalog.first().map(FileMetadata::gtidsAtStart).orElseGet(flavor::emptyGtids);
+    return views.purgedGtids();
   }
 
   /**
-   * The stored files, oldest first. The open (last) file's metadata is as of the readable boundary: {@link
-   * FileMetadata#size()} is the readable length, and the GTID set, GTIDs, count and times are those of the
-   * transactions before it.
+   * The stored files, oldest first, as of the readable boundary (one consistent picture per call), so that a
+   * lookup never sees a transaction readers cannot read:
+   * <ul>
+   *   <li>files before the readable boundary's file are complete, and every field is exact (final) as soon as
+   *       the writer reached the file's end (a ROTATE, a STOP, or the primary starting its next file after a
+   *       crash), even before the syncer forced it and wrote its {@code .meta}; {@link FileMetadata#closed()}
+   *       here means complete, the {@linkplain #durable() durable boundary} says what is on disk;
+   *   <li>the file holding the readable boundary (normally the open, last file): {@link FileMetadata#size()} is
+   *       the readable length, and {@link FileMetadata#transactions()}, {@link FileMetadata#gtidsAtEnd()},
+   *       {@link FileMetadata#firstGtid()}, {@link FileMetadata#lastGtid()} and {@link
+   *       FileMetadata#lastEventTime()} are exact at the boundary (from the writer's record of it, not from a
+   *       checkpoint: the first GTID is there as soon as the first transaction is readable); {@link
+   *       FileMetadata#gtidsAtStart()} and {@link FileMetadata#firstEventTime()} come from its header events.
+   *       It shows {@code closed} and its ending only once the boundary is at its end;
+   *   <li>a file after it (only with {@link StoreConfig#readableWhenDurable()} while forces lag, or for an
+   *       instant as a new file starts) has nothing readable yet: size 4, no transactions.
+   * </ul>
+   * Only the {@code .meta} files on disk are as of the last checkpoint (they are what recovery starts from).
    */
   public List<FileMetadata> files() {
-    List<FileMetadata> list = new ArrayList<>(catalog.list());
-    Position r = readable.position();
-    if (!list.isEmpty() && r != null) {
-      int last = list.size() - 1;
-      FileMetadata f = list.get(last);
-      ReadableState.OpenFacts facts = readableState.facts();
-      if (!f.closed() && f.name().equals(r.file()) && facts != null && facts.file().equals(f.name())) {
-        list.set(last, new FileMetadata(f.name(), f.flavor(), false, r.offset(), facts.transactions(),
-            f.gtidsAtStart(), readableState.gtids(), facts.firstGtid(), facts.lastGtid(), f.firstEventTime(),
-            facts.lastEventTime(), f.ending(), f.nextFile()));
-      }
-    }
-    return list;
+    return views.list();
   }
 
   /** The metadata of {@code name} (see {@link #files()}), or empty if the store does not hold it. */
   public Optional<FileMetadata> file(String name) {
-    for (FileMetadata f : files()) {
-      if (f.name().equals(name)) {
-        return Optional.of(f);
-      }
-    }
-    return Optional.empty();
+    return views.get(name);
   }
 
   /**
@@ -272,16 +271,7 @@ public final class BinlogStore implements Closeable {
    * @throws java.util.NoSuchElementException if the store does not hold the file (not yet, or removed)
    */
   public long readableLength(String name) {
-    FileMetadata f = catalog.get(name)
-        .orElseThrow(() -> new NoSuchElementException("the store holds no file " + name));
-    Position r = readable.position();
-    if (r == null) {
-      return 0;
-    }
-    if (r.file().equals(name)) {
-      return r.offset();
-    }
-    return new Position(name, 0).isBefore(r) ? f.size() : 0;
+    return views.readableLength(name);
   }
 
   /** The file being written to, empty before the first file or between a ROTATE and the next file. */
@@ -310,10 +300,7 @@ public final class BinlogStore implements Closeable {
    * @throws java.nio.file.NoSuchFileException if the file is not (or no longer) stored
    */
   public FileChannel openFile(String name) throws IOException {
-    if (catalog.get(name).isEmpty()) {
-      throw new NoSuchFileException(dir.resolve(name).toString(), null, "the store holds no such binlog file");
-    }
-    return FileChannel.open(dir.resolve(name), StandardOpenOption.READ);
+    return views.open(name);
   }
 
   /**
@@ -321,17 +308,7 @@ public final class BinlogStore implements Closeable {
    * open file only the readable part is checked. Runs on the caller's thread; reads the whole file.
    */
   public FileVerification verify(String name) throws IOException {
-    FileMetadata f = catalog.get(name)
-        .orElseThrow(() -> new NoSuchFileException(dir.resolve(name).toString(), null, "not stored"));
-    long limit = readableLength(name);
-    try (FileChannel ch = openFile(name)) {
-      FileScan.Result r = new FileScan(flavor, config.maxEventSize()).fromStart(ch, name, limit, f.gtidsAtStart());
-      if (!r.clean()) {
-        log.warn("binlog store {}: verification of {} failed at {}: {}", dir, name, r.problemOffset(), r.problem());
-      }
-      return new FileVerification(name, limit, r.validEnd(), r.boundary(), r.events(), r.stats().transactions(),
-          r.problemOffset(), r.problem());
-    }
+    return views.verify(name);
   }
 
   /**
@@ -343,37 +320,7 @@ public final class BinlogStore implements Closeable {
    * @throws IllegalStateException if a file to remove is not closed and durable yet
    */
   public List<String> removeFilesBefore(String firstKept) throws IOException {
-    synchronized (retentionLock) {
-      if (catalog.get(firstKept).isEmpty()) {
-        throw new IllegalArgumentException("cannot remove the files before " + firstKept
-            + ": the store does not hold it (files: " + catalog.names() + ")");
-      }
-      Position d = durable.position();
-      for (FileMetadata f : catalog.list()) {
-        if (f.name().equals(firstKept)) {
-          break;
-        }
-        if (!f.closed() || d == null || new Position(f.name(), f.size()).isAfter(d)) {
-          throw new IllegalStateException("cannot remove " + f.name() + " yet: it is not closed and durable"
-              + " (durable up to " + d + ")");
-        }
-      }
-      List<FileMetadata> removed = catalog.removeBefore(firstKept);
-      if (removed.isEmpty()) {
-        return List.of();
-      }
-      catalog.writeIndex();
-      List<String> names = new ArrayList<>();
-      for (FileMetadata f : removed) {
-        dir.delete(f.name());
-        dir.delete(MetadataFile.nameFor(f.name()));
-        names.add(f.name());
-      }
-      dir.force();
-      log.info("binlog store {}: removed {} (now starts at {})", dir, names, firstKept);
-      listeners.filesRemoved(names);
-      return names;
-    }
+    return removal.removeBefore(firstKept);
   }
 
   public void addListener(StoreListener listener) {
@@ -446,11 +393,15 @@ public final class BinlogStore implements Closeable {
     Position readableBefore = readable.position();
     Position end = r.end();
     catalog.replaceAll(r.indexName(), r.files());
-    readableState.resumeAt(end, r.executed(), openFacts(r), readableBefore);
+    ReadableState.OpenFacts facts = openFacts(r);
     durable.revive();
     if (end != null) {
       durable.advance(end); // recovery forced everything up to end
-      readable.advance(end);
+    }
+    if (end != null && (readableBefore == null || end.isAfter(readableBefore))) {
+      readable.advance(end, p -> readableState.resumeAt(end, r.executed(), facts, readableBefore));
+    } else {
+      readableState.resumeAt(end, r.executed(), facts, readableBefore);
     }
     if (end != null && readableBefore != null && end.isBefore(readableBefore)) {
       log.warn("binlog store {}: readers had read up to {} but the disk kept only up to {}; the primary sends the"

@@ -9,17 +9,20 @@ import org.binlogrelay.protocol.gtid.GtidSet;
  * <name>.meta}, format in {@link MetadataFile}) so that opening a store reads a few hundred bytes per file
  * instead of the files themselves.
  *
- * <p>For a closed file everything describes the whole file. For the open file (the last one) {@link
- * #size()}, {@link #gtidsAtEnd()}, {@link #lastGtid()}, {@link #lastEventTime()} and {@link #transactions()}
- * describe its last <em>checkpoint</em>: a transaction boundary at which the file was durable; recovery
- * scans the file from there.
+ * <p>For a closed file everything describes the whole file. For the open file (the last one), the {@code .meta}
+ * file on disk describes its last <em>checkpoint</em> ({@link #size()}, {@link #transactions()}, {@link
+ * #gtidsAtEnd()}, {@link #firstGtid()}, {@link #lastGtid()}, {@link #lastEventTime()}): a transaction boundary at
+ * which the file was durable, where recovery starts scanning. {@link BinlogStore#files()} shows the same fields
+ * exact at the readable boundary instead (see there).
  *
  * <p>Immutable: the GTID sets are copied in and out.
  *
  * @param name file name, e.g. {@code binlog.000003}
  * @param flavor MySQL or MariaDB
- * @param closed true once the file is complete (ended by ROTATE or STOP, or followed by a newer file), forced
- *     and will not change again
+ * @param closed true once the file is complete (ended by ROTATE or STOP, or followed by a newer file): these
+ *     values are final. In a {@code .meta} file also forced and its in-use flag settled; in {@link
+ *     BinlogStore#files()} as soon as the writer finished the file and readers can read all of it (its last force
+ *     may still be running: {@link BinlogStore#durable()} says what is on disk)
  * @param size closed: the file's length; open: the checkpoint offset
  * @param transactions complete transactions in the file (open: up to the checkpoint)
  * @param gtidsAtStart the GTID set before the file's first transaction: the file's PREVIOUS_GTIDS (MySQL) or

@@ -43,44 +43,22 @@ final class MariadbFlavor implements BinlogFlavor {
   }
 
   @Override
-  public FileTracker newTracker(long start, FormatDescriptionEvent format, GtidSet gtids) {
-    return new Tracker(start, format, (MariadbGtidSet) gtids.copy());
+  public TransactionBoundaries<?> newBoundaries(long start, FormatDescriptionEvent format) {
+    return format == null ? new MariadbTransactionBoundaries(start)
+        : new MariadbTransactionBoundaries(start, format);
   }
 
-  private static final class Tracker extends FileTracker {
-    private final MariadbTransactionBoundaries boundaries;
-    private MariadbGtidSet gtids;
+  @Override
+  public GtidSet headerSet(BinlogEvent event, FormatDescriptionEvent format) {
+    return event.type() == EventType.GTID_LIST ? GtidListEvent.parse(event, format).gtidSet() : null;
+  }
 
-    Tracker(long start, FormatDescriptionEvent format, MariadbGtidSet gtids) {
-      super(format);
-      this.boundaries = format == null ? new MariadbTransactionBoundaries(start)
-          : new MariadbTransactionBoundaries(start, format);
-      this.gtids = gtids;
-    }
-
-    @Override
-    GtidSet gtids() {
-      return gtids;
-    }
-
-    @Override
-    TransactionBoundaries<?> boundaries() {
-      return boundaries;
-    }
-
-    @Override
-    GtidSet headerSet(BinlogEvent event, FormatDescriptionEvent format) {
-      return event.type() == EventType.GTID_LIST ? GtidListEvent.parse(event, format).gtidSet() : null;
-    }
-
-    @Override
-    void replaceGtids(GtidSet set) {
-      gtids = (MariadbGtidSet) set.copy();
-    }
-
-    @Override
-    void addGtid(Object gtid) {
-      gtids.add((MariadbGtid) gtid);
-    }
+  /**
+   * No: {@code MYSQL_BIN_LOG::do_binlog_recovery} ({@code sql/log.cc}) reads the crashed file with the flag set
+   * to recover it and opens a new file; nothing writes the old file's flag again.
+   */
+  @Override
+  public boolean clearsInUseAfterCrash() {
+    return false;
   }
 }

@@ -43,44 +43,21 @@ final class MysqlFlavor implements BinlogFlavor {
   }
 
   @Override
-  public FileTracker newTracker(long start, FormatDescriptionEvent format, GtidSet gtids) {
-    return new Tracker(start, format, (MysqlGtidSet) gtids.copy());
+  public TransactionBoundaries<?> newBoundaries(long start, FormatDescriptionEvent format) {
+    return format == null ? new MysqlTransactionBoundaries(start) : new MysqlTransactionBoundaries(start, format);
   }
 
-  private static final class Tracker extends FileTracker {
-    private final MysqlTransactionBoundaries boundaries;
-    private MysqlGtidSet gtids;
+  @Override
+  public GtidSet headerSet(BinlogEvent event, FormatDescriptionEvent format) {
+    return event.type() == EventType.PREVIOUS_GTIDS ? PreviousGtidsEvent.parse(event, format).gtids() : null;
+  }
 
-    Tracker(long start, FormatDescriptionEvent format, MysqlGtidSet gtids) {
-      super(format);
-      this.boundaries = format == null ? new MysqlTransactionBoundaries(start)
-          : new MysqlTransactionBoundaries(start, format);
-      this.gtids = gtids;
-    }
-
-    @Override
-    GtidSet gtids() {
-      return gtids;
-    }
-
-    @Override
-    TransactionBoundaries<?> boundaries() {
-      return boundaries;
-    }
-
-    @Override
-    GtidSet headerSet(BinlogEvent event, FormatDescriptionEvent format) {
-      return event.type() == EventType.PREVIOUS_GTIDS ? PreviousGtidsEvent.parse(event, format).gtids() : null;
-    }
-
-    @Override
-    void replaceGtids(GtidSet set) {
-      gtids = (MysqlGtidSet) set.copy();
-    }
-
-    @Override
-    void addGtid(Object gtid) {
-      gtids.add((MysqlGtid) gtid);
-    }
+  /**
+   * Yes: at start-up after a crash, {@code MYSQL_BIN_LOG::open_binlog} recovers the last file and clears its
+   * flag ({@code truncate_update_log_file(..., true)}, {@code sql/binlog.cc}) before opening the next one.
+   */
+  @Override
+  public boolean clearsInUseAfterCrash() {
+    return true;
   }
 }

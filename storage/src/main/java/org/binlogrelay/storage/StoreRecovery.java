@@ -184,7 +184,11 @@ final class StoreRecovery {
     }
   }
 
-  /** Closes a complete file: in-use flag per its ending, force, closed metadata. */
+  /**
+   * Closes a complete file: in-use flag per its ending (cleared after ROTATE or STOP, and, if the flavour's server
+   * does so after a crash, for a file the primary abandoned: here one followed by a later file), force, closed
+   * metadata.
+   */
   private FileMetadata close(String name, FileScan.Result result) throws IOException {
     FileStats stats = result.stats();
     FileMetadata closed = stats.snapshot(flavor, true, result.boundary(), result.gtidsAtBoundary());
@@ -192,7 +196,7 @@ final class StoreRecovery {
       if (file.size() != result.boundary()) {
         file.truncate(result.boundary());
       }
-      if (stats.ending() != FileMetadata.Ending.NONE) {
+      if (stats.ending() != FileMetadata.Ending.NONE || flavor.clearsInUseAfterCrash()) {
         file.setInUse(false);
       }
       file.force();

@@ -219,12 +219,14 @@ final class StoreWriter {
     }
     try {
       f.file.append(bytes, offset, event.length());
+      if (f.tracker.atBoundary()) {
+        f.file.flush(); // one write for the whole transaction (or header event)
+      }
     } catch (IOException e) {
       stopped = true;
       stream.fail();
-      String what = "writing " + event.length() + " bytes (" + event.header().typeName() + " event) at "
-          + new Position(f.name(), at);
-      throw new IOException(availability.fail(e, what, cutTo(f, boundaryBefore), event.length()), e);
+      throw new IOException(availability.fail(e, failedWrite(f, event, at), cutTo(f, boundaryBefore),
+          f.file.lastWriteLength()), e);
     }
     GtidSet header = f.tracker.lastHeaderGtids();
     f.stats.event(event, f.tracker.format(), done, header);
@@ -243,6 +245,21 @@ final class StoreWriter {
     return new Appended(true, end, done != null, done == null ? null : done.text());
   }
 
+  /** What the write that failed held, for the error message: "writing N bytes (what) at file:offset". */
+  private static String failedWrite(OpenFile f, BinlogEvent event, long eventAt) {
+    long from = f.file.lastWriteAt();
+    int length = f.file.lastWriteLength();
+    String what;
+    if (from == eventAt && length == event.length()) {
+      what = event.header().typeName() + " event";
+    } else if (from + length <= eventAt) {
+      what = "the transaction's events before a " + event.header().typeName() + " event";
+    } else {
+      what = "the transaction's events up to its " + event.header().typeName() + " event";
+    }
+    return "writing " + length + " bytes (" + what + ") at " + new Position(f.name(), from);
+  }
+
   /** Everything up to {@code boundary} is complete transactions: tell the syncer and, maybe, readers. */
   private void publish(OpenFile f, Position boundary, FileTracker.Completed done, GtidSet header) {
     FileStats s = f.stats;
@@ -253,8 +270,7 @@ final class StoreWriter {
     }
     syncer.written(boundary, f.file, done != null);
     if (!config.readableWhenDurable()) {
-      readableState.advanceTo(boundary);
-      readable.advance(boundary);
+      readable.advance(boundary, readableState::advanceTo);
     }
   }
 
@@ -272,14 +288,20 @@ final class StoreWriter {
     }
   }
 
-  /** Hands the open file to the syncer for its final force and closed metadata. */
+  /**
+   * Hands the open file to the syncer for its final force and closed metadata, and its in-use flag: cleared when
+   * the primary closed the file (ROTATE, STOP), and, for a flavour whose server does so in its crash recovery,
+   * when the primary abandoned it (its next file starts without either). The catalog has the file's final
+   * account at once, so {@link BinlogStore#files()} never shows it stale while the syncer is busy.
+   */
   private void closeOpenFile() {
     OpenFile f = open;
     open = null;
     FileStats stats = f.stats;
     FileMetadata closed = stats.snapshot(flavor, true, f.file.size(), f.tracker.gtids());
     catalog.update(closed);
-    syncer.submit(new CloseJob(f.file, closed, stats.ending() != FileMetadata.Ending.NONE));
+    boolean clearInUse = stats.ending() != FileMetadata.Ending.NONE || flavor.clearsInUseAfterCrash();
+    syncer.submit(new CloseJob(f.file, closed, clearInUse));
   }
 
   /** The open file's name, if any. */

@@ -11,8 +11,9 @@ import java.util.Objects;
  * <ul>
  *   <li>{@link #everyTransaction()} ({@code sync_binlog=1}): every transaction is forced, by group commit:
  *       one force covers all transactions written while the previous force ran.
- *   <li>{@link #everyTransactions(int)} ({@code sync_binlog=N}): a force once N transactions are written
- *       since the last one.
+ *   <li>{@link #everyTransactions(int)} ({@code sync_binlog=N}): a force whenever the N-th, 2N-th, ...
+ *       transaction is written (counted since the store opened); it covers everything written by then, so at
+ *       most N-1 transactions wait for a force, and a stream that stops after a multiple of N is all durable.
  *   <li>{@link #every(Duration)}: a force at most once per interval, when something was written.
  *   <li>{@link #off()} ({@code sync_binlog=0}): no force for transactions. Bytes still become durable when a
  *       file is closed (its final force), at checkpoints (which force the file first, see {@link

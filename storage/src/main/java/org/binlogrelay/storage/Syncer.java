@@ -17,7 +17,9 @@ import java.util.function.Consumer;
  * syncer takes, atomically, the jobs queued so far and the last written boundary; runs the jobs in order;
  * forces the current file if the {@link SyncPolicy} says so (or {@link #requestSync} asked); then
  * advances the durable boundary to the furthest position made durable. Group commit falls out of this:
- * every transaction written while a force runs is covered by the next one.
+ * every transaction written while a force runs is covered by the next one. The writer wakes the thread only
+ * when the policy can act ({@link #written}); the thread re-checks the policy after every round, so nothing
+ * written while it was busy waits for another transaction to come.
  *
  * <p>Ordering makes the durable boundary honest across rotations: a file's close job (final force and
  * metadata) runs before any force of the next file, and a new file's index entry and directory entry are
@@ -59,6 +61,10 @@ final class Syncer {
   private long lastForceNanos;
   private boolean stopping;
   private Throwable failure;
+  /** The thread waits for work with no deadline: only a signal wakes it. */
+  private boolean parked;
+  private long signals;
+  private long forces;
 
   /**
    * @param durable the boundary this syncer advances
@@ -83,7 +89,14 @@ final class Syncer {
     thread.start();
   }
 
-  /** The writer wrote up to {@code boundary} (a transaction boundary) in {@code file}. */
+  /**
+   * The writer wrote up to {@code boundary} (a transaction boundary) in {@code file}. Wakes the thread only when
+   * the policy can act on it: waking a sleeping thread is a system call for the writer and a context switch, and
+   * doing it for every transaction costs more CPU than the writing. So: every-transaction, when the thread is
+   * waiting for work (while it forces, the transactions written meanwhile are what its next round forces: group
+   * commit); every-N, once N transactions are waiting; an interval, only to start its timer (the thread then
+   * wakes when the force is due); never for {@code off}.
+   */
   void written(Position boundary, BinlogFile file, boolean transaction) {
     lock.lock();
     try {
@@ -92,9 +105,45 @@ final class Syncer {
       if (transaction) {
         transactionsSinceForce++;
       }
-      if (policy.kind() != SyncPolicy.Kind.OFF) {
+      if (parked && wantsWake()) {
+        parked = false;
+        signals++;
         wake.signal();
       }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Whether a parked thread (waiting with no deadline) has a force to do now. Under the lock. */
+  private boolean wantsWake() {
+    switch (policy.kind()) {
+      case EVERY_TRANSACTION:
+        return true;
+      case EVERY_N_TRANSACTIONS:
+        return transactionsSinceForce >= policy.transactions();
+      case INTERVAL:
+        return true; // to start the timer: a thread waiting for a due force is not parked
+      default:
+        return false;
+    }
+  }
+
+  /** How many times {@link #written} woke the thread (for tests). */
+  long signals() {
+    lock.lock();
+    try {
+      return signals;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Rounds that forced the file (for tests). */
+  long forces() {
+    lock.lock();
+    try {
+      return forces;
     } finally {
       lock.unlock();
     }
@@ -105,6 +154,7 @@ final class Syncer {
     lock.lock();
     try {
       jobs.add(job);
+      parked = false;
       wake.signal();
     } finally {
       lock.unlock();
@@ -123,6 +173,7 @@ final class Syncer {
             + " disk error and not resumed yet"));
       } else {
         syncRequests.add(f);
+        parked = false;
         wake.signal();
       }
     } finally {
@@ -210,7 +261,9 @@ final class Syncer {
             break;
           }
           if (wait == Long.MAX_VALUE) {
+            parked = true;
             wake.awaitUninterruptibly();
+            parked = false;
           } else {
             try {
               wake.awaitNanos(wait);
@@ -228,7 +281,9 @@ final class Syncer {
         targetFile = writtenFile;
         last = stopping;
         if (force) {
-          transactionsSinceForce = 0;
+          forces++;
+          transactionsSinceForce = policy.kind() == SyncPolicy.Kind.EVERY_N_TRANSACTIONS
+              ? transactionsSinceForce % policy.transactions() : 0;
           lastForceNanos = time.nanoseconds();
         }
       } finally {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -248,8 +249,9 @@ class ContinuityTest {
     FileMetadata closed = store.file(second).orElseThrow();
     assertThat(closed.closed()).isTrue();
     assertThat(closed.ending()).isEqualTo(FileMetadata.Ending.NONE);
-    // Not closed cleanly by the primary: like the primary's own copy, the in-use flag stays set.
-    assertThat(Files.readAllBytes(dir.resolve(second))).isEqualTo(source.openPrefix(second, cut));
+    // Not closed cleanly by the primary, but MySQL's crash recovery clears the in-use flag of that file when it
+    // restarts, and so does the store once the next file starts (InUseFlagTest; MariaDB keeps it set).
+    assertThat(Files.readAllBytes(dir.resolve(second))).isEqualTo(Arrays.copyOf(source.bytes.get(second), (int) cut));
     assertThat(Files.readAllBytes(dir.resolve(third))).isEqualTo(source.bytes.get(third));
     store.close();
     store = BinlogStore.open(Stores.config(dir, source).build());

@@ -11,6 +11,7 @@ import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.Predicate;
 
 /**
@@ -19,7 +20,8 @@ import java.util.function.Predicate;
  * {@code write} returns) and the next call throws {@code IOException("Input/output error")}, which is what the
  * JDK reports for EIO. Once tripped, the fault is sticky: every later operation of that kind on matching files
  * fails until {@link #heal()} (a write fault leaves forces and truncations working, a force fault writes).
- * Records every write (file, position, length) so tests can see what was written when. Thread-safe.
+ * Records every write (file, position, length) so tests can see what was written when. {@link #holdForces()}
+ * makes every force wait (the syncer stalls, as behind a slow disk) until {@link #releaseForces()}. Thread-safe.
  */
 final class Faults implements ChannelOpener {
   static final String EIO = "Input/output error";
@@ -37,6 +39,7 @@ final class Faults implements ChannelOpener {
   private boolean tripped;
   private int faults;
   private int seen;
+  private volatile CountDownLatch forceGate;
 
   /** Fails the {@code nth} (1-based) {@code op} on files whose name matches, from now on. */
   synchronized Faults failAt(Op what, Predicate<String> fileNames, int nth) {
@@ -66,6 +69,36 @@ final class Faults implements ChannelOpener {
   /** How many operations failed. */
   synchronized int faults() {
     return faults;
+  }
+
+  /** From now on every force (of any file, the directory included) waits for {@link #releaseForces()}. */
+  void holdForces() {
+    forceGate = new CountDownLatch(1);
+  }
+
+  /** Lets held and later forces through. */
+  void releaseForces() {
+    CountDownLatch gate = forceGate;
+    forceGate = null;
+    if (gate != null) {
+      gate.countDown();
+    }
+  }
+
+  private void awaitForceGate() {
+    CountDownLatch gate = forceGate;
+    boolean interrupted = false;
+    while (gate != null) {
+      try {
+        gate.await();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   synchronized List<Write> writes() {
@@ -200,6 +233,7 @@ final class Faults implements ChannelOpener {
 
     @Override
     public void force(boolean metaData) throws IOException {
+      awaitForceGate();
       beforeForce(name);
       delegate.force(metaData);
     }
