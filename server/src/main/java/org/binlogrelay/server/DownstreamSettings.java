@@ -1,0 +1,47 @@
+package org.binlogrelay.server;
+
+import java.net.InetSocketAddress;
+import java.util.Objects;
+import org.binlogrelay.server.downstream.ReplicaServerConfig;
+import org.binlogrelay.server.downstream.account.UserAccounts;
+import org.binlogrelay.server.downstream.sql.Dialect;
+
+/**
+ * How the relay serves replicas, before it knows whether it acts as a MySQL or a MariaDB server: the {@link
+ * Dialect} comes from the store's flavour, which may be detected at start ({@link #toConfig}). Immutable.
+ *
+ * @param bind the address and port replicas connect to ({@code --bind-address}, {@code --port}); port 0 binds
+ *     any free port
+ * @param serverId the relay's {@code server_id}, which replicas see (also the one it registers with upstream)
+ * @param serverUuid the relay's {@code server_uuid}
+ * @param accounts who may log in
+ * @param tls the certificate chain and key for TLS, {@code null} for none
+ * @param requireSecureTransport refuse logins that did not start TLS
+ */
+public record DownstreamSettings(InetSocketAddress bind, long serverId, String serverUuid, UserAccounts accounts,
+    ReplicaServerConfig.TlsFiles tls, boolean requireSecureTransport) {
+
+  public DownstreamSettings {
+    Objects.requireNonNull(bind, "bind");
+    Objects.requireNonNull(serverUuid, "serverUuid");
+    Objects.requireNonNull(accounts, "accounts");
+    if (requireSecureTransport && tls == null) {
+      throw new IllegalArgumentException("--require-secure-transport needs a certificate and key (--ssl-cert and"
+          + " --ssl-key)");
+    }
+  }
+
+  /** The downstream server's configuration for {@code dialect}. */
+  public ReplicaServerConfig toConfig(Dialect dialect) {
+    ReplicaServerConfig.Builder builder = ReplicaServerConfig.builder(dialect)
+        .bind(bind)
+        .serverId(serverId)
+        .serverUuid(serverUuid)
+        .accounts(accounts)
+        .requireSecureTransport(requireSecureTransport);
+    if (tls != null) {
+      builder.tls(tls);
+    }
+    return builder.build();
+  }
+}

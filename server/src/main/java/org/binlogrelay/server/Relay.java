@@ -1,0 +1,388 @@
+package org.binlogrelay.server;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.binlogrelay.protocol.gtid.GtidFlavor;
+import org.binlogrelay.server.downstream.ReplicaServer;
+import org.binlogrelay.server.downstream.sql.Dialect;
+import org.binlogrelay.server.downstream.sql.MariadbDialect;
+import org.binlogrelay.server.downstream.sql.MysqlDialect;
+import org.binlogrelay.server.upstream.UpstreamConfig;
+import org.binlogrelay.server.upstream.UpstreamReplicator;
+import org.binlogrelay.server.upstream.UpstreamStatus;
+import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.RecoveryReport;
+import org.binlogrelay.storage.StoreConfig;
+import org.binlogrelay.storage.StoreException;
+import org.binlogrelay.storage.Time;
+import org.binlogrelay.storage.read.ReaderRegistry;
+import org.binlogrelay.storage.retention.Retention;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The relay: the composition root that wires a {@link BinlogStore}, the {@link UpstreamReplicator} that fills it
+ * from the primary, the {@link ReplicaServer} that serves it, and {@link Retention}.
+ *
+ * <pre>
+ *   start():  flavour ({@link FlavorDetection}) -> open the store (recovery) -> listen for replicas
+ *             -> follow the primary (if one is configured) -> schedule retention
+ *   close():  stop accepting replicas (and close their connections) -> stop retention -> stop upstream
+ *             -> close the store (final force)
+ * </pre>
+ *
+ * A replica port that is taken fails the start before anything connects upstream. An upstream that fails (for
+ * example error 1236: the primary purged what the store needs next) leaves the relay serving what it stored; the
+ * log says what to do. Time comes from the {@link Time} given (store, upstream, retention ages, the downstream
+ * server's clock); retention runs on one scheduled thread, {@code relay-scheduler}.
+ *
+ * <p>States: {@code NEW -start-> STARTING -> RUNNING -close-> CLOSING -> CLOSED}; a failed start goes to
+ * CLOSED. One line is logged per change.
+ *
+ * <p>Thread-safety: {@link #start()} once, from one thread. {@link #close()} from any thread, at any time
+ * (a shutdown hook): during the flavour detection it ends the wait for the primary; otherwise it waits for
+ * the start to finish and then closes. The accessors are thread-safe and return null/empty before the part
+ * is started.
+ */
+public final class Relay implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Relay.class);
+  private static final Duration SCHEDULER_STOP_TIMEOUT = Duration.ofSeconds(30);
+
+  /** Where the relay is in its life. */
+  public enum State {
+    NEW,
+    STARTING,
+    RUNNING,
+    CLOSING,
+    CLOSED
+  }
+
+  private final RelayConfig config;
+  private final Time time;
+  private final CountDownLatch stopRequested = new CountDownLatch(1);
+  private final CountDownLatch closed = new CountDownLatch(1);
+  private final Object lock = new Object();
+
+  private volatile State state = State.NEW;
+  private volatile FlavorDetection flavor;
+  private volatile BinlogStore store;
+  private volatile ReaderRegistry readers;
+  private volatile ReplicaServer replicaServer;
+  private volatile UpstreamReplicator upstream;
+  private volatile Retention retention;
+  private ScheduledExecutorService scheduler;
+  private RetentionSchedule retentionSchedule;
+  private volatile boolean closedCleanly = true;
+
+  /**
+   * @param time the clock for the store, the upstream state, retention and the downstream server
+   */
+  public Relay(RelayConfig config, Time time) {
+    this.config = Objects.requireNonNull(config, "config");
+    this.time = Objects.requireNonNull(time, "time");
+  }
+
+  /**
+   * Starts every part, in order. On failure, whatever was started is closed again and the relay is CLOSED.
+   *
+   * @throws RelayStartException saying what failed and what to do (flavour unknown or primary unreachable for
+   *     the detection, store unreadable or corrupt, replica port taken, certificate unreadable, ...)
+   * @throws IllegalStateException if called twice
+   */
+  public void start() throws RelayStartException {
+    synchronized (lock) {
+      if (state != State.NEW) {
+        throw new IllegalStateException("the relay was already started (it is " + state + ")");
+      }
+      setState(State.STARTING, "data directory " + config.dataDir().toAbsolutePath());
+    }
+    try {
+      FlavorDetection detected = FlavorDetection.detect(config, time, stopRequested);
+      synchronized (lock) {
+        if (stopRequested.getCount() == 0) {
+          throw new RelayStartException("stopped before the relay finished starting");
+        }
+        flavor = detected;
+        log.info("acting as {}, learnt from {}", name(detected.flavor()), detected.source());
+        openStore(detected.flavor());
+        listenForReplicas(detected.flavor());
+        followPrimary();
+        scheduleRetention();
+        setState(State.RUNNING, summary());
+      }
+    } catch (RelayStartException | RuntimeException e) {
+      synchronized (lock) {
+        closeParts();
+        setState(State.CLOSED, "start failed");
+        closed.countDown();
+      }
+      throw e;
+    }
+  }
+
+  private void openStore(GtidFlavor gtidFlavor) throws RelayStartException {
+    StoreConfig storeConfig = StoreConfig.builder(config.dataDir(), gtidFlavor)
+        .syncPolicy(config.syncPolicy())
+        .time(time)
+        .build();
+    try {
+      store = BinlogStore.open(storeConfig);
+    } catch (IOException | UncheckedIOException e) {
+      throw new RelayStartException("cannot open the binlog store in " + config.dataDir().toAbsolutePath() + ": "
+          + e.getMessage() + "; check that the directory is writable and the disk is not full", e);
+    } catch (StoreException e) {
+      throw new RelayStartException("cannot open the binlog store in " + config.dataDir().toAbsolutePath() + ": "
+          + e.getMessage(), e);
+    }
+    RecoveryReport report = store.recoveryReport();
+    log.info("store {} opened ({} sync) in {} ms: {} file(s), ends at {}, next upstream position {}, {}",
+        config.dataDir().toAbsolutePath(), config.syncPolicy(), report.took().toMillis(), store.files().size(),
+        report.end() == null ? "(empty)" : report.end(),
+        report.nextUpstreamPosition() == null ? "(none yet)" : report.nextUpstreamPosition(),
+        report.clean() ? "nothing to repair" : report.truncations().size() + " truncation(s) and "
+            + report.actions().size() + " repair(s), logged above");
+  }
+
+  private void listenForReplicas(GtidFlavor gtidFlavor) throws RelayStartException {
+    readers = new ReaderRegistry();
+    Serving serving = Serving.over(store, readers, config.downstream().serverId());
+    Dialect dialect = gtidFlavor == GtidFlavor.MARIADB ? MariadbDialect.INSTANCE : MysqlDialect.INSTANCE;
+    try {
+      replicaServer = ReplicaServer.start(config.downstream().toConfig(dialect), serving.dumpHandler(),
+          serving.listing(), new TimeClock(time));
+    } catch (UncheckedIOException e) {
+      throw new RelayStartException(e.getMessage() + "; choose another --port or --bind-address", e);
+    } catch (IllegalArgumentException e) {
+      throw new RelayStartException("cannot serve replicas: " + e.getMessage(), e);
+    }
+  }
+
+  private void followPrimary() {
+    UpstreamConfig upstreamConfig = config.upstream();
+    if (upstreamConfig == null) {
+      log.info("no primary configured: serving the stored binlogs only");
+      return;
+    }
+    UpstreamReplicator replicator = new UpstreamReplicator(upstreamConfig, store, time);
+    replicator.addListener(s -> {
+      if (s.status() == UpstreamStatus.FAILED) {
+        log.error("upstream stopped for good; the relay keeps serving the {} stored file(s). Fix the cause above"
+            + " and restart the relay (a purged binlog needs a new --data-dir or --start)", store.files().size());
+      }
+    });
+    upstream = replicator;
+    replicator.start();
+  }
+
+  private void scheduleRetention() {
+    scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread thread = new Thread(r, "relay-scheduler");
+      thread.setDaemon(true);
+      return thread;
+    });
+    if (config.retention().maxAge().isZero() && config.retention().maxTotalBytes() == 0
+        && config.retention().maxFiles() == 0) {
+      log.info("retention off: every stored file is kept");
+      return;
+    }
+    retention = new Retention(store, config.retention(), readers, time);
+    retentionSchedule = RetentionSchedule.start(retention, store, scheduler, config.retentionInterval());
+    log.info("retention at each rotation and every {} s: {}", config.retentionInterval().toSeconds(),
+        describe(config));
+  }
+
+  private static String describe(RelayConfig c) {
+    StringBuilder s = new StringBuilder();
+    if (!c.retention().maxAge().isZero()) {
+      s.append("files older than ").append(c.retention().maxAge().toSeconds()).append(" s");
+    }
+    if (c.retention().maxTotalBytes() > 0) {
+      s.append(s.isEmpty() ? "" : ", ").append("oldest files beyond ").append(c.retention().maxTotalBytes())
+          .append(" bytes");
+    }
+    if (c.retention().maxFiles() > 0) {
+      s.append(s.isEmpty() ? "" : ", ").append("oldest files beyond ").append(c.retention().maxFiles())
+          .append(" files");
+    }
+    return "removes " + s + (c.retention().purgeFilesInUse() ? "" : ", except files replicas still read");
+  }
+
+  private String summary() {
+    return name(flavor.flavor()) + " relay, replicas on " + replicaServer.address() + " (server_id "
+        + config.downstream().serverId() + "), " + (upstream == null ? "no primary"
+        : "following " + upstream.config().host() + ":" + upstream.config().port());
+  }
+
+  private static String name(GtidFlavor f) {
+    return f == GtidFlavor.MARIADB ? "MariaDB" : "MySQL";
+  }
+
+  /**
+   * Stops everything, in order: replicas, retention, upstream, store. Idempotent; never throws (a part that fails
+   * to stop is logged and {@link #closedCleanly()} turns false). Waits for a start under way.
+   */
+  @Override
+  public void close() {
+    stopRequested.countDown();
+    synchronized (lock) {
+      if (state == State.CLOSED || state == State.CLOSING) {
+        return;
+      }
+      if (state == State.RUNNING || state == State.NEW) {
+        setState(State.CLOSING, "stopping replicas, retention, upstream, then the store");
+        closeParts();
+        setState(State.CLOSED, "stopped");
+        closed.countDown();
+        return;
+      }
+    }
+    // STARTING, outside the lock: the flavour detection sees stopRequested and the start cleans up.
+    awaitClosed(Duration.ofSeconds(60));
+  }
+
+  /** Closes whatever was started, in shutdown order. Holds {@link #lock}. */
+  private void closeParts() {
+    if (replicaServer != null) {
+      step("stop serving replicas", replicaServer::close);
+    }
+    if (retentionSchedule != null) {
+      step("stop retention", retentionSchedule::close);
+    }
+    if (scheduler != null) {
+      step("stop the scheduler", () -> {
+        scheduler.shutdown();
+        if (!scheduler.awaitTermination(SCHEDULER_STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+          throw new IllegalStateException("a retention run did not end within " + SCHEDULER_STOP_TIMEOUT);
+        }
+      });
+    }
+    if (upstream != null) {
+      step("stop upstream", () -> {
+        if (!upstream.stop(UpstreamReplicator.CLOSE_TIMEOUT)) {
+          throw new IllegalStateException("the upstream thread did not end within " + UpstreamReplicator.CLOSE_TIMEOUT);
+        }
+      });
+    }
+    if (store != null) {
+      step("close the store", () -> {
+        store.close();
+        log.info("store {} closed at {}", config.dataDir().toAbsolutePath(), store.durableEnd());
+      });
+    }
+  }
+
+  private interface Step {
+    void run() throws Exception;
+  }
+
+  private void step(String what, Step step) {
+    try {
+      step.run();
+    } catch (InterruptedException e) {
+      closedCleanly = false;
+      Thread.currentThread().interrupt();
+      log.error("interrupted while trying to {}", what);
+    } catch (Exception e) {
+      closedCleanly = false;
+      log.error("could not {}: {}", what, e.toString(), e);
+    }
+  }
+
+  private void setState(State next, String detail) {
+    state = next;
+    log.info("relay {}: {}", next.name().toLowerCase(java.util.Locale.ROOT), detail);
+  }
+
+  /** Waits until the relay is CLOSED (after {@link #close()} or a failed start); false on timeout. */
+  public boolean awaitClosed(Duration timeout) {
+    try {
+      return closed.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** Waits until the relay is CLOSED. */
+  public void awaitClosed() throws InterruptedException {
+    closed.await();
+  }
+
+  /** False if a part failed to stop when the relay was closed (see the log). */
+  public boolean closedCleanly() {
+    return closedCleanly;
+  }
+
+  public State state() {
+    return state;
+  }
+
+  public RelayConfig config() {
+    return config;
+  }
+
+  /** The flavour the relay acts as, and how it was learnt; null before {@link #start()} settled it. */
+  public FlavorDetection flavor() {
+    return flavor;
+  }
+
+  /** The store; null before it was opened. */
+  public BinlogStore store() {
+    return store;
+  }
+
+  /** The upstream replicator; empty without a primary or before it was started. */
+  public Optional<UpstreamReplicator> upstream() {
+    return Optional.ofNullable(upstream);
+  }
+
+  /** The downstream server; null before it listens. */
+  public ReplicaServer replicaServer() {
+    return replicaServer;
+  }
+
+  /** The readers of the store that retention protects; null before the store was opened. */
+  public ReaderRegistry readers() {
+    return readers;
+  }
+
+  /** Retention, for its counters and {@code PURGE BINARY LOGS}; empty when no limit is configured. */
+  public Optional<Retention> retention() {
+    return Optional.ofNullable(retention);
+  }
+
+  /** A {@link Clock} over the relay's {@link Time}, for the downstream server. */
+  private static final class TimeClock extends Clock {
+    private final Time time;
+
+    TimeClock(Time time) {
+      this.time = time;
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      throw new UnsupportedOperationException("the relay's clock is UTC");
+    }
+
+    @Override
+    public Instant instant() {
+      return Instant.ofEpochMilli(time.milliseconds());
+    }
+  }
+}

@@ -1,0 +1,337 @@
+package org.binlogrelay.server;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.binlogrelay.protocol.gtid.GtidFlavor;
+import org.binlogrelay.server.downstream.ReplicaServerConfig;
+import org.binlogrelay.server.downstream.account.UserAccounts;
+import org.binlogrelay.server.upstream.StartPosition;
+import org.binlogrelay.server.upstream.TlsConfig;
+import org.binlogrelay.server.upstream.TlsMode;
+import org.binlogrelay.server.upstream.UpstreamConfig;
+import org.binlogrelay.storage.SyncPolicy;
+import org.binlogrelay.storage.retention.RetentionPolicy;
+import picocli.CommandLine.Option;
+
+/**
+ * The relay's command-line options (a picocli mixin of {@link RelayMain}), named after MySQL's own options where
+ * one exists, and their translation into a {@link RelayConfig} ({@link #toConfig}). Values that do not parse are
+ * refused by picocli with the converter's message; combinations that do not fit, and files that cannot be read,
+ * are refused by {@link #toConfig}. Not thread-safe (filled by picocli, then read once).
+ */
+public final class RelayOptions {
+  /** The environment variable that may hold the primary's password. */
+  public static final String PASSWORD_ENV = "BINLOG_RELAY_PRIMARY_PASSWORD";
+  static final int DEFAULT_PORT = 3307;
+  static final int DEFAULT_PRIMARY_PORT = 3306;
+
+  @Option(names = "--data-dir", paramLabel = "DIR", order = 10, defaultValue = "./relay-data",
+      description = "The store's directory, created if missing (default: ${DEFAULT-VALUE}).")
+  Path dataDir;
+
+  @Option(names = "--flavor", paramLabel = "mysql|mariadb", order = 11, converter = OptionConverters.FlavorConverter.class,
+      description = {"MySQL or MariaDB. Default: from the stored binlogs, else from the primary's greeting at the"
+          + " first start."})
+  GtidFlavor flavor;
+
+  @Option(names = "--sync-binlog", paramLabel = "POLICY", order = 12, defaultValue = "every-transaction",
+      converter = OptionConverters.SyncPolicyConverter.class,
+      description = {"When stored binlogs are forced to disk, like sync_binlog: every-transaction (or 1), N (every"
+          + " N transactions), an interval (250ms, 2s), or off (or 0). Default: ${DEFAULT-VALUE}."})
+  SyncPolicy syncBinlog;
+
+  @Option(names = "--binlog-expire-logs-seconds", paramLabel = "SECONDS", order = 13, defaultValue = "0",
+      description = "Remove stored files whose last event is older than this; 0 keeps them"
+          + " (default: ${DEFAULT-VALUE}).")
+  long expireLogsSeconds;
+
+  @Option(names = "--max-binlog-total-size", paramLabel = "SIZE", order = 14, defaultValue = "0",
+      converter = OptionConverters.ByteSizeConverter.class,
+      description = "Remove the oldest stored files while they take more than this (500M, 20G); 0: no limit"
+          + " (default: ${DEFAULT-VALUE}).")
+  long maxTotalSize;
+
+  @Option(names = "--primary", paramLabel = "HOST[:PORT]", order = 20, converter = OptionConverters.HostPortConverter.class,
+      description = "The primary to follow (port 3306 if omitted). Without it the relay only serves what it stored.")
+  HostPort primary;
+
+  @Option(names = "--primary-user", paramLabel = "USER", order = 21,
+      description = "User on the primary with REPLICATION SLAVE and REPLICATION CLIENT.")
+  String primaryUser;
+
+  @Option(names = "--primary-password", paramLabel = "PASSWORD", order = 22, arity = "0..1", interactive = true,
+      prompt = "Password of the primary's user: ",
+      description = {"Prompts for the primary's password. A value given here is visible to other users in ps:"
+          + " prefer --primary-password-file or $" + PASSWORD_ENV + "."})
+  String primaryPassword;
+
+  @Option(names = "--primary-password-file", paramLabel = "FILE", order = 23,
+      description = "File whose first line is the primary's password.")
+  Path primaryPasswordFile;
+
+  @Option(names = "--server-id", paramLabel = "ID", order = 24,
+      description = {"Required. The relay's server_id (1..4294967295), unique among the primary, its replicas and"
+          + " the relay's replicas."})
+  Long serverId;
+
+  @Option(names = "--report-host", paramLabel = "HOST", order = 25, defaultValue = "",
+      description = "Host the primary lists for the relay in SHOW REPLICAS.")
+  String reportHost;
+
+  @Option(names = "--report-port", paramLabel = "PORT", order = 26,
+      description = "Port the primary lists for the relay in SHOW REPLICAS (default: --port).")
+  Integer reportPort;
+
+  @Option(names = "--start", paramLabel = "WHERE", order = 27, defaultValue = "earliest",
+      converter = OptionConverters.StartConverter.class,
+      description = {"Where an empty store starts copying: earliest (the primary's oldest binlog), current,"
+          + " gtid:SET (where a replica with these GTIDs would start) or file:NAME. A store that holds"
+          + " anything continues where it ends. Default: ${DEFAULT-VALUE}."})
+  StartPosition start;
+
+  @Option(names = "--heartbeat-period", paramLabel = "DURATION", order = 28, defaultValue = "1s",
+      converter = OptionConverters.DurationConverter.class,
+      description = "Heartbeat the primary sends when idle; 3 silent periods mean the connection is dead"
+          + " (default: ${DEFAULT-VALUE}).")
+  Duration heartbeatPeriod;
+
+  @Option(names = "--rpl-semi-sync-replica-enabled", paramLabel = "true|false", order = 29, arity = "0..1",
+      fallbackValue = "true", defaultValue = "false",
+      description = {"Acknowledge each transaction to a semi-synchronous primary once it is durable in the store."
+          + " A primary without semi-sync is followed asynchronously. Default: ${DEFAULT-VALUE}."})
+  boolean semiSync;
+
+  @Option(names = "--primary-ssl-mode", paramLabel = "MODE", order = 40, defaultValue = "disabled",
+      converter = OptionConverters.TlsModeConverter.class,
+      description = {"TLS to the primary, as the mysql client's --ssl-mode: disabled, preferred, required,"
+          + " verify_ca or verify_identity. Default: ${DEFAULT-VALUE}."})
+  TlsMode primarySslMode;
+
+  @Option(names = "--primary-ssl-ca", paramLabel = "FILE", order = 41,
+      description = "PEM CA certificate(s) the primary's certificate must lead to (verify_ca, verify_identity;"
+          + " default: the JDK's trust store).")
+  Path primarySslCa;
+
+  @Option(names = "--primary-ssl-cert", paramLabel = "FILE", order = 42,
+      description = "PEM client certificate for a primary that requires X509 (with --primary-ssl-key).")
+  Path primarySslCert;
+
+  @Option(names = "--primary-ssl-key", paramLabel = "FILE", order = 43,
+      description = "PEM private key of --primary-ssl-cert, unencrypted.")
+  Path primarySslKey;
+
+  @Option(names = "--bind-address", paramLabel = "ADDRESS", order = 50, defaultValue = "127.0.0.1",
+      description = "Address replicas connect to (default: ${DEFAULT-VALUE}; 0.0.0.0 for all IPv4 addresses).")
+  String bindAddress;
+
+  @Option(names = "--port", paramLabel = "PORT", order = 51, defaultValue = "" + DEFAULT_PORT,
+      description = "Port replicas connect to (default: ${DEFAULT-VALUE}, so that it does not clash with a MySQL"
+          + " server on the same host).")
+  int port;
+
+  @Option(names = "--accounts-file", paramLabel = "FILE", order = 52,
+      description = "Accounts replicas log in with: one 'user@host privileges hash' per line (see docs/running.md).")
+  Path accountsFile;
+
+  @Option(names = "--ssl-cert", paramLabel = "FILE", order = 53,
+      description = "PEM certificate chain for TLS with replicas (MySQL 9 replicas require TLS).")
+  Path sslCert;
+
+  @Option(names = "--ssl-key", paramLabel = "FILE", order = 54,
+      description = "PEM private key of --ssl-cert, unencrypted PKCS#8 ('BEGIN PRIVATE KEY').")
+  Path sslKey;
+
+  @Option(names = "--require-secure-transport", paramLabel = "true|false", order = 55, arity = "0..1",
+      fallbackValue = "true", defaultValue = "false",
+      description = "Refuse replicas that do not use TLS (needs --ssl-cert and --ssl-key).")
+  boolean requireSecureTransport;
+
+  /**
+   * The configuration these options describe.
+   *
+   * @param environment where {@link #PASSWORD_ENV} is looked up
+   * @param warnings receives one line per doubtful but accepted choice (no accounts file, a password on the
+   *     command line)
+   * @throws IllegalArgumentException naming the option: a required option missing, options that do not fit
+   *     together, a file that cannot be read or parsed
+   */
+  RelayConfig toConfig(Map<String, String> environment, List<String> warnings) {
+    long id = serverId();
+    InetSocketAddress bind = bindAddress();
+    DownstreamSettings downstream = new DownstreamSettings(bind, id, UpstreamConfig.defaultReplicaUuid(id).toString(),
+        accounts(warnings), tls(), requireSecureTransport);
+    RetentionPolicy retention = retention();
+    UpstreamConfig upstream = primary == null ? null : upstream(id, environment, warnings);
+    if (primary == null) {
+      refuseWithoutPrimary();
+    }
+    return new RelayConfig(dataDir, flavor, syncBinlog, retention, RelayConfig.DEFAULT_RETENTION_INTERVAL, upstream,
+        downstream, RelayConfig.DEFAULT_DETECTION_TIMEOUT);
+  }
+
+  private long serverId() {
+    if (serverId == null) {
+      throw new IllegalArgumentException("--server-id is required: the relay's server_id, as in my.cnf, unique"
+          + " among the primary, its replicas and the relay's own replicas (e.g. --server-id=9001)");
+    }
+    if (serverId < 1 || serverId > 0xFFFFFFFFL) {
+      throw new IllegalArgumentException("--server-id " + serverId + " is outside 1..4294967295");
+    }
+    return serverId;
+  }
+
+  private InetSocketAddress bindAddress() {
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("--port " + port + " is outside 0..65535");
+    }
+    try {
+      return new InetSocketAddress(InetAddress.getByName(bindAddress.strip()), port);
+    } catch (UnknownHostException e) {
+      throw new IllegalArgumentException("--bind-address '" + bindAddress + "' is not an address of this host: "
+          + e.getMessage());
+    }
+  }
+
+  private UserAccounts accounts(List<String> warnings) {
+    if (accountsFile == null) {
+      warnings.add("no --accounts-file: no replica can log in to the relay");
+      return new UserAccounts(List.of());
+    }
+    String text = read(accountsFile, "--accounts-file");
+    try {
+      UserAccounts accounts = UserAccounts.parse(text);
+      if (accounts.all().isEmpty()) {
+        warnings.add("--accounts-file " + accountsFile + " defines no account: no replica can log in to the relay");
+      }
+      return accounts;
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--accounts-file " + accountsFile + ", " + e.getMessage()
+          + " (expected 'user@host privileges hash'; see docs/running.md)");
+    }
+  }
+
+  private ReplicaServerConfig.TlsFiles tls() {
+    if (sslCert == null && sslKey == null) {
+      if (requireSecureTransport) {
+        throw new IllegalArgumentException("--require-secure-transport needs --ssl-cert and --ssl-key");
+      }
+      return null;
+    }
+    if (sslCert == null || sslKey == null) {
+      throw new IllegalArgumentException("--ssl-cert and --ssl-key go together: give both, or neither for no TLS");
+    }
+    requireReadable(sslCert, "--ssl-cert");
+    requireReadable(sslKey, "--ssl-key");
+    return new ReplicaServerConfig.TlsFiles(sslCert, sslKey);
+  }
+
+  private RetentionPolicy retention() {
+    if (expireLogsSeconds < 0) {
+      throw new IllegalArgumentException("--binlog-expire-logs-seconds " + expireLogsSeconds + " is negative");
+    }
+    return RetentionPolicy.keepEverything().withMaxAge(Duration.ofSeconds(expireLogsSeconds))
+        .withMaxTotalBytes(maxTotalSize);
+  }
+
+  private UpstreamConfig upstream(long id, Map<String, String> environment, List<String> warnings) {
+    if (primaryUser == null || primaryUser.isBlank()) {
+      throw new IllegalArgumentException("--primary-user is required with --primary: a user with REPLICATION SLAVE"
+          + " and REPLICATION CLIENT on " + primary);
+    }
+    int reported = reportPort != null ? reportPort : port;
+    try {
+      return UpstreamConfig.builder(primary.host(), primary.port(), primaryUser, password(environment, warnings))
+          .serverId(id)
+          .report(reportHost, reported)
+          .heartbeatPeriod(heartbeatPeriod)
+          .start(start)
+          .semiSync(semiSync)
+          .tls(primaryTls())
+          .build();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("primary settings: " + e.getMessage());
+    }
+  }
+
+  private TlsConfig primaryTls() {
+    for (Path file : new Path[] {primarySslCa, primarySslCert, primarySslKey}) {
+      if (file != null) {
+        requireReadable(file, file == primarySslCa ? "--primary-ssl-ca"
+            : file == primarySslCert ? "--primary-ssl-cert" : "--primary-ssl-key");
+      }
+    }
+    if (primarySslMode == TlsMode.DISABLED && (primarySslCa != null || primarySslCert != null
+        || primarySslKey != null)) {
+      throw new IllegalArgumentException("--primary-ssl-ca, --primary-ssl-cert and --primary-ssl-key need"
+          + " --primary-ssl-mode preferred, required, verify_ca or verify_identity");
+    }
+    if ((primarySslCert == null) != (primarySslKey == null)) {
+      throw new IllegalArgumentException("--primary-ssl-cert and --primary-ssl-key go together");
+    }
+    return new TlsConfig(primarySslMode, primarySslCa, primarySslCert, primarySslKey);
+  }
+
+  private String password(Map<String, String> environment, List<String> warnings) {
+    if (primaryPassword != null && primaryPasswordFile != null) {
+      throw new IllegalArgumentException("--primary-password and --primary-password-file both give the primary's"
+          + " password; keep one");
+    }
+    if (primaryPassword != null) {
+      return primaryPassword;
+    }
+    if (primaryPasswordFile != null) {
+      String text = read(primaryPasswordFile, "--primary-password-file");
+      int end = text.indexOf('\n');
+      String line = end < 0 ? text : text.substring(0, end);
+      return line.endsWith("\r") ? line.substring(0, line.length() - 1) : line;
+    }
+    String fromEnvironment = environment.get(PASSWORD_ENV);
+    if (fromEnvironment != null) {
+      return fromEnvironment;
+    }
+    throw new IllegalArgumentException("the primary's password is missing: give --primary-password-file FILE, set $"
+        + PASSWORD_ENV + ", or pass --primary-password without a value to be prompted");
+  }
+
+  private void refuseWithoutPrimary() {
+    List<String> set = new ArrayList<>();
+    if (primaryUser != null) {
+      set.add("--primary-user");
+    }
+    if (primaryPassword != null) {
+      set.add("--primary-password");
+    }
+    if (primaryPasswordFile != null) {
+      set.add("--primary-password-file");
+    }
+    if (primarySslCa != null || primarySslCert != null || primarySslKey != null) {
+      set.add("--primary-ssl-*");
+    }
+    if (!set.isEmpty()) {
+      throw new IllegalArgumentException(String.join(", ", set) + " given without --primary HOST[:PORT]");
+    }
+  }
+
+  private static String read(Path file, String option) {
+    try {
+      return Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(option + " " + file + ": cannot read it (" + e.getMessage() + ")");
+    }
+  }
+
+  private static void requireReadable(Path file, String option) {
+    if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+      throw new IllegalArgumentException(option + " " + file + ": no such readable file");
+    }
+  }
+}

@@ -1,0 +1,335 @@
+package org.binlogrelay.server.serving;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.List;
+import org.binlogrelay.storage.BinlogFileName;
+import org.binlogrelay.storage.read.EventBatch;
+
+/**
+ * Writes the events of one {@link EventBatch} to a replica's channel, each event as its own packet(s) ({@link
+ * PacketSequence}), in steps small enough to respect the channel's writability between them:
+ *
+ * <ul>
+ *   <li><b>copy runs</b>: consecutive small events are read with one positional read and written as one buffer
+ *       of packets (fewer system calls than a region per event; the only path with TLS);
+ *   <li><b>regions</b>: an event of at least {@link ServingConfig#zeroCopyMinEventBytes()} on a connection
+ *       without TLS goes out as a frame header and {@link BatchRegion}s ({@code sendfile}), one per frame;
+ *   <li><b>large copies</b>: an event above {@link ServingConfig#copyChunkBytes()} on the copy path goes out in
+ *       chunks, frame headers placed where its payload crosses 0xFFFFFF bytes.
+ * </ul>
+ *
+ * The event at offset 4 of a file (its FORMAT_DESCRIPTION) is always copied, so that the {@link Listener} can
+ * patch it. Events the listener drops are left out; artificial events it asks for go right after the event
+ * they follow. Both paths put the same bytes on the wire.
+ *
+ * <p>Not thread-safe: the channel's event loop owns it.
+ */
+final class BatchWriter {
+
+  /** What the stream decides per event. Called on the event loop, in stream order. */
+  interface Listener {
+    /** The FORMAT_DESCRIPTION at {@code [index, index + size)} of {@code buffer}: patch it in place, or refuse. */
+    void formatDescription(ByteBuf buffer, int index, int size, String file) throws DumpFailure;
+
+    /** Whether an event of this type is left out. */
+    boolean drops(int eventType);
+
+    /** The event at {@code start} of {@code file} went out ({@code sent}) or was left out. */
+    void passed(String file, long start, int size, int eventType, boolean sent);
+
+    /** Artificial events (whole event bytes) to send right after the event at {@code start}. */
+    List<byte[]> after(String file, long start, int size);
+
+    /**
+     * A region of {@code bytes} was written; {@code done} completes once Netty sent or dropped it. (Netty counts
+     * file regions as 0 bytes against the channel's writability; the stream counts them itself.)
+     */
+    void regionWritten(long bytes, ChannelFuture done);
+  }
+
+  private static final int EVENT_TYPE_OFFSET = 4;
+
+  private final Channel channel;
+  private final ByteBufAllocator alloc;
+  private final PacketSequence sequence;
+  private final boolean zeroCopy;
+  private final int zeroCopyMinEventBytes;
+  private final int chunkBytes;
+  private final Listener listener;
+
+  private BatchLease lease;
+  private EventBatch batch;
+  private FileChannel file;
+  private int[] sizes;
+  private long[] offsets;
+  private int index;
+  private LargeEvent large;
+
+  BatchWriter(Channel channel, PacketSequence sequence, boolean zeroCopy, ServingConfig config, Listener listener) {
+    this.channel = channel;
+    this.alloc = channel.alloc();
+    this.sequence = sequence;
+    this.zeroCopy = zeroCopy;
+    this.zeroCopyMinEventBytes = config.zeroCopyMinEventBytes();
+    this.chunkBytes = config.copyChunkBytes();
+    this.listener = listener;
+  }
+
+  /** Takes over {@code next} (closed once written, or by {@link #release()}). */
+  void start(EventBatch next) {
+    if (lease != null) {
+      throw new IllegalStateException("batch " + batch + " is still being written");
+    }
+    lease = new BatchLease(next);
+    batch = next;
+    file = next.region().channel();
+    sizes = next.eventSizes();
+    offsets = new long[sizes.length];
+    long at = next.start();
+    for (int i = 0; i < sizes.length; i++) {
+      offsets[i] = at;
+      at += sizes[i];
+    }
+    index = 0;
+    finishIfDone();
+  }
+
+  /** True while a batch is being written. */
+  boolean active() {
+    return lease != null;
+  }
+
+  /** Writes the next step (a run, a region, a chunk); does not flush. */
+  void writeNext() throws IOException, DumpFailure {
+    if (large != null) {
+      large.writeChunk();
+      if (large.done()) {
+        large = null;
+        index++;
+      }
+    } else {
+      int size = sizes[index];
+      long offset = offsets[index];
+      if (offset == BinlogFileName.FIRST_EVENT_OFFSET) {
+        copyRun(index, index + 1);
+      } else if (zeroCopy && size >= zeroCopyMinEventBytes) {
+        region(index);
+      } else if (size > chunkBytes) {
+        startLarge(index);
+      } else {
+        copyRun(index, runEnd(index));
+      }
+    }
+    finishIfDone();
+  }
+
+  /** Lets go of the batch being written, if any (the stream ends). */
+  void release() {
+    large = null;
+    if (lease != null) {
+      lease.release();
+      lease = null;
+      batch = null;
+    }
+  }
+
+  private void finishIfDone() {
+    if (lease != null && index == sizes.length && large == null) {
+      lease.release();
+      lease = null;
+      batch = null;
+    }
+  }
+
+  /** The end of the run of small events starting at {@code i} that fits one chunk. */
+  private int runEnd(int i) {
+    int j = i;
+    long total = 0;
+    while (j < sizes.length && offsets[j] != BinlogFileName.FIRST_EVENT_OFFSET
+        && !(zeroCopy && sizes[j] >= zeroCopyMinEventBytes) && sizes[j] <= chunkBytes
+        && (j == i || total + sizes[j] <= chunkBytes)) {
+      total += sizes[j];
+      j++;
+    }
+    return j;
+  }
+
+  private void copyRun(int from, int to) throws IOException, DumpFailure {
+    long start = offsets[from];
+    int length = (int) (offsets[to - 1] + sizes[to - 1] - start);
+    ByteBuf data = alloc.directBuffer(length);
+    ByteBuf out = null;
+    try {
+      read(data, start, length);
+      out = alloc.directBuffer(length + (to - from) * (PacketSequence.HEADER + 1));
+      String name = batch.file();
+      for (int k = from; k < to; k++) {
+        int at = (int) (offsets[k] - start);
+        int size = sizes[k];
+        if (offsets[k] == BinlogFileName.FIRST_EVENT_OFFSET) {
+          listener.formatDescription(data, at, size, name);
+        }
+        int type = data.getUnsignedByte(at + EVENT_TYPE_OFFSET);
+        boolean drop = listener.drops(type);
+        if (!drop) {
+          sequence.event(out, data, at, size);
+        }
+        listener.passed(name, offsets[k], size, type, !drop);
+        if (!drop) {
+          for (byte[] extra : listener.after(name, offsets[k], size)) {
+            sequence.event(out, Unpooled.wrappedBuffer(extra), 0, extra.length);
+          }
+        }
+      }
+      index = to;
+      ByteBuf written = out;
+      out = null;
+      channel.write(written);
+    } finally {
+      data.release();
+      if (out != null) {
+        out.release();
+      }
+    }
+  }
+
+  private void region(int i) throws IOException {
+    long offset = offsets[i];
+    int size = sizes[i];
+    int type = typeAt(offset);
+    boolean drop = listener.drops(type);
+    if (!drop) {
+      long payload = size + 1L;
+      int frames = PacketSequence.frames(payload);
+      long at = offset;
+      for (int k = 0; k < frames; k++) {
+        int length = PacketSequence.frameLength(payload, k);
+        ByteBuf header = alloc.directBuffer(PacketSequence.HEADER + 1);
+        sequence.header(header, length);
+        int data = length;
+        if (k == 0) {
+          header.writeByte(0);
+          data--;
+        }
+        channel.write(header);
+        if (data > 0) {
+          listener.regionWritten(data, channel.write(new BatchRegion(lease, file, at, data)));
+          at += data;
+        }
+      }
+    }
+    listener.passed(batch.file(), offset, size, type, !drop);
+    if (!drop) {
+      writeExtras(listener.after(batch.file(), offset, size));
+    }
+    index++;
+  }
+
+  private void startLarge(int i) throws IOException {
+    long offset = offsets[i];
+    int type = typeAt(offset);
+    if (listener.drops(type)) {
+      listener.passed(batch.file(), offset, sizes[i], type, false);
+      index++;
+      return;
+    }
+    large = new LargeEvent(offset, sizes[i], type);
+    large.writeChunk();
+    if (large.done()) {
+      large = null;
+      index++;
+    }
+  }
+
+  private void writeExtras(List<byte[]> extras) {
+    for (byte[] extra : extras) {
+      ByteBuf out = alloc.directBuffer(extra.length + PacketSequence.HEADER + 1);
+      sequence.event(out, Unpooled.wrappedBuffer(extra), 0, extra.length);
+      channel.write(out);
+    }
+  }
+
+  /** Reads {@code length} bytes at file offset {@code offset} of the batch onto the end of {@code out}. */
+  private void read(ByteBuf out, long offset, int length) throws IOException {
+    out.ensureWritable(length);
+    ByteBuffer target = out.nioBuffer(out.writerIndex(), length);
+    batch.copyTo(target, offset - batch.start(), length);
+    out.writerIndex(out.writerIndex() + length);
+  }
+
+  private int typeAt(long offset) throws IOException {
+    ByteBuffer one = ByteBuffer.allocate(1);
+    if (file.read(one, offset + EVENT_TYPE_OFFSET) < 1) {
+      throw new EOFException("binlog file " + batch.file() + " ends before the event at " + offset
+          + " that the store made readable: it was truncated under the store");
+    }
+    return one.get(0) & 0xff;
+  }
+
+  /** An event written in chunks on the copy path: which frame, and how much of its payload went out. */
+  private final class LargeEvent {
+    private final long offset;
+    private final int size;
+    private final int type;
+    private final long payload;
+    private final int frames;
+    private int frame;
+    private int inFrame;
+
+    LargeEvent(long offset, int size, int type) {
+      this.offset = offset;
+      this.size = size;
+      this.type = type;
+      this.payload = size + 1L;
+      this.frames = PacketSequence.frames(payload);
+    }
+
+    boolean done() {
+      return frame == frames;
+    }
+
+    void writeChunk() throws IOException {
+      int frameLength = PacketSequence.frameLength(payload, frame);
+      int n = Math.min(chunkBytes, frameLength - inFrame);
+      ByteBuf out = alloc.directBuffer(n + PacketSequence.HEADER + 1);
+      try {
+        if (inFrame == 0) {
+          sequence.header(out, frameLength);
+          if (frame == 0) {
+            out.writeByte(0);
+            inFrame = 1;
+            n = Math.min(chunkBytes, frameLength - inFrame);
+          }
+        }
+        long eventOffset = (long) frame * PacketSequence.MAX_FRAME + inFrame - 1;
+        if (n > 0) {
+          read(out, offset + eventOffset, n);
+        }
+        inFrame += n;
+        if (inFrame == frameLength) {
+          frame++;
+          inFrame = 0;
+        }
+        ByteBuf written = out;
+        out = null;
+        channel.write(written);
+      } finally {
+        if (out != null) {
+          out.release();
+        }
+      }
+      if (done()) {
+        listener.passed(batch.file(), offset, size, type, true);
+        writeExtras(listener.after(batch.file(), offset, size));
+      }
+    }
+  }
+}

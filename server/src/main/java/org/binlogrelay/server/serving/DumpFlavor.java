@@ -1,0 +1,63 @@
+package org.binlogrelay.server.serving;
+
+import java.io.IOException;
+import java.util.Optional;
+import org.binlogrelay.protocol.event.ChecksumAlgorithm;
+import org.binlogrelay.protocol.gtid.GtidFlavor;
+import org.binlogrelay.server.downstream.DumpRequest;
+import org.binlogrelay.server.downstream.sql.SessionVariables;
+import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.read.BinlogReadException;
+
+/**
+ * Everything a dump does differently for MySQL and MariaDB (STYLE.md section 4): where a request starts and
+ * what it is refused with, the heartbeat events, the error texts ("source"/"replica" against
+ * "master"/"slave"), which replica a new dump replaces, which events a replica does not get. One
+ * implementation per flavour ({@link MysqlDumpFlavor}, {@link MariadbDumpFlavor}), chosen once from the
+ * store's flavour. Stateless and thread-safe.
+ */
+interface DumpFlavor {
+  /** ER_SOURCE_FATAL_ERROR_READING_BINLOG / ER_MASTER_FATAL_ERROR_READING_BINLOG. */
+  int ER_FATAL_READING_BINLOG = 1236;
+
+  static DumpFlavor of(GtidFlavor flavor) {
+    return flavor == GtidFlavor.MYSQL ? MysqlDumpFlavor.INSTANCE : MariadbDumpFlavor.INSTANCE;
+  }
+
+  /** The replica's user variables, read as this flavour's server reads them. */
+  ReplicaSettings settings(SessionVariables variables);
+
+  /** Where {@code request} starts, or why it cannot (yet). Reads store metadata and at most one file. */
+  StartPlan plan(DumpRequest request, ReplicaSettings settings, BinlogStore store, ServingConfig config)
+      throws IOException;
+
+  /** A heartbeat naming {@code position} of {@code file} (event bytes, checksummed if {@code checksum}). */
+  byte[] heartbeat(DumpRequest request, long serverId, String file, long position, boolean checksum);
+
+  /** Whether a replica with these settings may be sent a file whose events carry {@code fileChecksum}. */
+  boolean acceptsChecksum(ReplicaSettings settings, ChecksumAlgorithm fileChecksum);
+
+  /** The refusal when {@link #acceptsChecksum} is false. */
+  String checksumRefusal();
+
+  /** The refusal when a file does not start with a FORMAT_DESCRIPTION. */
+  String noFormatDescription();
+
+  /** Whether an event of this type is left out of this replica's stream. */
+  boolean drops(int eventType, DumpRequest request, ReplicaSettings settings);
+
+  /** The failure a reader error becomes, in the server's words where it has them. */
+  DumpFailure readFailure(BinlogReadException e);
+
+  /** {@code message} with the coordinates suffix this flavour's server appends. */
+  String withCoordinates(String message, Coordinates at);
+
+  /**
+   * Which earlier dump this one replaces ({@code kill_zombie_dump_threads}): a key shared by dumps of the same
+   * replica, empty for clients that replace nothing (server_id 0, mysqlbinlog).
+   */
+  Optional<String> replicaKey(DumpRequest request, ReplicaSettings settings);
+
+  /** What the replaced dump is told (its connection closes after it). */
+  DumpFailure replaced(boolean fileOpen);
+}

@@ -1,0 +1,43 @@
+package org.binlogrelay.server.serving;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The dumps being served, and which replica each belongs to. A new dump of a replica replaces its older one,
+ * as MySQL's and MariaDB's {@code kill_zombie_dump_threads} do: a replica that reconnects (its old connection
+ * half dead) must not leave a second stream behind, and two replicas configured with the same server_id (or
+ * UUID) are told so instead of both being served. Which dumps belong to the same replica is the flavour's
+ * {@link DumpFlavor#replicaKey}; clients without a key (mysqlbinlog, server_id 0) replace nothing.
+ *
+ * <p>Thread-safe: dumps of different connections run on different event loops.
+ */
+final class DumpRegistry {
+  private final Set<DumpSession> sessions = ConcurrentHashMap.newKeySet();
+  private final Map<String, DumpSession> byReplica = new ConcurrentHashMap<>();
+
+  /** Records {@code session}; returns the session of the same replica it replaces, if any. */
+  Optional<DumpSession> admit(DumpSession session, Optional<String> replicaKey) {
+    sessions.add(session);
+    if (replicaKey.isEmpty()) {
+      return Optional.empty();
+    }
+    DumpSession older = byReplica.put(replicaKey.get(), session);
+    return Optional.ofNullable(older == session ? null : older);
+  }
+
+  /** Forgets {@code session} (its stream ended). */
+  void remove(DumpSession session, Optional<String> replicaKey) {
+    sessions.remove(session);
+    replicaKey.ifPresent(key -> byReplica.remove(key, session));
+  }
+
+  /** The dumps being served now. */
+  List<DumpSession> sessions() {
+    return new ArrayList<>(sessions);
+  }
+}

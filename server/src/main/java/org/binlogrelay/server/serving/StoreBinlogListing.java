@@ -1,0 +1,84 @@
+package org.binlogrelay.server.serving;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.binlogrelay.protocol.gtid.GtidFlavor;
+import org.binlogrelay.protocol.gtid.GtidSet;
+import org.binlogrelay.protocol.gtid.MariadbGtidSet;
+import org.binlogrelay.server.downstream.sql.BinlogListing;
+import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.read.BinlogReadException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the relay's store says to {@code SHOW BINARY LOGS}, {@code SHOW BINARY LOG STATUS} / {@code SHOW MASTER
+ * STATUS}, {@code @@gtid_executed} / {@code @@gtid_binlog_pos} and {@code BINLOG_GTID_POS()}, always as of the
+ * store's readable boundary: the open file's size and the executed GTIDs are exactly what a replica can read
+ * now, never a transaction in flight.
+ *
+ * <ul>
+ *   <li>{@link #files()}: every stored file and its size (the open one's readable length);
+ *   <li>{@link #current()}: the readable end, where the next event will be;
+ *   <li>{@link #executedGtids()}: MySQL {@code gtid_executed} text ({@code uuid:1-5,\nuuid:...}); MariaDB the
+ *       newest GTID per domain ({@code @@gtid_binlog_pos}); the full MariaDB state is {@link #binlogState()};
+ *   <li>{@link #purgedGtids()}: the GTIDs before the oldest stored file ({@code @@gtid_purged});
+ *   <li>{@link #gtidPositionAt}: MariaDB's {@code BINLOG_GTID_POS()} ({@link GtidPositionScan}); empty on MySQL.
+ * </ul>
+ *
+ * <p>Thread-safe (the store's methods are).
+ */
+public final class StoreBinlogListing implements BinlogListing {
+  private static final Logger LOG = LoggerFactory.getLogger(StoreBinlogListing.class);
+
+  private final BinlogStore store;
+
+  public StoreBinlogListing(BinlogStore store) {
+    this.store = Objects.requireNonNull(store, "store");
+  }
+
+  @Override
+  public List<BinlogFile> files() {
+    return store.files().stream().map(f -> new BinlogFile(f.name(), f.size())).toList();
+  }
+
+  @Override
+  public Optional<BinlogListing.Position> current() {
+    org.binlogrelay.storage.Position end = store.readableEnd();
+    return end == null ? Optional.empty() : Optional.of(new BinlogListing.Position(end.file(), end.offset()));
+  }
+
+  @Override
+  public String executedGtids() {
+    GtidSet executed = store.executedGtids();
+    return executed instanceof MariadbGtidSet mariadb ? mariadb.toPositionString() : executed.toString();
+  }
+
+  /** MariaDB's {@code @@gtid_binlog_state}: every domain-server pair; on MySQL the same as {@link #executedGtids()}. */
+  public String binlogState() {
+    return store.executedGtids().toString();
+  }
+
+  /** The GTIDs no longer stored ({@code @@gtid_purged}): the start set of the oldest file. */
+  public String purgedGtids() {
+    return store.purgedGtids().toString();
+  }
+
+  @Override
+  public Optional<String> gtidPositionAt(String file, long offset) {
+    if (store.flavor() != GtidFlavor.MARIADB) {
+      return Optional.empty();
+    }
+    try {
+      return GtidPositionScan.at(store, file, offset).map(MariadbGtidSet::toPositionString);
+    } catch (BinlogReadException e) {
+      LOG.info("BINLOG_GTID_POS('{}', {}): {}", file, offset, e.getMessage());
+      return Optional.empty();
+    } catch (IOException e) {
+      LOG.warn("BINLOG_GTID_POS('{}', {}) could not read the stored binlog", file, offset, e);
+      return Optional.empty();
+    }
+  }
+}

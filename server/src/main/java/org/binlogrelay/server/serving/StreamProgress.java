@@ -1,0 +1,84 @@
+package org.binlogrelay.server.serving;
+
+/**
+ * How far one dump stream got: the last event it passed (for the servers' error coordinates and for status), what
+ * it sent, and when it last sent anything. Written on the connection's event loop; read from other threads only for
+ * monitoring ({@link DumpStatus}), where a value a moment old is fine.
+ */
+final class StreamProgress {
+  private volatile String lastFile;
+  private volatile long lastEventStart;
+  private volatile long lastEventEnd;
+  private volatile long eventsSent;
+  private volatile long bytesSent;
+  private volatile long heartbeatsSent;
+  /** The last event sent was a real ROTATE: the replica already names the next file. */
+  private boolean afterRotate;
+  /** Where a failing read stopped (the "last byte read"), -1 if the failure was not a read. */
+  private long failurePosition = -1;
+  private long lastSentNanos;
+
+  StreamProgress(long nowNanos) {
+    this.lastSentNanos = nowNanos;
+  }
+
+  /** The event {@code [start, start + size)} of {@code file} went out ({@code sent}) or was left out. */
+  void passed(String file, long start, long size, boolean sent, boolean rotate, long nowNanos) {
+    lastFile = file;
+    lastEventStart = start;
+    lastEventEnd = start + size;
+    if (sent) {
+      eventsSent++;
+      bytesSent += size;
+      lastSentNanos = nowNanos;
+      afterRotate = rotate;
+    }
+  }
+
+  /** Skipped transactions end at {@code end} of {@code file}. */
+  void skipped(String file, long end) {
+    lastFile = file;
+    lastEventEnd = end;
+  }
+
+  /** A made-up event (ROTATE, heartbeat, GTID_LIST) went out. */
+  void artificialSent(long nowNanos, boolean heartbeat) {
+    lastSentNanos = nowNanos;
+    if (heartbeat) {
+      heartbeatsSent++;
+    }
+  }
+
+  /** The next file starts. */
+  void fileChanged() {
+    afterRotate = false;
+  }
+
+  void failedReadingAt(long position) {
+    failurePosition = position;
+  }
+
+  boolean afterRotate() {
+    return afterRotate;
+  }
+
+  long lastSentNanos() {
+    return lastSentNanos;
+  }
+
+  String lastFile() {
+    return lastFile;
+  }
+
+  /** The coordinates of a failure now, for a stream started at {@code startFile:startPosition}. */
+  Coordinates coordinates(String startFile, long startPosition, String currentFile) {
+    long bytePosition = failurePosition >= 0 ? failurePosition : lastEventEnd;
+    return new Coordinates(startFile, startPosition, lastFile, lastEventStart, lastEventEnd, currentFile,
+        bytePosition);
+  }
+
+  DumpStatus status(String name, DumpStatus.State state) {
+    String file = lastFile;
+    return new DumpStatus(name, state, file == null ? "" : file, lastEventEnd, eventsSent, bytesSent, heartbeatsSent);
+  }
+}

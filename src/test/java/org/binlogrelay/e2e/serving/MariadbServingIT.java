@@ -1,0 +1,262 @@
+package org.binlogrelay.e2e.serving;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.binlogrelay.e2e.checks.TableChecksums;
+import org.binlogrelay.e2e.load.Sysbench;
+import org.binlogrelay.e2e.load.SysbenchResult;
+import org.binlogrelay.e2e.process.ChildProcesses;
+import org.binlogrelay.e2e.process.CommandResult;
+import org.binlogrelay.e2e.servers.Credentials;
+import org.binlogrelay.e2e.servers.DatabaseServer;
+import org.binlogrelay.e2e.servers.HostAndPort;
+import org.binlogrelay.e2e.servers.Provisioning;
+import org.binlogrelay.e2e.servers.ReplicaStatus;
+import org.binlogrelay.e2e.servers.ReplicationLink;
+import org.binlogrelay.e2e.servers.ServerFarm;
+import org.binlogrelay.e2e.servers.ServerFarmExtension;
+import org.binlogrelay.e2e.servers.ServerSpec;
+import org.binlogrelay.e2e.servers.ServerVersion;
+import org.binlogrelay.server.downstream.Command;
+import org.binlogrelay.server.downstream.DumpRequest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * MariaDB 10.11 primary, the relay following it, and real MariaDB 10.11 replicas and {@code mariadb-binlog} served by
+ * the relay: replicas by GTID ({@code MASTER_USE_GTID=slave_pos}) and by file/position end up with the primary's data
+ * and GTIDs under load and across restarts; dumps from the relay are the primary's dumps byte for byte (server_id of
+ * made-up events aside, fake GTID_LIST included); mariadb-binlog copies byte-identical files; refusals are MariaDB's.
+ */
+@ExtendWith(ServerFarmExtension.class)
+class MariadbServingIT {
+    private static final Logger LOG = LoggerFactory.getLogger(MariadbServingIT.class);
+    private static final Duration LOAD = Duration.ofSeconds(40);
+    private static final int RATE = 40;
+    private static final Duration CATCH_UP = Duration.ofMinutes(3);
+    private static final String CAPABLE = "SET @mariadb_slave_capability = 4";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void replicasByGtidAndByPositionFollowThePrimaryThroughTheRelay(ServerFarm farm) throws Exception {
+        DatabaseServer primary = farm.start(ServerSpec.of(ServerVersion.MARIADB_10_11).named("primary")
+                .withMaxBinlogSize(1 << 20));
+        DatabaseServer byGtid = farm.start(ServerVersion.MARIADB_10_11, "by-gtid");
+        DatabaseServer byPosition = farm.start(ServerVersion.MARIADB_10_11, "by-position");
+        Sysbench load = Sysbench.against(primary).withRate(RATE);
+        load.prepare();
+        try (ServingRelay relay = ServingRelay.follow(primary, dir)) {
+            HostAndPort at = farm.backend().hostPortForServers(relay.port());
+            ReplicationLink.establish(byGtid, at, Credentials.REPLICATION, "relay");
+            byPosition.execute(positionReplication(at, "binlog.000001", 4));
+            String prepared = primary.executedGtidSet();
+            long first = Replicas.awaitExecuted(byGtid, prepared, CATCH_UP);
+            long second = Replicas.awaitExecuted(byPosition, prepared, CATCH_UP);
+            LOG.info("FIGURE initial copy through the relay ({} files): by GTID {} ms, by position {} ms",
+                    relay.store().files().size(), first, second);
+
+            ExecutorService pool = Executors.newSingleThreadExecutor();
+            try {
+                Future<SysbenchResult> running = pool.submit(() -> load.run(LOAD));
+                List<Long> lagGtid = new ArrayList<>();
+                List<Long> lagPosition = new ArrayList<>();
+                long started = System.nanoTime();
+                boolean gtidStopped = false;
+                boolean positionStopped = false;
+                String restarts = "";
+                while (!running.isDone()) {
+                    long at0 = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
+                    if (at0 >= 8 && at0 < 16 && !gtidStopped && restarts.isEmpty()) {
+                        byGtid.execute("STOP SLAVE");
+                        gtidStopped = true;
+                    } else if (at0 >= 16 && gtidStopped) {
+                        byGtid.execute("START SLAVE");
+                        gtidStopped = false;
+                        restarts += "by GTID, stopped 8 s: caught up in " + Replicas.lag(primary, byGtid, CATCH_UP)
+                                + " ms; ";
+                    } else if (at0 >= 20 && at0 < 28 && !positionStopped && !restarts.contains("position")) {
+                        byPosition.execute("STOP SLAVE");
+                        positionStopped = true;
+                    } else if (at0 >= 28 && positionStopped) {
+                        byPosition.execute("START SLAVE");
+                        positionStopped = false;
+                        restarts += "by position, stopped 8 s: caught up in "
+                                + Replicas.lag(primary, byPosition, CATCH_UP) + " ms";
+                    } else {
+                        if (!gtidStopped) {
+                            lagGtid.add(Replicas.lag(primary, byGtid, CATCH_UP));
+                        }
+                        if (!positionStopped) {
+                            lagPosition.add(Replicas.lag(primary, byPosition, CATCH_UP));
+                        }
+                        Replicas.sleep(500);
+                    }
+                }
+                SysbenchResult result = running.get(LOAD.toSeconds() + 180, TimeUnit.SECONDS);
+                LOG.info("FIGURE sysbench {}", result);
+                LOG.info("FIGURE lag behind the primary under load, by GTID: {}", Replicas.summary(lagGtid));
+                LOG.info("FIGURE lag behind the primary under load, by position: {}", Replicas.summary(lagPosition));
+                LOG.info("FIGURE restarts: {}", restarts);
+                assertThat(restarts).contains("by GTID").contains("by position");
+            } finally {
+                pool.shutdownNow();
+            }
+
+            String end = primary.executedGtidSet();
+            Replicas.awaitExecuted(byGtid, end, CATCH_UP);
+            Replicas.awaitExecuted(byPosition, end, CATCH_UP);
+            assertThat(byGtid.queryValue("SELECT @@global.gtid_slave_pos")).isEqualTo(end);
+            assertThat(byPosition.queryValue("SELECT @@global.gtid_slave_pos")).isEqualTo(end);
+            Replicas.awaitReadPosition(byGtid, relay.primaryPosition());
+            Replicas.awaitReadPosition(byPosition, relay.primaryPosition());
+            TableChecksums expected = TableChecksums.of(primary, "sbtest");
+            assertThat(expected.tables()).hasSize(4);
+            assertThat(TableChecksums.of(byGtid, "sbtest")).isEqualTo(expected);
+            assertThat(TableChecksums.of(byPosition, "sbtest")).isEqualTo(expected);
+            assertThat(ReplicaStatus.of(byGtid).lastIoErrno()).isZero();
+            assertThat(ReplicaStatus.of(byPosition).lastIoErrno()).isZero();
+            LOG.info("relay dumps at the end: {}", relay.dumps().dumps());
+        }
+    }
+
+    @Test
+    void dumpsFromTheRelayAreThePrimarysDumpsAndMariadbBinlogCopiesIdenticalFiles(ServerFarm farm) throws Exception {
+        DatabaseServer primary = farm.start(ServerSpec.of(ServerVersion.MARIADB_10_11).named("primary")
+                .withMaxBinlogSize(64 << 10));
+        Sysbench load = Sysbench.against(primary).withTables(2).withTableSize(2_000).withRate(100);
+        load.prepare();
+        String prepared = primary.queryValue("SELECT @@global.gtid_binlog_pos");
+        load.run(Duration.ofSeconds(3));
+        primary.execute("FLUSH BINARY LOGS", "CREATE DATABASE after_flush");
+        try (ServingRelay relay = ServingRelay.follow(primary, dir)) {
+            relay.awaitQuietAndCaughtUp(Duration.ofMinutes(1));
+            PrimaryComparison same = new PrimaryComparison(primary, relay, false);
+            List<Map<String, String>> events = primary.queryRows("SHOW BINLOG EVENTS IN 'binlog.000002' LIMIT 4");
+            long midFile = Long.parseLong(events.get(3).get("Pos"));
+            int nonBlocking = DumpRequest.BINLOG_DUMP_NON_BLOCK;
+            int annotate = MARIADB_SEND_ANNOTATE_ROWS;
+
+            same.compare("non-blocking dump of everything, as mariadb-binlog asks",
+                    List.of("SET @master_binlog_checksum = 'NONE'", CAPABLE),
+                    dump("binlog.000001", 4, nonBlocking | annotate, 0));
+            same.compare("start inside binlog.000002 (log_pos and created cleared)",
+                    List.of("SET @master_binlog_checksum = 'CRC32'", CAPABLE),
+                    dump("binlog.000002", midFile, nonBlocking | annotate, 0));
+            same.compare("ANNOTATE_ROWS left out when not asked for",
+                    List.of("SET @master_binlog_checksum = 'CRC32'", CAPABLE), dump("binlog.000003", 4, nonBlocking, 0));
+            same.compare("GTID start after what sysbench prepare wrote (fake GTID_LIST where it is reached)",
+                    List.of("SET @master_binlog_checksum = 'CRC32'", CAPABLE, "SET @slave_connect_state = '" + prepared
+                            + "'", "SET @slave_gtid_strict_mode = 1", "SET @slave_gtid_ignore_duplicates = 0"),
+                    dump("", 4, nonBlocking | annotate, 0));
+            same.compare("no @master_binlog_checksum: refused after the FORMAT_DESCRIPTION", List.of(CAPABLE),
+                    dump("binlog.000002", 4, nonBlocking | annotate, 0));
+            Map<String, String> status = primary.queryRows("SHOW MASTER STATUS").get(0);
+            same.compareBlocking("a blocking dump that caught up: idle heartbeats",
+                    List.of("SET @master_binlog_checksum = 'CRC32'", CAPABLE, "SET @master_heartbeat_period = 200000000"),
+                    dump(status.get("File"), Long.parseLong(status.get("Position")), annotate, 901), 27, 2);
+
+            Path out = Files.createDirectories(dir.resolve("mariadb-binlog-copy"));
+            CommandResult copy = ChildProcesses.run(List.of(
+                            Provisioning.executable("mariadb-binlog", "mariadb-binlog").toString(), "--no-defaults",
+                            "--read-from-remote-server", "--protocol=TCP", "--host=127.0.0.1", "--port=" + relay.port(),
+                            "--user=repl", "--password=repl-pass", "--raw", "--to-last-log",
+                            "--result-file=" + out + "/", "binlog.000001"),
+                    dir, dir.resolve("mariadb-binlog.out"), null, Duration.ofSeconds(120))
+                    .requireSuccess("mariadb-binlog --raw from the relay");
+            LOG.info("mariadb-binlog copied from the relay in {} ms", copy.elapsed().toMillis());
+            PrimaryComparison.assertSameFiles(primary.binlogDir(), out,
+                    relay.store().files().stream().map(f -> f.name()).toList());
+        }
+    }
+
+    @Test
+    void whatThePrimaryRefusesTheRelayRefusesAlikeAndKeepsServingOthers(ServerFarm farm) throws Exception {
+        DatabaseServer primary = farm.start(ServerSpec.of(ServerVersion.MARIADB_10_11).named("primary")
+                .withMaxBinlogSize(64 << 10));
+        DatabaseServer healthy = farm.start(ServerVersion.MARIADB_10_11, "healthy");
+        DatabaseServer diverged = farm.start(ServerVersion.MARIADB_10_11, "diverged");
+        Sysbench load = Sysbench.against(primary).withTables(2).withTableSize(2_000).withRate(100);
+        load.prepare();
+        primary.execute("FLUSH BINARY LOGS", "FLUSH BINARY LOGS");
+        long primaryId = primary.serverId();
+        try (ServingRelay relay = ServingRelay.follow(primary, dir)) {
+            relay.awaitQuietAndCaughtUp(Duration.ofMinutes(1));
+            PrimaryComparison same = new PrimaryComparison(primary, relay, false);
+            HostAndPort at = farm.backend().hostPortForServers(relay.port());
+            ReplicationLink.establish(healthy, at, Credentials.REPLICATION, "relay");
+            Replicas.awaitExecuted(healthy, primary.executedGtidSet(), CATCH_UP);
+            List<String> setup = List.of("SET @master_binlog_checksum = 'CRC32'", CAPABLE);
+
+            same.compare("unknown file", setup, dump("binlog.000099", 4, 2, 0));
+            same.compare("position past the end", setup, dump("binlog.000001", 4_000_000_000L, 2, 0));
+            same.compare("position below 4", setup, dump("binlog.000001", 3, 2, 0));
+            same.compare("position inside an event", setup, dump("binlog.000001", 5, 2, 0));
+            same.compare("GTID not in the binlog", gtidSetup("0-" + primaryId + "-999999"), dump("", 4, 2, 0));
+            same.compare("GTID of another server with a higher sequence number on the primary",
+                    gtidSetup("0-777-5"), dump("", 4, 2, 0));
+
+            relay.awaitSettled(Duration.ofMinutes(1));
+            relay.store().removeFilesBefore("binlog.000003");
+            primary.execute("PURGE BINARY LOGS TO 'binlog.000003'");
+            same.compare("GTID position purged", gtidSetup("0-" + primaryId + "-2"), dump("", 4, 2, 0));
+            same.compare("purged file", setup, dump("binlog.000002", 4, 2, 0));
+
+            // A real replica with a transaction of its own in domain 0, connecting with its current position.
+            diverged.execute("CREATE DATABASE local_extra");
+            diverged.execute(currentPos(at));
+            ReplicaStatus fromRelay = Replicas.awaitIoError(diverged, Duration.ofSeconds(60));
+            diverged.execute("STOP SLAVE", "RESET SLAVE ALL");
+            diverged.execute(currentPos(primary.peerAddress()));
+            ReplicaStatus fromPrimary = Replicas.awaitIoError(diverged, Duration.ofSeconds(60));
+            LOG.info("diverged replica: relay said {} '{}', primary said {} '{}'", fromRelay.lastIoErrno(),
+                    fromRelay.lastIoError(), fromPrimary.lastIoErrno(), fromPrimary.lastIoError());
+            assertThat(fromRelay.lastIoErrno()).isEqualTo(fromPrimary.lastIoErrno()).isEqualTo(1236);
+            assertThat(fromRelay.lastIoError()).isEqualTo(fromPrimary.lastIoError());
+
+            load.run(Duration.ofSeconds(3));
+            long ms = Replicas.lag(primary, healthy, CATCH_UP);
+            LOG.info("FIGURE healthy replica still served after the refusals: caught up in {} ms", ms);
+            assertThat(TableChecksums.of(healthy, "sbtest")).isEqualTo(TableChecksums.of(primary, "sbtest"));
+        }
+    }
+
+    /** BINLOG_SEND_ANNOTATE_ROWS_EVENT: MariaDB's dump flag 0x02. */
+    private static final int MARIADB_SEND_ANNOTATE_ROWS = 0x02;
+
+    private static List<String> gtidSetup(String connectState) {
+        return List.of("SET @master_binlog_checksum = 'CRC32'", CAPABLE, "SET @slave_connect_state = '" + connectState
+                + "'", "SET @slave_gtid_strict_mode = 1", "SET @slave_gtid_ignore_duplicates = 0");
+    }
+
+    private static byte[] dump(String file, long position, int flags, long serverId) {
+        return new DumpRequest(Command.COM_BINLOG_DUMP, serverId, flags, file, position, null).encode();
+    }
+
+    private static String[] positionReplication(HostAndPort source, String file, long position) {
+        return new String[] {"CHANGE MASTER TO MASTER_HOST='" + source.host() + "', MASTER_PORT=" + source.port()
+                + ", MASTER_USER='repl', MASTER_PASSWORD='repl-pass', MASTER_LOG_FILE='" + file + "', MASTER_LOG_POS="
+                + position + ", MASTER_USE_GTID=no, MASTER_CONNECT_RETRY=1", "START SLAVE"};
+    }
+
+    private static String[] currentPos(HostAndPort source) {
+        return new String[] {"CHANGE MASTER TO MASTER_HOST='" + source.host() + "', MASTER_PORT=" + source.port()
+                + ", MASTER_USER='repl', MASTER_PASSWORD='repl-pass', MASTER_USE_GTID=current_pos,"
+                + " MASTER_CONNECT_RETRY=1", "START SLAVE"};
+    }
+}

@@ -1,0 +1,81 @@
+package org.binlogrelay.e2e.serving;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+import org.binlogrelay.e2e.servers.Credentials;
+import org.binlogrelay.e2e.servers.DatabaseServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Test side: one dump request asked of the real primary and of the relay on fresh connections set up the same way,
+ * and the answers compared with {@link DumpComparison}.
+ */
+final class PrimaryComparison {
+    private static final Logger LOG = LoggerFactory.getLogger(PrimaryComparison.class);
+
+    private final DatabaseServer primary;
+    private final ServingRelay relay;
+    private final boolean tls;
+
+    PrimaryComparison(DatabaseServer primary, ServingRelay relay, boolean tls) {
+        this.primary = primary;
+        this.relay = relay;
+        this.tls = tls;
+    }
+
+    /** A dump that ends (EOF, ERR, or 5 s of silence): the whole answers must be the same. */
+    void compare(String what, List<String> setup, byte[] request) {
+        List<DumpClient.Packet>[] answers = ask(setup, request, 1_000_000, Duration.ofSeconds(5));
+        List<DumpClient.Packet> fromRelay = answers[1];
+        DumpClient.Packet last = fromRelay.get(fromRelay.size() - 1);
+        LOG.info("compared with the primary: {}: {} packets, last {}", what, fromRelay.size(),
+                last.isError() ? last.error() : last.isEof() ? "EOF" : "event " + last.eventType());
+        assertThat(DumpComparison.differences(answers[0], fromRelay)).as(what).isEmpty();
+    }
+
+    /**
+     * A blocking dump: both answers are read until 2 s of silence or 40 packets, then cut to the shorter one (idle
+     * heartbeats come on each side's own clock); at least {@code heartbeats} heartbeats must be in it.
+     */
+    void compareBlocking(String what, List<String> setup, byte[] request, int heartbeatType, int heartbeats) {
+        List<DumpClient.Packet>[] answers = ask(setup, request, 40, Duration.ofSeconds(2));
+        int n = Math.min(answers[0].size(), answers[1].size());
+        long seen = answers[1].subList(0, n).stream().filter(p -> p.isEvent() && p.eventType() == heartbeatType)
+                .count();
+        LOG.info("compared with the primary: {}: {} packets, {} heartbeats", what, n, seen);
+        assertThat(seen).as("heartbeats while idle").isGreaterThanOrEqualTo(heartbeats);
+        assertThat(DumpComparison.differences(answers[0].subList(0, n), answers[1].subList(0, n))).as(what).isEmpty();
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<DumpClient.Packet>[] ask(List<String> setup, byte[] request, int maxPackets, Duration idle) {
+        try (DumpClient p = DumpClient.connect(primary.address(), primary.replicationCredentials(), tls);
+                DumpClient r = DumpClient.connect(relay.address(), Credentials.REPLICATION, tls)) {
+            p.execute(setup.toArray(String[]::new));
+            r.execute(setup.toArray(String[]::new));
+            return new List[] {p.dump(request, maxPackets, idle), r.dump(request, maxPackets, idle)};
+        }
+    }
+
+    /** Closed files identical; the last one identical except for the in-use flag the primary still has set. */
+    static void assertSameFiles(Path primaryDir, Path copies, List<String> names) throws Exception {
+        for (int i = 0; i < names.size(); i++) {
+            String name = names.get(i);
+            byte[] original = Files.readAllBytes(primaryDir.resolve(name));
+            byte[] copy = Files.readAllBytes(copies.resolve(name));
+            if (i == names.size() - 1) {
+                original[21] &= ~1;
+            }
+            assertThat(copy.length).as(name + " size").isEqualTo(original.length);
+            assertThat(Arrays.mismatch(copy, original)).as(name + " first differing byte").isEqualTo(-1);
+        }
+        LOG.info("FIGURE {} files copied byte-identical: {}", names.size(), names);
+    }
+}

@@ -1,0 +1,100 @@
+package org.binlogrelay.e2e.serving;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.binlogrelay.e2e.servers.DatabaseServer;
+import org.binlogrelay.e2e.servers.ReplicaStatus;
+
+/**
+ * Test side: waiting for replicas and measuring how far behind they are, with every wait bounded and failing with
+ * the replica's status and error log.
+ */
+final class Replicas {
+    private Replicas() {
+    }
+
+    /** Waits until {@code replica} executed {@code gtids} (a value of the flavour's executed-GTID query); returns ms. */
+    static long awaitExecuted(DatabaseServer replica, String gtids, Duration timeout) {
+        long started = System.nanoTime();
+        long deadline = started + timeout.toNanos();
+        while (true) {
+            if (replica.flavor().dialect().hasExecuted(replica, gtids)) {
+                return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+            }
+            ReplicaStatus status = ReplicaStatus.of(replica);
+            if (status.lastSqlErrno() != 0 || status.lastIoErrno() == 1236 || System.nanoTime() > deadline) {
+                throw new AssertionError(replica + " did not execute " + gtids + " within " + timeout + "; it has "
+                        + replica.executedGtidSet() + "\n" + status.summary() + replica.errorLogTail(30));
+            }
+            sleep(20);
+        }
+    }
+
+    /** The primary's GTIDs now, and how long until {@code replica} has them: a lag sample in ms. */
+    static long lag(DatabaseServer primary, DatabaseServer replica, Duration timeout) {
+        return awaitExecuted(replica, primary.executedGtidSet(), timeout);
+    }
+
+    /** Waits until the replica reports an IO error and returns its status. */
+    static ReplicaStatus awaitIoError(DatabaseServer replica, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            ReplicaStatus status = ReplicaStatus.of(replica);
+            if (status.lastIoErrno() != 0) {
+                return status;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(replica + " reported no IO error within " + timeout + "\n" + status.summary());
+            }
+            sleep(50);
+        }
+    }
+
+    /**
+     * Waits (up to 10 s) until the replica's IO thread says it read up to {@code end} of the primary's binlog
+     * ({@code Source_Log_File}/{@code Read_Source_Log_Pos}, MariaDB {@code Master_Log_File}/{@code
+     * Read_Master_Log_Pos}): positions stay right across skipped transactions and reconnections.
+     */
+    static void awaitReadPosition(DatabaseServer replica, org.binlogrelay.storage.Position end) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            java.util.Map<String, String> c = ReplicaStatus.of(replica).columns();
+            String file = c.containsKey("Source_Log_File") ? c.get("Source_Log_File") : c.get("Master_Log_File");
+            String pos = c.containsKey("Read_Source_Log_Pos") ? c.get("Read_Source_Log_Pos")
+                    : c.get("Read_Master_Log_Pos");
+            if (end.file().equals(file) && Long.toString(end.offset()).equals(pos)) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(replica + " read up to " + file + ":" + pos + ", not " + end);
+            }
+            sleep(50);
+        }
+    }
+
+    /** Median, 95th percentile and maximum of samples, for logs and the report. */
+    static String summary(List<Long> samples) {
+        if (samples.isEmpty()) {
+            return "no samples";
+        }
+        List<Long> sorted = new ArrayList<>(samples);
+        Collections.sort(sorted);
+        long p50 = sorted.get(sorted.size() / 2);
+        long p95 = sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(sorted.size() * 0.95) - 1));
+        return sorted.size() + " samples: median " + p50 + " ms, p95 " + p95 + " ms, max " + sorted.get(sorted.size() - 1)
+                + " ms";
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+}
