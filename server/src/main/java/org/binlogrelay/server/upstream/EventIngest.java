@@ -178,9 +178,9 @@ final class EventIngest {
     try {
       return store.append(event);
     } catch (IOException e) {
-      throw new FatalUpstreamException("binlog store " + store.directory() + " failed writing " + event.header()
-          .typeName() + " event at " + counters.position + ": " + e.getMessage() + "; fix the disk, then restart the"
-          + " relay (reopening the store recovers it)", e);
+      // the store stopped accepting writes; the replicator waits for it (UpstreamReplicator#awaitStore)
+      throw new FatalUpstreamException("storing the " + event.header().typeName() + " event at " + counters.position
+          + " failed: " + e.getMessage(), e);
     }
   }
 

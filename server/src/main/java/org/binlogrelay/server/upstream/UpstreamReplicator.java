@@ -30,6 +30,8 @@ import org.slf4j.LoggerFactory;
  *                    ^  |                      |
  *                    |  +------ failure -------+--> BACKING_OFF (retry) --wait--> CONNECTING
  *                    |                         +--> FAILED (no retry)
+ *                    |                         +--> WAITING_FOR_STORE (store not accepting writes)
+ *                    +------ store accepts writes again ----+
  *   any -stop-> STOPPED
  * </pre>
  *
@@ -43,6 +45,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Back-pressure: events are appended on the thread that reads the socket, one at a time; a slow store slows
  * the reading and TCP slows the primary. Nothing is buffered beyond the socket buffers.
+ *
+ * <p>Disk errors: when the store stops accepting writes (disk full, I/O error; {@link BinlogStore#health()}),
+ * the connection is closed (nothing of the unfinished transaction is kept) and the replicator, in {@link
+ * UpstreamStatus#WAITING_FOR_STORE}, calls {@link BinlogStore#tryResume()} every {@link #STORE_RETRY} delay
+ * until the condition clears (space freed, by the DBA or by retention), then reconnects where the store ends.
+ * A store that recovery finds corrupt stops the replicator in FAILED.
  *
  * <p>Threads: one thread, {@code upstream-HOST:PORT}, does all the work and is the store's only writer (do not
  * append to the store elsewhere while it runs). It is never interrupted (an interrupt would close the store's
@@ -66,6 +74,8 @@ public final class UpstreamReplicator implements Closeable {
   private static final Logger log = LoggerFactory.getLogger(UpstreamReplicator.class);
   /** How long {@link #close()} waits for the thread. */
   public static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+  /** Delays between attempts to resume a store that stopped on a disk error: 1 s doubling to 10 s. */
+  static final Backoff STORE_RETRY = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(10), 0.2);
 
   private final BinlogStore store;
   private final Time time;
@@ -276,6 +286,18 @@ public final class UpstreamReplicator implements Closeable {
         attempt = 0;
         continuityFailures = 0;
       }
+      if (!store.health().accepting()) {
+        StoreWait waited = awaitStore(describe(failure));
+        if (waited == StoreWait.FAILED) {
+          return;
+        }
+        if (waited == StoreWait.STOPPED) {
+          break;
+        }
+        attempt = 0;
+        continuityFailures = 0;
+        continue;
+      }
       continuityFailures = failure instanceof ContinuityException ? continuityFailures + 1 : 0;
       String text = describe(failure);
       if (!FailurePolicy.retry(failure, continuityFailures)) {
@@ -295,6 +317,54 @@ public final class UpstreamReplicator implements Closeable {
     log.info("{}: stopped at {}", name, counters.position);
     setPhase(UpstreamStatus.STOPPED, phase.lastError(), 0);
     refusePendingSwitch("the replicator was stopped");
+  }
+
+  /**
+   * Waits, with no connection open, until the store accepts writes again ({@link BinlogStore#tryResume()}).
+   *
+   * @param why what ended the connection (the store's error)
+   * @return how the wait ended; FAILED has set the status
+   */
+  private StoreWait awaitStore(String why) {
+    String text = "the store stopped accepting writes (" + store.health().condition() + "): " + why;
+    log.error("{}: {}; disconnected from the primary, retrying the store every {}-{} s until it accepts writes"
+        + " (free space in {} or fix the disk)", name, text, STORE_RETRY.initial().toSeconds(),
+        STORE_RETRY.max().toSeconds(), store.directory());
+    for (int tries = 1; ; tries++) {
+      setPhase(UpstreamStatus.WAITING_FOR_STORE, text, tries);
+      if (!waitUnlessStopped(STORE_RETRY.delay(tries, random.getAsDouble()))) {
+        return StoreWait.STOPPED;
+      }
+      synchronized (lock) {
+        if (pendingSwitch != null) {
+          // a switch needs no writes: the next round does it, then waits for the store again if needed
+          return StoreWait.RESUMED;
+        }
+      }
+      try {
+        if (store.tryResume()) {
+          log.info("{}: the store accepts writes again after {} attempt(s); reconnecting where it ends", name,
+              tries);
+          return StoreWait.RESUMED;
+        }
+      } catch (StoreException | IllegalStateException e) {
+        String fatal = "the store cannot be resumed: " + describe(e);
+        log.error("{}: stopped: {}", name, fatal, e);
+        setPhase(UpstreamStatus.FAILED, fatal, tries);
+        refusePendingSwitch("the replicator failed: " + fatal);
+        return StoreWait.FAILED;
+      }
+    }
+  }
+
+  /** How {@link #awaitStore} ended. */
+  private enum StoreWait {
+    /** The store accepts writes again (or a switch is pending): connect. */
+    RESUMED,
+    /** {@link #stop} was called. */
+    STOPPED,
+    /** The store cannot be resumed; the replicator is FAILED. */
+    FAILED
   }
 
   /** A switch asked for while the replicator ends is not done; its caller hears why at once. */

@@ -10,6 +10,11 @@ public enum UpstreamStatus {
   STREAMING,
   /** The last connection failed; waiting before the next attempt. */
   BACKING_OFF,
+  /**
+   * The store stopped accepting writes (disk full, I/O error): no connection is open; the replicator retries
+   * {@code BinlogStore.tryResume()} until the condition clears, then reconnects where the store ends.
+   */
+  WAITING_FOR_STORE,
   /** Stopped on request. */
   STOPPED,
   /** Stopped by an error that reconnecting cannot cure; {@link UpstreamState#lastError()} says which. */
