@@ -9,9 +9,16 @@ import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The store's directory and the file-system steps that make changes to it durable: a force of the
@@ -22,10 +29,15 @@ import java.util.stream.Stream;
  * <p>An atomic write that fails (a full disk, EIO) deletes its temporary file and leaves {@code name} as it
  * was, so a failure never leaves a half-written index or metadata file behind.
  *
+ * <p>Permissions: a directory the store creates is {@code rwx------} and its files {@code rw-------} ({@link
+ * ChannelOpener#FILES}); binlogs hold table data. An existing directory is used as it is, with a WARN if other
+ * users can read it.
+ *
  * <p>Thread-safe (every method is a self-contained file-system operation); concurrent atomic writes of the
  * same name must be serialised by the caller.
  */
 final class StoreDirectory {
+  private static final Logger log = LoggerFactory.getLogger(StoreDirectory.class);
   static final String TEMP_SUFFIX = ".tmp";
 
   private final Path path;
@@ -38,7 +50,48 @@ final class StoreDirectory {
   StoreDirectory(Path path, ChannelOpener opener) throws IOException {
     this.path = path.toAbsolutePath();
     this.opener = opener;
-    Files.createDirectories(this.path);
+    if (!Files.isDirectory(this.path) && posix(this.path.getParent())) {
+      Files.createDirectories(this.path.getParent());
+      try {
+        Files.createDirectory(this.path, PosixFilePermissions.asFileAttribute(OWNER_ONLY_DIRECTORY));
+      } catch (FileAlreadyExistsException raced) {
+        // created meanwhile by someone else: used as it is
+      }
+    } else {
+      Files.createDirectories(this.path);
+    }
+    warnIfOthersCanRead(this.path);
+  }
+
+  /** Permissions of a store directory the store creates: binlogs hold table data. */
+  static final Set<PosixFilePermission> OWNER_ONLY_DIRECTORY = PosixFilePermissions.fromString("rwx------");
+
+  /** Whether {@code directory} (or, if null, the working directory) is on a file system with POSIX permissions. */
+  static boolean posix(Path directory) {
+    Path where = directory == null ? Path.of("").toAbsolutePath() : directory;
+    while (where != null && !Files.exists(where)) {
+      where = where.getParent();
+    }
+    try {
+      return where != null && Files.getFileStore(where).supportsFileAttributeView(PosixFileAttributeView.class);
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static void warnIfOthersCanRead(Path directory) {
+    if (!posix(directory)) {
+      return;
+    }
+    try {
+      Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(directory);
+      if (permissions.contains(PosixFilePermission.OTHERS_READ) || permissions.contains(PosixFilePermission.OTHERS_EXECUTE)) {
+        log.warn("binlog store {} is readable by other users ({}); binlogs hold table data: chmod o-rwx {}",
+            directory, PosixFilePermissions.toString(permissions), directory);
+      }
+    } catch (IOException | UnsupportedOperationException e) {
+      // permissions unknown: nothing to say
+    }
   }
 
   /** Opens {@code name} in the directory with the store's {@link ChannelOpener}. */
