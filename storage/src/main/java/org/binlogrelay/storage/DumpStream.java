@@ -144,7 +144,7 @@ final class DumpStream {
       throw error(h.typeName() + " event (log_pos " + h.logPos() + ") where " + awaited());
     }
     long end = offset + event.length();
-    if (h.logPos() != end) {
+    if (h.logPos() != Position.logPosOf(end)) {
       throw discontinuity(h, event.length());
     }
     if (type == EventType.ROTATE) {
@@ -284,7 +284,14 @@ final class DumpStream {
   }
 
   private ContinuityException discontinuity(EventHeader h, int length) {
-    long start = h.logPos() - length;
+    // log_pos is the end offset modulo 2^32: read it as the end nearest to where the store is
+    long end = (offset & ~0xffff_ffffL) + h.logPos();
+    if (end - offset > 1L << 31) {
+      end -= 1L << 32;
+    } else if (offset - end > 1L << 31) {
+      end += 1L << 32;
+    }
+    long start = end - length;
     String what = start > offset
         ? "gap: " + (start - offset) + " bytes of " + file + " from " + offset + " are missing"
         : "overlap: the event repeats " + (offset - start) + " bytes already stored";

@@ -189,7 +189,7 @@ final class FileScan {
         problem(position, e.getMessage().replace("at offset " + at, "at offset " + position));
         return null;
       }
-      if (header.logPos() != position + size) {
+      if (header.logPos() != Position.logPosOf(position + size)) {
         problem(position, header.typeName() + " event at " + position + " has log_pos " + header.logPos()
             + ", expected its end " + (position + size));
         return null;
