@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * The cases that broke other binlog servers, through a real primary, the relay and a real replica: an event over
  * 16 MiB (split into several packets from the primary to the relay and from the relay to the replica), a 1 GiB
  * transaction, GTID sequence numbers above 2^32, DDL, XA transactions (two-phase, one-phase, rolled back after
- * prepare), an empty transaction, and the primary rotating several times while the relay is down. After each: the
+ * prepare), an empty transaction, MySQL's tagged GTIDs and compressed transactions, and the primary rotating
+ * several times while the relay is down. After each: the
  * relay's files are the primary's byte for byte, the replica has the primary's GTIDs and CHECKSUM TABLE values.
  */
 @ExtendWith(ServerFarmExtension.class)
@@ -112,6 +113,13 @@ class EdgeCasesIT {
                         "INSERT INTO edge.t (id, v) VALUES (1, 1)",
                         "SET gtid_next = '" + OTHER_UUID + ":" + (SEQ_ABOVE_2_32 + 1) + "'", "BEGIN", "COMMIT",
                         "SET gtid_next = 'AUTOMATIC'");
+                // a tagged GTID, and compressed transactions (Transaction_payload events), also a big one
+                primary.execute("SET gtid_next = 'AUTOMATIC:edge_tag'", "INSERT INTO edge.t (id, v) VALUES (3, 3)",
+                        "SET gtid_next = 'AUTOMATIC'",
+                        "SET SESSION binlog_transaction_compression = ON",
+                        "INSERT INTO edge.t (id, v) VALUES (4, 4)",
+                        "INSERT INTO edge.big VALUES (4, REPEAT('z', " + (20L << 20) + "))",
+                        "SET SESSION binlog_transaction_compression = OFF");
             } else {
                 primary.execute("SET gtid_seq_no = " + SEQ_ABOVE_2_32, "INSERT INTO edge.t (id, v) VALUES (1, 1)",
                         "INSERT INTO edge.t (id, v) VALUES (2, 2)");
@@ -140,7 +148,9 @@ class EdgeCasesIT {
             String gtids = relay.store().executedGtids().toString();
             LOG.info("FIGURE {} edge cases: relay GTIDs {}, {} files", version, gtids, relay.store().files().size());
             if (mysql) {
-                assertThat(gtids).contains(OTHER_UUID + ":" + SEQ_ABOVE_2_32 + "-" + (SEQ_ABOVE_2_32 + 1));
+                assertThat(gtids).contains(OTHER_UUID + ":" + SEQ_ABOVE_2_32 + "-" + (SEQ_ABOVE_2_32 + 1))
+                        .contains(":edge_tag:1");
+                assertThat(replica.queryLong("SELECT COUNT(*) FROM edge.t WHERE id IN (3, 4)")).isEqualTo(2);
             } else {
                 // domain 0 went on counting from 2^32 + 1
                 assertThat(Long.parseLong(gtids.substring(gtids.lastIndexOf('-') + 1).strip()))
