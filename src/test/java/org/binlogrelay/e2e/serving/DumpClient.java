@@ -32,6 +32,8 @@ import org.binlogrelay.protocol.handshake.HandshakeResponse41;
 import org.binlogrelay.protocol.handshake.HandshakeV10;
 import org.binlogrelay.protocol.handshake.SslRequest;
 import org.binlogrelay.protocol.packet.ErrPacket;
+import org.binlogrelay.protocol.query.QueryResponse;
+import org.binlogrelay.protocol.query.QueryResponseReader;
 
 /**
  * Test side: a raw replication client, to ask a real server and the relay the very same dump and compare what
@@ -145,6 +147,36 @@ final class DumpClient implements AutoCloseable {
             }
         }
         return this;
+    }
+
+    /** The first column of the single row {@code sql} returns (e.g. {@code SELECT @@global.gtid_purged}). */
+    String queryValue(String sql) {
+        sequence = 0;
+        byte[] text = sql.getBytes(StandardCharsets.UTF_8);
+        byte[] payload = new byte[text.length + 1];
+        payload[0] = 0x03;
+        System.arraycopy(text, 0, payload, 1, text.length);
+        try {
+            send(payload);
+            QueryResponseReader reader = new QueryResponseReader(false, 16, 2);
+            while (!reader.accept(read().payload())) {
+                // column definitions, EOF, rows
+            }
+            QueryResponse answer = reader.response();
+            if (!(answer instanceof QueryResponse.Rows rows) || rows.resultSet().rows().size() != 1) {
+                throw new AssertionError(sql + " answered " + answer);
+            }
+            return rows.resultSet().rows().get(0).get(0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Sends COM_PING and returns the answer (OK, or ERR if the server refuses it). */
+    Packet ping() throws IOException {
+        sequence = 0;
+        send(new byte[] {0x0e});
+        return read();
     }
 
     /**

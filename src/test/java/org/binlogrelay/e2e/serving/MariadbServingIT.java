@@ -143,9 +143,18 @@ class MariadbServingIT {
         load.prepare();
         String prepared = primary.queryValue("SELECT @@global.gtid_binlog_pos");
         load.run(Duration.ofSeconds(3));
+        // A second server_id in domain 0: @@gtid_binlog_state lists both, @@gtid_binlog_pos only the newest.
+        primary.execute("SET SESSION server_id = 777", "CREATE DATABASE from_server_777");
         primary.execute("FLUSH BINARY LOGS", "CREATE DATABASE after_flush");
         try (ServingRelay relay = ServingRelay.follow(primary, dir)) {
             relay.awaitQuietAndCaughtUp(Duration.ofMinutes(1));
+            String state = primary.queryValue("SELECT @@global.gtid_binlog_state");
+            assertThat(state).as("the primary's @@gtid_binlog_state").contains("0-777-").contains(",");
+            try (DumpClient client = DumpClient.connect(relay.address(), Credentials.REPLICATION, false)) {
+                assertThat(client.queryValue("SELECT @@global.gtid_binlog_state")).isEqualTo(state);
+                assertThat(client.queryValue("SELECT @@global.gtid_binlog_pos"))
+                        .isEqualTo(primary.queryValue("SELECT @@global.gtid_binlog_pos"));
+            }
             PrimaryComparison same = new PrimaryComparison(primary, relay, false);
             List<Map<String, String>> events = primary.queryRows("SHOW BINLOG EVENTS IN 'binlog.000002' LIMIT 4");
             long midFile = Long.parseLong(events.get(3).get("Pos"));

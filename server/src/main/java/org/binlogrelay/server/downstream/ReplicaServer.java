@@ -108,8 +108,7 @@ public final class ReplicaServer implements AutoCloseable {
 
   private static QueryResponder responder(ReplicaServerConfig config, BinlogListing binlogs, ReplicaRegistry replicas,
       Clock clock) {
-    List<SystemVariable> variables = new ArrayList<>(config.dialect().variables(config.identity(),
-        binlogs::executedGtids));
+    List<SystemVariable> variables = new ArrayList<>(config.dialect().variables(config.identity(), binlogs));
     variables.addAll(config.extraVariables());
     return new QueryResponder(config.dialect(), config.identity(), new ServerVariables(variables), binlogs,
         replicas::list, clock);

@@ -76,7 +76,7 @@ final class TestServers {
     AuthPlugin nat = new NativePasswordPlugin();
     ReplicaRegistry replicas = new ReplicaRegistry();
     List<org.binlogrelay.server.downstream.sql.SystemVariable> vars =
-        new ArrayList<>(config.dialect().variables(config.identity(), binlogs::executedGtids));
+        new ArrayList<>(config.dialect().variables(config.identity(), binlogs));
     vars.addAll(config.extraVariables());
     QueryResponder responder = new QueryResponder(config.dialect(), config.identity(), new ServerVariables(vars),
         binlogs, replicas::list, clock);
