@@ -42,10 +42,12 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * Failures answer as MySQL does: a malformed response is ER_HANDSHAKE_ERROR (1043), a wrong password or
- * unknown user ER_ACCESS_DENIED_ERROR (1045) naming the user and the client's address, which also counts
- * against the host in the {@link org.binlogrelay.server.downstream.account.LoginThrottle}. An unknown user goes
- * through the same exchange as a known one, so the two cannot be told apart. A client that does not finish
- * within the connect timeout is dropped.
+ * unknown user ER_ACCESS_DENIED_ERROR (1045) naming the user and the client's address, a right password over
+ * plain TCP when TLS is required ER_SECURE_TRANSPORT_REQUIRED (3159, checked after the password, as MySQL
+ * does). 1045 also counts against the host in the
+ * {@link org.binlogrelay.server.downstream.account.LoginThrottle}. An unknown user goes through the same
+ * exchange as a known one, so the two cannot be told apart. A client that does not finish within the connect
+ * timeout is dropped.
  *
  * <p>One instance per channel; event loop only.
  */
@@ -134,10 +136,6 @@ final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<MysqlPack
       return;
     }
     capabilities = response.capabilities() & serverCapabilities;
-    if (server.config.requireSecureTransport() && !secure) {
-      Packets.failAndClose(ctx, reply, ErrorMessages.secureTransportRequired());
-      return;
-    }
     Optional<UserAccount> found = server.config.accounts().find(response.user(), host);
     account = found.orElse(null);
     String clientPlugin = CapabilityFlags.has(capabilities, CapabilityFlags.CLIENT_PLUGIN_AUTH)
@@ -172,6 +170,15 @@ final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<MysqlPack
       int seq = reply;
       if (accept.moreDataBeforeOk() != null) {
         seq = Packets.write(ctx, seq, new AuthMoreData(accept.moreDataBeforeOk()).encode());
+      }
+      if (server.config.requireSecureTransport() && !secure) {
+        // MySQL checks require_secure_transport after the password (acl_authenticate): a wrong password over plain
+        // TCP is still 1045, a right one 3159 (after caching_sha2_password's "fast auth success", if it came).
+        state = State.DONE;
+        LOG.info("Connection {}: '{}'@'{}' proved the password without TLS; refused, TLS is required", connectionId,
+            response.user(), host);
+        Packets.failAndClose(ctx, seq, ErrorMessages.secureTransportRequired());
+        return;
       }
       Packets.write(ctx, seq, OkPacket.ok().encode());
       ctx.flush();
