@@ -14,6 +14,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.binlogrelay.e2e.checks.TableChecksums;
+import org.binlogrelay.e2e.downstream.RealClients;
 import org.binlogrelay.e2e.load.Sysbench;
 import org.binlogrelay.e2e.load.SysbenchResult;
 import org.binlogrelay.e2e.process.ChildProcesses;
@@ -164,11 +165,27 @@ class MysqlServingIT {
                             | DumpRequest.USE_HEARTBEAT_EVENT_V2, "", 4, MysqlGtidSet.parse(prepared)).encode());
             same.compare("no @source_binlog_checksum: refused after the FORMAT_DESCRIPTION", List.of(),
                     dump("binlog.000002", 4, DumpRequest.BINLOG_DUMP_NON_BLOCK, 0));
+            same.compareAfterEof("the connection after a non-blocking dump's EOF",
+                    List.of("SET @master_binlog_checksum = 'NONE', @source_binlog_checksum = 'NONE'"),
+                    dump("binlog.000002", 4, DumpRequest.BINLOG_DUMP_NON_BLOCK, 0));
             same.compareBlocking("a blocking dump that caught up: idle heartbeats",
                     List.of("SET @master_binlog_checksum = 'CRC32', @source_binlog_checksum = 'CRC32'",
                             "SET @master_heartbeat_period = 200000000, @source_heartbeat_period = 200000000"),
                     new DumpRequest(Command.COM_BINLOG_DUMP_GTID, 901, DumpRequest.USE_HEARTBEAT_EVENT_V2, "", 4,
                             MysqlGtidSet.parse(primary.executedGtidSet())).encode(), 41, 2);
+
+            // mysqlbinlog without --stop-never: a non-blocking dump to the end, decoded; exits 0 with every event.
+            String decodedFromPrimary = RealClients.mysqlbinlog(primary.address().port(), "repl", "repl-pass",
+                    "--read-from-remote-server", "--to-last-log", "binlog.000001")
+                    .requireSuccess("mysqlbinlog from the primary").output();
+            String decodedFromRelay = RealClients.mysqlbinlog(relay.port(), "repl", "repl-pass",
+                    "--read-from-remote-server", "--to-last-log", "binlog.000001")
+                    .requireSuccess("mysqlbinlog from the relay").output();
+            assertThat(decodedFromRelay).contains("CREATE DATABASE after_flush");
+            assertThat(madeUpEventsMasked(decodedFromRelay, ServingRelay.SERVER_ID))
+                    .isEqualTo(madeUpEventsMasked(decodedFromPrimary, primary.serverId()));
+            LOG.info("FIGURE mysqlbinlog --read-from-remote-server (no --stop-never) from the relay: exit 0, {} lines,"
+                    + " the same as from the primary", decodedFromRelay.lines().count());
 
             Path root = mysqlRoot();
             String inRoot = "/tmp/binlog-relay-serving-" + System.nanoTime();
@@ -228,9 +245,13 @@ class MysqlServingIT {
                     new DumpRequest(Command.COM_BINLOG_DUMP_GTID, 0, DumpRequest.USE_HEARTBEAT_EVENT_V2, "", 4,
                             MysqlGtidSet.parse(uuid + ":1-1000000")).encode());
 
+            assertThat(relayValue(relay, "SELECT @@global.gtid_purged")).as("nothing purged yet").isEmpty();
             relay.awaitSettled(Duration.ofMinutes(1));
             relay.store().removeFilesBefore("binlog.000003");
             primary.execute("PURGE BINARY LOGS TO 'binlog.000003'");
+            String purged = primary.queryValue("SELECT @@global.gtid_purged");
+            assertThat(purged).as("the primary's @@gtid_purged").startsWith(uuid + ":1-");
+            assertThat(relayValue(relay, "SELECT @@global.gtid_purged")).isEqualTo(purged);
             same.compare("purged GTIDs", checksum, new DumpRequest(Command.COM_BINLOG_DUMP_GTID, 0,
                     DumpRequest.USE_HEARTBEAT_EVENT_V2, "", 4, MysqlGtidSet.empty()).encode());
             same.compare("purged file", checksum, dump("binlog.000002", 4, 0, 0));
@@ -245,16 +266,27 @@ class MysqlServingIT {
             LOG.info("diverged replica: relay said {} '{}', primary said {} '{}'", fromRelay.lastIoErrno(),
                     fromRelay.lastIoError(), fromPrimary.lastIoErrno(), fromPrimary.lastIoError());
             assertThat(fromRelay.lastIoErrno()).isEqualTo(fromPrimary.lastIoErrno()).isEqualTo(13114);
-            assertThat(relayValue(relay, "SELECT @@global.gtid_purged")).as("nothing purged yet").isEmpty();
             assertThat(fromRelay.lastIoError()).isEqualTo(fromPrimary.lastIoError());
 
             load.run(Duration.ofSeconds(3));
-            String purged = primary.queryValue("SELECT @@global.gtid_purged");
-            assertThat(purged).as("the primary's @@gtid_purged").startsWith(uuid + ":1-");
-            assertThat(relayValue(relay, "SELECT @@global.gtid_purged")).isEqualTo(purged);
             long ms = Replicas.lag(primary, healthy, CATCH_UP);
             LOG.info("FIGURE healthy replica still served after the refusals: caught up in {} ms", ms);
             assertThat(TableChecksums.of(healthy, "sbtest")).isEqualTo(TableChecksums.of(primary, "sbtest"));
+        }
+    }
+
+    /**
+     * mysqlbinlog's text with the server_id (and so the CRC32) of the events a server makes up (timestamp 0, log_pos 0:
+     * the artificial ROTATEs) masked: the one thing the relay's and the primary's dumps may differ in.
+     */
+    private static String madeUpEventsMasked(String decoded, long serverId) {
+        return decoded.replaceAll("(?m)^#700101  0:00:00 server id " + serverId + "  end_log_pos 0( CRC32 0x[0-9a-f]{8})?",
+                "#700101  0:00:00 server id (made up)  end_log_pos 0");
+    }
+
+    private static String relayValue(ServingRelay relay, String sql) {
+        try (DumpClient client = DumpClient.connect(relay.address(), Credentials.REPLICATION, true)) {
+            return client.queryValue(sql);
         }
     }
 
@@ -275,19 +307,4 @@ class MysqlServingIT {
                 : Path.of(System.getProperty("user.home"), ".cache", "binlog-relay");
         return base.resolve("mysql-sid-root");
     }
-    /**
-     * mysqlbinlog's text with the server_id (and so the CRC32) of the events a server makes up (timestamp 0, log_pos 0:
-     * the artificial ROTATEs) masked: the one thing the relay's and the primary's dumps may differ in.
-     */
-    private static String madeUpEventsMasked(String decoded, long serverId) {
-        return decoded.replaceAll("(?m)^#700101  0:00:00 server id " + serverId + "  end_log_pos 0( CRC32 0x[0-9a-f]{8})?",
-                "#700101  0:00:00 server id (made up)  end_log_pos 0");
-    }
-
-    private static String relayValue(ServingRelay relay, String sql) {
-        try (DumpClient client = DumpClient.connect(relay.address(), Credentials.REPLICATION, true)) {
-            return client.queryValue(sql);
-        }
-    }
-
 }
