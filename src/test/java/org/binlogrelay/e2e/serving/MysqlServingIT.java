@@ -47,7 +47,11 @@ import org.slf4j.LoggerFactory;
 @ExtendWith(ServerFarmExtension.class)
 class MysqlServingIT {
     private static final Logger LOG = LoggerFactory.getLogger(MysqlServingIT.class);
-    private static final Duration LOAD = Duration.ofSeconds(40);
+    /**
+     * sysbench oltp_write_only time under which the replicas are stopped and restarted: 60 s, as the issue asks;
+     * {@code -Dbinlogrelay.serving.loadSeconds=N} (N >= 30: the replicas stop at 8-16 s and 20-28 s) for shorter runs.
+     */
+    private static final Duration LOAD = Replicas.loadDuration();
     private static final int RATE = 40;
     private static final Duration CATCH_UP = Duration.ofMinutes(3);
 
