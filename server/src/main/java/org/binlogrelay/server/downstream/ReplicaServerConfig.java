@@ -111,7 +111,7 @@ public record ReplicaServerConfig(
 
     private Builder(Dialect dialect) {
       this.dialect = Objects.requireNonNull(dialect, "dialect");
-      this.version = dialect.productName().equals("MariaDB") ? "10.11.0-MariaDB-binlog-relay" : "8.4.0-binlog-relay";
+      this.version = AnnouncedVersion.fallback(dialect);
     }
 
     public Builder bind(InetSocketAddress address) {
@@ -119,6 +119,7 @@ public record ReplicaServerConfig(
       return this;
     }
 
+    /** The version to announce; {@link AnnouncedVersion#choose} says which (configured, or the upstream's). */
     public Builder version(String v) {
       this.version = v;
       return this;
