@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -80,8 +81,13 @@ final class DumpClient implements AutoCloseable {
     private OutputStream out;
     private int sequence;
 
-    private DumpClient(HostAndPort address, Credentials credentials, boolean tls) throws IOException {
-        socket = new Socket(address.host(), address.port());
+    private DumpClient(HostAndPort address, Credentials credentials, boolean tls, int receiveBufferBytes)
+            throws IOException {
+        socket = new Socket();
+        if (receiveBufferBytes > 0) {
+            socket.setReceiveBufferSize(receiveBufferBytes);
+        }
+        socket.connect(new InetSocketAddress(address.host(), address.port()), 30_000);
         socket.setSoTimeout(30_000);
         in = socket.getInputStream();
         out = socket.getOutputStream();
@@ -116,8 +122,13 @@ final class DumpClient implements AutoCloseable {
     }
 
     static DumpClient connect(HostAndPort address, Credentials credentials, boolean tls) {
+        return connect(address, credentials, tls, 0);
+    }
+
+    /** With a socket receive buffer of {@code receiveBufferBytes} (set before connecting), 0 for the default. */
+    static DumpClient connect(HostAndPort address, Credentials credentials, boolean tls, int receiveBufferBytes) {
         try {
-            return new DumpClient(address, credentials, tls);
+            return new DumpClient(address, credentials, tls, receiveBufferBytes);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot log in to " + address, e);
         }
