@@ -18,6 +18,7 @@ import org.binlogrelay.e2e.servers.DatabaseServer;
 import org.binlogrelay.e2e.servers.ReplicationLink;
 import org.binlogrelay.e2e.servers.ServerFarm;
 import org.binlogrelay.e2e.servers.ServerFarmExtension;
+import org.binlogrelay.e2e.servers.ServerFlavor;
 import org.binlogrelay.e2e.servers.ServerSpec;
 import org.binlogrelay.e2e.servers.ServerVersion;
 import org.binlogrelay.server.serving.DumpStatus;
@@ -26,13 +27,15 @@ import org.binlogrelay.storage.Position;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Fan-out: 50 streaming clients on one relay under load all get the primary's events (same digest as the primary's
- * own dump), reach the primary's position, and cost the relay next to no CPU once idle. Chain: a relay following a
- * relay stores the primary's files byte for byte and serves a real replica. MySQL 9.7.
+ * own dump), reach the primary's position, and cost the relay next to no CPU once idle (MySQL 9.7). Chain: a relay
+ * following a relay stores the primary's files byte for byte and serves a real replica (MySQL 9.7 and MariaDB 10.11).
  */
 @ExtendWith(ServerFarmExtension.class)
 class FanOutAndChainIT {
@@ -94,11 +97,12 @@ class FanOutAndChainIT {
         }
     }
 
-    @Test
-    void aRelayOfARelayStoresThePrimarysFilesAndServesAReplica(ServerFarm farm) throws Exception {
-        DatabaseServer primary = farm.start(ServerSpec.of(ServerVersion.MYSQL_9_7).named("primary")
-                .withMaxBinlogSize(256 << 10));
-        DatabaseServer replica = farm.start(ServerVersion.MYSQL_9_7, "replica-of-second");
+    @ParameterizedTest
+    @EnumSource(ServerFlavor.class)
+    void aRelayOfARelayStoresThePrimarysFilesAndServesAReplica(ServerFlavor flavor, ServerFarm farm) throws Exception {
+        ServerVersion version = ServerVersion.defaultFor(flavor);
+        DatabaseServer primary = farm.start(ServerSpec.of(version).named("primary").withMaxBinlogSize(256 << 10));
+        DatabaseServer replica = farm.start(version, "replica-of-second");
         Sysbench load = Sysbench.against(primary).withTables(2).withTableSize(2_000).withRate(100);
         load.prepare();
         Path first = Files.createDirectories(dir.resolve("first"));
@@ -109,7 +113,7 @@ class FanOutAndChainIT {
                     "second relay");
             load.run(Duration.ofSeconds(10));
             primary.execute("FLUSH BINARY LOGS");
-            relay1.awaitCaughtUp(Duration.ofMinutes(1));
+            relay1.awaitQuietAndCaughtUp(Duration.ofMinutes(1));
             relay2.awaitCaughtUp(Duration.ofMinutes(1));
             long ms = Replicas.lag(primary, replica, Duration.ofMinutes(2));
             relay2.awaitSettled(Duration.ofMinutes(1));
@@ -118,8 +122,11 @@ class FanOutAndChainIT {
             PrimaryComparison.assertSameFiles(primary.binlogDir(), second, names.subList(0, names.size() - 1));
             assertThat(TableChecksums.of(replica, "sbtest")).isEqualTo(TableChecksums.of(primary, "sbtest"));
             assertThat(replica.executedGtidSet()).isEqualTo(primary.executedGtidSet());
-            LOG.info("FIGURE chain: primary -> relay -> relay -> replica: {} files identical, replica caught up {} ms"
-                    + " after the load", names.size() - 1, ms);
+            if (flavor == ServerFlavor.MARIADB) {
+                assertThat(replica.queryValue("SELECT @@global.gtid_slave_pos")).isEqualTo(primary.executedGtidSet());
+            }
+            LOG.info("FIGURE chain ({}): primary -> relay -> relay -> replica: {} files identical, replica caught up {}"
+                    + " ms after the load", version, names.size() - 1, ms);
         }
     }
 
