@@ -142,13 +142,8 @@ final class DumpClient implements AutoCloseable {
     /** Runs statements that return OK (SET ...); fails on ERR. */
     DumpClient execute(String... statements) {
         for (String sql : statements) {
-            sequence = 0;
-            byte[] text = sql.getBytes(StandardCharsets.UTF_8);
-            byte[] payload = new byte[text.length + 1];
-            payload[0] = 0x03;
-            System.arraycopy(text, 0, payload, 1, text.length);
             try {
-                send(payload);
+                sendQuery(sql);
                 Packet answer = read();
                 if (answer.payload()[0] != 0) {
                     throw new AssertionError(sql + " answered " + (answer.isError() ? answer.error() : "a result set"));
@@ -162,13 +157,8 @@ final class DumpClient implements AutoCloseable {
 
     /** The first column of the single row {@code sql} returns (e.g. {@code SELECT @@global.gtid_purged}). */
     String queryValue(String sql) {
-        sequence = 0;
-        byte[] text = sql.getBytes(StandardCharsets.UTF_8);
-        byte[] payload = new byte[text.length + 1];
-        payload[0] = 0x03;
-        System.arraycopy(text, 0, payload, 1, text.length);
         try {
-            send(payload);
+            sendQuery(sql);
             QueryResponseReader reader = new QueryResponseReader(false, 16, 2);
             while (!reader.accept(read().payload())) {
                 // column definitions, EOF, rows
@@ -181,6 +171,16 @@ final class DumpClient implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Sends COM_QUERY {@code sql} as a new command. */
+    private void sendQuery(String sql) throws IOException {
+        sequence = 0;
+        byte[] text = sql.getBytes(StandardCharsets.UTF_8);
+        byte[] payload = new byte[text.length + 1];
+        payload[0] = 0x03;
+        System.arraycopy(text, 0, payload, 1, text.length);
+        send(payload);
     }
 
     /** Sends COM_PING and returns the answer (OK, or ERR if the server refuses it). */

@@ -5,18 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 import org.binlogrelay.e2e.checks.TableChecksums;
 import org.binlogrelay.e2e.downstream.RealClients;
 import org.binlogrelay.e2e.load.Sysbench;
-import org.binlogrelay.e2e.load.SysbenchResult;
 import org.binlogrelay.e2e.process.ChildProcesses;
 import org.binlogrelay.e2e.process.CommandResult;
 import org.binlogrelay.e2e.servers.Credentials;
@@ -52,7 +46,6 @@ class MysqlServingIT {
      * {@code -Dbinlogrelay.serving.loadSeconds=N} (N >= 30: the replicas stop at 8-16 s and 20-28 s) for shorter runs.
      */
     private static final Duration LOAD = Replicas.loadDuration();
-    private static final int RATE = 40;
     private static final Duration CATCH_UP = Duration.ofMinutes(3);
 
     @TempDir
@@ -64,79 +57,19 @@ class MysqlServingIT {
                 .withMaxBinlogSize(1 << 20));
         DatabaseServer byGtid = farm.start(ServerVersion.MYSQL_9_7, "by-gtid");
         DatabaseServer byPosition = farm.start(ServerVersion.MYSQL_9_7, "by-position");
-        Sysbench load = Sysbench.against(primary).withRate(RATE);
+        Sysbench load = Sysbench.against(primary).withRate(40);
         load.prepare();
         try (ServingRelay relay = ServingRelay.follow(primary, dir)) {
             HostAndPort at = farm.backend().hostPortForServers(relay.port());
             ReplicationLink.establish(byGtid, at, Credentials.REPLICATION, "relay");
             byPosition.execute(positionReplication(at, "binlog.000001", 4));
-            String prepared = primary.executedGtidSet();
-            long first = Replicas.awaitExecuted(byGtid, prepared, CATCH_UP);
-            long second = Replicas.awaitExecuted(byPosition, prepared, CATCH_UP);
-            LOG.info("FIGURE initial copy through the relay ({} files): by GTID {} ms, by position {} ms",
-                    relay.store().files().size(), first, second);
+            ReplicasUnderLoad.awaitInitialCopy(primary, relay, byGtid, byPosition);
 
-            ExecutorService pool = Executors.newSingleThreadExecutor();
-            try {
-                Future<SysbenchResult> running = pool.submit(() -> load.run(LOAD));
-                List<Long> lagGtid = new ArrayList<>();
-                List<Long> lagPosition = new ArrayList<>();
-                long started = System.nanoTime();
-                boolean gtidStopped = false;
-                boolean positionStopped = false;
-                String catchUpFigures = "";
-                while (!running.isDone()) {
-                    long second0 = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
-                    if (second0 >= 8 && second0 < 16 && !gtidStopped && catchUpFigures.isEmpty()) {
-                        byGtid.execute("STOP REPLICA");
-                        gtidStopped = true;
-                    } else if (second0 >= 16 && gtidStopped) {
-                        byGtid.execute("START REPLICA");
-                        gtidStopped = false;
-                        long ms = Replicas.lag(primary, byGtid, CATCH_UP);
-                        catchUpFigures += "by GTID, stopped 8 s: caught up in " + ms + " ms; ";
-                    } else if (second0 >= 20 && second0 < 28 && !positionStopped && !catchUpFigures.contains("position")) {
-                        byPosition.execute("STOP REPLICA");
-                        positionStopped = true;
-                    } else if (second0 >= 28 && positionStopped) {
-                        byPosition.execute("START REPLICA");
-                        positionStopped = false;
-                        long ms = Replicas.lag(primary, byPosition, CATCH_UP);
-                        catchUpFigures += "by position, stopped 8 s: caught up in " + ms + " ms";
-                    } else {
-                        if (!gtidStopped) {
-                            lagGtid.add(Replicas.lag(primary, byGtid, CATCH_UP));
-                        }
-                        if (!positionStopped) {
-                            lagPosition.add(Replicas.lag(primary, byPosition, CATCH_UP));
-                        }
-                        Replicas.sleep(500);
-                    }
-                }
-                SysbenchResult result = running.get(LOAD.toSeconds() + 180, TimeUnit.SECONDS);
-                LOG.info("FIGURE sysbench {}", result);
-                LOG.info("FIGURE lag behind the primary under load, by GTID: {}", Replicas.summary(lagGtid));
-                LOG.info("FIGURE lag behind the primary under load, by position: {}", Replicas.summary(lagPosition));
-                LOG.info("FIGURE restarts: {}", catchUpFigures);
-                assertThat(catchUpFigures).contains("by GTID").contains("by position");
-            } finally {
-                pool.shutdownNow();
-            }
+            ReplicasUnderLoad.run(primary, load, LOAD, byGtid, byPosition, "STOP REPLICA", "START REPLICA");
 
-            String end = primary.executedGtidSet();
-            Replicas.awaitExecuted(byGtid, end, CATCH_UP);
-            Replicas.awaitExecuted(byPosition, end, CATCH_UP);
+            String end = ReplicasUnderLoad.assertCaughtUpWithThePrimary(primary, relay, byGtid, byPosition);
             assertThat(byGtid.executedGtidSet()).isEqualTo(end);
             assertThat(byPosition.executedGtidSet()).isEqualTo(end);
-            Replicas.awaitReadPosition(byGtid, relay.primaryPosition());
-            Replicas.awaitReadPosition(byPosition, relay.primaryPosition());
-            TableChecksums expected = TableChecksums.of(primary, "sbtest");
-            assertThat(expected.tables()).hasSize(4);
-            assertThat(TableChecksums.of(byGtid, "sbtest")).isEqualTo(expected);
-            assertThat(TableChecksums.of(byPosition, "sbtest")).isEqualTo(expected);
-            assertThat(ReplicaStatus.of(byGtid).lastIoErrno()).isZero();
-            assertThat(ReplicaStatus.of(byPosition).lastIoErrno()).isZero();
-            LOG.info("relay dumps at the end: {}", relay.dumps().dumps());
             LOG.info("FIGURE stored: {} files, {} bytes", relay.store().files().size(),
                     relay.store().files().stream().mapToLong(f -> f.size()).sum());
         }
