@@ -19,7 +19,7 @@ import org.binlogrelay.e2e.servers.ServerException;
  * {@code mariadb-binlog} (MariaDB Connector/C). Every run is bounded in time; output goes to a temporary file.
  * Thread-safe (stateless).
  */
-final class RealClients {
+public final class RealClients {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
@@ -70,7 +70,7 @@ final class RealClients {
     }
 
     /** {@code mysql} (MySQL 9.7) with {@code args} after the connection options. */
-    static CommandResult mysql(int port, String user, String password, String... args) {
+    public static CommandResult mysql(int port, String user, String password, String... args) {
         return mysql(port, user, password, null, args);
     }
 
@@ -90,7 +90,7 @@ final class RealClients {
      * {@code mysqlbinlog} (MySQL 9.7) with {@code args} after the connection options; {@code args} say how to read
      * from the server ({@code --read-from-remote-server} or {@code --read-from-remote-source=...}).
      */
-    static CommandResult mysqlbinlog(int port, String user, String password, String... args) {
+    public static CommandResult mysqlbinlog(int port, String user, String password, String... args) {
         List<String> command = new ArrayList<>(List.of(
                 Provisioning.executable("chroot", "chroot (coreutils)").toString(), mysqlRoot().toString(),
                 "mysqlbinlog", "--no-defaults", "--protocol=TCP", "--host=127.0.0.1",
@@ -116,7 +116,7 @@ final class RealClients {
     }
 
     /** The host's {@code mariadb-binlog} reading from a server. */
-    static CommandResult mariadbBinlog(int port, String user, String password, String... args) {
+    public static CommandResult mariadbBinlog(int port, String user, String password, String... args) {
         List<String> command = new ArrayList<>(List.of(
                 Provisioning.executable("mariadb-binlog", "mariadb-binlog").toString(), "--no-defaults",
                 "--read-from-remote-server", "--protocol=TCP", "--host=127.0.0.1", "--port=" + port,

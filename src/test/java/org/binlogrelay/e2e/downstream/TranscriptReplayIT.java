@@ -148,6 +148,16 @@ class TranscriptReplayIT {
             }
 
             @Override
+            public String purgedGtids() {
+                return "";
+            }
+
+            @Override
+            public String binlogState() {
+                return gtids;
+            }
+
+            @Override
             public Optional<String> gtidPositionAt(String file, long offset) {
                 return Optional.of("");
             }

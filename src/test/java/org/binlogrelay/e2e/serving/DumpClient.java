@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -32,6 +33,8 @@ import org.binlogrelay.protocol.handshake.HandshakeResponse41;
 import org.binlogrelay.protocol.handshake.HandshakeV10;
 import org.binlogrelay.protocol.handshake.SslRequest;
 import org.binlogrelay.protocol.packet.ErrPacket;
+import org.binlogrelay.protocol.query.QueryResponse;
+import org.binlogrelay.protocol.query.QueryResponseReader;
 
 /**
  * Test side: a raw replication client, to ask a real server and the relay the very same dump and compare what
@@ -78,8 +81,13 @@ final class DumpClient implements AutoCloseable {
     private OutputStream out;
     private int sequence;
 
-    private DumpClient(HostAndPort address, Credentials credentials, boolean tls) throws IOException {
-        socket = new Socket(address.host(), address.port());
+    private DumpClient(HostAndPort address, Credentials credentials, boolean tls, int receiveBufferBytes)
+            throws IOException {
+        socket = new Socket();
+        if (receiveBufferBytes > 0) {
+            socket.setReceiveBufferSize(receiveBufferBytes);
+        }
+        socket.connect(new InetSocketAddress(address.host(), address.port()), 30_000);
         socket.setSoTimeout(30_000);
         in = socket.getInputStream();
         out = socket.getOutputStream();
@@ -114,8 +122,13 @@ final class DumpClient implements AutoCloseable {
     }
 
     static DumpClient connect(HostAndPort address, Credentials credentials, boolean tls) {
+        return connect(address, credentials, tls, 0);
+    }
+
+    /** With a socket receive buffer of {@code receiveBufferBytes} (set before connecting), 0 for the default. */
+    static DumpClient connect(HostAndPort address, Credentials credentials, boolean tls, int receiveBufferBytes) {
         try {
-            return new DumpClient(address, credentials, tls);
+            return new DumpClient(address, credentials, tls, receiveBufferBytes);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot log in to " + address, e);
         }
@@ -129,13 +142,8 @@ final class DumpClient implements AutoCloseable {
     /** Runs statements that return OK (SET ...); fails on ERR. */
     DumpClient execute(String... statements) {
         for (String sql : statements) {
-            sequence = 0;
-            byte[] text = sql.getBytes(StandardCharsets.UTF_8);
-            byte[] payload = new byte[text.length + 1];
-            payload[0] = 0x03;
-            System.arraycopy(text, 0, payload, 1, text.length);
             try {
-                send(payload);
+                sendQuery(sql);
                 Packet answer = read();
                 if (answer.payload()[0] != 0) {
                     throw new AssertionError(sql + " answered " + (answer.isError() ? answer.error() : "a result set"));
@@ -145,6 +153,41 @@ final class DumpClient implements AutoCloseable {
             }
         }
         return this;
+    }
+
+    /** The first column of the single row {@code sql} returns (e.g. {@code SELECT @@global.gtid_purged}). */
+    String queryValue(String sql) {
+        try {
+            sendQuery(sql);
+            QueryResponseReader reader = new QueryResponseReader(false, 16, 2);
+            while (!reader.accept(read().payload())) {
+                // column definitions, EOF, rows
+            }
+            QueryResponse answer = reader.response();
+            if (!(answer instanceof QueryResponse.Rows rows) || rows.resultSet().rows().size() != 1) {
+                throw new AssertionError(sql + " answered " + answer);
+            }
+            return rows.resultSet().rows().get(0).get(0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Sends COM_QUERY {@code sql} as a new command. */
+    private void sendQuery(String sql) throws IOException {
+        sequence = 0;
+        byte[] text = sql.getBytes(StandardCharsets.UTF_8);
+        byte[] payload = new byte[text.length + 1];
+        payload[0] = 0x03;
+        System.arraycopy(text, 0, payload, 1, text.length);
+        send(payload);
+    }
+
+    /** Sends COM_PING and returns the answer (OK, or ERR if the server refuses it). */
+    Packet ping() throws IOException {
+        sequence = 0;
+        send(new byte[] {0x0e});
+        return read();
     }
 
     /**

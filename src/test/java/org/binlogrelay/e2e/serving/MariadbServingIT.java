@@ -5,17 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 import org.binlogrelay.e2e.checks.TableChecksums;
 import org.binlogrelay.e2e.load.Sysbench;
-import org.binlogrelay.e2e.load.SysbenchResult;
 import org.binlogrelay.e2e.process.ChildProcesses;
 import org.binlogrelay.e2e.process.CommandResult;
 import org.binlogrelay.e2e.servers.Credentials;
@@ -45,8 +39,11 @@ import org.slf4j.LoggerFactory;
 @ExtendWith(ServerFarmExtension.class)
 class MariadbServingIT {
     private static final Logger LOG = LoggerFactory.getLogger(MariadbServingIT.class);
-    private static final Duration LOAD = Duration.ofSeconds(40);
-    private static final int RATE = 40;
+    /**
+     * sysbench oltp_write_only time under which the replicas are stopped and restarted: 60 s, as the issue asks;
+     * {@code -Dbinlogrelay.serving.loadSeconds=N} (N >= 30: the replicas stop at 8-16 s and 20-28 s) for shorter runs.
+     */
+    private static final Duration LOAD = Replicas.loadDuration();
     private static final Duration CATCH_UP = Duration.ofMinutes(3);
     private static final String CAPABLE = "SET @mariadb_slave_capability = 4";
 
@@ -59,79 +56,19 @@ class MariadbServingIT {
                 .withMaxBinlogSize(1 << 20));
         DatabaseServer byGtid = farm.start(ServerVersion.MARIADB_10_11, "by-gtid");
         DatabaseServer byPosition = farm.start(ServerVersion.MARIADB_10_11, "by-position");
-        Sysbench load = Sysbench.against(primary).withRate(RATE);
+        Sysbench load = Sysbench.against(primary).withRate(40);
         load.prepare();
         try (ServingRelay relay = ServingRelay.follow(primary, dir)) {
             HostAndPort at = farm.backend().hostPortForServers(relay.port());
             ReplicationLink.establish(byGtid, at, Credentials.REPLICATION, "relay");
             byPosition.execute(positionReplication(at, "binlog.000001", 4));
-            String prepared = primary.executedGtidSet();
-            long first = Replicas.awaitExecuted(byGtid, prepared, CATCH_UP);
-            long second = Replicas.awaitExecuted(byPosition, prepared, CATCH_UP);
-            LOG.info("FIGURE initial copy through the relay ({} files): by GTID {} ms, by position {} ms",
-                    relay.store().files().size(), first, second);
+            ReplicasUnderLoad.awaitInitialCopy(primary, relay, byGtid, byPosition);
 
-            ExecutorService pool = Executors.newSingleThreadExecutor();
-            try {
-                Future<SysbenchResult> running = pool.submit(() -> load.run(LOAD));
-                List<Long> lagGtid = new ArrayList<>();
-                List<Long> lagPosition = new ArrayList<>();
-                long started = System.nanoTime();
-                boolean gtidStopped = false;
-                boolean positionStopped = false;
-                String restarts = "";
-                while (!running.isDone()) {
-                    long at0 = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
-                    if (at0 >= 8 && at0 < 16 && !gtidStopped && restarts.isEmpty()) {
-                        byGtid.execute("STOP SLAVE");
-                        gtidStopped = true;
-                    } else if (at0 >= 16 && gtidStopped) {
-                        byGtid.execute("START SLAVE");
-                        gtidStopped = false;
-                        restarts += "by GTID, stopped 8 s: caught up in " + Replicas.lag(primary, byGtid, CATCH_UP)
-                                + " ms; ";
-                    } else if (at0 >= 20 && at0 < 28 && !positionStopped && !restarts.contains("position")) {
-                        byPosition.execute("STOP SLAVE");
-                        positionStopped = true;
-                    } else if (at0 >= 28 && positionStopped) {
-                        byPosition.execute("START SLAVE");
-                        positionStopped = false;
-                        restarts += "by position, stopped 8 s: caught up in "
-                                + Replicas.lag(primary, byPosition, CATCH_UP) + " ms";
-                    } else {
-                        if (!gtidStopped) {
-                            lagGtid.add(Replicas.lag(primary, byGtid, CATCH_UP));
-                        }
-                        if (!positionStopped) {
-                            lagPosition.add(Replicas.lag(primary, byPosition, CATCH_UP));
-                        }
-                        Replicas.sleep(500);
-                    }
-                }
-                SysbenchResult result = running.get(LOAD.toSeconds() + 180, TimeUnit.SECONDS);
-                LOG.info("FIGURE sysbench {}", result);
-                LOG.info("FIGURE lag behind the primary under load, by GTID: {}", Replicas.summary(lagGtid));
-                LOG.info("FIGURE lag behind the primary under load, by position: {}", Replicas.summary(lagPosition));
-                LOG.info("FIGURE restarts: {}", restarts);
-                assertThat(restarts).contains("by GTID").contains("by position");
-            } finally {
-                pool.shutdownNow();
-            }
+            ReplicasUnderLoad.run(primary, load, LOAD, byGtid, byPosition, "STOP SLAVE", "START SLAVE");
 
-            String end = primary.executedGtidSet();
-            Replicas.awaitExecuted(byGtid, end, CATCH_UP);
-            Replicas.awaitExecuted(byPosition, end, CATCH_UP);
+            String end = ReplicasUnderLoad.assertCaughtUpWithThePrimary(primary, relay, byGtid, byPosition);
             assertThat(byGtid.queryValue("SELECT @@global.gtid_slave_pos")).isEqualTo(end);
             assertThat(byPosition.queryValue("SELECT @@global.gtid_slave_pos")).isEqualTo(end);
-            Replicas.awaitReadPosition(byGtid, relay.primaryPosition());
-            Replicas.awaitReadPosition(byPosition, relay.primaryPosition());
-            TableChecksums expected = TableChecksums.of(primary, "sbtest");
-            assertThat(expected.tables()).hasSize(4);
-            assertThat(TableChecksums.of(byGtid, "sbtest")).isEqualTo(expected);
-            assertThat(TableChecksums.of(byPosition, "sbtest")).isEqualTo(expected);
-            assertThat(ReplicaStatus.of(byGtid).lastIoErrno()).isZero();
-            assertThat(ReplicaStatus.of(byPosition).lastIoErrno()).isZero();
-            LOG.info("relay dumps at the end: {}", relay.dumps().dumps());
         }
     }
 
@@ -143,9 +80,18 @@ class MariadbServingIT {
         load.prepare();
         String prepared = primary.queryValue("SELECT @@global.gtid_binlog_pos");
         load.run(Duration.ofSeconds(3));
+        // A second server_id in domain 0: @@gtid_binlog_state lists both, @@gtid_binlog_pos only the newest.
+        primary.execute("SET SESSION server_id = 777", "CREATE DATABASE from_server_777");
         primary.execute("FLUSH BINARY LOGS", "CREATE DATABASE after_flush");
         try (ServingRelay relay = ServingRelay.follow(primary, dir)) {
             relay.awaitQuietAndCaughtUp(Duration.ofMinutes(1));
+            String state = primary.queryValue("SELECT @@global.gtid_binlog_state");
+            assertThat(state).as("the primary's @@gtid_binlog_state").contains("0-777-").contains(",");
+            try (DumpClient client = DumpClient.connect(relay.address(), Credentials.REPLICATION, false)) {
+                assertThat(client.queryValue("SELECT @@global.gtid_binlog_state")).isEqualTo(state);
+                assertThat(client.queryValue("SELECT @@global.gtid_binlog_pos"))
+                        .isEqualTo(primary.queryValue("SELECT @@global.gtid_binlog_pos"));
+            }
             PrimaryComparison same = new PrimaryComparison(primary, relay, false);
             List<Map<String, String>> events = primary.queryRows("SHOW BINLOG EVENTS IN 'binlog.000002' LIMIT 4");
             long midFile = Long.parseLong(events.get(3).get("Pos"));

@@ -54,6 +54,40 @@ final class PrimaryComparison {
         assertThat(DumpComparison.differences(answers[0].subList(0, n), answers[1].subList(0, n))).as(what).isEmpty();
     }
 
+    /**
+     * A non-blocking dump read to its EOF, then COM_PING on the same connection: what the primary does after the EOF
+     * (answers, or closes the connection), the relay does. Returns that outcome.
+     */
+    String compareAfterEof(String what, List<String> setup, byte[] request) {
+        String[] outcomes = new String[2];
+        try (DumpClient p = DumpClient.connect(primary.address(), primary.replicationCredentials(), tls);
+                DumpClient r = DumpClient.connect(relay.address(), Credentials.REPLICATION, tls)) {
+            p.execute(setup.toArray(String[]::new));
+            r.execute(setup.toArray(String[]::new));
+            outcomes[0] = pingAfterEof(p, request);
+            outcomes[1] = pingAfterEof(r, request);
+        }
+        LOG.info("compared with the primary: {}: COM_PING after the EOF: primary {}, relay {}", what, outcomes[0],
+                outcomes[1]);
+        assertThat(outcomes[1]).as(what).isEqualTo(outcomes[0]);
+        return outcomes[1];
+    }
+
+    private static String pingAfterEof(DumpClient client, byte[] request) {
+        List<DumpClient.Packet> answer = client.dump(request, 1_000_000, Duration.ofSeconds(5));
+        assertThat(answer).isNotEmpty();
+        assertThat(answer.get(answer.size() - 1).isEof()).as("the dump ends with EOF").isTrue();
+        try {
+            DumpClient.Packet reply = client.ping();
+            return reply.isError() ? "ERR " + reply.error().code() : reply.payload()[0] == 0 ? "OK" : "packet 0x"
+                    + Integer.toHexString(reply.payload()[0] & 0xff);
+        } catch (java.net.SocketTimeoutException e) {
+            return "no answer within 5 s";
+        } catch (java.io.IOException e) {
+            return "connection closed";
+        }
+    }
+
     @SuppressWarnings("unchecked")
     private List<DumpClient.Packet>[] ask(List<String> setup, byte[] request, int maxPackets, Duration idle) {
         try (DumpClient p = DumpClient.connect(primary.address(), primary.replicationCredentials(), tls);

@@ -89,6 +89,19 @@ final class Replicas {
                 + " ms";
     }
 
+    /**
+     * How long the serving ITs put sysbench load on their primaries: the system property
+     * {@code binlogrelay.serving.loadSeconds}, 60 s by default, at least 30 s.
+     */
+    static Duration loadDuration() {
+        long seconds = Long.getLong("binlogrelay.serving.loadSeconds", 60);
+        if (seconds < 30) {
+            throw new IllegalArgumentException("binlogrelay.serving.loadSeconds must be at least 30 (the replicas are"
+                    + " stopped at 8-16 s and 20-28 s of the load), got " + seconds);
+        }
+        return Duration.ofSeconds(seconds);
+    }
+
     static void sleep(long millis) {
         try {
             Thread.sleep(millis);

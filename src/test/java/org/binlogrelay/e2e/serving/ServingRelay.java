@@ -62,7 +62,8 @@ final class ServingRelay implements AutoCloseable {
     private final ReaderRegistry readers = new ReaderRegistry();
 
     private ServingRelay(DatabaseServer primary, HostAndPort source, Credentials credentials, long serverId,
-            Path directory, Consumer<ServingConfig.Builder> tweak) throws IOException {
+            Path directory, Consumer<ServingConfig.Builder> tweak, Consumer<ReplicaServerConfig.Builder> serverTweak)
+            throws IOException {
         this.primary = primary;
         boolean mysql = primary.flavor() == ServerFlavor.MYSQL;
         this.store = BinlogStore.open(StoreConfig.builder(directory, mysql ? GtidFlavor.MYSQL : GtidFlavor.MARIADB)
@@ -86,7 +87,8 @@ final class ServingRelay implements AutoCloseable {
         SecureRandom random = new SecureRandom();
         String hash = mysql ? CachingSha2Hash.create("repl-pass", 5000, random).storedForm()
                 : NativePasswordHash.of("repl-pass").storedForm();
-        ReplicaServerConfig config = ReplicaServerConfig.builder(mysql ? MysqlDialect.INSTANCE : MariadbDialect.INSTANCE)
+        ReplicaServerConfig.Builder config = ReplicaServerConfig.builder(mysql ? MysqlDialect.INSTANCE
+                        : MariadbDialect.INSTANCE)
                 .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
                 .version(mysql ? "9.7.4-binlog-relay" : "10.11.19-MariaDB-binlog-relay")
                 .serverId(serverId)
@@ -95,9 +97,9 @@ final class ServingRelay implements AutoCloseable {
                         + "plain@% REPLICATION_SLAVE,REPLICATION_CLIENT " + NativePasswordHash.of(PLAIN.password())
                         .storedForm() + "\n"))
                 .tls(new ReplicaServerConfig.TlsFiles(tls[0], tls[1]))
-                .ioThreads(2)
-                .build();
-        this.server = ReplicaServer.start(config, dumps, new StoreBinlogListing(store), Clock.systemUTC());
+                .ioThreads(2);
+        serverTweak.accept(config);
+        this.server = ReplicaServer.start(config.build(), dumps, new StoreBinlogListing(store), Clock.systemUTC());
     }
 
     static ServingRelay follow(DatabaseServer primary, Path directory) throws IOException {
@@ -106,13 +108,19 @@ final class ServingRelay implements AutoCloseable {
 
     static ServingRelay follow(DatabaseServer primary, Path directory, Consumer<ServingConfig.Builder> tweak)
             throws IOException {
+        return follow(primary, directory, tweak, b -> { });
+    }
+
+    /** A relay whose serving and downstream server configurations {@code tweak} and {@code serverTweak} adjust. */
+    static ServingRelay follow(DatabaseServer primary, Path directory, Consumer<ServingConfig.Builder> tweak,
+            Consumer<ReplicaServerConfig.Builder> serverTweak) throws IOException {
         return new ServingRelay(primary, primary.address(), primary.replicationCredentials(), SERVER_ID, directory,
-                tweak);
+                tweak, serverTweak);
     }
 
     /** A relay following {@code upstream}, another relay of the same primary, with its own server_id. */
     static ServingRelay chain(ServingRelay upstream, long serverId, Path directory) throws IOException {
-        return new ServingRelay(upstream.primary, upstream.address(), PLAIN, serverId, directory, b -> { });
+        return new ServingRelay(upstream.primary, upstream.address(), PLAIN, serverId, directory, b -> { }, b -> { });
     }
 
     /** Where replicas on this machine reach the relay. */

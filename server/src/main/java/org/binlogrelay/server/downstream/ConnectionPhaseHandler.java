@@ -6,7 +6,9 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.concurrent.EventExecutor;
 import java.util.Optional;
+import java.util.concurrent.RejectedExecutionException;
 import org.binlogrelay.protocol.ProtocolException;
 import org.binlogrelay.protocol.auth.AuthExchange;
 import org.binlogrelay.protocol.auth.AuthPlugin;
@@ -37,22 +39,28 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  *   GREETING_SENT -- SSLRequest --> TLS (SslHandler in, HandshakeFrameDecoder again behind it)
- *   GREETING_SENT / TLS -- HandshakeResponse41 --> AUTH (or AUTH after an AuthSwitchRequest)
- *   AUTH -- AuthExchange: more data --> AUTH ; accept --> OK, command phase ; reject --> ERR 1045, close
+ *   GREETING_SENT / TLS -- HandshakeResponse41 --> VERIFYING (or AUTH after an AuthSwitchRequest)
+ *   AUTH -- client packet --> VERIFYING: the AuthExchange step runs on the server's auth executor, never on the
+ *           event loop (SHA-256-crypt and RSA are slow); its answer comes back to the event loop:
+ *   VERIFYING -- more data --> AUTH ; accept --> OK, command phase ; reject --> ERR 1045, close
+ *   VERIFYING -- client packet --> ERR 1043, close (a client waits for each answer)
  * </pre>
  *
  * Failures answer as MySQL does: a malformed response is ER_HANDSHAKE_ERROR (1043), a wrong password or
- * unknown user ER_ACCESS_DENIED_ERROR (1045) naming the user and the client's address, which also counts
- * against the host in the {@link org.binlogrelay.server.downstream.account.LoginThrottle}. An unknown user goes
- * through the same exchange as a known one, so the two cannot be told apart. A client that does not finish
- * within the connect timeout is dropped.
+ * unknown user ER_ACCESS_DENIED_ERROR (1045) naming the user and the client's address, a right password over
+ * plain TCP when TLS is required ER_SECURE_TRANSPORT_REQUIRED (3159, checked after the password, as MySQL
+ * does). 1045 also counts against the host in the
+ * {@link org.binlogrelay.server.downstream.account.LoginThrottle}. An unknown user goes through the same
+ * exchange as a known one, so the two cannot be told apart. A client that does not finish within the connect
+ * timeout is dropped.
  *
- * <p>One instance per channel; event loop only.
+ * <p>One instance per channel; event loop only, except the exchange step handed to the auth executor (the handler
+ * touches nothing else while it runs).
  */
 final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<MysqlPacket> {
   private static final Logger LOG = LoggerFactory.getLogger(ConnectionPhaseHandler.class);
 
-  private enum State { GREETING_SENT, TLS, AUTH, DONE }
+  private enum State { GREETING_SENT, TLS, AUTH, VERIFYING, DONE }
 
   private final ServerState server;
   private State state = State.GREETING_SENT;
@@ -100,7 +108,13 @@ final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<MysqlPack
         handshakeResponse(ctx, payload, reply);
         return;
       case AUTH:
-        step(ctx, exchange.next(payload), reply);
+        verify(ctx, payload, reply);
+        return;
+      case VERIFYING:
+        // A client waits for the answer to its last auth packet; one that does not is not a MySQL client.
+        LOG.info("Connection {} from {}: sent a packet before its login was answered; closing", connectionId, host);
+        state = State.DONE;
+        Packets.failAndClose(ctx, reply, ErrorMessages.badHandshake());
         return;
       default:
         // After DONE this handler is gone; nothing else can arrive here.
@@ -134,10 +148,6 @@ final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<MysqlPack
       return;
     }
     capabilities = response.capabilities() & serverCapabilities;
-    if (server.config.requireSecureTransport() && !secure) {
-      Packets.failAndClose(ctx, reply, ErrorMessages.secureTransportRequired());
-      return;
-    }
     Optional<UserAccount> found = server.config.accounts().find(response.user(), host);
     account = found.orElse(null);
     String clientPlugin = CapabilityFlags.has(capabilities, CapabilityFlags.CLIENT_PLUGIN_AUTH)
@@ -147,21 +157,64 @@ final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<MysqlPack
     AuthPlugin plugin = server.plugins.get(accountPlugin);
     exchange = plugin.begin(new AuthRequest(account == null ? response.user() + "@?" : account.key(),
         account == null ? null : account.credential(), scramble, secure));
-    state = State.AUTH;
-    if (accountPlugin.equals(clientPlugin)) {
-      step(ctx, exchange.next(response.authResponse()), reply);
-    } else if (!CapabilityFlags.has(capabilities, CapabilityFlags.CLIENT_PLUGIN_AUTH)) {
+    if (!accountPlugin.equals(clientPlugin) && !CapabilityFlags.has(capabilities, CapabilityFlags.CLIENT_PLUGIN_AUTH)) {
       state = State.DONE;
       Packets.failAndClose(ctx, reply, ErrorMessages.notSupportedAuthMode());
       return;
+    }
+    state = State.AUTH;
+    // Later packets (auth data) are ordinary packets; frames after this point go to the packet decoder.
+    useCommandDecoders(ctx);
+    if (accountPlugin.equals(clientPlugin)) {
+      verify(ctx, response.authResponse(), reply);
     } else {
       Packets.write(ctx, reply, new AuthSwitchRequest(accountPlugin, plugin.initialData(scramble)).encode());
       ctx.flush();
     }
-    if (state == State.AUTH) {
-      // Later packets (auth data) are ordinary packets; frames after this point go to the packet decoder.
-      useCommandDecoders(ctx);
+  }
+
+  /**
+   * Hands one client packet to the exchange on the auth executor (caching_sha2_password's full path runs thousands of
+   * SHA-256 rounds, RSA a private-key operation: milliseconds to seconds that would stall every connection of this
+   * event loop), then answers on the event loop. Until then the connection is VERIFYING.
+   */
+  private void verify(ChannelHandlerContext ctx, byte[] packet, int reply) {
+    state = State.VERIFYING;
+    AuthExchange current = exchange;
+    EventExecutor loop = ctx.executor();
+    try {
+      server.authExecutor.execute(() -> {
+        AuthStep step;
+        try {
+          step = current.next(packet);
+        } catch (RuntimeException e) {
+          LOG.warn("Connection {}: authentication of '{}' failed", connectionId, response.user(), e);
+          step = new AuthStep.Reject(true, "authentication failed: " + e);
+        }
+        AuthStep answer = step;
+        if (loop.inEventLoop()) {
+          verified(ctx, answer, reply);
+        } else {
+          try {
+            loop.execute(() -> verified(ctx, answer, reply));
+          } catch (RejectedExecutionException e) {
+            // The server is closing: the connection goes with it.
+          }
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      state = State.DONE;
+      LOG.info("Connection {} from {}: cannot check the password, the server is closing", connectionId, host);
+      Packets.failAndClose(ctx, reply, ErrorMessages.tooManyConnections());
     }
+  }
+
+  private void verified(ChannelHandlerContext ctx, AuthStep step, int reply) {
+    if (state != State.VERIFYING || !ctx.channel().isActive()) {
+      return;
+    }
+    state = State.AUTH;
+    step(ctx, step, reply);
   }
 
   private void step(ChannelHandlerContext ctx, AuthStep step, int reply) {
@@ -172,6 +225,15 @@ final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<MysqlPack
       int seq = reply;
       if (accept.moreDataBeforeOk() != null) {
         seq = Packets.write(ctx, seq, new AuthMoreData(accept.moreDataBeforeOk()).encode());
+      }
+      if (server.config.requireSecureTransport() && !secure) {
+        // MySQL checks require_secure_transport after the password (acl_authenticate): a wrong password over plain
+        // TCP is still 1045, a right one 3159 (after caching_sha2_password's "fast auth success", if it came).
+        state = State.DONE;
+        LOG.info("Connection {}: '{}'@'{}' proved the password without TLS; refused, TLS is required", connectionId,
+            response.user(), host);
+        Packets.failAndClose(ctx, seq, ErrorMessages.secureTransportRequired());
+        return;
       }
       Packets.write(ctx, seq, OkPacket.ok().encode());
       ctx.flush();

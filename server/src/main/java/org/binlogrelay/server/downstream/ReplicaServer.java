@@ -20,7 +20,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLException;
 import org.binlogrelay.protocol.auth.AuthPlugin;
 import org.binlogrelay.protocol.auth.CachingSha2PasswordPlugin;
@@ -58,11 +63,13 @@ public final class ReplicaServer implements AutoCloseable {
   private static final int THROTTLED_HOSTS = 10_000;
 
   private final EventLoopGroup group;
+  private final ExecutorService authExecutor;
   private final Channel listener;
   private final ServerState state;
 
-  private ReplicaServer(EventLoopGroup group, Channel listener, ServerState state) {
+  private ReplicaServer(EventLoopGroup group, ExecutorService authExecutor, Channel listener, ServerState state) {
     this.group = group;
+    this.authExecutor = authExecutor;
     this.listener = listener;
     this.state = state;
   }
@@ -81,9 +88,11 @@ public final class ReplicaServer implements AutoCloseable {
     Objects.requireNonNull(dumpHandler, "dumpHandler");
     SecureRandom random = new SecureRandom();
     ReplicaRegistry replicas = new ReplicaRegistry();
+    ExecutorService authExecutor = authExecutor(config);
     ServerState state = new ServerState(config, plugins(config, random), new LoginThrottle(clock,
         config.maxFailedLogins(), config.failedLoginWindow(), config.blockDuration(), THROTTLED_HOSTS),
-        responder(config, binlogs, replicas, clock), replicas, sslContext(config), dumpHandler, clock, random);
+        responder(config, binlogs, replicas, clock), replicas, sslContext(config), dumpHandler, authExecutor, clock,
+        random);
     EventLoopGroup group = new MultiThreadIoEventLoopGroup(config.ioThreads(), NioIoHandler.newFactory());
     ChannelFuture bound = new ServerBootstrap()
         .group(group)
@@ -96,6 +105,7 @@ public final class ReplicaServer implements AutoCloseable {
         .awaitUninterruptibly();
     if (!bound.isSuccess()) {
       group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+      authExecutor.shutdownNow();
       throw new UncheckedIOException(new IOException("Cannot listen on " + config.bind() + " for replicas: "
           + bound.cause().getMessage() + " (is another server using the port?)", bound.cause()));
     }
@@ -103,13 +113,28 @@ public final class ReplicaServer implements AutoCloseable {
     LOG.info("Downstream server listening on {} as {} {} (server_id {}){}", listener.localAddress(),
           config.dialect().productName(), config.identity().version(), config.identity().serverId(),
         state.ssl != null ? " with TLS" : "");
-    return new ReplicaServer(group, listener, state);
+    return new ReplicaServer(group, authExecutor, listener, state);
+  }
+
+  /**
+   * {@code authThreads} daemon threads for password checks. Each connection has at most one step queued (it waits
+   * for the answer before it sends more), so a queue of {@code maxConnections} never overflows; after {@link #close}
+   * new steps are refused.
+   */
+  private static ExecutorService authExecutor(ReplicaServerConfig config) {
+    AtomicInteger threads = new AtomicInteger();
+    ThreadFactory factory = r -> {
+      Thread t = new Thread(r, "replica-auth-" + threads.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+    return new ThreadPoolExecutor(config.authThreads(), config.authThreads(), 0, TimeUnit.SECONDS,
+        new ArrayBlockingQueue<>(config.maxConnections()), factory);
   }
 
   private static QueryResponder responder(ReplicaServerConfig config, BinlogListing binlogs, ReplicaRegistry replicas,
       Clock clock) {
-    List<SystemVariable> variables = new ArrayList<>(config.dialect().variables(config.identity(),
-        binlogs::executedGtids));
+    List<SystemVariable> variables = new ArrayList<>(config.dialect().variables(config.identity(), binlogs));
     variables.addAll(config.extraVariables());
     return new QueryResponder(config.dialect(), config.identity(), new ServerVariables(variables), binlogs,
         replicas::list, clock);
@@ -175,6 +200,7 @@ public final class ReplicaServer implements AutoCloseable {
     listener.close().syncUninterruptibly();
     state.channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
     group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+    authExecutor.shutdownNow();
     LOG.info("Downstream server on {} closed", listener.localAddress());
   }
 }

@@ -31,6 +31,7 @@ import org.binlogrelay.server.downstream.sql.SystemVariable;
  * @param blockDuration how long a host stays blocked after its last failed login
  * @param extraVariables variables added to or replacing the dialect's defaults
  * @param ioThreads event-loop threads
+ * @param authThreads threads for the expensive steps of logins (SHA-256-crypt, RSA), off the event loops
  */
 public record ReplicaServerConfig(
     InetSocketAddress bind,
@@ -48,7 +49,8 @@ public record ReplicaServerConfig(
     Duration failedLoginWindow,
     Duration blockDuration,
     List<SystemVariable> extraVariables,
-    int ioThreads) {
+    int ioThreads,
+    int authThreads) {
 
   /** A PEM certificate chain and its unencrypted PKCS#8 private key ({@code BEGIN PRIVATE KEY}). */
   public record TlsFiles(Path certificateChain, Path privateKey) {
@@ -69,10 +71,10 @@ public record ReplicaServerConfig(
     if (requireSecureTransport && tls == null) {
       throw new IllegalArgumentException("requireSecureTransport needs TLS files");
     }
-    if (maxConnections < 1 || maxPacketBytes < 1024 || ioThreads < 1 || maxFailedLogins < 1) {
-      throw new IllegalArgumentException("maxConnections, ioThreads and maxFailedLogins must be positive and"
-          + " maxPacketBytes at least 1024: " + maxConnections + ", " + ioThreads + ", " + maxFailedLogins + ", "
-          + maxPacketBytes);
+    if (maxConnections < 1 || maxPacketBytes < 1024 || ioThreads < 1 || authThreads < 1 || maxFailedLogins < 1) {
+      throw new IllegalArgumentException("maxConnections, ioThreads, authThreads and maxFailedLogins must be positive"
+          + " and maxPacketBytes at least 1024: " + maxConnections + ", " + ioThreads + ", " + authThreads + ", "
+          + maxFailedLogins + ", " + maxPacketBytes);
     }
   }
 
@@ -80,7 +82,10 @@ public record ReplicaServerConfig(
     return new Builder(dialect);
   }
 
-  /** Builds a config from defaults: loopback:3306, no TLS, 256 connections, 64 MiB packets, 10 s login, 8 h idle. */
+  /**
+   * Builds a config from defaults: loopback:3306, no TLS, 256 connections, 64 MiB packets, 10 s login, 8 h idle, 2 I/O
+   * and 2 auth threads.
+   */
   public static final class Builder {
     private InetSocketAddress bind = new InetSocketAddress(InetAddress.getLoopbackAddress(), 3306);
     private final Dialect dialect;
@@ -102,10 +107,11 @@ public record ReplicaServerConfig(
     private Duration blockDuration = Duration.ofMinutes(5);
     private List<SystemVariable> extraVariables = List.of();
     private int ioThreads = 2;
+    private int authThreads = 2;
 
     private Builder(Dialect dialect) {
       this.dialect = Objects.requireNonNull(dialect, "dialect");
-      this.version = dialect.productName().equals("MariaDB") ? "10.11.0-MariaDB-binlog-relay" : "8.4.0-binlog-relay";
+      this.version = AnnouncedVersion.fallback(dialect);
     }
 
     public Builder bind(InetSocketAddress address) {
@@ -113,6 +119,7 @@ public record ReplicaServerConfig(
       return this;
     }
 
+    /** The version to announce; {@link AnnouncedVersion#choose} says which (configured, or the upstream's). */
     public Builder version(String v) {
       this.version = v;
       return this;
@@ -195,12 +202,18 @@ public record ReplicaServerConfig(
       return this;
     }
 
+    /** Threads that check passwords (caching_sha2_password's full path, RSA), so that no event loop does. */
+    public Builder authThreads(int n) {
+      this.authThreads = n;
+      return this;
+    }
+
     public ReplicaServerConfig build() {
       ServerIdentity identity = new ServerIdentity(version, versionComment, serverId, serverUuid, gtidDomainId,
           maxPacketBytes, idleTimeout.toSeconds(), "binlog-relay", bind.getPort());
       return new ReplicaServerConfig(bind, dialect, identity, accounts, tls, requireSecureTransport, rsaPrivateKey,
           maxConnections, maxPacketBytes, connectTimeout, idleTimeout, maxFailedLogins, failedLoginWindow,
-          blockDuration, extraVariables, ioThreads);
+          blockDuration, extraVariables, ioThreads, authThreads);
     }
   }
 }

@@ -7,6 +7,7 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.binlogrelay.protocol.auth.AuthPlugin;
@@ -16,8 +17,9 @@ import org.binlogrelay.server.downstream.sql.QueryResponder;
 
 /**
  * What all connections of one {@link ReplicaServer} share: the configuration, the auth plugins (with
- * caching_sha2_password's fast-auth cache and RSA keys), the login throttle, the statement responder, the
- * registry of replicas, the TLS context, the dump handler, and the connection counters.
+ * caching_sha2_password's fast-auth cache and RSA keys) and the executor that runs their exchanges, the login
+ * throttle, the statement responder, the registry of replicas, the TLS context, the dump handler, and the connection
+ * counters.
  *
  * <p>Thread-safe: every component is immutable or thread-safe.
  */
@@ -29,6 +31,8 @@ final class ServerState {
   final ReplicaRegistry replicas;
   final SslContext ssl;
   final DumpHandler dumpHandler;
+  /** Runs the steps of authentication exchanges (SHA-256-crypt, RSA decryption) off the event loops. */
+  final Executor authExecutor;
   final Clock clock;
   final SecureRandom random;
   final HandshakeLimits handshakeLimits = HandshakeLimits.DEFAULT;
@@ -38,8 +42,8 @@ final class ServerState {
   final ChannelGroup channels = new DefaultChannelGroup("replica-connections", GlobalEventExecutor.INSTANCE);
 
   ServerState(ReplicaServerConfig config, Map<String, AuthPlugin> plugins, LoginThrottle throttle,
-      QueryResponder responder, ReplicaRegistry replicas, SslContext ssl, DumpHandler dumpHandler, Clock clock,
-      SecureRandom random) {
+      QueryResponder responder, ReplicaRegistry replicas, SslContext ssl, DumpHandler dumpHandler,
+      Executor authExecutor, Clock clock, SecureRandom random) {
     this.config = config;
     this.plugins = Map.copyOf(plugins);
     this.throttle = throttle;
@@ -47,6 +51,7 @@ final class ServerState {
     this.replicas = replicas;
     this.ssl = ssl;
     this.dumpHandler = dumpHandler;
+    this.authExecutor = authExecutor;
     this.clock = clock;
     this.random = random;
   }

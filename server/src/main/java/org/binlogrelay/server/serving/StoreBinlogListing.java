@@ -57,11 +57,13 @@ public final class StoreBinlogListing implements BinlogListing {
   }
 
   /** MariaDB's {@code @@gtid_binlog_state}: every domain-server pair; on MySQL the same as {@link #executedGtids()}. */
+  @Override
   public String binlogState() {
     return store.executedGtids().toString();
   }
 
   /** The GTIDs no longer stored ({@code @@gtid_purged}): the start set of the oldest file. */
+  @Override
   public String purgedGtids() {
     return store.purgedGtids().toString();
   }

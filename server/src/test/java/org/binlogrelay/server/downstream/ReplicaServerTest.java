@@ -84,6 +84,14 @@ class ReplicaServerTest {
             .hasMessageContaining("3159").hasMessageContaining("require_secure_transport");
       }
       try (TestClient c = TestClient.connect(server.port())) {
+        assertThatThrownBy(() -> c.login("nat", "wrong", "mysql_native_password", null))
+            .as("the password is checked first, as by MySQL").hasMessageContaining("1045");
+      }
+      try (TestClient c = TestClient.connect(server.port())) {
+        assertThatThrownBy(() -> c.login("repl", "repl-pass", "caching_sha2_password", null))
+            .as("after RSA full authentication").hasMessageContaining("3159");
+      }
+      try (TestClient c = TestClient.connect(server.port())) {
         c.startTls(trustAll()).login("nat", "nat-pass", "mysql_native_password", null);
       }
     }

@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.Executor;
+import java.util.function.UnaryOperator;
 import org.binlogrelay.protocol.auth.AuthPlugin;
 import org.binlogrelay.protocol.auth.CachingSha2Hash;
 import org.binlogrelay.protocol.auth.CachingSha2PasswordPlugin;
@@ -72,17 +74,29 @@ final class TestServers {
 
   static ServerState state(ReplicaServerConfig config, DumpHandler dumps, Clock clock, Sha2FastAuthCache cache,
       BinlogListing binlogs) {
-    AuthPlugin sha2 = new CachingSha2PasswordPlugin(KEYS, RsaKeyPair.Padding.OAEP_SHA1, cache);
-    AuthPlugin nat = new NativePasswordPlugin();
+    return state(config, dumps, clock, cache, binlogs, Runnable::run);
+  }
+
+  /** With {@code authExecutor} running the login steps (the tests' default runs them at once, on the caller). */
+  static ServerState state(ReplicaServerConfig config, DumpHandler dumps, Clock clock, Sha2FastAuthCache cache,
+      BinlogListing binlogs, Executor authExecutor) {
+    return state(config, dumps, clock, cache, binlogs, authExecutor, UnaryOperator.identity());
+  }
+
+  /** With the auth plugins as {@code plugins} makes them of the real ones (to watch or hold their exchanges). */
+  static ServerState state(ReplicaServerConfig config, DumpHandler dumps, Clock clock, Sha2FastAuthCache cache,
+      BinlogListing binlogs, Executor authExecutor, UnaryOperator<AuthPlugin> plugins) {
+    AuthPlugin sha2 = plugins.apply(new CachingSha2PasswordPlugin(KEYS, RsaKeyPair.Padding.OAEP_SHA1, cache));
+    AuthPlugin nat = plugins.apply(new NativePasswordPlugin());
     ReplicaRegistry replicas = new ReplicaRegistry();
     List<org.binlogrelay.server.downstream.sql.SystemVariable> vars =
-        new ArrayList<>(config.dialect().variables(config.identity(), binlogs::executedGtids));
+        new ArrayList<>(config.dialect().variables(config.identity(), binlogs));
     vars.addAll(config.extraVariables());
     QueryResponder responder = new QueryResponder(config.dialect(), config.identity(), new ServerVariables(vars),
         binlogs, replicas::list, clock);
     return new ServerState(config, Map.of(sha2.name(), sha2, nat.name(), nat), new LoginThrottle(clock,
         config.maxFailedLogins(), config.failedLoginWindow(), config.blockDuration(), 100), responder, replicas, null,
-        dumps, clock, new SecureRandom());
+        dumps, authExecutor, clock, new SecureRandom());
   }
 
   static EmbeddedChannel channel(ServerState state) {

@@ -5,7 +5,8 @@ import java.util.Optional;
 
 /**
  * What the relay's binlog store tells {@code SHOW BINARY LOGS}, {@code SHOW BINARY LOG STATUS} /
- * {@code SHOW MASTER STATUS}, {@code @@gtid_executed} and MariaDB's {@code binlog_gtid_pos()}. Implemented
+ * {@code SHOW MASTER STATUS}, {@code @@gtid_executed}, {@code @@gtid_purged}, MariaDB's {@code @@gtid_binlog_pos} /
+ * {@code @@gtid_binlog_state} and {@code binlog_gtid_pos()}. Implemented
  * by whoever wires storage in; {@link #EMPTY} until then. Implementations must be thread-safe: every
  * connection's event loop calls them.
  */
@@ -23,8 +24,23 @@ public interface BinlogListing {
   /** Where the next event will be written, empty when there is no binlog yet. */
   Optional<Position> current();
 
-  /** The executed GTID set in the flavour's text form (MySQL {@code uuid:1-5,...}; MariaDB {@code 0-1-100,...}). */
+  /**
+   * The executed GTID set in the flavour's text form: MySQL's {@code @@gtid_executed} ({@code uuid:1-5,\nuuid:...}),
+   * MariaDB's {@code @@gtid_binlog_pos} (the newest GTID per domain, {@code 0-1-100,1-2-7}).
+   */
   String executedGtids();
+
+  /**
+   * MySQL's {@code @@gtid_purged}: the GTIDs executed but no longer in any stored binlog file, in the same text form
+   * as {@link #executedGtids()}; empty when nothing was purged. MariaDB has no such variable.
+   */
+  String purgedGtids();
+
+  /**
+   * MariaDB's {@code @@gtid_binlog_state}: the last GTID of every domain-server pair ({@code 0-1-90,0-2-100}),
+   * which {@link #executedGtids()} narrows to one per domain; on MySQL the same as {@link #executedGtids()}.
+   */
+  String binlogState();
 
   /** MariaDB's {@code binlog_gtid_pos(file, offset)}: the GTID position at that point, empty if unknown. */
   Optional<String> gtidPositionAt(String file, long offset);
@@ -43,6 +59,16 @@ public interface BinlogListing {
 
     @Override
     public String executedGtids() {
+      return "";
+    }
+
+    @Override
+    public String purgedGtids() {
+      return "";
+    }
+
+    @Override
+    public String binlogState() {
       return "";
     }
 

@@ -2,7 +2,6 @@ package org.binlogrelay.server.downstream.sql;
 
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Supplier;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.protocol.gtid.GtidSet;
 import org.binlogrelay.protocol.query.TextResultSet;
@@ -39,8 +38,8 @@ public interface Dialect {
   /** The auth plugin named in the greeting (the server's default_authentication_plugin). */
   String defaultAuthPlugin();
 
-  /** The variables such a server has, with the relay's values; {@code executedGtids} is live. */
-  List<SystemVariable> variables(ServerIdentity identity, Supplier<String> executedGtids);
+  /** The variables such a server has, with the relay's values; the GTID variables read {@code binlogs} live. */
+  List<SystemVariable> variables(ServerIdentity identity, BinlogListing binlogs);
 
   /**
    * Whether this server's grammar has a SHOW spelling such as "MASTER STATUS": -1 if it does, else the index of the

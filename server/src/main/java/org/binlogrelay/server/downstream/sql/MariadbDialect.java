@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Supplier;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.protocol.gtid.GtidSet;
 import org.binlogrelay.protocol.gtid.MariadbGtidSet;
@@ -61,7 +60,7 @@ public final class MariadbDialect implements Dialect {
   }
 
   @Override
-  public List<SystemVariable> variables(ServerIdentity id, Supplier<String> executedGtids) {
+  public List<SystemVariable> variables(ServerIdentity id, BinlogListing binlogs) {
     List<SystemVariable> v = new ArrayList<>(CommonVariables.of(id, this));
     // MariaDB gives server_id a session value (mysqlbinlog output sets it) that needs BINLOG REPLAY to change.
     v.replaceAll(x -> x.name().equals("server_id") ? x.withPrivileges("SUPER, BINLOG REPLAY",
@@ -69,9 +68,9 @@ public final class MariadbDialect implements Dialect {
     v.add(SystemVariable.global("gtid_domain_id", VariableType.UNSIGNED, Long.toString(id.gtidDomainId())));
     v.add(SystemVariable.global("gtid_strict_mode", VariableType.BOOLEAN, "1"));
     v.add(SystemVariable.global("gtid_ignore_duplicates", VariableType.BOOLEAN, "0"));
-    v.add(SystemVariable.live("gtid_binlog_pos", VariableType.STRING, executedGtids));
-    v.add(SystemVariable.live("gtid_current_pos", VariableType.STRING, executedGtids));
-    v.add(SystemVariable.live("gtid_binlog_state", VariableType.STRING, executedGtids));
+    v.add(SystemVariable.live("gtid_binlog_pos", VariableType.STRING, binlogs::executedGtids));
+    v.add(SystemVariable.live("gtid_current_pos", VariableType.STRING, binlogs::executedGtids));
+    v.add(SystemVariable.live("gtid_binlog_state", VariableType.STRING, binlogs::binlogState));
     v.add(SystemVariable.global("gtid_slave_pos", VariableType.STRING, ""));
     v.add(SystemVariable.global("log_slave_updates", VariableType.BOOLEAN, "1"));
     v.add(SystemVariable.global("rpl_semi_sync_master_enabled", VariableType.BOOLEAN, "0"));

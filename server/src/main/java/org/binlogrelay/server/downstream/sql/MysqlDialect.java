@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Supplier;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.protocol.gtid.GtidSet;
 import org.binlogrelay.protocol.query.ColumnType;
@@ -58,13 +57,13 @@ public final class MysqlDialect implements Dialect {
   }
 
   @Override
-  public List<SystemVariable> variables(ServerIdentity id, Supplier<String> executedGtids) {
+  public List<SystemVariable> variables(ServerIdentity id, BinlogListing binlogs) {
     List<SystemVariable> v = new ArrayList<>(CommonVariables.of(id, this));
     v.add(SystemVariable.global("server_uuid", VariableType.STRING, id.serverUuid()));
     v.add(SystemVariable.global("gtid_mode", VariableType.STRING, "ON"));
     v.add(SystemVariable.global("enforce_gtid_consistency", VariableType.STRING, "ON"));
-    v.add(SystemVariable.live("gtid_executed", VariableType.STRING, executedGtids));
-    v.add(SystemVariable.global("gtid_purged", VariableType.STRING, ""));
+    v.add(SystemVariable.live("gtid_executed", VariableType.STRING, binlogs::executedGtids));
+    v.add(SystemVariable.live("gtid_purged", VariableType.STRING, binlogs::purgedGtids));
     v.add(SystemVariable.global("log_replica_updates", VariableType.BOOLEAN, "1"));
     v.add(SystemVariable.global("rpl_semi_sync_source_enabled", VariableType.BOOLEAN, "0"));
     v.add(SystemVariable.global("binlog_transaction_compression", VariableType.BOOLEAN, "0"));

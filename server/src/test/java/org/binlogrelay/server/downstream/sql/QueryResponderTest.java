@@ -41,6 +41,16 @@ class QueryResponderTest {
     }
 
     @Override
+    public String purgedGtids() {
+      return "f085fb44-e62e-11f1-adf1-02fc00000001:1-2";
+    }
+
+    @Override
+    public String binlogState() {
+      return "0-2-90,0-1-100";
+    }
+
+    @Override
     public Optional<String> gtidPositionAt(String file, long offset) {
       return file.equals("binlog.000001") && offset == 4 ? Optional.of("0-1-100") : Optional.empty();
     }
@@ -56,7 +66,7 @@ class QueryResponderTest {
   private final SessionVariables session = new SessionVariables();
 
   private QueryResponder responder(Dialect dialect, ServerIdentity id) {
-    return new QueryResponder(dialect, id, new ServerVariables(dialect.variables(id, BINLOGS::executedGtids)), BINLOGS,
+    return new QueryResponder(dialect, id, new ServerVariables(dialect.variables(id, BINLOGS)), BINLOGS,
         () -> replicas, CLOCK);
   }
 
@@ -270,6 +280,18 @@ class QueryResponderTest {
     assertThat(err(mysql, "SELECT binlog_gtid_pos('a', 4)").code()).as("MySQL has no binlog_gtid_pos").isEqualTo(1305);
     assertThat(err(mysql, "SELECT VERSION(1)")).isEqualTo(new ErrPacket(1582, "42000",
         "Incorrect parameter count in the call to native function 'version'"));
+  }
+
+  @Test
+  void gtidVariablesComeFromTheBinlogListing() {
+    assertThat(row(mysql, "SELECT @@global.gtid_executed")).containsExactly("f085fb44-e62e-11f1-adf1-02fc00000001:1-4");
+    assertThat(row(mysql, "SELECT @@global.gtid_purged")).containsExactly("f085fb44-e62e-11f1-adf1-02fc00000001:1-2");
+    assertThat(rows(mysql, "SHOW GLOBAL VARIABLES LIKE 'gtid_purged'").rows())
+        .containsExactly(List.of("gtid_purged", "f085fb44-e62e-11f1-adf1-02fc00000001:1-2"));
+    assertThat(row(mariadb, "SELECT @@gtid_binlog_pos, @@gtid_current_pos, @@gtid_binlog_state"))
+        .containsExactly("f085fb44-e62e-11f1-adf1-02fc00000001:1-4", "f085fb44-e62e-11f1-adf1-02fc00000001:1-4",
+            "0-2-90,0-1-100");
+    assertThat(err(mariadb, "SELECT @@global.gtid_purged").code()).as("MariaDB has no gtid_purged").isEqualTo(1193);
   }
 
   @Test
