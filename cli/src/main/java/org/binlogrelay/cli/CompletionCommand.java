@@ -7,9 +7,9 @@ import picocli.CommandLine.Parameters;
 
 /** {@code relayctl completion bash}: prints picocli's generated completion script (also works in zsh). */
 @Command(name = "completion", description = "Prints a shell completion script for relayctl (bash; zsh with bashcompinit).",
-    footer = {"", "Examples:", "  source <(relayctl completion bash)                        (this shell)",
-        "  relayctl completion bash > /etc/bash_completion.d/relayctl  (every new shell)",
-        "  relayctl completion bash > ~/.local/share/bash-completion/completions/relayctl"})
+    footer = {"", "Examples:", "  relayctl completion bash > ~/.local/share/bash-completion/completions/relayctl",
+        "  sudo sh -c 'relayctl completion bash > /etc/bash_completion.d/relayctl'",
+        "  source <(relayctl completion bash)"})
 final class CompletionCommand extends RelayCommand {
   @Parameters(paramLabel = "SHELL", defaultValue = "bash", completionCandidates = Shells.class,
       description = "The shell: bash (default; zsh loads it too, after 'autoload -U bashcompinit && bashcompinit').")

@@ -53,7 +53,7 @@ final class HumanUnits {
     if (s < 60) {
       return sign + (s == 0 ? "0" : oneDecimalBelowTen(s)) + " s";
     }
-    long whole = Math.round(s);
+    long whole = (long) Math.floor(s);
     if (whole < 3600) {
       return String.format(Locale.ROOT, "%s%dm%02ds", sign, whole / 60, whole % 60);
     }

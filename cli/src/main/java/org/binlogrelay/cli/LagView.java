@@ -17,7 +17,10 @@ final class LagView {
   }
 
   static Table table(JsonNode lag) {
-    Table table = Table.of("HOP", "STATE", "LAG", "BEHIND", "SEND", "CATCH-UP", "ETA").truncatable(0);
+    Table table = Table.of("HOP", "STATE", "LAG", "BEHIND", "SEND", "CATCH-UP", "ETA").truncatable(0)
+        .minimumWidth(1, "CAUGHT_UP".length()).minimumWidth(2, "4m12s".length())
+        .minimumWidth(3, "1023 KiB".length()).minimumWidth(4, "512 KiB/s".length())
+        .minimumWidth(5, "-512 KiB/s".length()).minimumWidth(6, "0:42".length());
     JsonNode upstream = lag.get("upstream");
     if (HumanUnits.known(upstream)) {
       table.row(UPSTREAM_HOP, HumanUnits.text(upstream.get("state")), HumanUnits.seconds(upstream.get("secondsBehind")),

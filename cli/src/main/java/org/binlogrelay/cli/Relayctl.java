@@ -75,8 +75,7 @@ public final class Relayctl implements Runnable {
   static final String DEFAULT_URL = "http://127.0.0.1:9307";
 
   @Option(names = "--url", scope = ScopeType.INHERIT, paramLabel = "URL",
-      defaultValue = "${env:RELAYCTL_URL:-" + DEFAULT_URL + "}",
-      description = "The relay's admin HTTP address (env RELAYCTL_URL; default ${DEFAULT-VALUE}).")
+      description = "The relay's admin HTTP address (else env RELAYCTL_URL, else " + DEFAULT_URL + ").")
   String url;
 
   @Option(names = "--token-file", scope = ScopeType.INHERIT, paramLabel = "FILE",
@@ -110,14 +109,18 @@ public final class Relayctl implements Runnable {
 
   /** The client for the options given; fails with {@link #USAGE} for a bad URL or an unreadable token file. */
   AdminClient client() {
+    String given = url != null ? url : environment.variable("RELAYCTL_URL");
+    String option = url != null ? "--url" : "RELAYCTL_URL";
+    String address = given == null || given.isBlank() ? DEFAULT_URL : given.strip();
     URI base;
     try {
-      base = new URI(url.endsWith("/") ? url.substring(0, url.length() - 1) : url);
+      base = new URI(address.endsWith("/") ? address.substring(0, address.length() - 1) : address);
     } catch (URISyntaxException e) {
-      throw new RelayctlException(USAGE, "--url '" + url + "' is not a URL: " + e.getReason());
+      base = null;
     }
-    if ((!"http".equals(base.getScheme()) && !"https".equals(base.getScheme())) || base.getHost() == null) {
-      throw new RelayctlException(USAGE, "--url '" + url + "' must look like http://HOST:PORT");
+    if (base == null || (!"http".equals(base.getScheme()) && !"https".equals(base.getScheme()))
+        || base.getHost() == null || base.getQuery() != null || base.getFragment() != null) {
+      throw new RelayctlException(USAGE, option + " '" + address + "' must look like http://HOST:PORT");
     }
     if (timeout.isNegative() || timeout.isZero()) {
       throw new RelayctlException(USAGE, "--timeout must be positive");

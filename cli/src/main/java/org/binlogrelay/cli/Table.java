@@ -15,11 +15,13 @@ final class Table {
 
   private final String[] headers;
   private final boolean[] truncatable;
+  private final int[] minimum;
   private final List<String[]> rows = new ArrayList<>();
 
   private Table(String... headers) {
     this.headers = headers.clone();
     this.truncatable = new boolean[headers.length];
+    this.minimum = new int[headers.length];
   }
 
   static Table of(String... headers) {
@@ -29,6 +31,15 @@ final class Table {
   /** Lets column {@code index} be shortened to fit the width (names, hosts; not numbers). */
   Table truncatable(int index) {
     truncatable[index] = true;
+    return this;
+  }
+
+  /**
+   * Keeps column {@code index} at least {@code width} wide, so that a table refreshed in place does not shift
+   * when its values change length.
+   */
+  Table minimumWidth(int index, int width) {
+    minimum[index] = width;
     return this;
   }
 
@@ -52,7 +63,7 @@ final class Table {
   List<String> render(int width) {
     int[] widths = new int[headers.length];
     for (int i = 0; i < headers.length; i++) {
-      widths[i] = headers[i].length();
+      widths[i] = Math.max(minimum[i], headers[i].length());
       for (String[] row : rows) {
         widths[i] = Math.max(widths[i], row[i].length());
       }
