@@ -97,7 +97,7 @@ class RelayctlIT {
         primary.execute("GRANT RELOAD ON *.* TO '" + primary.replicationCredentials().user() + "'@'" + replHost + "'",
                 "CREATE DATABASE p", "CREATE TABLE p.t (id INT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(200))");
         write(primary, 200);
-        ReplicationLink.establish(standby, primary);
+        ReplicationLink standbyLink = ReplicationLink.establish(standby, primary);
 
         Process relay = startRelay(primary);
         Path relayLog = dir.resolve("relay.log");
@@ -193,7 +193,7 @@ class RelayctlIT {
             relayctl("source", "start").ok();
             await("streaming after start", () -> relayctl("source", "--json").json().path("state").asText()
                     .equals("STREAMING"), relay, relayLog);
-            ReplicationLink.establish(standby, primary).awaitCaughtUp(primary, WAIT);
+            standbyLink.awaitCaughtUp(primary, WAIT);
             relayctl("source", "change", "--host", standby.address().host(), "--port",
                     Integer.toString(standby.address().port())).ok();
             await("streaming from the standby", () -> relayctl("source", "--json").json(),
