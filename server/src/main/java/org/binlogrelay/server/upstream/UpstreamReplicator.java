@@ -221,6 +221,11 @@ public final class UpstreamReplicator implements Closeable {
         counters.acksRequested, counters.acksSent, counters.lastAck);
   }
 
+  /** The newest transaction received and the failures by kind, for lag and metrics. Thread-safe. */
+  public IngestStats ingestStats() {
+    return counters.stats();
+  }
+
   public void addListener(UpstreamListener listener) {
     listeners.add(Objects.requireNonNull(listener, "listener"));
   }
@@ -277,6 +282,7 @@ public final class UpstreamReplicator implements Closeable {
         continuityFailures = 0;
       }
       continuityFailures = failure instanceof ContinuityException ? continuityFailures + 1 : 0;
+      counters.failed(failure);
       String text = describe(failure);
       if (!FailurePolicy.retry(failure, continuityFailures)) {
         log.error("{}: stopped: {}", name, text, failure);
