@@ -202,6 +202,11 @@ final class RelayAdmin implements RelayControl {
       throw new ApiException(503, "unavailable", "the store is not open yet");
     }
     String firstKept = to;
+    if (to != null && store.files().stream().noneMatch(f -> f.name().equals(to))) {
+      List<FileMetadata> files = store.files();
+      throw new ApiException(404, "not_found", "Target log not found in binlog index: the relay holds "
+          + (files.isEmpty() ? "no file" : files.get(0).name() + " to " + files.get(files.size() - 1).name()));
+    }
     if (before != null) {
       long seconds = before.getEpochSecond();
       List<FileMetadata> files = store.files();

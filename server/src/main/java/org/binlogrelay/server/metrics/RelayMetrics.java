@@ -44,6 +44,9 @@ public final class RelayMetrics {
   private final ReplicaMeters replicaMeters;
   private final Supplier<Optional<UpstreamReplicator>> upstream;
   private final MultiGauge upstreamInfo;
+  /** Held here: Micrometer keeps only weak references to the objects its gauges and function counters read. */
+  private final UpstreamMeters upstreamMeters;
+  private final Supplier<StoreDumpHandler> dumps;
 
   /**
    * @param store the store, {@code null} before it is open
@@ -59,7 +62,9 @@ public final class RelayMetrics {
     this.storeMeters = new StoreMeters(store, retentions, registry);
     this.lag = new ReplicaLag(store, () -> dumps.get() == null ? List.of() : dumps.get().dumps(), boundaries, time);
     this.replicaMeters = new ReplicaMeters(registry, MAX_LABELLED_REPLICAS);
-    new UpstreamMeters(upstream, time).bind(registry);
+    this.dumps = dumps;
+    this.upstreamMeters = new UpstreamMeters(upstream, time);
+    upstreamMeters.bind(registry);
     Gauge.builder("binlogrelay.replicas.connected", this, m -> m.lag.views().size())
         .description("Replicas (and other binlog clients) being served a dump").register(registry);
     FunctionCounter.builder("binlogrelay.replica.drops", dumps, d -> d.get() == null ? 0 : d.get().stalledDrops())
