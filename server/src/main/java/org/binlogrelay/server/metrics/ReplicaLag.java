@@ -24,8 +24,9 @@ import org.binlogrelay.storage.Time;
  *
  * <ul>
  *   <li>send rate: bytes sent over the window divided by its length;
- *   <li>catch-up rate: bytes behind at the window's start minus now, divided by its length (negative when the
- *       replica falls further behind);
+ *   <li>catch-up rate: bytes behind at the window's start minus now, divided by the time between (negative when
+ *       the replica falls further behind); when bytes behind peaked inside the window at least a second ago, from
+ *       that peak instead, so that the rate follows a catch-up as soon as it starts (after a pause, a restart);
  *   <li>ETA: bytes behind divided by the catch-up rate when it is positive; 0 when caught up; unknown otherwise.
  * </ul>
  *
@@ -107,7 +108,15 @@ public final class ReplicaLag {
     double seconds = (last.nanos() - first.nanos()) / 1e9;
     if (samples.size() >= 2 && seconds > 0) {
       sendRate = (last.bytesSent() - first.bytesSent()) / seconds;
-      catchUp = (first.bytesBehind() - last.bytesBehind()) / seconds;
+      Sample peak = first;
+      for (Sample x : samples) {
+        if (x.bytesBehind() > peak.bytesBehind()) {
+          peak = x;
+        }
+      }
+      double sincePeak = (last.nanos() - peak.nanos()) / 1e9;
+      Sample from = peak != first && sincePeak >= 1 ? peak : first;
+      catchUp = (from.bytesBehind() - last.bytesBehind()) / ((last.nanos() - from.nanos()) / 1e9);
     }
     Double eta = behind == 0 ? Double.valueOf(0) : catchUp != null && catchUp > 0 ? behind / catchUp : null;
     return new ReplicaView(d, behind, secondsBehind(at, head, files), sendRate, catchUp, eta);
