@@ -169,6 +169,22 @@ public final class Relay implements AutoCloseable {
           + e.getMessage(), e);
     }
     metrics.storeListeners().forEach(store::addListener);
+    store.addListener(new org.binlogrelay.storage.StoreListener() {
+      @Override
+      public void fileCreated(String name) {
+        log.info("binlog rotated: now storing {}", name);
+      }
+
+      @Override
+      public void failed(Throwable cause) {
+        log.error("store stopped accepting writes: {}", cause.getMessage());
+      }
+
+      @Override
+      public void resumed(org.binlogrelay.storage.StoreHealth health) {
+        log.info("store accepts writes again ({} resume(s) so far)", health.resumes());
+      }
+    });
     RecoveryReport report = store.recoveryReport();
     log.info("store {} opened ({} sync) in {} ms: {} file(s), ends at {}, next upstream position {}, {}",
         config.dataDir().toAbsolutePath(), config.syncPolicy(), report.took().toMillis(), store.files().size(),

@@ -95,6 +95,7 @@ final class DumpSession {
   private boolean pumpAgain;
   private volatile boolean closed;
   private volatile boolean paused;
+  private boolean released;
   private Position lastObserved;
 
   DumpSession(Channel channel, int firstSequenceId, DumpRequest request, ReplicaSettings settings, DumpFlavor flavor,
@@ -522,6 +523,12 @@ final class DumpSession {
 
   /** Lets go of everything; idempotent. */
   private void release() {
+    if (!released) {
+      released = true;
+      DumpStatus last = progress.status(name, DumpStatus.State.CLOSED, id, replica, 0, false);
+      LOG.info("Dump {}: ended after {} events, {} bytes, {} transactions sent", name, last.eventsSent(),
+          last.bytesSent(), last.transactionsSent());
+    }
     closed = true;
     if (retryTimer != null) {
       retryTimer.cancel(false);
