@@ -178,7 +178,8 @@ class RelayProcessIT {
                 "--data-dir", dataDir.toString(),
                 "--port", Integer.toString(port),
                 "--accounts-file", accounts.toString(),
-                "--heartbeat-period", "500ms"));
+                "--heartbeat-period", "500ms",
+                "--admin-port", "0"));
         return command;
     }
 

@@ -14,10 +14,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
+import org.binlogrelay.server.admin.AdminApi;
+import org.binlogrelay.server.admin.AdminConfig;
+import org.binlogrelay.server.admin.AdminServer;
 import org.binlogrelay.server.downstream.ReplicaServer;
 import org.binlogrelay.server.downstream.sql.Dialect;
 import org.binlogrelay.server.downstream.sql.MariadbDialect;
 import org.binlogrelay.server.downstream.sql.MysqlDialect;
+import org.binlogrelay.server.metrics.RelayMetrics;
+import org.binlogrelay.server.serving.StoreDumpHandler;
 import org.binlogrelay.server.upstream.UpstreamConfig;
 import org.binlogrelay.server.upstream.UpstreamReplicator;
 import org.binlogrelay.server.upstream.UpstreamStatus;
@@ -28,6 +33,7 @@ import org.binlogrelay.storage.StoreException;
 import org.binlogrelay.storage.Time;
 import org.binlogrelay.storage.read.ReaderRegistry;
 import org.binlogrelay.storage.retention.Retention;
+import org.binlogrelay.storage.retention.RetentionPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,10 +43,15 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  *   start():  flavour ({@link FlavorDetection}) -> open the store (recovery) -> listen for replicas
- *             -> follow the primary (if one is configured) -> schedule retention
- *   close():  stop accepting replicas (and close their connections) -> stop retention -> stop upstream
- *             -> close the store (final force)
+ *             -> admin HTTP server (if configured) -> follow the primary (if one is configured)
+ *             -> schedule retention and the metrics sampler
+ *   close():  stop the admin server -> stop accepting replicas (and close their connections) -> stop retention
+ *             -> stop upstream -> close the store (final force)
  * </pre>
+ *
+ * Metrics ({@link RelayMetrics}) are registered before the store opens its writer to the upstream, so that every
+ * transaction boundary is seen; the admin API ({@link RelayAdmin}) may stop, start and switch the upstream: a new
+ * {@link UpstreamReplicator} replaces one that stopped or FAILED.
  *
  * A replica port that is taken fails the start before anything connects upstream. An upstream that fails (for
  * example error 1236: the primary purged what the store needs next) leaves the relay serving what it stored; the
@@ -81,9 +92,16 @@ public final class Relay implements AutoCloseable {
   private volatile ReplicaServer replicaServer;
   private volatile UpstreamReplicator upstream;
   private volatile Retention retention;
+  private volatile Retention manualRetention;
   private ScheduledExecutorService scheduler;
   private RetentionSchedule retentionSchedule;
   private volatile boolean closedCleanly = true;
+  private volatile StoreDumpHandler dumps;
+  private volatile RelayMetrics metrics;
+  private volatile AdminServer adminServer;
+  private volatile UpstreamConfig upstreamConfig;
+  private final Object upstreamLock = new Object();
+  private final long startedAtMillis;
 
   /**
    * @param time the clock for the store, the upstream state, retention and the downstream server
@@ -91,6 +109,8 @@ public final class Relay implements AutoCloseable {
   public Relay(RelayConfig config, Time time) {
     this.config = Objects.requireNonNull(config, "config");
     this.time = Objects.requireNonNull(time, "time");
+    this.upstreamConfig = config.upstream();
+    this.startedAtMillis = time.milliseconds();
   }
 
   /**
@@ -115,10 +135,13 @@ public final class Relay implements AutoCloseable {
         }
         flavor = detected;
         log.info("acting as {}, learnt from {}", name(detected.flavor()), detected.source());
+        metrics = new RelayMetrics(time, () -> store, this::retentions, this::upstream, () -> dumps);
         openStore(detected.flavor());
         listenForReplicas(detected.flavor());
+        serveAdmin();
         followPrimary();
         scheduleRetention();
+        scheduleMetrics();
         setState(State.RUNNING, summary());
       }
     } catch (RelayStartException | RuntimeException e) {
@@ -145,6 +168,23 @@ public final class Relay implements AutoCloseable {
       throw new RelayStartException("cannot open the binlog store in " + config.dataDir().toAbsolutePath() + ": "
           + e.getMessage(), e);
     }
+    metrics.storeListeners().forEach(store::addListener);
+    store.addListener(new org.binlogrelay.storage.StoreListener() {
+      @Override
+      public void fileCreated(String name) {
+        log.info("binlog rotated: now storing {}", name);
+      }
+
+      @Override
+      public void failed(Throwable cause) {
+        log.error("store stopped accepting writes: {}", cause.getMessage());
+      }
+
+      @Override
+      public void resumed(org.binlogrelay.storage.StoreHealth health) {
+        log.info("store accepts writes again ({} resume(s) so far)", health.resumes());
+      }
+    });
     RecoveryReport report = store.recoveryReport();
     log.info("store {} opened ({} sync) in {} ms: {} file(s), ends at {}, next upstream position {}, {}",
         config.dataDir().toAbsolutePath(), config.syncPolicy(), report.took().toMillis(), store.files().size(),
@@ -156,7 +196,9 @@ public final class Relay implements AutoCloseable {
 
   private void listenForReplicas(GtidFlavor gtidFlavor) throws RelayStartException {
     readers = new ReaderRegistry();
-    Serving serving = Serving.over(store, readers, config.downstream().serverId());
+    Serving serving = Serving.over(store, readers, config.downstream().serverId(), metrics.dumpObserver(),
+        new TimeClock(time));
+    dumps = serving.dumpHandler();
     Dialect dialect = gtidFlavor == GtidFlavor.MARIADB ? MariadbDialect.INSTANCE : MysqlDialect.INSTANCE;
     try {
       replicaServer = ReplicaServer.start(config.downstream().toConfig(dialect), serving.dumpHandler(),
@@ -168,21 +210,147 @@ public final class Relay implements AutoCloseable {
     }
   }
 
+  private void serveAdmin() throws RelayStartException {
+    AdminConfig admin = config.admin();
+    if (admin == null) {
+      log.info("admin API and /metrics off (--admin-port 0)");
+      return;
+    }
+    try {
+      adminServer = AdminServer.start(admin, new AdminApi(new RelayAdmin(this, time), admin.token()));
+    } catch (UncheckedIOException e) {
+      throw new RelayStartException(e.getMessage() + "; choose another --admin-port or --admin-bind-address", e);
+    }
+  }
+
+  private void scheduleMetrics() {
+    scheduler.scheduleAtFixedRate(() -> {
+      try {
+        metrics.sample();
+      } catch (RuntimeException e) {
+        log.warn("sampling the replicas' lag failed; the next sample retries", e);
+      }
+    }, 0, 1, TimeUnit.SECONDS);
+  }
+
   private void followPrimary() {
-    UpstreamConfig upstreamConfig = config.upstream();
     if (upstreamConfig == null) {
       log.info("no primary configured: serving the stored binlogs only");
       return;
     }
-    UpstreamReplicator replicator = new UpstreamReplicator(upstreamConfig, store, time);
+    startReplicator(upstreamConfig);
+  }
+
+  /** Makes and starts a replicator for {@code c}; it replaces the current one, which must have ended. */
+  private void startReplicator(UpstreamConfig c) {
+    UpstreamReplicator replicator = new UpstreamReplicator(c, store, time);
     replicator.addListener(s -> {
       if (s.status() == UpstreamStatus.FAILED) {
         log.error("upstream stopped for good; the relay keeps serving the {} stored file(s). Fix the cause above"
-            + " and restart the relay (a purged binlog needs a new --data-dir or --start)", store.files().size());
+            + " and start it again (relayctl source start, or restart the relay; a purged binlog needs a new"
+            + " --data-dir or --start)", store.files().size());
       }
     });
     upstream = replicator;
     replicator.start();
+  }
+
+  /**
+   * Stops following the primary; the replicator's thread has ended when this returns true.
+   *
+   * @throws IllegalStateException if no primary is configured
+   */
+  boolean stopUpstream() throws InterruptedException {
+    synchronized (upstreamLock) {
+      UpstreamReplicator r = requireUpstream();
+      log.info("upstream stop requested through the admin API");
+      return r.stop(UpstreamReplicator.CLOSE_TIMEOUT);
+    }
+  }
+
+  /**
+   * Follows the primary again with a new replicator, after a stop or a failure.
+   *
+   * @throws IllegalStateException if no primary is configured, the relay is not running, or the replicator still
+   *     runs
+   */
+  void startUpstream() {
+    synchronized (upstreamLock) {
+      UpstreamReplicator r = requireUpstream();
+      if (!ended(r)) {
+        throw new IllegalStateException("upstream is " + r.state().status() + ", already following "
+            + r.state().source() + "; stop it first");
+      }
+      if (state != State.RUNNING) {
+        throw new IllegalStateException("the relay is " + state);
+      }
+      log.info("upstream start requested through the admin API: following {}:{} again", upstreamConfig.host(),
+          upstreamConfig.port());
+      startReplicator(upstreamConfig);
+    }
+  }
+
+  /**
+   * Follows {@code next} from now on: switched by GTID while the replicator runs ({@link
+   * UpstreamReplicator#switchSource}), else a new replicator on it (which resumes by GTID by itself).
+   *
+   * @return the switch, or {@code null} when a new replicator was started
+   */
+  org.binlogrelay.server.upstream.SourceSwitch changeUpstream(UpstreamConfig next, Duration timeout)
+      throws org.binlogrelay.server.upstream.SourceRefusedException, java.util.concurrent.TimeoutException,
+      InterruptedException {
+    synchronized (upstreamLock) {
+      UpstreamReplicator r = requireUpstream();
+      if (ended(r)) {
+        upstreamConfig = next;
+        log.info("upstream source changed through the admin API to {}:{} (the replicator was {}); starting it",
+            next.host(), next.port(), r.state().status());
+        startReplicator(next);
+        return null;
+      }
+      org.binlogrelay.server.upstream.SourceSwitch done = r.switchSource(next, timeout);
+      upstreamConfig = r.config();
+      return done;
+    }
+  }
+
+  private UpstreamReplicator requireUpstream() {
+    UpstreamReplicator r = upstream;
+    if (r == null) {
+      throw new IllegalStateException("no primary is configured");
+    }
+    return r;
+  }
+
+  private static boolean ended(UpstreamReplicator r) {
+    UpstreamStatus s = r.state().status();
+    return s == UpstreamStatus.STOPPED || s == UpstreamStatus.FAILED;
+  }
+
+  /** The upstream configuration now (after a change: the new source's); null without a primary. */
+  UpstreamConfig upstreamConfig() {
+    return upstreamConfig;
+  }
+
+  /** Retention for purges requested through the admin API: the configured one, or one that keeps everything. */
+  Retention purging() {
+    synchronized (upstreamLock) {
+      if (retention == null && manualRetention == null) {
+        manualRetention = new Retention(store, RetentionPolicy.keepEverything(), readers, time);
+      }
+      return retention != null ? retention : manualRetention;
+    }
+  }
+
+  private java.util.List<Retention> retentions() {
+    java.util.List<Retention> all = new java.util.ArrayList<>(2);
+    if (retention != null) {
+      all.add(retention);
+    }
+    if (manualRetention != null) {
+      all.add(manualRetention);
+    }
+    return all;
   }
 
   private void scheduleRetention() {
@@ -253,6 +421,9 @@ public final class Relay implements AutoCloseable {
 
   /** Closes whatever was started, in shutdown order. Holds {@link #lock}. */
   private void closeParts() {
+    if (adminServer != null) {
+      step("stop the admin server", adminServer::close);
+    }
     if (replicaServer != null) {
       step("stop serving replicas", replicaServer::close);
     }
@@ -360,6 +531,26 @@ public final class Relay implements AutoCloseable {
   /** Retention, for its counters and {@code PURGE BINARY LOGS}; empty when no limit is configured. */
   public Optional<Retention> retention() {
     return Optional.ofNullable(retention);
+  }
+
+  /** The dumps being served; null before replicas are served. */
+  public StoreDumpHandler dumps() {
+    return dumps;
+  }
+
+  /** The relay's meters; null before the start settled the flavour. */
+  public RelayMetrics metrics() {
+    return metrics;
+  }
+
+  /** The admin HTTP server; null when off or before it listens. */
+  public AdminServer adminServer() {
+    return adminServer;
+  }
+
+  /** When the relay was made, epoch milliseconds by its clock. */
+  long startedAtMillis() {
+    return startedAtMillis;
   }
 
   /** A {@link Clock} over the relay's {@link Time}, for the downstream server. */

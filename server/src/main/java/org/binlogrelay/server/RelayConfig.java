@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
+import org.binlogrelay.server.admin.AdminConfig;
 import org.binlogrelay.server.upstream.UpstreamConfig;
 import org.binlogrelay.storage.SyncPolicy;
 import org.binlogrelay.storage.retention.RetentionPolicy;
@@ -22,14 +23,28 @@ import org.binlogrelay.storage.retention.RetentionPolicy;
  * @param upstream the primary to follow, {@code null} to only serve what is stored
  * @param downstream how replicas are served
  * @param detectionTimeout how long to keep trying to reach the primary when its flavour must be detected
+ * @param admin the admin HTTP server ({@code /metrics}, {@code /api/v1}), {@code null} to serve none
  */
 public record RelayConfig(Path dataDir, GtidFlavor flavor, SyncPolicy syncPolicy, RetentionPolicy retention,
-    Duration retentionInterval, UpstreamConfig upstream, DownstreamSettings downstream, Duration detectionTimeout) {
+    Duration retentionInterval, UpstreamConfig upstream, DownstreamSettings downstream, Duration detectionTimeout,
+    AdminConfig admin) {
 
   /** Retention runs once a minute by default; MySQL purges at each rotation, which is rarer on a busy primary. */
   public static final Duration DEFAULT_RETENTION_INTERVAL = Duration.ofMinutes(1);
   /** How long a first start keeps trying to reach the primary to learn its flavour. */
   public static final Duration DEFAULT_DETECTION_TIMEOUT = Duration.ofSeconds(60);
+
+  /** A configuration without the admin HTTP server. */
+  public RelayConfig(Path dataDir, GtidFlavor flavor, SyncPolicy syncPolicy, RetentionPolicy retention,
+      Duration retentionInterval, UpstreamConfig upstream, DownstreamSettings downstream, Duration detectionTimeout) {
+    this(dataDir, flavor, syncPolicy, retention, retentionInterval, upstream, downstream, detectionTimeout, null);
+  }
+
+  /** The same configuration with {@code adminConfig} ({@code null}: no admin server). */
+  public RelayConfig withAdmin(AdminConfig adminConfig) {
+    return new RelayConfig(dataDir, flavor, syncPolicy, retention, retentionInterval, upstream, downstream,
+        detectionTimeout, adminConfig);
+  }
 
   public RelayConfig {
     Objects.requireNonNull(dataDir, "dataDir");

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
+import org.binlogrelay.server.admin.AdminConfig;
 import org.binlogrelay.server.downstream.ReplicaServerConfig;
 import org.binlogrelay.server.downstream.account.UserAccounts;
 import org.binlogrelay.server.upstream.StartPosition;
@@ -155,6 +156,21 @@ public final class RelayOptions {
       description = "Refuse replicas that do not use TLS (needs --ssl-cert and --ssl-key).")
   boolean requireSecureTransport;
 
+  @Option(names = "--admin-port", paramLabel = "PORT", order = 60, defaultValue = "" + AdminConfig.DEFAULT_PORT,
+      description = "HTTP port of /metrics, /health, /ready and the admin API (/api/v1); 0 turns it off"
+          + " (default: ${DEFAULT-VALUE}).")
+  int adminPort;
+
+  @Option(names = "--admin-bind-address", paramLabel = "ADDRESS", order = 61, defaultValue = "127.0.0.1",
+      description = "Address of the admin HTTP server (default: ${DEFAULT-VALUE}). Any other than a loopback"
+          + " address needs --admin-token-file.")
+  String adminBindAddress;
+
+  @Option(names = "--admin-token-file", paramLabel = "FILE", order = 62,
+      description = "File whose first line is the bearer token every admin request must carry (/health and /ready"
+          + " excepted).")
+  Path adminTokenFile;
+
   /**
    * The configuration these options describe.
    *
@@ -175,7 +191,37 @@ public final class RelayOptions {
       refuseWithoutPrimary();
     }
     return new RelayConfig(dataDir, flavor, syncBinlog, retention, RelayConfig.DEFAULT_RETENTION_INTERVAL, upstream,
-        downstream, RelayConfig.DEFAULT_DETECTION_TIMEOUT);
+        downstream, RelayConfig.DEFAULT_DETECTION_TIMEOUT, admin());
+  }
+
+  private AdminConfig admin() {
+    if (adminPort < 0 || adminPort > 65535) {
+      throw new IllegalArgumentException("--admin-port " + adminPort + " is outside 0..65535");
+    }
+    InetAddress address;
+    try {
+      address = InetAddress.getByName(adminBindAddress.strip());
+    } catch (UnknownHostException e) {
+      throw new IllegalArgumentException("--admin-bind-address '" + adminBindAddress + "' is not an address of this"
+          + " host: " + e.getMessage());
+    }
+    String token = null;
+    if (adminTokenFile != null) {
+      String text = read(adminTokenFile, "--admin-token-file");
+      int end = text.indexOf('\n');
+      token = (end < 0 ? text : text.substring(0, end)).strip();
+      if (token.isEmpty()) {
+        throw new IllegalArgumentException("--admin-token-file " + adminTokenFile + ": its first line is empty");
+      }
+    }
+    if (adminPort == 0) {
+      return null;
+    }
+    if (token == null && !address.isLoopbackAddress()) {
+      throw new IllegalArgumentException("--admin-bind-address " + adminBindAddress + " is not a loopback address:"
+          + " give --admin-token-file FILE so that only holders of the token reach the admin API");
+    }
+    return AdminConfig.of(new InetSocketAddress(address, adminPort), token);
   }
 
   private long serverId() {

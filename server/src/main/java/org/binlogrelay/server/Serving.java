@@ -1,7 +1,7 @@
 package org.binlogrelay.server;
 
 import java.util.Objects;
-import org.binlogrelay.server.downstream.DumpHandler;
+import org.binlogrelay.server.serving.DumpObserver;
 import org.binlogrelay.server.downstream.sql.BinlogListing;
 import org.binlogrelay.server.serving.ServingConfig;
 import org.binlogrelay.server.serving.StoreBinlogListing;
@@ -21,7 +21,7 @@ import org.binlogrelay.storage.read.ReaderRegistry;
  * @param dumpHandler serves COM_BINLOG_DUMP and COM_BINLOG_DUMP_GTID
  * @param listing feeds SHOW BINARY LOGS, SHOW BINARY LOG STATUS and the GTID variables
  */
-record Serving(DumpHandler dumpHandler, BinlogListing listing) {
+record Serving(StoreDumpHandler dumpHandler, BinlogListing listing) {
 
   Serving {
     Objects.requireNonNull(dumpHandler, "dumpHandler");
@@ -33,10 +33,15 @@ record Serving(DumpHandler dumpHandler, BinlogListing listing) {
    *
    * @param readers where readers register, so retention keeps the files they still need
    * @param serverId the relay's server_id, which the events it makes up carry
+   * @param observer hears what each dump hands to its socket (relay-added latency)
+   * @param clock the wall clock of the dumps' connection times
    */
-  static Serving over(BinlogStore store, ReaderRegistry readers, long serverId) {
+  static Serving over(BinlogStore store, ReaderRegistry readers, long serverId, DumpObserver observer,
+      java.time.Clock clock) {
     ServingConfig config = ServingConfig.builder(serverId)
         .readers(readers)
+        .observer(observer)
+        .clock(clock)
         .checkedSources(() -> PrimarySources.of(store))
         .build();
     return new Serving(new StoreDumpHandler(store, config), new StoreBinlogListing(store));

@@ -20,6 +20,28 @@ class LayeringTest {
           .dependOnClassesThat()
           .resideInAPackage("org.binlogrelay.cli..");
 
+  /** The admin API and the meters read the relay's parts; only the composition root knows them all. */
+  @ArchTest
+  static final ArchRule adminAndMetricsDoNotReachIntoTheCompositionRoot =
+      noClasses()
+          .that()
+          .resideInAnyPackage("org.binlogrelay.server.admin..", "org.binlogrelay.server.metrics..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("org.binlogrelay.server");
+
+  /** Replication code knows no metrics library and no HTTP: the server maps its counters to meters. */
+  @ArchTest
+  static final ArchRule replicationKnowsNoMetricsOrHttp =
+      noClasses()
+          .that()
+          .resideInAnyPackage("org.binlogrelay.server.upstream..", "org.binlogrelay.server.serving..",
+              "org.binlogrelay.server.downstream..", "org.binlogrelay.storage..", "org.binlogrelay.protocol..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage("io.micrometer..", "io.netty.handler.codec.http..", "com.fasterxml.jackson..",
+              "org.binlogrelay.server.admin..", "org.binlogrelay.server.metrics..");
+
   /** Production classes only, whatever the build directory is called. */
   static final class MainClassesOnly implements ImportOption {
     @Override

@@ -86,6 +86,31 @@ class RelayMainTest {
   }
 
   @Test
+  void adminOptionsDefaultToLoopbackPort9307AndNeedATokenElsewhere() throws Exception {
+    assertThat(run("--server-id", "9", "--flavor", "mysql", "--accounts-file", accounts.toString())).as(err).isZero();
+    assertThat(config().admin().bind().getPort()).isEqualTo(9307);
+    assertThat(config().admin().bind().getAddress().isLoopbackAddress()).isTrue();
+    assertThat(config().admin().token()).isNull();
+    launched.clear();
+    assertUsageError(run("--server-id", "9", "--flavor", "mysql", "--admin-bind-address", "0.0.0.0"),
+        "--admin-bind-address 0.0.0.0 is not a loopback address: give --admin-token-file");
+    assertUsageError(run("--server-id", "9", "--flavor", "mysql", "--admin-port", "70000"),
+        "--admin-port 70000 is outside 0..65535");
+    assertUsageError(run("--server-id", "9", "--flavor", "mysql", "--admin-token-file", dir.resolve("none").toString()),
+        "--admin-token-file");
+    Path token = dir.resolve("token");
+    Files.writeString(token, "  t0ken \nignored\n");
+    assertThat(run("--server-id", "9", "--flavor", "mysql", "--admin-bind-address", "0.0.0.0", "--admin-port", "9400",
+        "--admin-token-file", token.toString())).as(err).isZero();
+    assertThat(config().admin().token()).isEqualTo("t0ken");
+    assertThat(config().admin().bind().getPort()).isEqualTo(9400);
+    assertThat(config().admin().toString()).doesNotContain("t0ken");
+    launched.clear();
+    assertThat(run("--server-id", "9", "--flavor", "mysql", "--admin-port", "0")).as(err).isZero();
+    assertThat(config().admin()).as("0 turns the admin server off").isNull();
+  }
+
+  @Test
   void versionPrintsTheVersion() {
     assertThat(run("--version")).isZero();
     assertThat(out).startsWith("binlog-relay ").contains("Java ");

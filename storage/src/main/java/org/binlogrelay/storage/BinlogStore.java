@@ -104,7 +104,8 @@ public final class BinlogStore implements Closeable {
   /** Starts a syncer and a writer on the recovered state {@code r}. */
   private void start(StoreRecovery.Recovered r) {
     Syncer s = new Syncer("binlog-syncer " + dir.path().getFileName(), config.syncPolicy(), config.time(),
-        durable, r.end(), this::durableAdvanced, (what, e) -> availability.fail(e, what, null, 0));
+        durable, r.end(), this::durableAdvanced, (what, e) -> availability.fail(e, what, null, 0),
+        listeners::forced);
     this.writer = new StoreWriter(config, flavor, dir, catalog, s, readable, readableState, listeners, availability,
         r.tail(), r.pendingNextFile());
     this.syncer = s;

@@ -40,6 +40,30 @@ final class Listeners {
     each(l -> l.resumed(health), "resumed");
   }
 
+  void transactionWritten(Position end, long eventTimestamp) {
+    for (StoreListener l : listeners) {
+      try {
+        l.transactionWritten(end, eventTimestamp);
+      } catch (RuntimeException e) {
+        log.warn("store listener {} threw on transactionWritten {}; ignored", l, end, e);
+      }
+    }
+  }
+
+  void forced(long nanos, long transactions) {
+    for (StoreListener l : listeners) {
+      try {
+        l.forced(nanos, transactions);
+      } catch (RuntimeException e) {
+        log.warn("store listener {} threw on forced; ignored", l, e);
+      }
+    }
+  }
+
+  void appendRefused(StoreCondition condition) {
+    each(l -> l.appendRefused(condition), "appendRefused");
+  }
+
   private void each(Consumer<StoreListener> call, String what) {
     for (StoreListener l : listeners) {
       try {

@@ -3,8 +3,10 @@ package org.binlogrelay.storage;
 import java.util.List;
 
 /**
- * Notifications about the store's files, for readers, lookups and retention. Positions are watched through
- * {@link BinlogStore#readable()} and {@link BinlogStore#durable()} instead.
+ * Notifications about the store's files, for readers, lookups and retention, and the store's own measurements
+ * ({@link #transactionWritten}, {@link #forced}, {@link #appendRefused}) for the server's metrics: the store
+ * knows no metrics library, the server maps these calls to meters. Positions are watched through {@link
+ * BinlogStore#readable()} and {@link BinlogStore#durable()} instead.
  *
  * <p>Called on the store's writer or syncer thread (named per method): implementations must be quick and
  * must not block or call back into the store's writing methods. An exception is logged and ignored.
@@ -31,4 +33,23 @@ public interface StoreListener {
 
   /** {@link BinlogStore#tryResume()} returned the store to accepting writes (the caller's thread). */
   default void resumed(StoreHealth health) {}
+
+  /**
+   * A transaction is complete in the file: its last event was written and {@code end} is a transaction boundary
+   * (writer thread, once per transaction, before {@code end} is readable). Called on the hot path: record and
+   * return.
+   *
+   * @param end the boundary after the transaction
+   * @param eventTimestamp the header timestamp (epoch seconds) of the transaction's last event
+   */
+  default void transactionWritten(Position end, long eventTimestamp) {}
+
+  /**
+   * A force of the open file finished (syncer thread): its duration and how many transactions it made durable
+   * together (group commit; 0 for a force that only covered events outside transactions).
+   */
+  default void forced(long nanos, long transactions) {}
+
+  /** An append was refused because the store does not accept writes ({@code condition}); writer thread. */
+  default void appendRefused(StoreCondition condition) {}
 }

@@ -269,6 +269,9 @@ final class StoreWriter {
       catalog.update(f.checkpoint(flavor)); // the file's own account of the GTIDs before it is now known
     }
     syncer.written(boundary, f.file, done != null);
+    if (done != null) {
+      listeners.transactionWritten(boundary, s.lastEventTime());
+    }
     if (!config.readableWhenDurable()) {
       readable.advance(boundary, readableState::advanceTo);
     }
@@ -389,6 +392,7 @@ final class StoreWriter {
   private void requireUsable() {
     if (retired) {
       if (!availability.accepting()) {
+        listeners.appendRefused(availability.health().condition());
         throw availability.unavailable();
       }
       throw new IllegalStateException("binlog store " + dir + " resumed writing after an I/O error; call"
@@ -402,6 +406,7 @@ final class StoreWriter {
         }
         cutOnStop();
       }
+      listeners.appendRefused(availability.health().condition());
       throw availability.unavailable();
     }
   }

@@ -50,6 +50,7 @@ final class Syncer {
   private final StoreWatch durable;
   private final Consumer<Position> onDurable;
   private final BiConsumer<String, Throwable> onFailure;
+  private final ForceObserver observer;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition wake = lock.newCondition();
   private final ArrayDeque<Job> jobs = new ArrayDeque<>();
@@ -66,6 +67,19 @@ final class Syncer {
   private long signals;
   private long forces;
 
+  /** Hears each force of the open file: how long it took and how many transactions it covered. */
+  @FunctionalInterface
+  interface ForceObserver {
+    ForceObserver NONE = (nanos, transactions) -> { };
+
+    void forced(long nanos, long transactions);
+  }
+
+  Syncer(String name, SyncPolicy policy, Time time, StoreWatch durable, Position initial,
+      Consumer<Position> onDurable, BiConsumer<String, Throwable> onFailure) {
+    this(name, policy, time, durable, initial, onDurable, onFailure, ForceObserver.NONE);
+  }
+
   /**
    * @param durable the boundary this syncer advances
    * @param onDurable called after each advance (the store moves the readable boundary when it follows the
@@ -73,8 +87,9 @@ final class Syncer {
    * @param onFailure called once with what failed (e.g. "forcing binlog.000003 up to 1234") and the error
    */
   Syncer(String name, SyncPolicy policy, Time time, StoreWatch durable, Position initial,
-      Consumer<Position> onDurable, BiConsumer<String, Throwable> onFailure) {
+      Consumer<Position> onDurable, BiConsumer<String, Throwable> onFailure, ForceObserver observer) {
     this.policy = policy;
+    this.observer = observer;
     this.time = time;
     this.durable = durable;
     this.onDurable = onDurable;
@@ -251,6 +266,7 @@ final class Syncer {
       BinlogFile targetFile;
       boolean force;
       boolean last;
+      long covered = 0;
       lock.lock();
       try {
         while (true) {
@@ -282,6 +298,7 @@ final class Syncer {
         last = stopping;
         if (force) {
           forces++;
+          covered = transactionsSinceForce;
           transactionsSinceForce = policy.kind() == SyncPolicy.Kind.EVERY_N_TRANSACTIONS
               ? transactionsSinceForce % policy.transactions() : 0;
           lastForceNanos = time.nanoseconds();
@@ -300,7 +317,9 @@ final class Syncer {
         }
         if (force && target != null && targetFile != null) {
           doing = "forcing " + targetFile.name() + " up to " + target.offset();
+          long started = time.nanoseconds();
           targetFile.force();
+          observer.forced(time.nanoseconds() - started, covered);
           reached = furthest(reached, target);
         }
         doing = null;

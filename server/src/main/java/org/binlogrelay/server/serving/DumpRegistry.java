@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The dumps being served, and which replica each belongs to. A new dump of a replica replaces its older one,
@@ -17,8 +18,18 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Thread-safe: dumps of different connections run on different event loops.
  */
 final class DumpRegistry {
+  /** Why the relay ended a dump itself. */
+  enum Drop {
+    /** The replica stopped reading for the stall timeout. */
+    STALLED,
+    /** Disconnected through the admin API. */
+    KICKED
+  }
+
   private final Set<DumpSession> sessions = ConcurrentHashMap.newKeySet();
   private final Map<String, DumpSession> byReplica = new ConcurrentHashMap<>();
+  private final AtomicLong stalledDrops = new AtomicLong();
+  private final AtomicLong kicks = new AtomicLong();
 
   /** Records {@code session}; returns the session of the same replica it replaces, if any. */
   Optional<DumpSession> admit(DumpSession session, Optional<String> replicaKey) {
@@ -39,5 +50,24 @@ final class DumpRegistry {
   /** The dumps being served now. */
   List<DumpSession> sessions() {
     return new ArrayList<>(sessions);
+  }
+
+  /** The dump of connection {@code id}, if it is being served. */
+  Optional<DumpSession> session(long id) {
+    return sessions.stream().filter(s -> s.id() == id).findFirst();
+  }
+
+  void dropped(Drop why) {
+    (why == Drop.STALLED ? stalledDrops : kicks).incrementAndGet();
+  }
+
+  /** Dumps ended because their replica stopped reading. */
+  long stalledDrops() {
+    return stalledDrops.get();
+  }
+
+  /** Dumps ended through the admin API. */
+  long kicks() {
+    return kicks.get();
   }
 }

@@ -72,6 +72,8 @@ final class DumpSession {
   private final ServingConfig config;
   private final DumpRegistry registry;
   private final String name;
+  private final long id;
+  private final DumpStatus.Replica replica;
   private final Optional<String> replicaKey;
   private final PacketSequence sequence;
   private final boolean nonBlocking;
@@ -92,9 +94,13 @@ final class DumpSession {
   private boolean pumping;
   private boolean pumpAgain;
   private volatile boolean closed;
+  private volatile boolean paused;
+  private boolean released;
+  private Position lastObserved;
 
   DumpSession(Channel channel, int firstSequenceId, DumpRequest request, ReplicaSettings settings, DumpFlavor flavor,
-      BinlogStore store, ServingConfig config, DumpRegistry registry, String name) {
+      BinlogStore store, ServingConfig config, DumpRegistry registry, String name, long id,
+      DumpStatus.Replica replica) {
     this.channel = channel;
     this.loop = channel.eventLoop();
     this.request = request;
@@ -104,6 +110,8 @@ final class DumpSession {
     this.config = config;
     this.registry = registry;
     this.name = name;
+    this.id = id;
+    this.replica = replica;
     this.replicaKey = flavor.replicaKey(request, settings);
     this.sequence = new PacketSequence(firstSequenceId);
     this.nonBlocking = request.nonBlocking() || request.serverId() == 0;
@@ -125,11 +133,52 @@ final class DumpSession {
     return name;
   }
 
+  long id() {
+    return id;
+  }
+
+  /**
+   * Stops sending, heartbeats included, as a stalled network would; what was handed to the socket still goes out.
+   * Any thread.
+   */
+  void pause() {
+    loop.execute(() -> {
+      if (!closed && !paused) {
+        paused = true;
+        LOG.info("Dump {}: paused at {}", name, progress.sent());
+      }
+    });
+  }
+
+  /** Continues a paused stream exactly where it stopped. Any thread. */
+  void resume() {
+    loop.execute(() -> {
+      if (!closed && paused) {
+        paused = false;
+        LOG.info("Dump {}: resumed at {}", name, progress.sent());
+        pump();
+      }
+    });
+  }
+
+  /** Closes the replica's connection (the admin API's kick). Any thread. */
+  void kick() {
+    loop.execute(() -> {
+      if (!closed) {
+        LOG.info("Dump {}: disconnected on request at {}", name, progress.sent());
+        registry.dropped(DumpRegistry.Drop.KICKED);
+        close();
+      }
+    });
+  }
+
   /** A snapshot for monitoring; any thread (the fields read may be a moment old). */
   DumpStatus status() {
     DumpStatus.State state;
     if (closed) {
       state = DumpStatus.State.CLOSED;
+    } else if (paused) {
+      state = DumpStatus.State.PAUSED;
     } else if (reader == null) {
       state = DumpStatus.State.STARTING;
     } else if (!channel.isWritable()) {
@@ -137,7 +186,7 @@ final class DumpSession {
     } else {
       state = waiting ? DumpStatus.State.CAUGHT_UP : DumpStatus.State.SENDING;
     }
-    return progress.status(name, state);
+    return progress.status(name, state, id, replica, flow.unwritableEpisodes(), paused);
   }
 
   /** A newer dump of the same replica arrived: this one ends with the server's error. Any thread. */
@@ -244,10 +293,24 @@ final class DumpSession {
         pumpOnce();
         if (!closed) {
           channel.flush();
+          observeSent();
         }
       } while (pumpAgain && !closed);
     } finally {
       pumping = false;
+    }
+  }
+
+  /** Tells the observer how far the stream handed events to the socket, once per move. */
+  private void observeSent() {
+    Position sent = progress.sent();
+    if (sent != null && !sent.equals(lastObserved)) {
+      try {
+        config.observer().sent(lastObserved, sent);
+      } catch (RuntimeException e) {
+        LOG.warn("Dump {}: the dump observer failed; ignored", name, e);
+      }
+      lastObserved = sent;
     }
   }
 
@@ -256,7 +319,7 @@ final class DumpSession {
       return;
     }
     try {
-      while (!closed && channel.isWritable()) {
+      while (!closed && !paused && channel.isWritable()) {
         if (writer.active()) {
           writer.writeNext();
           continue;
@@ -381,7 +444,7 @@ final class DumpSession {
       heartbeatTimer = null;
       if (!closed && waiting && generation == waitGeneration) {
         // After a real ROTATE the replica already names the next file; a heartbeat for this one would be an error.
-        if (!progress.afterRotate()) {
+        if (!progress.afterRotate() && !paused) {
           sendHeartbeat(reader.position());
           channel.flush();
         }
@@ -405,6 +468,7 @@ final class DumpSession {
 
   private void stalled() {
     if (!closed) {
+      registry.dropped(DumpRegistry.Drop.STALLED);
       LOG.warn("Dump {}: the replica has not read for {} s ({} bytes waiting to be sent, stream at {}); dropping it",
           name, config.stalledReplicaTimeout().toSeconds(), flow.pendingBytes(),
           reader == null ? "-" : reader.position());
@@ -459,6 +523,12 @@ final class DumpSession {
 
   /** Lets go of everything; idempotent. */
   private void release() {
+    if (!released) {
+      released = true;
+      DumpStatus last = progress.status(name, DumpStatus.State.CLOSED, id, replica, 0, false);
+      LOG.info("Dump {}: ended after {} events, {} bytes, {} transactions sent", name, last.eventsSent(),
+          last.bytesSent(), last.transactionsSent());
+    }
     closed = true;
     if (retryTimer != null) {
       retryTimer.cancel(false);
@@ -474,6 +544,11 @@ final class DumpSession {
       reader.close();
     }
     registry.remove(this, replicaKey);
+  }
+
+  private static boolean startsTransaction(int eventType) {
+    return eventType == EventType.GTID.code() || eventType == EventType.ANONYMOUS_GTID.code()
+        || eventType == EventType.GTID_TAGGED.code() || eventType == EventType.MARIADB_GTID.code();
   }
 
   private long now() {
@@ -508,7 +583,8 @@ final class DumpSession {
 
     @Override
     public void passed(String file, long start, int size, int eventType, boolean sent) {
-      progress.passed(file, start, size, sent, eventType == EventType.ROTATE.code(), now());
+      progress.passed(file, start, size, sent, eventType == EventType.ROTATE.code(), startsTransaction(eventType),
+          now());
     }
 
     @Override

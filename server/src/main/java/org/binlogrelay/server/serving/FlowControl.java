@@ -36,6 +36,7 @@ final class FlowControl extends ChannelInboundHandlerAdapter {
   private final Runnable onInactive;
   private long regionBytesInFlight;
   private ScheduledFuture<?> stallTimer;
+  private volatile long unwritableEpisodes;
 
   FlowControl(Channel channel, Duration stallTimeout, Runnable onWritable, Runnable onStalled, Runnable onInactive) {
     this.channel = channel;
@@ -65,6 +66,11 @@ final class FlowControl extends ChannelInboundHandlerAdapter {
     return (buffer == null ? 0 : buffer.totalPendingWriteBytes()) + regionBytesInFlight;
   }
 
+  /** How many times the channel became unwritable: the replica read slower than the stream sent. Any thread. */
+  long unwritableEpisodes() {
+    return unwritableEpisodes;
+  }
+
   /** Stops the stall timer (the stream ended). */
   void cancel() {
     if (stallTimer != null) {
@@ -86,6 +92,7 @@ final class FlowControl extends ChannelInboundHandlerAdapter {
       cancel();
       onWritable.run();
     } else if (stallTimer == null) {
+      unwritableEpisodes++;
       stallTimer = channel.eventLoop().schedule(this::stalled, stallTimeout.toNanos(), TimeUnit.NANOSECONDS);
     }
     super.channelWritabilityChanged(ctx);

@@ -1,5 +1,6 @@
 package org.binlogrelay.server.serving;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
@@ -26,10 +27,12 @@ import org.binlogrelay.storage.read.ReaderRegistry;
  *     dropped, as MySQL's {@code net_write_timeout} drops it
  * @param startWait how long a dump may wait for the store before it is refused: a position past the readable
  *     end of the open file, a replica ahead of the store, an empty store
+ * @param observer hears what each stream hands to its socket (relay-added latency)
+ * @param clock the wall clock of {@link DumpStatus.Replica#connectedAtMillis()}
  */
 public record ServingConfig(long serverId, ReaderRegistry readers, Supplier<Set<UUID>> checkedSources,
     int maxBatchBytes, boolean zeroCopy, int zeroCopyMinEventBytes, int copyChunkBytes,
-    Duration stalledReplicaTimeout, Duration startWait) {
+    Duration stalledReplicaTimeout, Duration startWait, DumpObserver observer, Clock clock) {
 
   public ServingConfig {
     if (serverId <= 0 || serverId > 0xffffffffL) {
@@ -43,6 +46,8 @@ public record ServingConfig(long serverId, ReaderRegistry readers, Supplier<Set<
     }
     requirePositive(stalledReplicaTimeout, "stalledReplicaTimeout");
     Objects.requireNonNull(startWait, "startWait");
+    Objects.requireNonNull(observer, "observer");
+    Objects.requireNonNull(clock, "clock");
     if (startWait.isNegative()) {
       throw new IllegalArgumentException("startWait must not be negative, got " + startWait);
     }
@@ -70,6 +75,8 @@ public record ServingConfig(long serverId, ReaderRegistry readers, Supplier<Set<
     private int copyChunkBytes = 256 << 10;
     private Duration stalledReplicaTimeout = Duration.ofSeconds(60);
     private Duration startWait = Duration.ofSeconds(10);
+    private DumpObserver observer = DumpObserver.NONE;
+    private Clock clock = Clock.systemUTC();
 
     private Builder(long serverId) {
       this.serverId = serverId;
@@ -115,9 +122,19 @@ public record ServingConfig(long serverId, ReaderRegistry readers, Supplier<Set<
       return this;
     }
 
+    public Builder observer(DumpObserver dumpObserver) {
+      this.observer = dumpObserver;
+      return this;
+    }
+
+    public Builder clock(Clock wallClock) {
+      this.clock = wallClock;
+      return this;
+    }
+
     public ServingConfig build() {
       return new ServingConfig(serverId, readers, checkedSources, maxBatchBytes, zeroCopy, zeroCopyMinEventBytes,
-          copyChunkBytes, stalledReplicaTimeout, startWait);
+          copyChunkBytes, stalledReplicaTimeout, startWait, observer, clock);
     }
   }
 

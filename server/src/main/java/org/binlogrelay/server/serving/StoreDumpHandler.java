@@ -2,9 +2,12 @@ package org.binlogrelay.server.serving;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import org.binlogrelay.server.downstream.Command;
 import org.binlogrelay.server.downstream.DumpConnection;
 import org.binlogrelay.server.downstream.DumpHandler;
 import org.binlogrelay.server.downstream.DumpRequest;
+import org.binlogrelay.server.downstream.ReplicaRegistration;
 import org.binlogrelay.storage.BinlogStore;
 
 /**
@@ -43,12 +46,63 @@ public final class StoreDumpHandler implements DumpHandler {
     ReplicaSettings settings = flavor.settings(connection.variables());
     String name = "server_id " + request.serverId() + " at " + connection.client().peerAddress() + " (connection "
         + connection.client().connectionId() + ")";
+    boolean gtid = request.command() == Command.COM_BINLOG_DUMP_GTID
+        || connection.variables().userText("slave_connect_state").isPresent();
+    DumpStatus.Replica replica = new DumpStatus.Replica(request.serverId(), connection.client().peerAddress(),
+        connection.client().user(), settings.replicaUuid(),
+        connection.registration().map(ReplicaRegistration::host).orElse(""),
+        connection.registration().map(ReplicaRegistration::port).orElse(0), gtid, config.clock().millis());
     new DumpSession(connection.channel(), connection.nextSequenceId(), request, settings, flavor, store, config,
-        registry, name).start();
+        registry, name, connection.client().connectionId(), replica).start();
   }
 
   /** The dumps being served now. */
   public List<DumpStatus> dumps() {
     return registry.sessions().stream().map(DumpSession::status).toList();
+  }
+
+  /** The dump of connection {@code id}, if it is being served. */
+  public Optional<DumpStatus> dump(long id) {
+    return registry.session(id).map(DumpSession::status);
+  }
+
+  /**
+   * Pauses the feed of dump {@code id}: nothing more is sent, heartbeats included, as if the network stalled (the
+   * stall timeout does not apply: the channel stays writable). The replica's own {@code replica_net_timeout}
+   * still applies: past it, the replica reconnects.
+   *
+   * @return false if no such dump is being served
+   */
+  public boolean pause(long id) {
+    return registry.session(id).map(s -> {
+      s.pause();
+      return true;
+    }).orElse(false);
+  }
+
+  /** Resumes a paused feed exactly where it stopped; false if no such dump is being served. */
+  public boolean resume(long id) {
+    return registry.session(id).map(s -> {
+      s.resume();
+      return true;
+    }).orElse(false);
+  }
+
+  /** Closes dump {@code id}'s connection; false if no such dump is being served. */
+  public boolean kick(long id) {
+    return registry.session(id).map(s -> {
+      s.kick();
+      return true;
+    }).orElse(false);
+  }
+
+  /** Dumps the relay ended because their replica stopped reading for the stall timeout. */
+  public long stalledDrops() {
+    return registry.stalledDrops();
+  }
+
+  /** Dumps ended through {@link #kick}. */
+  public long kicks() {
+    return registry.kicks();
   }
 }

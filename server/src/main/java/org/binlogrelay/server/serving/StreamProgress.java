@@ -12,6 +12,9 @@ final class StreamProgress {
   private volatile long eventsSent;
   private volatile long bytesSent;
   private volatile long heartbeatsSent;
+  private volatile String sentFile;
+  private volatile long sentEnd;
+  private volatile long transactionsSent;
   /** The last event sent was a real ROTATE: the replica already names the next file. */
   private boolean afterRotate;
   /** Where a failing read stopped (the "last byte read"), -1 if the failure was not a read. */
@@ -24,10 +27,21 @@ final class StreamProgress {
 
   /** The event {@code [start, start + size)} of {@code file} went out ({@code sent}) or was left out. */
   void passed(String file, long start, long size, boolean sent, boolean rotate, long nowNanos) {
+    passed(file, start, size, sent, rotate, false, nowNanos);
+  }
+
+  /** As above; {@code transactionStart}: the event is a GTID event, the first of a transaction. */
+  void passed(String file, long start, long size, boolean sent, boolean rotate, boolean transactionStart,
+      long nowNanos) {
     lastFile = file;
     lastEventStart = start;
     lastEventEnd = start + size;
     if (sent) {
+      sentFile = file;
+      sentEnd = start + size;
+      if (transactionStart) {
+        transactionsSent++;
+      }
       eventsSent++;
       bytesSent += size;
       lastSentNanos = nowNanos;
@@ -77,8 +91,17 @@ final class StreamProgress {
         bytePosition);
   }
 
-  DumpStatus status(String name, DumpStatus.State state) {
+  /** The end of the last stored event sent, {@code null} before one. */
+  org.binlogrelay.storage.Position sent() {
+    String file = sentFile;
+    return file == null ? null : new org.binlogrelay.storage.Position(file, sentEnd);
+  }
+
+  DumpStatus status(String name, DumpStatus.State state, long id, DumpStatus.Replica replica, long stalls,
+      boolean paused) {
     String file = lastFile;
-    return new DumpStatus(name, state, file == null ? "" : file, lastEventEnd, eventsSent, bytesSent, heartbeatsSent);
+    String sent = sentFile;
+    return new DumpStatus(name, state, file == null ? "" : file, lastEventEnd, eventsSent, bytesSent, heartbeatsSent,
+        id, replica, sent == null ? "" : sent, sentEnd, transactionsSent, stalls, paused);
   }
 }

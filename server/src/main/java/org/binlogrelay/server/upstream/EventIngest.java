@@ -6,7 +6,10 @@ import org.binlogrelay.protocol.ProtocolException;
 import org.binlogrelay.protocol.event.BinlogEvent;
 import org.binlogrelay.protocol.event.BinlogEventDecoder;
 import org.binlogrelay.protocol.event.ChecksumAlgorithm;
+import org.binlogrelay.protocol.event.EventHeader;
 import org.binlogrelay.protocol.event.EventType;
+import org.binlogrelay.protocol.event.GtidEvent;
+import org.binlogrelay.protocol.event.MariadbGtidEvent;
 import org.binlogrelay.protocol.event.RotateEvent;
 import org.binlogrelay.protocol.packet.ErrPacket;
 import org.binlogrelay.storage.Appended;
@@ -151,6 +154,7 @@ final class EventIngest {
     if (event.type() == EventType.ROTATE) {
       primaryFile = RotateEvent.parse(event, decoder.format()).nextFile();
     }
+    noteTransaction(event);
     boolean completed = false;
     for (BinlogEvent e : mapping.map(event, decoder.format())) {
       Appended appended = append(e);
@@ -172,6 +176,23 @@ final class EventIngest {
       acks.ackWhenDurable(primaryEnd, stored);
     }
     return event;
+  }
+
+  /** Records the GTID and commit times of a transaction's first event, for lag and status. */
+  private void noteTransaction(BinlogEvent event) {
+    EventType type = event.type();
+    if (type.isMysqlGtid()) {
+      GtidEvent gtid = GtidEvent.parse(event, decoder.format());
+      counters.transactionStarted(gtid.isAnonymous() ? null : gtid.gtid().toString(),
+          gtid.immediateCommitTimestamp(), gtid.originalCommitTimestamp(), event.header().timestamp());
+    } else if (type == EventType.MARIADB_GTID) {
+      MariadbGtidEvent gtid = MariadbGtidEvent.parse(event, decoder.format());
+      counters.transactionStarted(gtid.gtid().toString(), 0, 0, event.header().timestamp());
+    }
+    if (type != EventType.HEARTBEAT && type != EventType.HEARTBEAT_V2
+        && !event.header().hasFlag(EventHeader.LOG_EVENT_ARTIFICIAL_F)) {
+      counters.lastEventTimestamp = event.header().timestamp();
+    }
   }
 
   private Appended append(BinlogEvent event) throws IOException {

@@ -1,5 +1,7 @@
 package org.binlogrelay.server.upstream;
 
+import java.util.EnumMap;
+import java.util.Map;
 import org.binlogrelay.storage.Position;
 
 /**
@@ -22,6 +24,39 @@ final class IngestCounters {
   /** The newest position acknowledged to the primary (the primary's coordinates). */
   volatile Position lastAck;
 
+  volatile String lastGtid;
+  volatile long immediateCommitMicros;
+  volatile long originalCommitMicros;
+  volatile long transactionTimestamp;
+  volatile long lastEventTimestamp;
+  volatile boolean lastWasHeartbeat;
+  private final Map<IngestStats.FailureKind, Long> failures = new EnumMap<>(IngestStats.FailureKind.class);
+
+  /** A transaction starts (its GTID event arrived); commit times 0 when the event has none. Writer thread only. */
+  void transactionStarted(String gtid, long immediateMicros, long originalMicros, long headerTimestamp) {
+    lastGtid = gtid;
+    immediateCommitMicros = immediateMicros;
+    originalCommitMicros = originalMicros;
+    transactionTimestamp = headerTimestamp;
+  }
+
+  /** A connection or stream failed. Writer thread. */
+  void failed(Throwable failure) {
+    IngestStats.FailureKind kind = IngestStats.FailureKind.of(failure);
+    synchronized (failures) {
+      failures.merge(kind, 1L, Long::sum);
+    }
+  }
+
+  IngestStats stats() {
+    Map<IngestStats.FailureKind, Long> f;
+    synchronized (failures) {
+      f = Map.copyOf(failures);
+    }
+    return new IngestStats(lastGtid, immediateCommitMicros, originalCommitMicros, transactionTimestamp,
+        lastEventTimestamp, lastWasHeartbeat, f);
+  }
+
   /** Writer thread only. */
   void event(int length, boolean heartbeat, boolean completedTransaction, Position at, long nowMillis) {
     bytes += length;
@@ -34,6 +69,7 @@ final class IngestCounters {
     }
     position = at;
     lastEventMillis = nowMillis;
+    lastWasHeartbeat = heartbeat;
   }
 
   /** Writer thread only. */

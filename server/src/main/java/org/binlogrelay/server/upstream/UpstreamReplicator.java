@@ -231,6 +231,11 @@ public final class UpstreamReplicator implements Closeable {
         counters.acksRequested, counters.acksSent, counters.lastAck);
   }
 
+  /** The newest transaction received and the failures by kind, for lag and metrics. Thread-safe. */
+  public IngestStats ingestStats() {
+    return counters.stats();
+  }
+
   public void addListener(UpstreamListener listener) {
     listeners.add(Objects.requireNonNull(listener, "listener"));
   }
@@ -299,6 +304,7 @@ public final class UpstreamReplicator implements Closeable {
         continue;
       }
       continuityFailures = failure instanceof ContinuityException ? continuityFailures + 1 : 0;
+      counters.failed(failure);
       String text = describe(failure);
       if (!FailurePolicy.retry(failure, continuityFailures)) {
         log.error("{}: stopped: {}", name, text, failure);

@@ -50,7 +50,8 @@ final class Dumps {
       SessionVariables variables, DumpRegistry registry) {
     DumpFlavor flavor = DumpFlavor.of(store.flavor());
     DumpSession session = new DumpSession(channel, FIRST_SEQUENCE_ID, request, flavor.settings(variables), flavor,
-        store, config, registry, "test replica " + request.serverId());
+        store, config, registry, "test replica " + request.serverId(), request.serverId(),
+        new DumpStatus.Replica(request.serverId(), "127.0.0.1", "repl", "", "", 0, false, 0));
     session.start();
     channel.runPendingTasks();
     return session;

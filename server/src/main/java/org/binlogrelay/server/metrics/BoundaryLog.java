@@ -1,0 +1,107 @@
+package org.binlogrelay.server.metrics;
+
+import org.binlogrelay.storage.Position;
+import org.binlogrelay.storage.StoreListener;
+import org.binlogrelay.storage.Time;
+
+/**
+ * The newest transaction boundaries the store wrote, each with when it was written (monotonic nanoseconds, by
+ * the relay's {@link Time}) and its last event's timestamp (epoch seconds): a ring of {@value #DEFAULT_CAPACITY}
+ * entries by default, in position order. It answers "when did the relay have everything up to here" (relay-added
+ * latency) and "how old is the transaction that ends here" (a replica's seconds behind).
+ *
+ * <p>Filled from {@link StoreListener#transactionWritten} on the store's writer thread, which is the upstream
+ * thread that received the transaction's last event a moment before: the time recorded is the time the relay
+ * received it. A position older than the ring is answered from nothing ({@code null}); callers fall back.
+ *
+ * <p>Thread-safe: one writer, many readers, short critical sections on the ring's monitor.
+ */
+public final class BoundaryLog implements StoreListener {
+  static final int DEFAULT_CAPACITY = 1 << 16;
+
+  /** A boundary: the end of a transaction, when it was written, and its last event's timestamp. */
+  public record Entry(Position end, long writtenNanos, long eventTimestamp) {}
+
+  private final Time time;
+  private final Position[] ends;
+  private final long[] nanos;
+  private final long[] timestamps;
+  /** Entries recorded so far; the newest is at (count - 1) % capacity. */
+  private long count;
+
+  public BoundaryLog(Time time) {
+    this(time, DEFAULT_CAPACITY);
+  }
+
+  BoundaryLog(Time time, int capacity) {
+    if (capacity < 2) {
+      throw new IllegalArgumentException("capacity must be at least 2, got " + capacity);
+    }
+    this.time = time;
+    this.ends = new Position[capacity];
+    this.nanos = new long[capacity];
+    this.timestamps = new long[capacity];
+  }
+
+  @Override
+  public void transactionWritten(Position end, long eventTimestamp) {
+    record(end, time.nanoseconds(), eventTimestamp);
+  }
+
+  synchronized void record(Position end, long writtenNanos, long eventTimestamp) {
+    if (count > 0 && !end.isAfter(ends[slot(count - 1)])) {
+      // A new stream restarted the store behind what was recorded (a cut transaction): forget what follows it.
+      while (count > 0 && !end.isAfter(ends[slot(count - 1)])) {
+        count--;
+      }
+    }
+    int i = slot(count);
+    ends[i] = end;
+    nanos[i] = writtenNanos;
+    timestamps[i] = eventTimestamp;
+    count++;
+  }
+
+  /** The newest boundary, {@code null} before one. */
+  public synchronized Entry newest() {
+    return count == 0 ? null : entry(count - 1);
+  }
+
+  /** The oldest boundary still in the ring, {@code null} before one. */
+  public synchronized Entry oldest() {
+    return count == 0 ? null : entry(first());
+  }
+
+  /**
+   * The newest boundary at or before {@code position}; {@code null} if the ring holds none (the position is
+   * older than the ring, or nothing was recorded).
+   */
+  public synchronized Entry atOrBefore(Position position) {
+    long lo = first();
+    long hi = count - 1;
+    Entry found = null;
+    while (lo <= hi) {
+      long mid = (lo + hi) >>> 1;
+      if (ends[slot(mid)].compareTo(position) <= 0) {
+        found = entry(mid);
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return found;
+  }
+
+  private long first() {
+    return Math.max(0, count - ends.length);
+  }
+
+  private Entry entry(long index) {
+    int i = slot(index);
+    return new Entry(ends[i], nanos[i], timestamps[i]);
+  }
+
+  private int slot(long index) {
+    return (int) (index % ends.length);
+  }
+}

@@ -1,0 +1,126 @@
+package org.binlogrelay.server.metrics;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.binlogrelay.server.serving.StoreDumpHandler;
+import org.binlogrelay.server.upstream.IngestStats;
+import org.binlogrelay.server.upstream.UpstreamReplicator;
+import org.binlogrelay.server.upstream.UpstreamState;
+import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.Time;
+import org.binlogrelay.storage.retention.Retention;
+
+/**
+ * Every meter of the relay in one Prometheus registry (names and units in docs/metrics.md): upstream, store,
+ * per-replica feeds, relay-added latency, JVM and process. The parts are read through suppliers, so that the
+ * meters follow a store opened late and an upstream replicator replaced through the admin API.
+ *
+ * <p>{@link #sample()} must run once a second (the relay's metrics thread): it measures the replicas' lag and
+ * rates ({@link ReplicaLag}), updates their labelled meters and the upstream info series. {@link #scrape()}
+ * renders the Prometheus text format. Thread-safe.
+ */
+public final class RelayMetrics {
+  /** At most this many replicas get series of their own. */
+  public static final int MAX_LABELLED_REPLICAS = 200;
+
+  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final BoundaryLog boundaries;
+  private final RelayLatency latency;
+  private final StoreMeters storeMeters;
+  private final ReplicaLag lag;
+  private final ReplicaMeters replicaMeters;
+  private final Supplier<Optional<UpstreamReplicator>> upstream;
+  private final MultiGauge upstreamInfo;
+  /** Held here: Micrometer keeps only weak references to the objects its gauges and function counters read. */
+  private final UpstreamMeters upstreamMeters;
+  private final Supplier<StoreDumpHandler> dumps;
+
+  /**
+   * @param store the store, {@code null} before it is open
+   * @param retentions the retentions whose purges count (scheduled and manual)
+   * @param upstream the upstream replicator now, empty without a primary
+   * @param dumps the dump handler, {@code null} before replicas are served
+   */
+  public RelayMetrics(Time time, Supplier<BinlogStore> store, Supplier<List<Retention>> retentions,
+      Supplier<Optional<UpstreamReplicator>> upstream, Supplier<StoreDumpHandler> dumps) {
+    this.upstream = upstream;
+    this.boundaries = new BoundaryLog(time);
+    this.latency = new RelayLatency(boundaries, time, registry);
+    this.storeMeters = new StoreMeters(store, retentions, registry);
+    this.lag = new ReplicaLag(store, () -> dumps.get() == null ? List.of() : dumps.get().dumps(), boundaries, time);
+    this.replicaMeters = new ReplicaMeters(registry, MAX_LABELLED_REPLICAS);
+    this.dumps = dumps;
+    this.upstreamMeters = new UpstreamMeters(upstream, time);
+    upstreamMeters.bind(registry);
+    Gauge.builder("binlogrelay.replicas.connected", this, m -> m.lag.views().size())
+        .description("Replicas (and other binlog clients) being served a dump").register(registry);
+    FunctionCounter.builder("binlogrelay.replica.drops", dumps, d -> d.get() == null ? 0 : d.get().stalledDrops())
+        .description("Dumps the relay ended itself, by reason: stalled (the replica stopped reading for the stall"
+            + " timeout) or kicked (the admin API)")
+        .tags(Tags.of("reason", "stalled")).register(registry);
+    FunctionCounter.builder("binlogrelay.replica.drops", dumps, d -> d.get() == null ? 0 : d.get().kicks())
+        .tags(Tags.of("reason", "kicked")).register(registry);
+    this.upstreamInfo = MultiGauge.builder("binlogrelay.upstream.info")
+        .description("1, labelled with the source followed, the last received GTID and the position the stream"
+            + " stands at (one series, replaced as they change)")
+        .register(registry);
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmGcMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    new FileDescriptorMetrics().bindTo(registry);
+  }
+
+  /** Register with the store ({@link BinlogStore#addListener}): boundaries, forces, refused appends. */
+  public List<org.binlogrelay.storage.StoreListener> storeListeners() {
+    return List.of(boundaries, storeMeters);
+  }
+
+  /** Give to serving ({@code ServingConfig.Builder#observer}): relay-added latency. */
+  public RelayLatency dumpObserver() {
+    return latency;
+  }
+
+  /** The replicas' lag and rates as of the last sample. */
+  public ReplicaLag lag() {
+    return lag;
+  }
+
+  /** Measures the replicas and refreshes the labelled meters; once a second. */
+  public void sample() {
+    replicaMeters.update(lag.sample());
+    Optional<UpstreamReplicator> r = upstream.get();
+    if (r.isEmpty()) {
+      upstreamInfo.register(List.of(), true);
+      return;
+    }
+    UpstreamState s = r.get().state();
+    IngestStats i = r.get().ingestStats();
+    upstreamInfo.register(List.of(MultiGauge.Row.of(Tags.of("source", s.source(), "gtid",
+        i.lastGtid() == null ? "" : i.lastGtid(), "file", s.position() == null ? "" : s.position().file(),
+        "position", s.position() == null ? "" : Long.toString(s.position().offset())), 1)), true);
+  }
+
+  /** The Prometheus text exposition (format 0.0.4). */
+  public String scrape() {
+    return registry.scrape();
+  }
+
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+}

@@ -1,0 +1,139 @@
+package org.binlogrelay.server.metrics;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
+import org.binlogrelay.server.upstream.IngestStats;
+import org.binlogrelay.server.upstream.UpstreamReplicator;
+import org.binlogrelay.server.upstream.UpstreamState;
+import org.binlogrelay.server.upstream.UpstreamStatus;
+import org.binlogrelay.storage.Time;
+
+/**
+ * The upstream meters, read at each scrape from whichever {@link UpstreamReplicator} runs now (the relay makes a
+ * new one after a stop or a failure). Counters continue across replicators: the totals of the ones before are
+ * added, so that a restart through the admin API is not a counter reset. Thread-safe.
+ */
+final class UpstreamMeters {
+  private final Supplier<Optional<UpstreamReplicator>> upstream;
+  private final Time time;
+  private final Object lock = new Object();
+  private UpstreamReplicator current;
+  private long baseBytes;
+  private long baseEvents;
+  private long baseHeartbeats;
+  private long baseTransactions;
+  private long baseConnections;
+  private final long[] baseFailures = new long[IngestStats.FailureKind.values().length];
+
+  UpstreamMeters(Supplier<Optional<UpstreamReplicator>> upstream, Time time) {
+    this.upstream = upstream;
+    this.time = time;
+  }
+
+  void bind(MeterRegistry registry) {
+    for (UpstreamStatus status : UpstreamStatus.values()) {
+      Gauge.builder("binlogrelay.upstream.state", this, m -> m.status() == status ? 1 : 0)
+          .description("1 for the upstream replicator's current state, 0 for the others; all 0 without a primary")
+          .tags(Tags.of("state", status.name().toLowerCase(java.util.Locale.ROOT)))
+          .register(registry);
+    }
+    Gauge.builder("binlogrelay.upstream.behind.source", this, m -> m.secondsBehind(false))
+        .description("Seconds the relay is behind the server it follows: 0 after a heartbeat, else now minus the"
+            + " newest received transaction's commit time (immediate_commit_timestamp); NaN when not streaming")
+        .baseUnit("seconds").register(registry);
+    Gauge.builder("binlogrelay.upstream.behind.original", this, m -> m.secondsBehind(true))
+        .description("As binlogrelay_upstream_behind_source_seconds, against the originating server's commit time"
+            + " (original_commit_timestamp)")
+        .baseUnit("seconds").register(registry);
+    counter(registry, "binlogrelay.upstream.received", "bytes", "Bytes of binlog events received from the primary",
+        m -> m.baseBytes + m.state().map(UpstreamState::bytesReceived).orElse(0L));
+    counter(registry, "binlogrelay.upstream.received.events", null, "Events received, heartbeats included",
+        m -> m.baseEvents + m.state().map(UpstreamState::eventsReceived).orElse(0L));
+    counter(registry, "binlogrelay.upstream.received.heartbeats", null, "Heartbeat events received",
+        m -> m.baseHeartbeats + m.state().map(UpstreamState::heartbeatsReceived).orElse(0L));
+    counter(registry, "binlogrelay.upstream.received.transactions", null, "Transactions received and stored",
+        m -> m.baseTransactions + m.state().map(UpstreamState::transactionsReceived).orElse(0L));
+    counter(registry, "binlogrelay.upstream.reconnects", null, "Connections to the primary that reached streaming"
+        + " after the first one", m -> Math.max(0, m.baseConnections + m.state().map(UpstreamState::connections)
+            .orElse(0L) - 1));
+    for (IngestStats.FailureKind kind : IngestStats.FailureKind.values()) {
+      FunctionCounter.builder("binlogrelay.upstream.errors", this, m -> m.failures(kind))
+          .description("Failed connections or streams by kind")
+          .tags(Tags.of("kind", kind.name().toLowerCase(java.util.Locale.ROOT)))
+          .register(registry);
+    }
+    Gauge.builder("binlogrelay.upstream.last.event.timestamp", this, m -> m.stats()
+            .map(s -> s.lastEventTimestamp() == 0 ? Double.NaN : (double) s.lastEventTimestamp()).orElse(Double.NaN))
+        .description("Header timestamp (epoch seconds) of the last event received that is not a heartbeat")
+        .baseUnit("seconds").register(registry);
+    Gauge.builder("binlogrelay.upstream.last.commit.timestamp", this, m -> m.stats()
+            .map(s -> s.immediateCommitMicros() > 0 ? s.immediateCommitMicros() / 1e6
+                : s.transactionTimestamp() > 0 ? (double) s.transactionTimestamp() : Double.NaN).orElse(Double.NaN))
+        .description("Commit time (epoch seconds) of the newest transaction received")
+        .baseUnit("seconds").register(registry);
+  }
+
+  private void counter(MeterRegistry registry, String name, String unit, String help,
+      ToDoubleFunction<UpstreamMeters> f) {
+    FunctionCounter.Builder<UpstreamMeters> b = FunctionCounter.builder(name, this, f).description(help);
+    if (unit != null) {
+      b.baseUnit(unit);
+    }
+    b.register(registry);
+  }
+
+  /** The current replicator, folding the totals of a replaced one into the base. */
+  private Optional<UpstreamReplicator> replicator() {
+    Optional<UpstreamReplicator> now = upstream.get();
+    synchronized (lock) {
+      UpstreamReplicator r = now.orElse(null);
+      if (current != null && r != current) {
+        UpstreamState last = current.state();
+        baseBytes += last.bytesReceived();
+        baseEvents += last.eventsReceived();
+        baseHeartbeats += last.heartbeatsReceived();
+        baseTransactions += last.transactionsReceived();
+        baseConnections += last.connections();
+        current.ingestStats().failures().forEach((k, v) -> baseFailures[k.ordinal()] += v);
+      }
+      if (r != null) {
+        current = r;
+      }
+      return now;
+    }
+  }
+
+  private Optional<UpstreamState> state() {
+    return replicator().map(UpstreamReplicator::state);
+  }
+
+  private Optional<IngestStats> stats() {
+    return replicator().map(UpstreamReplicator::ingestStats);
+  }
+
+  private UpstreamStatus status() {
+    return state().map(UpstreamState::status).orElse(null);
+  }
+
+  private double failures(IngestStats.FailureKind kind) {
+    long now = stats().map(s -> s.failures().getOrDefault(kind, 0L)).orElse(0L);
+    synchronized (lock) {
+      return baseFailures[kind.ordinal()] + now;
+    }
+  }
+
+  private double secondsBehind(boolean original) {
+    Optional<UpstreamReplicator> r = replicator();
+    if (r.isEmpty()) {
+      return Double.NaN;
+    }
+    Double s = r.get().ingestStats().secondsBehind(r.get().state().status() == UpstreamStatus.STREAMING,
+        time.milliseconds(), original);
+    return s == null ? Double.NaN : s;
+  }
+}

@@ -1,0 +1,357 @@
+package org.binlogrelay.e2e.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.binlogrelay.e2e.load.Sysbench;
+import org.binlogrelay.e2e.process.ChildProcesses;
+import org.binlogrelay.e2e.servers.Credentials;
+import org.binlogrelay.e2e.servers.DatabaseServer;
+import org.binlogrelay.e2e.servers.HostAndPort;
+import org.binlogrelay.e2e.servers.Provisioning;
+import org.binlogrelay.e2e.servers.ReplicaStatus;
+import org.binlogrelay.e2e.servers.ReplicationLink;
+import org.binlogrelay.e2e.servers.ServerFarm;
+import org.binlogrelay.e2e.servers.ServerFarmExtension;
+import org.binlogrelay.e2e.servers.ServerSpec;
+import org.binlogrelay.e2e.servers.ServerVersion;
+import org.binlogrelay.protocol.auth.CachingSha2Hash;
+import org.binlogrelay.protocol.gtid.GtidFlavor;
+import org.binlogrelay.server.DownstreamSettings;
+import org.binlogrelay.server.Relay;
+import org.binlogrelay.server.RelayConfig;
+import org.binlogrelay.server.admin.AdminConfig;
+import org.binlogrelay.server.downstream.ReplicaServerConfig;
+import org.binlogrelay.server.downstream.account.UserAccounts;
+import org.binlogrelay.server.upstream.UpstreamConfig;
+import org.binlogrelay.storage.SyncPolicy;
+import org.binlogrelay.storage.Time;
+import org.binlogrelay.storage.retention.RetentionPolicy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * MySQL 9.7 primary under sysbench oltp_write_only -> the relay ({@link Relay}, admin API on a free port) -> a
+ * MySQL 9.7 replica. Scrapes {@code /metrics} and checks each metric family for plausible non-zero values;
+ * compares the upstream lag metric with pt-heartbeat's measurement; checks a paused replica's bytes-behind against
+ * the difference of positions; and, after a pause under load, that the catch-up rate and ETA track the real
+ * catch-up seen from the replica.
+ */
+@ExtendWith(ServerFarmExtension.class)
+class MetricsUnderLoadIT {
+    private static final Logger LOG = LoggerFactory.getLogger(MetricsUnderLoadIT.class);
+    private static final long RELAY_SERVER_ID = 9001;
+    private static final int RATE = 60;
+    private static final Duration PAUSE = Duration.ofSeconds(20);
+    /**
+     * pt-heartbeat updates once a second and measures (on the replica, one hop further) now minus the newest
+     * heartbeat row's time, so its reading lags the truth by up to its interval plus the replica's apply time;
+     * the relay measures against the newest commit timestamp it received. Both are sampled within the same second.
+     */
+    private static final double HEARTBEAT_TOLERANCE_SECONDS = 1.5;
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final ObjectMapper json = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void metricsAndAdminApiTrackARealTopologyUnderLoad(ServerFarm farm) throws Exception {
+        DatabaseServer primary = farm.start(ServerSpec.of(ServerVersion.MYSQL_9_7).named("primary")
+                .withMaxBinlogSize(4 << 20));
+        // A small relay log space makes the replica's I/O thread wait for its applier, as on a replica that cannot
+        // keep up: the relay's feed then drains at the apply rate, which is what the catch-up rate must show.
+        DatabaseServer replica = farm.start(ServerSpec.of(ServerVersion.MYSQL_9_7).named("replica")
+                .withOptions("--relay-log-space-limit=262144"));
+        Sysbench load = Sysbench.against(primary).withTables(2).withTableSize(5_000).withRate(RATE);
+        load.prepare();
+        // pt-heartbeat's table without its optional file/position columns: with them, --update runs SHOW MASTER
+        // STATUS, which MySQL 8.4 removed (pt-heartbeat 3.x then fails on MySQL 9.7).
+        primary.execute("CREATE DATABASE IF NOT EXISTS percona",
+                "CREATE TABLE IF NOT EXISTS percona.heartbeat (ts varchar(26) NOT NULL, server_id int unsigned NOT NULL"
+                        + " PRIMARY KEY)");
+        long primaryServerId = primary.queryLong("SELECT @@server_id");
+
+        Relay relay = new Relay(config(primary), Time.SYSTEM);
+        relay.start();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        Process heartbeat = null;
+        try {
+            String api = "http://127.0.0.1:" + relay.adminServer().address().getPort();
+            HostAndPort at = farm.backend().hostPortForServers(relay.replicaServer().port());
+            ReplicationLink.establish(replica, at, Credentials.REPLICATION, "relay");
+            awaitExecuted(replica, primary.executedGtidSet(), Duration.ofMinutes(2));
+
+            heartbeat = ChildProcesses.start(ptHeartbeat(primary, "--update", "--interval", "1", "--run-time", "150"),
+                    dir, dir.resolve("pt-heartbeat-update.out"), null);
+            Future<?> running = pool.submit(() -> load.run(Duration.ofSeconds(75)));
+            Thread.sleep(8_000);
+
+            // 1. Upstream lag against pt-heartbeat, both sampled now, several times.
+            LOG.info("pt-heartbeat --update so far: {}; heartbeat row on the primary: {}",
+                    Files.readString(dir.resolve("pt-heartbeat-update.out")).strip(),
+                    primary.queryRows("SELECT * FROM percona.heartbeat"));
+            List<String> agreement = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                double relayLag = gauge(scrape(api), "binlogrelay_upstream_behind_source_seconds", "");
+                double pt = ptHeartbeatCheck(replica, primaryServerId);
+                agreement.add(String.format("relay %.3f s / pt-heartbeat %.3f s", relayLag, pt));
+                assertThat(relayLag).isBetween(0.0, 5.0);
+                assertThat(Math.abs(relayLag - pt)).as("relay %s vs pt-heartbeat %s", relayLag, pt)
+                        .isLessThanOrEqualTo(HEARTBEAT_TOLERANCE_SECONDS);
+                Thread.sleep(700);
+            }
+            LOG.info("FIGURE upstream lag vs pt-heartbeat (replica through the relay), {} tps sysbench: {}", RATE,
+                    agreement);
+
+            // 2. Every metric family, plausible and non-zero under load.
+            String m = scrape(api);
+            assertThat(gauge(m, "binlogrelay_upstream_state", "state=\"streaming\"")).isEqualTo(1.0);
+            assertThat(gauge(m, "binlogrelay_upstream_received_bytes_total", "")).isGreaterThan(100_000);
+            assertThat(gauge(m, "binlogrelay_upstream_received_events_total", "")).isGreaterThan(1000);
+            assertThat(gauge(m, "binlogrelay_upstream_received_transactions_total", "")).isGreaterThan(100);
+            assertThat(gauge(m, "binlogrelay_upstream_last_commit_timestamp_seconds", ""))
+                    .isCloseTo(System.currentTimeMillis() / 1000.0, org.assertj.core.data.Offset.offset(10.0));
+            assertThat(m).containsPattern("binlogrelay_upstream_info\\{file=\"binlog\\.\\d+\",gtid=\"[0-9a-f-]{36}:\\d+\"");
+            assertThat(gauge(m, "binlogrelay_store_files", "")).isGreaterThanOrEqualTo(1);
+            assertThat(gauge(m, "binlogrelay_store_size_bytes", "")).isGreaterThan(100_000);
+            assertThat(gauge(m, "binlogrelay_store_oldest_event_timestamp_seconds", ""))
+                    .isLessThan(System.currentTimeMillis() / 1000.0).isGreaterThan(1.7e9);
+            assertThat(gauge(m, "binlogrelay_store_fsync_seconds_count", "")).isGreaterThan(10);
+            assertThat(gauge(m, "binlogrelay_store_fsync_seconds_sum", "")).isGreaterThan(0);
+            assertThat(gauge(m, "binlogrelay_store_group_commit_transactions_count", "")).isGreaterThan(10);
+            assertThat(gauge(m, "binlogrelay_store_group_commit_transactions_sum", ""))
+                    .isGreaterThanOrEqualTo(gauge(m, "binlogrelay_store_group_commit_transactions_count", ""));
+            assertThat(gauge(m, "binlogrelay_store_recovery_duration_seconds", "")).isGreaterThan(0);
+            assertThat(gauge(m, "binlogrelay_store_accepting", "")).isEqualTo(1.0);
+            assertThat(gauge(m, "binlogrelay_replicas_connected", "")).isEqualTo(1.0);
+            String labels = "host=\"127.0.0.1\",server_id=\"" + replica.queryLong("SELECT @@server_id") + "\"";
+            assertThat(gauge(m, "binlogrelay_replica_connected", labels)).isEqualTo(1.0);
+            assertThat(gauge(m, "binlogrelay_replica_sent_bytes_total", labels)).isGreaterThan(100_000);
+            assertThat(gauge(m, "binlogrelay_replica_sent_transactions_total", labels)).isGreaterThan(100);
+            assertThat(gauge(m, "binlogrelay_replica_send_rate_bytes_per_second", labels)).isGreaterThan(1000);
+            assertThat(gauge(m, "binlogrelay_replica_behind_bytes", labels)).isBetween(0.0, 1e6);
+            assertThat(gauge(m, "binlogrelay_relay_latency_seconds_count", "")).isGreaterThan(100);
+            double latencyMean = gauge(m, "binlogrelay_relay_latency_seconds_sum", "")
+                    / gauge(m, "binlogrelay_relay_latency_seconds_count", "");
+            assertThat(latencyMean).isBetween(0.0, 0.5);
+            assertThat(gauge(m, "jvm_memory_used_bytes", "area=\"heap\"")).isGreaterThan(0);
+            assertThat(gauge(m, "process_uptime_seconds", "")).isGreaterThan(0);
+            assertThat(gauge(m, "process_files_open_files", "")).isGreaterThan(0);
+            LOG.info("FIGURE relay-added latency mean {} ms over {} observations; fsync mean {} ms over {}; group"
+                    + " commit mean {} transactions", String.format("%.3f", latencyMean * 1000),
+                    gauge(m, "binlogrelay_relay_latency_seconds_count", ""),
+                    String.format("%.3f", 1000 * gauge(m, "binlogrelay_store_fsync_seconds_sum", "")
+                            / gauge(m, "binlogrelay_store_fsync_seconds_count", "")),
+                    gauge(m, "binlogrelay_store_fsync_seconds_count", ""),
+                    gauge(m, "binlogrelay_store_group_commit_transactions_sum", "")
+                            / gauge(m, "binlogrelay_store_group_commit_transactions_count", ""));
+
+            // 3. Pause the replica's feed under load for a fixed time; bytes behind grows; resume and time the
+            // catch-up seen from the replica against the ETA the relay predicted.
+            JsonNode replicas = get(api + "/api/v1/replicas");
+            assertThat(replicas.size()).isEqualTo(1);
+            long id = replicas.get(0).get("id").asLong();
+            assertThat(replicas.get(0).get("mode").asText()).isEqualTo("gtid");
+            JsonNode paused = post(api + "/api/v1/replicas/" + id + "/pause");
+            assertThat(paused.get("state").asText()).isEqualTo("PAUSED");
+            Thread.sleep(PAUSE.toMillis());
+            JsonNode before = get(api + "/api/v1/replicas/" + id);
+            long behind = before.get("bytesBehind").asLong();
+            assertThat(behind).isGreaterThan(10_000);
+            assertThat(before.get("catchUpRateBytesPerSecond").asDouble()).as("falling behind").isLessThan(0);
+            assertThat(before.get("etaSeconds").isNull()).isTrue();
+            assertThat(before.get("secondsBehind").asDouble()).isGreaterThan(PAUSE.toSeconds() / 2.0);
+            post(api + "/api/v1/replicas/" + id + "/resume");
+            long resumed = System.nanoTime();
+            List<String> etas = new ArrayList<>();
+            double firstEta = Double.NaN;
+            double firstEtaAt = 0;
+            double feedDrainedAt = Double.NaN;
+            boolean positiveRateSeen = false;
+            String target = primary.executedGtidSet();
+            while (!replica.flavor().dialect().hasExecuted(replica, target)) {
+                JsonNode r = get(api + "/api/v1/replicas/" + id);
+                double t = (System.nanoTime() - resumed) / 1e9;
+                etas.add(String.format("t=%.1fs behind=%d rate=%s eta=%s", t, r.get("bytesBehind").asLong(),
+                        r.get("catchUpRateBytesPerSecond"), r.get("etaSeconds")));
+                if (Double.isNaN(feedDrainedAt) && r.get("bytesBehind").asLong() == 0) {
+                    feedDrainedAt = t;
+                }
+                positiveRateSeen |= r.get("catchUpRateBytesPerSecond").asDouble() > 0;
+                if (Double.isNaN(firstEta) && r.get("etaSeconds").isNumber() && r.get("bytesBehind").asLong() > 0
+                        && t >= 1.5) {
+                    firstEta = r.get("etaSeconds").asDouble();
+                    firstEtaAt = t;
+                }
+                assertThat(t).as("catch-up within 60 s").isLessThan(60);
+                Thread.sleep(250);
+                target = primary.executedGtidSet();
+            }
+            double caughtUp = (System.nanoTime() - resumed) / 1e9;
+            // The feed's backlog is what the relay has not handed to the replica's socket: it drains as fast as the
+            // replica's I/O thread and the TCP buffers take it, at the latest when the replica has applied it all.
+            assertThat(feedDrainedAt).as("the feed drained: %s", etas).isNotNaN();
+            assertThat(feedDrainedAt).isLessThanOrEqualTo(caughtUp);
+            assertThat(positiveRateSeen).as("a positive catch-up rate while draining: %s", etas).isTrue();
+            LOG.info("FIGURE paused {} s under {} tps: {} bytes behind, {} s behind; feed drained {} s and replica"
+                    + " caught up (executed the primary's GTIDs) {} s after resume; first ETA {} s given at t={} s"
+                    + " (predicts t={} s); samples {}",
+                    PAUSE.toSeconds(), RATE, behind, before.get("secondsBehind"), feedDrainedAt,
+                    String.format("%.1f", caughtUp),
+                    firstEta, String.format("%.1f", firstEtaAt), String.format("%.1f", firstEtaAt + firstEta), etas);
+
+            // 4. Bytes behind against the difference of positions: pause again with the load stopped.
+            running.get(120, TimeUnit.SECONDS);
+            awaitExecuted(replica, primary.executedGtidSet(), Duration.ofMinutes(1));
+            post(api + "/api/v1/replicas/" + id + "/pause");
+            primary.execute("CREATE TABLE IF NOT EXISTS sbtest.paused_marker (id int primary key, pad varchar(200))");
+            for (int i = 0; i < 50; i++) {
+                primary.execute("INSERT INTO sbtest.paused_marker VALUES (" + i + ", REPEAT('x', 200))");
+            }
+            Thread.sleep(2_000);
+            JsonNode status = get(api + "/api/v1/status");
+            Map<String, String> rs = ReplicaStatus.of(replica).columns();
+            JsonNode head = status.get("store").get("head");
+            JsonNode p = get(api + "/api/v1/replicas/" + id);
+            assertThat(rs.get("Source_Log_File")).isEqualTo(head.get("file").asText());
+            long byPositions = head.get("position").asLong() - Long.parseLong(rs.get("Read_Source_Log_Pos"));
+            LOG.info("FIGURE paused replica: bytesBehind {} vs head {} minus Read_Source_Log_Pos {} = {}",
+                    p.get("bytesBehind"), head, rs.get("Read_Source_Log_Pos"), byPositions);
+            assertThat(byPositions).isGreaterThan(10_000);
+            assertThat(p.get("bytesBehind").asLong()).isEqualTo(byPositions);
+            post(api + "/api/v1/replicas/" + id + "/resume");
+            awaitExecuted(replica, primary.executedGtidSet(), Duration.ofMinutes(1));
+            assertThat(get(api + "/api/v1/replicas/" + id).get("bytesBehind").asLong()).isZero();
+            assertThat(ReplicaStatus.of(replica).lastIoErrno()).isZero();
+            assertThat(ReplicaStatus.of(replica).lastSqlErrno()).isZero();
+        } finally {
+            if (heartbeat != null) {
+                ChildProcesses.kill(heartbeat);
+            }
+            pool.shutdownNow();
+            relay.close();
+        }
+    }
+
+    private RelayConfig config(DatabaseServer primary) throws Exception {
+        Path[] tls = certificate();
+        String hash = CachingSha2Hash.create(Credentials.REPLICATION.password(), 5000, new SecureRandom())
+                .storedForm();
+        DownstreamSettings downstream = new DownstreamSettings(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                RELAY_SERVER_ID, UpstreamConfig.defaultReplicaUuid(RELAY_SERVER_ID).toString(),
+                UserAccounts.parse(Credentials.REPLICATION.user() + "@% REPLICATION_SLAVE,REPLICATION_CLIENT " + hash
+                        + "\n"), new ReplicaServerConfig.TlsFiles(tls[0], tls[1]), false);
+        UpstreamConfig upstream = UpstreamConfig.builder(primary.address().host(), primary.address().port(),
+                        Credentials.TEST.user(), Credentials.TEST.password())
+                .serverId(RELAY_SERVER_ID).report("127.0.0.1", 0).heartbeatPeriod(Duration.ofMillis(500)).build();
+        return new RelayConfig(dir.resolve("data"), GtidFlavor.MYSQL, SyncPolicy.everyTransaction(),
+                RetentionPolicy.keepEverything(), RelayConfig.DEFAULT_RETENTION_INTERVAL, upstream, downstream,
+                Duration.ofSeconds(30), AdminConfig.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                        null));
+    }
+
+    private Path[] certificate() throws Exception {
+        Path tlsDir = Files.createDirectories(dir.resolve("tls"));
+        ChildProcesses.run(List.of(Provisioning.executable("openssl", "openssl").toString(), "req", "-x509",
+                        "-newkey", "rsa:2048", "-nodes", "-keyout", tlsDir.resolve("key.pem").toString(), "-out",
+                        tlsDir.resolve("cert.pem").toString(), "-days", "2", "-subj", "/CN=binlog-relay-ops"),
+                tlsDir, tlsDir.resolve("openssl.out"), null, Duration.ofSeconds(60)).requireSuccess("openssl req");
+        return new Path[] {tlsDir.resolve("cert.pem"), tlsDir.resolve("key.pem")};
+    }
+
+    private List<String> ptHeartbeat(DatabaseServer server, String... extra) {
+        List<String> command = new ArrayList<>(List.of("pt-heartbeat", "--host", server.address().host(), "--port",
+                Integer.toString(server.address().port()), "--user", Credentials.TEST.user(), "--password",
+                Credentials.TEST.password(), "--database", "percona", "--utc"));
+        command.addAll(List.of(extra));
+        return command;
+    }
+
+    /** pt-heartbeat --check on the replica: its lag behind the primary's heartbeat row, in seconds. */
+    private double ptHeartbeatCheck(DatabaseServer replica, long primaryServerId) throws Exception {
+        Path out = dir.resolve("pt-heartbeat-check.out");
+        ChildProcesses.run(ptHeartbeat(replica, "--check", "--master-server-id", Long.toString(primaryServerId)),
+                dir, out, null, Duration.ofSeconds(30)).requireSuccess("pt-heartbeat --check");
+        String text = Files.readString(out).strip();
+        String[] lines = text.split("\n");
+        return Double.parseDouble(lines[lines.length - 1].strip());
+    }
+
+    private static void awaitExecuted(DatabaseServer replica, String gtids, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!replica.flavor().dialect().hasExecuted(replica, gtids)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(replica + " did not execute " + gtids + " within " + timeout + "\n"
+                        + ReplicaStatus.of(replica).summary());
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private String scrape(String api) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(api + "/metrics")).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(200);
+        return r.body();
+    }
+
+    private JsonNode get(String url) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return json.readTree(r.body());
+    }
+
+    private JsonNode post(String url) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url))
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return json.readTree(r.body());
+    }
+
+    /** The value of one series in a Prometheus text scrape; {@code labels} is the exact label text, "" for none. */
+    static double gauge(String scrape, String name, String labels) {
+        Map<String, Double> found = new HashMap<>();
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + "(\\{[^}]*\\})? (\\S+)$").matcher(scrape);
+        while (m.find()) {
+            String l = m.group(1) == null ? "" : m.group(1).substring(1, m.group(1).length() - 1);
+            found.put(l, Double.parseDouble(m.group(2)));
+        }
+        Double v = found.get(labels);
+        if (v == null) {
+            for (Map.Entry<String, Double> e : found.entrySet()) {
+                if (!labels.isEmpty() && e.getKey().contains(labels)) {
+                    return e.getValue();
+                }
+            }
+            throw new AssertionError("no series " + name + "{" + labels + "} in the scrape; found " + found.keySet());
+        }
+        return v;
+    }
+}
