@@ -31,9 +31,14 @@ public record DownstreamSettings(InetSocketAddress bind, long serverId, String s
     }
   }
 
-  /** The downstream server's configuration for {@code dialect}. */
-  public ReplicaServerConfig toConfig(Dialect dialect) {
+  /**
+   * The downstream server's configuration for {@code dialect}.
+   *
+   * @param version the server version to announce ({@link org.binlogrelay.server.downstream.AnnouncedVersion})
+   */
+  public ReplicaServerConfig toConfig(Dialect dialect, String version) {
     ReplicaServerConfig.Builder builder = ReplicaServerConfig.builder(dialect)
+        .version(version)
         .bind(bind)
         .serverId(serverId)
         .serverUuid(serverUuid)

@@ -17,6 +17,7 @@ import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.server.admin.AdminApi;
 import org.binlogrelay.server.admin.AdminConfig;
 import org.binlogrelay.server.admin.AdminServer;
+import org.binlogrelay.server.downstream.AnnouncedVersion;
 import org.binlogrelay.server.downstream.ReplicaServer;
 import org.binlogrelay.server.downstream.sql.Dialect;
 import org.binlogrelay.server.downstream.sql.MariadbDialect;
@@ -194,14 +195,29 @@ public final class Relay implements AutoCloseable {
             + report.actions().size() + " repair(s), logged above");
   }
 
+  /** The primary's version: from its greeting or the stored files; null if neither told it (--flavor, empty). */
+  private String upstreamVersion() {
+    if (flavor.serverVersion() != null) {
+      return flavor.serverVersion();
+    }
+    try {
+      return StoredServerVersion.of(config.dataDir()).orElse(null);
+    } catch (IOException e) {
+      log.warn("cannot read the stored binlogs' server version ({}); announcing the default version", e.getMessage());
+      return null;
+    }
+  }
+
   private void listenForReplicas(GtidFlavor gtidFlavor) throws RelayStartException {
     readers = new ReaderRegistry();
     Serving serving = Serving.over(store, readers, config.downstream().serverId(), metrics.dumpObserver(),
         new TimeClock(time));
     dumps = serving.dumpHandler();
     Dialect dialect = gtidFlavor == GtidFlavor.MARIADB ? MariadbDialect.INSTANCE : MysqlDialect.INSTANCE;
+    String version = AnnouncedVersion.choose(null, upstreamVersion(), dialect);
+    log.info("announcing server version '{}' to replicas", version);
     try {
-      replicaServer = ReplicaServer.start(config.downstream().toConfig(dialect), serving.dumpHandler(),
+      replicaServer = ReplicaServer.start(config.downstream().toConfig(dialect, version), serving.dumpHandler(),
           serving.listing(), new TimeClock(time));
     } catch (UncheckedIOException e) {
       throw new RelayStartException(e.getMessage() + "; choose another --port or --bind-address", e);
