@@ -169,6 +169,7 @@ public final class RelayMain implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), withOrigin(e.getMessage()), e);
     }
+    check.check(config, this::describe); // a relay that cannot start says only why
     for (String warning : warnings) {
       log.warn(warning);
     }
@@ -181,7 +182,6 @@ public final class RelayMain implements Callable<Integer> {
       log.warn("--source with a password: other users of this host can read it in ps; prefer"
           + " --primary-password-file or ${}", RelayOptions.PASSWORD_ENV);
     }
-    check.check(config, this::describe);
     return launcher.run(config);
   }
 
