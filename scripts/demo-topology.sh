@@ -301,11 +301,11 @@ done
 [ "$(rows replica)" -gt 0 ] || { sql replica -E -e "$STATUS_SQL" >&2 || true; die "the replica received nothing within 60 s (status above)"; }
 
 if [ -n "$ADMIN_PORT" ]; then
-  NEXT="   scripts/relayctl lag --watch      every hop's lag and catch-up ETA, live
-   scripts/relayctl status
+  RELAYCTL="scripts/relayctl"
+  [ "$ADMIN_PORT" = 9307 ] || RELAYCTL="scripts/relayctl --url http://127.0.0.1:$ADMIN_PORT"   # 9307 was taken
+  NEXT="   $RELAYCTL lag --watch      every hop's lag and catch-up ETA, live
+   $RELAYCTL status
    http://127.0.0.1:$ADMIN_PORT/metrics   the Prometheus metrics (curl -s it, or point Prometheus there)"
-  [ "$ADMIN_PORT" = 9307 ] || NEXT="$NEXT
-   (the admin API is on port $ADMIN_PORT because 9307 was taken: point relayctl there, see scripts/relayctl --help)"
 else
   NEXT="   (this relay build has no admin API yet: scripts/relayctl and http://127.0.0.1:9307/metrics come with it)"
 fi

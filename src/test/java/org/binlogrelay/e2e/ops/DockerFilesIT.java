@@ -127,6 +127,7 @@ class DockerFilesIT {
         List<String> command = List.of("env", "BINLOG_RELAY_JAR=" + jar(), "BINLOG_RELAY_DATA_DIR=" + dataDir,
                 "BINLOG_RELAY_FLAVOR=mysql", "BINLOG_RELAY_PORT=" + port, "BINLOG_RELAY_SERVER_ID=100",
                 "BINLOG_RELAY_ACCOUNTS_FILE=" + docker.resolve("demo/accounts"), "JAVA_OPTS=-Xmx128m",
+                "BINLOG_RELAY_ADMIN_PORT=0", // 9307 may be another relay's on this shared machine
                 "sh", entrypoint.toString());
         Process relay = ChildProcesses.start(command, dir, logFile, null);
         try {

@@ -105,8 +105,9 @@ class MisconfigurationIT {
         String source = "mysql://" + encode(user) + ":" + encode(password) + "@127.0.0.1:" + primary.address().port();
         Path dataDir = dir.resolve("relay-data");
         Path logFile = dir.resolve("relay.log");
+        // No admin HTTP port: 9307 may be another relay's on this shared machine.
         List<String> command = new ArrayList<>(List.of("env", "BINLOG_RELAY_LOG_FORMAT=json",
-                "BINLOG_RELAY_DATA_DIR=" + dataDir));
+                "BINLOG_RELAY_DATA_DIR=" + dataDir, "BINLOG_RELAY_ADMIN_PORT=0"));
         command.addAll(java());
         command.addAll(List.of("--source", source, "--port", Integer.toString(freePort())));
         Process relay = ChildProcesses.start(command, dir, logFile, null);
