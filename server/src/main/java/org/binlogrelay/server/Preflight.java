@@ -5,15 +5,20 @@ import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import org.binlogrelay.server.upstream.UpstreamConfig;
 
 /**
  * Checks a configuration against this host before anything starts, so that a relay that cannot run says so at
- * once, in one line naming the option (and where it was set): the data directory can be created and written, the
+ * once, in one line naming the option (and where it was set): the data directory can be created (owner only, as the
+ * store creates it) and written, the
  * replica port is free, and, when the store is empty, the primary answers with a MySQL greeting of the expected
  * flavour. An empty store has nothing to serve, so an unreachable primary fails the start (a supervisor such as
  * systemd or Docker restarts the relay); a store that holds files starts without its primary and serves them while
@@ -22,6 +27,7 @@ import org.binlogrelay.server.upstream.UpstreamConfig;
  */
 final class Preflight implements RelayMain.Check {
   static final Preflight ON_THIS_HOST = new Preflight();
+  private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
 
   private Preflight() {}
 
@@ -37,7 +43,7 @@ final class Preflight implements RelayMain.Check {
   private static void dataDirectory(Path dir, String option) throws RelayStartException {
     String what = option + " " + dir.toAbsolutePath();
     try {
-      Files.createDirectories(dir);
+      create(dir.toAbsolutePath());
     } catch (FileAlreadyExistsException e) {
       throw new RelayStartException(what + ": not a directory (" + e.getFile() + " is a file)");
     } catch (IOException e) {
@@ -52,6 +58,30 @@ final class Preflight implements RelayMain.Check {
     } catch (IOException e) {
       throw new RelayStartException(what + ": not writable: " + reason(e) + "; give the relay's user ("
           + System.getProperty("user.name") + ") write access or choose another directory");
+    }
+  }
+
+  /**
+   * Creates a missing data directory as the store does: parents as usual, the directory itself readable by its
+   * owner only where the file system has POSIX permissions (binlogs hold table data).
+   */
+  private static void create(Path dir) throws IOException {
+    if (Files.isDirectory(dir)) {
+      return;
+    }
+    if (dir.getParent() != null) {
+      Files.createDirectories(dir.getParent());
+    }
+    try {
+      if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+        Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+      } else {
+        Files.createDirectory(dir);
+      }
+    } catch (FileAlreadyExistsException e) {
+      if (!Files.isDirectory(dir)) {
+        throw e;
+      }
     }
   }
 

@@ -9,6 +9,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -261,7 +262,7 @@ class RelayConfigurationTest {
     Path blocker = Files.writeString(dir.resolve("a-file"), "x");
     assertFails(run("--server-id", "5", "--flavor", "mysql", "--port", "0", "--data-dir",
         blocker.resolve("data").toString()), RelayMain.FAILED, "binlog-relay: cannot start: --data-dir "
-        + blocker.resolve("data") + ": cannot create it: ");
+        + blocker.resolve("data") + ": not a directory (" + blocker + " is a file)");
 
     Path file = yaml("server-id: 5", "flavor: mysql", "data-dir: " + dir.resolve("data"));
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -287,5 +288,7 @@ class RelayConfigurationTest {
     environment.clear();
     assertThat(run("--config", file.toString(), "--port", "0")).as(err).isZero();
     assertThat(config().dataDir()).isDirectory();
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("data"))))
+        .as("created for the relay's user only, as the store creates it").isEqualTo("rwx------");
   }
 }

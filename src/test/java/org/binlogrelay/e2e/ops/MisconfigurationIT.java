@@ -92,7 +92,7 @@ class MisconfigurationIT {
         CommandResult result = relay(Map.of(), "--flavor", "mysql", "--port", "0", "--data-dir",
                 file.resolve("data").toString());
         assertOneLine(result, RelayMain.FAILED, "binlog-relay: cannot start: --data-dir " + file.resolve("data")
-                + ": cannot create it: not a directory");
+                + ": not a directory (" + file + " is a file)");
     }
 
     @Test
