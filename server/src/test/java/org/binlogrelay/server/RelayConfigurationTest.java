@@ -191,6 +191,8 @@ class RelayConfigurationTest {
     assertFails(run("--source", "mysql://u:" + SECRET + "@h/shop"), RelayMain.USAGE, "names a schema ('/shop')");
     assertFails(run("--source", "mysql://u:" + SECRET + "@h?ssl-mode=maybe"), RelayMain.USAGE,
         "TLS mode 'maybe' not understood");
+    assertFails(run("mysql://u:" + SECRET + "@h"), RelayMain.USAGE, "Unmatched argument at index 0:"
+        + " 'mysql://u:***@h'");
   }
 
   @Test
