@@ -73,6 +73,20 @@ final class OptionConverters {
     }
   }
 
+  static final class SourceUrlConverter extends Converter<SourceUrl> {
+    @Override
+    SourceUrl parse(String value) {
+      return SourceUrl.parse(value);
+    }
+  }
+
+  static final class LogFormatConverter extends Converter<LogFormat> {
+    @Override
+    LogFormat parse(String value) {
+      return LogFormat.parse(value);
+    }
+  }
+
   static final class DurationConverter extends Converter<Duration> {
     @Override
     Duration parse(String value) {

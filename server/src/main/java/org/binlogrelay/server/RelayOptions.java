@@ -80,8 +80,8 @@ public final class RelayOptions {
   Path primaryPasswordFile;
 
   @Option(names = "--server-id", paramLabel = "ID", order = 24,
-      description = {"Required. The relay's server_id (1..4294967295), unique among the primary, its replicas and"
-          + " the relay's replicas."})
+      description = {"The relay's server_id (1..4294967295), unique among the primary, its replicas and the relay's"
+          + " replicas. Default: derived from the host name and --data-dir (see docs/running.md)."})
   Long serverId;
 
   @Option(names = "--report-host", paramLabel = "HOST", order = 25, defaultValue = "",

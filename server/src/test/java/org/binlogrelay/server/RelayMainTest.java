@@ -71,8 +71,8 @@ class RelayMainTest {
   @Test
   void helpListsEveryOptionAndTheExamples() {
     assertThat(run("--help")).isZero();
-    assertThat(out).contains("Usage: binlog-relay --primary HOST[:PORT] --primary-user USER --server-id ID");
-    for (String option : List.of("--config", "--data-dir", "--flavor", "--sync-binlog", "--binlog-expire-logs-seconds",
+    assertThat(out).contains("Usage: binlog-relay --source mysql://USER[:PASSWORD]@HOST[:PORT] [OPTIONS]");
+    for (String option : List.of("--config", "--source", "--log-format", "--data-dir", "--flavor", "--sync-binlog", "--binlog-expire-logs-seconds",
         "--max-binlog-total-size", "--primary=", "--primary-user", "--primary-password", "--primary-password-file",
         "--server-id", "--report-host", "--report-port", "--start", "--heartbeat-period",
         "--rpl-semi-sync-replica-enabled", "--primary-ssl-mode", "--primary-ssl-ca", "--primary-ssl-cert",
@@ -209,7 +209,6 @@ class RelayMainTest {
     assertUsageError(run("--server-id", "7", "--start", "latest"), "start 'latest' not understood");
     assertUsageError(run("--server-id", "7", "--flavor", "percona"), "flavor 'percona' not understood");
     assertUsageError(run("--server-id", "7", "--primary", "db1:x"), "port 'x' is not a number");
-    assertUsageError(run("--primary", "db1", "--primary-user", "repl"), "--server-id is required");
     assertUsageError(run("--server-id", "0", "--flavor", "mysql"), "--server-id 0 is outside 1..4294967295");
     assertUsageError(run("--server-id", "7", "--primary", "db1"), "--primary-user is required with --primary");
     assertUsageError(run("--server-id", "7", "--primary", "db1", "--primary-user", "repl"),
@@ -330,8 +329,8 @@ class RelayMainTest {
     assertUsageError(run("--config", dir.resolve("none.properties").toString()),
         "--config " + dir.resolve("none.properties") + ": cannot read it");
     Path typo = Files.writeString(dir.resolve("typo.properties"), "server-id=3\nsync-bin-log=1\n");
-    assertUsageError(run("--config", typo.toString()), "--config " + typo + ": unknown key 'sync-bin-log'; keys are"
-        + " the long option names without '--'");
+    assertUsageError(run("--config", typo.toString()), typo + ":2: unknown key 'sync-bin-log' (did you mean"
+        + " 'sync-binlog'?); keys are the long option names without '--'");
     Path nested = Files.writeString(dir.resolve("nested.properties"), "config=/etc/other\n");
     assertUsageError(run("--config", nested.toString()), "'config' can only be given on the command line");
     Path twice = Files.writeString(dir.resolve("twice.properties"), "sync-binlog=1\nsync_binlog=0\n");
