@@ -1,6 +1,6 @@
 package org.binlogrelay.bench;
 
-import java.io.PrintWriter;
+import org.binlogrelay.bench.report.Report;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -18,18 +18,32 @@ public final class BenchCommand implements Runnable {
   @Spec
   CommandSpec spec;
 
+  private volatile Report report;
+
   @Override
   public void run() {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
-  PrintWriter out() {
-    return spec.commandLine().getOut();
+  /** Prints the report as the output options say and keeps it for {@link #report()}. */
+  void publish(Report finished, OutputOptions output) throws java.io.IOException {
+    report = finished;
+    output.write(finished, spec.commandLine().getOut());
+  }
+
+  /** The report of the last run of a subcommand, for programs that mount this command; {@code null} before. */
+  public Report report() {
+    return report;
   }
 
   /** A command line whose failures print one line ("relay-bench: message") and exit 1. */
   public static CommandLine commandLine() {
-    CommandLine line = new CommandLine(new BenchCommand());
+    return commandLine(new BenchCommand());
+  }
+
+  /** {@link #commandLine()} around a given command object, to read its {@link #report()} afterwards. */
+  public static CommandLine commandLine(BenchCommand command) {
+    CommandLine line = new CommandLine(command);
     line.setExecutionExceptionHandler((e, cmd, parse) -> {
       cmd.getErr().println("relay-bench: " + e.getMessage());
       if (Boolean.getBoolean("relaybench.trace")) {

@@ -68,7 +68,7 @@ final class CatchupCommand implements Callable<Integer> {
     CatchupRun run = new CatchupRun(new CatchupRun.Settings(client.settings(source, 1 << 20), start,
         until == null ? null : BinlogPosition.parse(until), nonBlocking, verifyDir, Duration.ofSeconds(timeoutSeconds),
         Duration.ofMillis(sampleMillis)));
-    output.write(run.run(), parent.out());
+    parent.publish(run.run(), output);
     return 0;
   }
 }

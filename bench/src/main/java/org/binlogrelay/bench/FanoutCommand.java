@@ -50,7 +50,7 @@ final class FanoutCommand implements Callable<Integer> {
     FanoutRun run = new FanoutRun(new FanoutRun.Settings(settings, replicas,
         from == null ? null : new StartPoint(BinlogPosition.parse(from), null), Duration.ofSeconds(durationSeconds),
         Duration.ofMillis(pollMillis), sourcePid));
-    output.write(run.run(), parent.out());
+    parent.publish(run.run(), output);
     return 0;
   }
 }

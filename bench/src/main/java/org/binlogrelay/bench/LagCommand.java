@@ -46,7 +46,7 @@ final class LagCommand implements Callable<Integer> {
     LagRun run = new LagRun(new LagRun.Settings(p, replica.address(p), Duration.ofSeconds(durationSeconds),
         Duration.ofMillis(intervalMillis), Duration.ofMillis(pollMillis), Duration.ofSeconds(10),
         Duration.ofSeconds(setupSeconds)));
-    output.write(run.run(), parent.out());
+    parent.publish(run.run(), output);
     return 0;
   }
 }

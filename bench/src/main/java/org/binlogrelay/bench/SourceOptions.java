@@ -5,7 +5,7 @@ import picocli.CommandLine.Option;
 
 /** {@code --host --port --user --password}: the source the replica clients connect to. */
 final class SourceOptions {
-  @Option(names = {"-h", "--host"}, defaultValue = "127.0.0.1", description = "Source host (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--host", defaultValue = "127.0.0.1", description = "Source host (default: ${DEFAULT-VALUE}).")
   String host;
 
   @Option(names = {"-P", "--port"}, defaultValue = "3306", description = "Source port (default: ${DEFAULT-VALUE}).")

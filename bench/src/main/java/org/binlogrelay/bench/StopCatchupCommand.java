@@ -42,7 +42,7 @@ final class StopCatchupCommand implements Callable<Integer> {
     StopCatchupRun run = new StopCatchupRun(new StopCatchupRun.Settings(p, replica.address(p),
         Duration.ofSeconds(stopSeconds), Duration.ofMillis(pollMillis), Duration.ofSeconds(timeoutSeconds),
         Duration.ofSeconds(10)));
-    output.write(run.run(), parent.out());
+    parent.publish(run.run(), output);
     return 0;
   }
 }

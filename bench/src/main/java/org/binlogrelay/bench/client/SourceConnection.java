@@ -66,7 +66,11 @@ public final class SourceConnection implements Closeable {
     try {
       socket.setTcpNoDelay(true);
       socket.setSoTimeout((int) timeout.toMillis());
-      socket.connect(new InetSocketAddress(address.host(), address.port()), (int) timeout.toMillis());
+      try {
+        socket.connect(new InetSocketAddress(address.host(), address.port()), (int) timeout.toMillis());
+      } catch (IOException e) {
+        throw new IOException("cannot connect to " + address + ": " + e.getMessage(), e);
+      }
       PacketReader reader = new PacketReader(socket.getInputStream(), bufferSize, maxPacket);
       reader.next();
       byte[] hello = reader.copy();
