@@ -13,8 +13,8 @@ final class ClientOptions {
       + " for fanout).")
   Integer buffer;
 
-  @Option(names = "--max-packet", defaultValue = "1073741824",
-      description = "Largest packet accepted in bytes (default: ${DEFAULT-VALUE}, MySQL's largest event).")
+  @Option(names = "--max-packet", defaultValue = "1073742848",
+      description = "Largest packet accepted in bytes (default: ${DEFAULT-VALUE}: a 1 GiB event, MySQL's largest, and its marker).")
   int maxPacket;
 
   @Option(names = "--heartbeat", defaultValue = "1000",
