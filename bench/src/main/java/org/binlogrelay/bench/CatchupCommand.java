@@ -1,0 +1,74 @@
+package org.binlogrelay.bench;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import org.binlogrelay.bench.stream.BinlogPosition;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code catchup}: see {@link CatchupRun}. */
+@Command(name = "catchup", mixinStandardHelpOptions = true,
+    description = "Stream a stored backlog as fast as possible until caught up; report MB/s, events/s, "
+        + "transactions/s and the time to caught-up.")
+final class CatchupCommand implements Callable<Integer> {
+  @ParentCommand
+  BenchCommand parent;
+
+  @Mixin
+  SourceOptions source;
+
+  @Mixin
+  ClientOptions client;
+
+  @Mixin
+  OutputOptions output;
+
+  @ArgGroup(exclusive = true)
+  From from;
+
+  static final class From {
+    @Option(names = "--from", paramLabel = "FILE:POS", description = "Start here (default: the first binary log, 4).")
+    String position;
+
+    @Option(names = "--from-gtid", paramLabel = "GTIDS",
+        description = "Start after these GTIDs (MySQL GTID set, MariaDB GTID position).")
+    String gtids;
+  }
+
+  @Option(names = "--until", paramLabel = "FILE:POS",
+      description = "Caught up at the first event ending at or past this (default: the source's head at the start).")
+  String until;
+
+  @Option(names = "--non-blocking", description = "Ask for a non-blocking dump; caught up at the source's EOF.")
+  boolean nonBlocking;
+
+  @Option(names = "--verify-dir", paramLabel = "DIR",
+      description = "Compare every byte received with the source's binlog files in DIR.")
+  Path verifyDir;
+
+  @Option(names = "--timeout", defaultValue = "3600", description = "Give up after this many seconds (default: "
+      + "${DEFAULT-VALUE}).")
+  long timeoutSeconds;
+
+  @Option(names = "--sample", defaultValue = "100", description = "Throughput sample period in ms (default: "
+      + "${DEFAULT-VALUE}).")
+  long sampleMillis;
+
+  @Override
+  public Integer call() throws Exception {
+    StartPoint start = null;
+    if (from != null) {
+      start = from.position != null ? new StartPoint(BinlogPosition.parse(from.position), null)
+          : new StartPoint(null, from.gtids);
+    }
+    CatchupRun run = new CatchupRun(new CatchupRun.Settings(client.settings(source, 1 << 20), start,
+        until == null ? null : BinlogPosition.parse(until), nonBlocking, verifyDir, Duration.ofSeconds(timeoutSeconds),
+        Duration.ofMillis(sampleMillis)));
+    parent.publish(run.run(), output);
+    return 0;
+  }
+}

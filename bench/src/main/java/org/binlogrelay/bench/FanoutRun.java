@@ -1,0 +1,263 @@
+package org.binlogrelay.bench;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import org.binlogrelay.bench.client.SourceConnection;
+import org.binlogrelay.bench.flavor.SourceFlavor;
+import org.binlogrelay.bench.report.Distribution;
+import org.binlogrelay.bench.report.Report;
+import org.binlogrelay.bench.report.Series;
+import org.binlogrelay.bench.stream.BinlogPosition;
+import org.binlogrelay.bench.stream.DumpStreamReader;
+
+/**
+ * {@code fanout}: N replica clients tail the source at once for a while (load comes from elsewhere, e.g.
+ * sysbench on the primary), each on its own thread. Reported: per client and in aggregate the bytes, events and
+ * transactions received and their rates, and each client's lag.
+ *
+ * <p>Lag: a poller asks the source for its head ({@code SHOW BINARY LOG STATUS}) every {@code --poll} over a
+ * separate SQL connection and gives each client the head with the time the question was sent. The client's own
+ * thread, after each event, takes every head its position has reached and records the time since the question
+ * as one lag sample; a head the client had already reached when the answer came counts as 0. Lag is thus "how
+ * long after the source reported a position the client had received it", with the poll's round trip as error.
+ *
+ * <p>With {@code --source-pid} the source's CPU (percent of one core) and RSS are sampled from /proc at each poll,
+ * and so are this process's own, to show whether the clients were the bottleneck.
+ */
+final class FanoutRun {
+  /** What to run. Immutable. */
+  record Settings(ClientSettings client, int replicas, StartPoint start, Duration duration, Duration poll,
+      Long sourcePid) {}
+
+  /** A head the source reported and when it was asked. */
+  private record Target(long packed, long askedNanos) {}
+
+  /** One client's thread state; the distribution is the client thread's until it stopped. */
+  private static final class Tail {
+    final int index;
+    final ConcurrentLinkedQueue<Target> targets = new ConcurrentLinkedQueue<>();
+    final Distribution lagMicros = new Distribution();
+    final AtomicReference<Throwable> failure = new AtomicReference<>();
+    volatile ReplicaClient client;
+    volatile boolean stopping;
+    long startNanos;
+    long endNanos;
+
+    Tail(int index) {
+      this.index = index;
+    }
+
+    /** Client thread: records the heads the position has reached. */
+    void reached(long position, long now) {
+      Target t;
+      while ((t = targets.peek()) != null && position >= t.packed()) {
+        targets.poll();
+        synchronized (lagMicros) {
+          lagMicros.add(Math.max(0, (now - t.askedNanos()) / 1000));
+        }
+      }
+    }
+  }
+
+  private final Settings settings;
+
+  FanoutRun(Settings settings) {
+    this.settings = settings;
+  }
+
+  Report run() throws IOException, InterruptedException {
+    ClientSettings client = settings.client();
+    try (SourceConnection control = SourceConnection.open(client.source(), client.connectTimeout(), 1 << 16,
+        client.maxPacket())) {
+      SourceFlavor flavor = SourceFlavor.of(control.serverVersion());
+      StartPoint start = settings.start() != null ? settings.start()
+          : new StartPoint(flavor.head(control), null);
+      ProcessSampler source = settings.sourcePid() == null ? null : ProcessSampler.of(settings.sourcePid());
+      ProcessSampler self = ProcessSampler.of(ProcessHandle.current().pid());
+      List<Tail> tails = new ArrayList<>();
+      List<Thread> threads = new ArrayList<>();
+      CountDownLatch started = new CountDownLatch(settings.replicas());
+      for (int i = 0; i < settings.replicas(); i++) {
+        Tail tail = new Tail(i);
+        tails.add(tail);
+        Thread thread = new Thread(() -> tail(tail, start, started), "fanout-client-" + i);
+        thread.setDaemon(true);
+        threads.add(thread);
+        thread.start();
+      }
+      if (!started.await(client.connectTimeout().toMillis() * Math.max(1, settings.replicas() / 10 + 1),
+          java.util.concurrent.TimeUnit.MILLISECONDS)) {
+        stopAll(tails, threads);
+        throw new IOException("not every client connected within the connect timeout");
+      }
+      failIfAny(tails, threads);
+      Series aggregate = new Series("aggregate MB/s");
+      Series sourceCpu = new Series("source CPU %");
+      Series selfCpu = new Series("relay-bench CPU %");
+      Distribution sourceCpuSamples = new Distribution();
+      long sourceRssMax = 0;
+      long selfRssMax = 0;
+      long t0 = System.nanoTime();
+      long deadline = t0 + settings.duration().toNanos();
+      long lastBytes = totalBytes(tails);
+      long lastNanos = t0;
+      if (source != null) {
+        source.cpuPercent(t0);
+      }
+      self.cpuPercent(t0);
+      while (System.nanoTime() < deadline) {
+        Thread.sleep(settings.poll().toMillis());
+        failIfAny(tails, threads);
+        long asked = System.nanoTime();
+        BinlogPosition head = flavor.head(control);
+        long headPacked = head.packed();
+        for (Tail tail : tails) {
+          DumpStreamReader stream = tail.client.stream();
+          if (stream.progress().position() >= headPacked) {
+            synchronized (tail.lagMicros) {
+              tail.lagMicros.add(0);
+            }
+          } else {
+            tail.targets.add(new Target(headPacked, asked));
+          }
+        }
+        long now = System.nanoTime();
+        double t = (now - t0) / 1e9;
+        long bytes = totalBytes(tails);
+        aggregate.add(t, (bytes - lastBytes) / 1e6 / ((now - lastNanos) / 1e9));
+        lastBytes = bytes;
+        lastNanos = now;
+        if (source != null) {
+          double cpu = source.cpuPercent(now);
+          sourceCpu.add(t, cpu);
+          sourceCpuSamples.add(Math.round(cpu));
+          sourceRssMax = Math.max(sourceRssMax, source.rssBytes());
+        }
+        selfCpu.add(t, self.cpuPercent(now));
+        selfRssMax = Math.max(selfRssMax, self.rssBytes());
+      }
+      stopAll(tails, threads);
+      long end = System.nanoTime();
+      return report(control, start, tails, (end - t0) / 1e9, aggregate, sourceCpu, selfCpu, sourceCpuSamples,
+          sourceRssMax, selfRssMax, source);
+    }
+  }
+
+  private void tail(Tail tail, StartPoint start, CountDownLatch started) {
+    try {
+      tail.client = ReplicaClient.start(settings.client(), start, false, tail.index, null);
+      tail.startNanos = System.nanoTime();
+      started.countDown();
+      DumpStreamReader stream = tail.client.stream();
+      while (!tail.stopping) {
+        if (stream.next() == DumpStreamReader.Kind.EVENT) {
+          tail.reached(stream.progress().position(), System.nanoTime());
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      if (!tail.stopping) {
+        tail.failure.set(e);
+      }
+      started.countDown();
+    } finally {
+      tail.endNanos = System.nanoTime();
+    }
+  }
+
+  private static long totalBytes(List<Tail> tails) {
+    long sum = 0;
+    for (Tail t : tails) {
+      sum += t.client.stream().progress().eventBytes();
+    }
+    return sum;
+  }
+
+  private static void failIfAny(List<Tail> tails, List<Thread> threads) throws IOException, InterruptedException {
+    for (Tail t : tails) {
+      Throwable e = t.failure.get();
+      if (e != null) {
+        stopAll(tails, threads);
+        throw new IOException("client " + t.index + " failed: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  private static void stopAll(List<Tail> tails, List<Thread> threads) throws InterruptedException {
+    for (Tail t : tails) {
+      t.stopping = true;
+      ReplicaClient c = t.client;
+      if (c != null) {
+        try {
+          c.close();
+        } catch (IOException e) {
+          // closing to stop the reader
+        }
+      }
+    }
+    for (Thread thread : threads) {
+      thread.join(10_000);
+    }
+  }
+
+  private Report report(SourceConnection control, StartPoint start, List<Tail> tails, double seconds,
+      Series aggregate, Series sourceCpu, Series selfCpu, Distribution sourceCpuSamples, long sourceRssMax,
+      long selfRssMax, ProcessSampler source) {
+    Report report = new Report("fanout", settings.replicas() + " tailing clients from " + start + " ("
+        + control.address() + ", " + control.serverVersion() + ")");
+    Distribution allLag = new Distribution();
+    List<List<Object>> rows = new ArrayList<>();
+    long bytes = 0;
+    long events = 0;
+    long transactions = 0;
+    for (Tail t : tails) {
+      DumpStreamReader s = t.client.stream();
+      double own = Math.max(1e-9, (t.endNanos - t.startNanos) / 1e9);
+      Distribution lag;
+      synchronized (t.lagMicros) {
+        lag = t.lagMicros;
+        allLag.addAll(lag);
+      }
+      rows.add(List.of(t.index, s.eventBytes(), s.eventBytes() / 1e6 / own, s.events(), s.transactions(),
+          lag.count(), lag.percentile(50) / 1000.0, lag.percentile(99) / 1000.0, lag.max() / 1000.0));
+      bytes += s.eventBytes();
+      events += s.events();
+      transactions += s.transactions();
+    }
+    report.figure("replicas", "clients", settings.replicas(), "")
+        .figure("seconds", "duration", seconds, "s")
+        .figure("event_bytes", "binlog bytes received, all clients", bytes, "B")
+        .figure("mb_per_s", "aggregate throughput", bytes / 1e6 / seconds, "MB/s")
+        .figure("events_per_s", "aggregate events/s", events / seconds, "")
+        .figure("transactions_per_s", "aggregate transactions/s", transactions / seconds, "")
+        .figure("per_client_mb_per_s", "mean throughput per client", bytes / 1e6 / seconds / settings.replicas(),
+            "MB/s")
+        .figure("lag_samples", "lag samples (all clients)", allLag.count(), "")
+        .figure("lag_p50_ms", "lag p50", allLag.percentile(50) / 1000.0, "ms")
+        .figure("lag_p95_ms", "lag p95", allLag.percentile(95) / 1000.0, "ms")
+        .figure("lag_p99_ms", "lag p99", allLag.percentile(99) / 1000.0, "ms")
+        .figure("lag_max_ms", "lag max", allLag.max() / 1000.0, "ms")
+        .figure("bench_rss_max_bytes", "relay-bench RSS max", selfRssMax, "B");
+    if (source != null) {
+      report.figure("source_pid", "source pid", source.pid(), "")
+          .figure("source_cpu_mean_percent", "source CPU mean", sourceCpuSamples.mean(), "% of a core")
+          .figure("source_cpu_max_percent", "source CPU max", sourceCpuSamples.max(), "% of a core")
+          .figure("source_rss_max_bytes", "source RSS max", sourceRssMax, "B");
+    }
+    report.table("clients", "per client", List.of("client", "event_bytes", "mb_per_s", "events", "transactions",
+        "lag_samples", "lag_p50_ms", "lag_p99_ms", "lag_max_ms"), rows);
+    report.note("lag = time from asking the source for its head (" + settings.poll().toMillis() + " ms polls) to the"
+        + " client having received up to it; 0 if it already had; error up to one poll round trip");
+    List<Series> lines = new ArrayList<>(List.of(aggregate));
+    if (source != null) {
+      lines.add(sourceCpu);
+    }
+    lines.add(selfCpu);
+    report.plot("aggregate throughput and CPU", "MB/s, % of a core", lines);
+    return report;
+  }
+}
