@@ -50,7 +50,7 @@ final class CatchupCommand implements Callable<Integer> {
       description = "Compare every byte received with the source's binlog files in DIR.")
   Path verifyDir;
 
-  @Option(names = "--timeout", defaultValue = "3600", description = "Give up after this many seconds (default: "
+  @Option(names = "--give-up-after", paramLabel = "SECONDS", defaultValue = "3600", description = "Give up after this many seconds (default: "
       + "${DEFAULT-VALUE}).")
   long timeoutSeconds;
 

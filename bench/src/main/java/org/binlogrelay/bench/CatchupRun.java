@@ -134,7 +134,7 @@ final class CatchupRun {
       } catch (IOException e) {
         if (timedOut.get()) {
           throw new IOException("catchup did not finish within " + settings.timeout() + " (at " + stream.position()
-              + " after " + stream.events() + " events); raise --timeout", e);
+              + " after " + stream.events() + " events); raise --give-up-after", e);
         }
         throw e;
       }

@@ -32,7 +32,7 @@ final class StopCatchupCommand implements Callable<Integer> {
   @Option(names = "--poll", defaultValue = "50", description = "Replica poll period in ms (default: ${DEFAULT-VALUE}).")
   long pollMillis;
 
-  @Option(names = "--timeout", defaultValue = "3600", description = "Give up after this many seconds of catch-up "
+  @Option(names = "--give-up-after", paramLabel = "SECONDS", defaultValue = "3600", description = "Give up after this many seconds of catch-up "
       + "(default: ${DEFAULT-VALUE}).")
   long timeoutSeconds;
 

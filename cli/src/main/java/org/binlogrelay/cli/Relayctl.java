@@ -12,6 +12,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
+import org.binlogrelay.bench.BenchCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -43,6 +44,7 @@ import picocli.CommandLine.ScopeType;
         SourceCommand.class,
         ReplicaCommand.class,
         LagCommand.class,
+        BenchCommand.class,
         CompletionCommand.class,
         CommandLine.HelpCommand.class,
     },

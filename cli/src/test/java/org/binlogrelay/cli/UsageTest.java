@@ -61,7 +61,8 @@ class UsageTest {
     Run.Result r = new Run().run("completion", "bash");
     assertThat(r.code()).isZero();
     assertThat(r.out()).startsWith("#!/usr/bin/env bash").contains("complete -F _complete_relayctl")
-        .contains("status replicas binlogs gtid purge rotate source replica lag completion")
+        .contains("status replicas binlogs gtid purge rotate source replica lag bench completion")
+        .contains("catchup fanout lag stop-catchup")
         .contains("--watch").contains("pause resume kick");
   }
 }

@@ -34,7 +34,10 @@ final class Preflight implements RelayMain.Check {
   @Override
   public void check(RelayConfig config, Function<String, String> describe) throws RelayStartException {
     dataDirectory(config.dataDir(), describe.apply("data-dir"));
-    port(config.downstream().bind(), describe);
+    port(config.downstream().bind(), "port", "bind-address", describe);
+    if (config.admin() != null) {
+      port(config.admin().bind(), "admin-port", "admin-bind-address", describe);
+    }
     if (config.upstream() != null) {
       primary(config, describe);
     }
@@ -85,7 +88,8 @@ final class Preflight implements RelayMain.Check {
     }
   }
 
-  private static void port(InetSocketAddress bind, Function<String, String> describe) throws RelayStartException {
+  private static void port(InetSocketAddress bind, String portOption, String addressOption,
+      Function<String, String> describe) throws RelayStartException {
     if (bind.getPort() == 0) {
       return;
     }
@@ -95,13 +99,13 @@ final class Preflight implements RelayMain.Check {
     } catch (BindException e) {
       String message = String.valueOf(e.getMessage());
       if (message.contains("in use")) {
-        throw new RelayStartException(describe.apply("port") + " " + bind.getPort() + ": " + hostPort(bind)
-            + " is already in use; choose another --port or stop the process that listens there");
+        throw new RelayStartException(describe.apply(portOption) + " " + bind.getPort() + ": " + hostPort(bind)
+            + " is already in use; choose another --" + portOption + " or stop the process that listens there");
       }
-      throw new RelayStartException(describe.apply("bind-address") + " " + bind.getAddress().getHostAddress()
+      throw new RelayStartException(describe.apply(addressOption) + " " + bind.getAddress().getHostAddress()
           + ": cannot listen on " + hostPort(bind) + " (" + message + "); use an address of this host");
     } catch (IOException e) {
-      throw new RelayStartException(describe.apply("port") + " " + bind.getPort() + ": cannot listen on "
+      throw new RelayStartException(describe.apply(portOption) + " " + bind.getPort() + ": cannot listen on "
           + hostPort(bind) + " (" + e.getMessage() + ")");
     }
   }

@@ -144,7 +144,7 @@ class BenchMysqlIT {
             assertThat(BenchRuns.decimal(lag, "lag_max_ms")).isGreaterThanOrEqualTo(BenchRuns.decimal(lag, "lag_p50_ms"));
 
             List<String> stopArgs = new ArrayList<>(BenchRuns.admin(primary, replica));
-            stopArgs.addAll(List.of("--stop=3", "--poll=50", "--timeout=60"));
+            stopArgs.addAll(List.of("--stop=3", "--poll=50", "--give-up-after=60"));
             Report stop = BenchRuns.run("stop-catchup", stopArgs);
             assertThat(BenchRuns.number(stop, "backlog_transactions")).isPositive();
             assertThat(BenchRuns.number(stop, "missing_at_start")).isGreaterThanOrEqualTo(

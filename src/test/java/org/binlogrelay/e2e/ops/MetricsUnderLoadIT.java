@@ -156,6 +156,7 @@ class MetricsUnderLoadIT {
             assertThat(gauge(m, "binlogrelay_replica_sent_transactions_total", labels)).isGreaterThan(100);
             assertThat(gauge(m, "binlogrelay_replica_send_rate_bytes_per_second", labels)).isGreaterThan(1000);
             assertThat(gauge(m, "binlogrelay_replica_behind_bytes", labels)).isBetween(0.0, 1e6);
+            assertThat(gauge(m, "binlogrelay_replica_behind_seconds", labels)).isBetween(0.0, 60.0);
             assertThat(gauge(m, "binlogrelay_relay_latency_seconds_count", "")).isGreaterThan(100);
             double latencyMean = gauge(m, "binlogrelay_relay_latency_seconds_sum", "")
                     / gauge(m, "binlogrelay_relay_latency_seconds_count", "");

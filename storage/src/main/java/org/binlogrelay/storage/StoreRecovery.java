@@ -142,7 +142,7 @@ final class StoreRecovery {
     Duration took = Duration.ofNanos(config.time().nanoseconds() - started);
     RecoveryReport report = new RecoveryReport(truncations, actions, end, next, before, filesScanned,
         bytesScanned, took);
-    log.info("binlog store {} recovered in {} ms: {} files, end {}, next upstream position {}, {} truncations,"
+    log.debug("binlog store {} recovered in {} ms: {} files, end {}, next upstream position {}, {} truncations,"
         + " {} repairs, {} bytes scanned", dir, took.toMillis(), files.size(), end, next, truncations.size(),
         actions.size(), bytesScanned);
     return new Recovered(indexName, files, tail, pendingNext, before, end, report);

@@ -84,9 +84,9 @@ final class ReplicaMeters {
         r -> 1));
     list.add(gauge("binlogrelay.replica.paused", null, "1 while the replica's feed is paused through the admin API",
         tags, key, r -> r.status().paused() ? 1 : 0));
-    list.add(gauge("binlogrelay.replica.behind", "bytes", "Stored bytes after the replica's position up to the"
+    list.add(gauge("binlogrelay.replica.behind.bytes", "bytes", "Stored bytes after the replica's position up to the"
         + " relay's head, across files", tags, key, ReplicaView::bytesBehind));
-    list.add(gauge("binlogrelay.replica.behind", "seconds", "Newest stored transaction's timestamp minus the"
+    list.add(gauge("binlogrelay.replica.behind.seconds", "seconds", "Newest stored transaction's timestamp minus the"
         + " replica's last sent one's; 0 when caught up", tags, key, r -> nan(r.secondsBehind())));
     list.add(gauge("binlogrelay.replica.send.rate", "bytes_per_second", "Bytes sent per second over the last 10 s",
         tags, key, r -> nan(r.sendRate())));
