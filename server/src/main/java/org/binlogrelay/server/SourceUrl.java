@@ -131,9 +131,44 @@ record SourceUrl(String scheme, HostPort host, String user, String password, Map
     return bytes.toString(StandardCharsets.UTF_8);
   }
 
-  /** {@code text} with the password of any {@code scheme://user:password@} in it replaced by {@code ***}. */
+  /**
+   * {@code text} with the password of any {@code scheme://user:password@host} in it replaced by {@code ***}. The
+   * password ends where {@link #parse} ends it: at the last {@code @} of the URL. A URL in quotes (as messages quote
+   * it) runs to the closing quote, so a raw {@code @} or space in its password is hidden too; an unquoted one runs to
+   * the next whitespace.
+   */
   static String redact(String text) {
-    return text.replaceAll("(://[^:/@?\\s]*):[^@\\s]*@", "$1:***@");
+    StringBuilder out = new StringBuilder(text.length());
+    int from = 0;
+    while (true) {
+      int scheme = text.indexOf("://", from);
+      if (scheme < 0) {
+        return out.append(text, from, text.length()).toString();
+      }
+      int userStart = scheme + 3;
+      int colon = userStart;
+      while (colon < text.length() && ":/@?'\" \t\n".indexOf(text.charAt(colon)) < 0) {
+        colon++;
+      }
+      int schemeStart = scheme;
+      while (schemeStart > from && Character.isLetter(text.charAt(schemeStart - 1))) {
+        schemeStart--;
+      }
+      char quote = schemeStart > 0 ? text.charAt(schemeStart - 1) : ' ';
+      String ends = quote == '\'' || quote == '"' ? String.valueOf(quote) : " \t\n";
+      int urlEnd = colon;
+      while (urlEnd < text.length() && ends.indexOf(text.charAt(urlEnd)) < 0) {
+        urlEnd++;
+      }
+      int at = colon < text.length() && text.charAt(colon) == ':' ? text.lastIndexOf('@', urlEnd - 1) : -1;
+      if (at > colon) {
+        out.append(text, from, colon + 1).append("***");
+        from = at;
+      } else {
+        out.append(text, from, userStart);
+        from = userStart;
+      }
+    }
   }
 
   /**

@@ -183,6 +183,12 @@ class RelayConfigurationTest {
     assertThat(SourceUrl.parse("mysql://u:" + SECRET + "@h:1?ssl-mode=required").toString())
         .isEqualTo("mysql://u:***@h:1?ssl-mode=required");
     assertThat(SourceUrl.redact("x mysql://u:" + SECRET + "@h y")).isEqualTo("x mysql://u:***@h y");
+    // a raw '@' or a space in the password is hidden too (parse splits at the last '@')
+    assertThat(SourceUrl.redact("source 'mysql://repl:p@ss@db1:99999': bad")).isEqualTo("source 'mysql://repl:***@db1:99999': bad");
+    assertThat(SourceUrl.redact("source 'mysql://repl:a b@db1/x' and 'mariadb://r:c@d@e'"))
+        .isEqualTo("source 'mysql://repl:***@db1/x' and 'mariadb://r:***@e'");
+    assertThat(SourceUrl.redact("mysql://db1:3306 and mysql://u@h")).isEqualTo("mysql://db1:3306 and mysql://u@h");
+    assertFails(run("--source", "mysql://u:p@" + SECRET + "@h:99999"), RelayMain.USAGE, "port 99999 is outside");
     assertFails(run("--source", "postgres://u:" + SECRET + "@h"), RelayMain.USAGE,
         "source 'postgres://u:***@h' does not start with mysql:// or mariadb://");
     assertFails(run("--source", "mysql://u:" + SECRET + "@h?tls=on"), RelayMain.USAGE,

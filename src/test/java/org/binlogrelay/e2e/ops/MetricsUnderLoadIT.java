@@ -137,7 +137,9 @@ class MetricsUnderLoadIT {
             assertThat(gauge(m, "binlogrelay_upstream_received_transactions_total", "")).isGreaterThan(100);
             assertThat(gauge(m, "binlogrelay_upstream_last_commit_timestamp_seconds", ""))
                     .isCloseTo(System.currentTimeMillis() / 1000.0, org.assertj.core.data.Offset.offset(10.0));
-            assertThat(m).containsPattern("binlogrelay_upstream_info\\{file=\"binlog\\.\\d+\",gtid=\"[0-9a-f-]{36}:\\d+\"");
+            assertThat(m).containsPattern("binlogrelay_upstream_info\\{file=\"binlog\\.\\d+\",source=\"[^\"]+\"\\} 1")
+                    .containsPattern("binlogrelay_upstream_position_bytes\\{file=\"binlog\\.\\d+\",source=\"[^\"]+\"\\} [1-9]")
+                    .containsPattern("binlogrelay_upstream_last_gtid_sequence\\{gtid_source=\"[0-9a-f-]{36}\"\\} [1-9]");
             assertThat(gauge(m, "binlogrelay_store_files", "")).isGreaterThanOrEqualTo(1);
             assertThat(gauge(m, "binlogrelay_store_size_bytes", "")).isGreaterThan(100_000);
             assertThat(gauge(m, "binlogrelay_store_oldest_event_timestamp_seconds", ""))

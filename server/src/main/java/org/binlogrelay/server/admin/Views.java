@@ -16,6 +16,7 @@ import org.binlogrelay.server.upstream.UpstreamStatus;
 import org.binlogrelay.storage.BinlogStore;
 import org.binlogrelay.storage.FileMetadata;
 import org.binlogrelay.storage.Position;
+import org.binlogrelay.storage.ReadableSnapshot;
 import org.binlogrelay.storage.StoreHealth;
 import org.binlogrelay.storage.read.ReaderRegistry;
 
@@ -82,10 +83,12 @@ final class Views {
     m.put("dataDir", store.directory().toAbsolutePath().toString());
     m.put("files", files.size());
     m.put("bytes", files.stream().mapToLong(FileMetadata::size).sum());
-    m.put("head", position(store.readableEnd()));
+    // the head and its GTIDs from one readable snapshot: what replicas can be served, consistently
+    ReadableSnapshot readable = store.readableSnapshot();
+    m.put("head", position(readable.end()));
     m.put("oldestEventAt", files.isEmpty() || files.get(0).firstEventTime() == 0 ? null
         : time(files.get(0).firstEventTime() * 1000));
-    m.put("executedGtids", gtids(store.executedGtids().toString()));
+    m.put("executedGtids", gtids(readable.executedGtids().toString()));
     m.put("purgedGtids", gtids(store.purgedGtids().toString()));
     m.put("lastError", health.lastError());
     return m;

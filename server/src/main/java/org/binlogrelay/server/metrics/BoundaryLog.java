@@ -28,6 +28,11 @@ public final class BoundaryLog implements StoreListener {
   private final long[] timestamps;
   /** Entries recorded so far; the newest is at (count - 1) % capacity. */
   private long count;
+  /**
+   * Index of the oldest entry still valid: the ring overwrites the oldest (floor moves up with count), and entries
+   * forgotten after a cut are not valid again even though their slots still hold them (floor stays).
+   */
+  private long floor;
 
   public BoundaryLog(Time time) {
     this(time, DEFAULT_CAPACITY);
@@ -49,9 +54,9 @@ public final class BoundaryLog implements StoreListener {
   }
 
   synchronized void record(Position end, long writtenNanos, long eventTimestamp) {
-    if (count > 0 && !end.isAfter(ends[slot(count - 1)])) {
+    if (count > floor && !end.isAfter(ends[slot(count - 1)])) {
       // A new stream restarted the store behind what was recorded (a cut transaction): forget what follows it.
-      while (count > 0 && !end.isAfter(ends[slot(count - 1)])) {
+      while (count > floor && !end.isAfter(ends[slot(count - 1)])) {
         count--;
       }
     }
@@ -60,16 +65,17 @@ public final class BoundaryLog implements StoreListener {
     nanos[i] = writtenNanos;
     timestamps[i] = eventTimestamp;
     count++;
+    floor = Math.max(floor, count - ends.length);
   }
 
   /** The newest boundary, {@code null} before one. */
   public synchronized Entry newest() {
-    return count == 0 ? null : entry(count - 1);
+    return count == floor ? null : entry(count - 1);
   }
 
   /** The oldest boundary still in the ring, {@code null} before one. */
   public synchronized Entry oldest() {
-    return count == 0 ? null : entry(first());
+    return count == floor ? null : entry(first());
   }
 
   /**
@@ -93,7 +99,7 @@ public final class BoundaryLog implements StoreListener {
   }
 
   private long first() {
-    return Math.max(0, count - ends.length);
+    return floor;
   }
 
   private Entry entry(long index) {

@@ -44,6 +44,8 @@ public final class RelayMetrics {
   private final ReplicaMeters replicaMeters;
   private final Supplier<Optional<UpstreamReplicator>> upstream;
   private final MultiGauge upstreamInfo;
+  private final MultiGauge upstreamPosition;
+  private final MultiGauge lastGtid;
   /** Held here: Micrometer keeps only weak references to the objects its gauges and function counters read. */
   private final UpstreamMeters upstreamMeters;
   private final Supplier<StoreDumpHandler> dumps;
@@ -74,8 +76,16 @@ public final class RelayMetrics {
     FunctionCounter.builder("binlogrelay.replica.drops", dumps, d -> d.get() == null ? 0 : d.get().kicks())
         .tags(Tags.of("reason", "kicked")).register(registry);
     this.upstreamInfo = MultiGauge.builder("binlogrelay.upstream.info")
-        .description("1, labelled with the source followed, the last received GTID and the position the stream"
-            + " stands at (one series, replaced as they change)")
+        .description("1, labelled with the source followed and the primary's binlog file the stream stands in (one"
+            + " series, replaced when they change: at a switch or a rotation)")
+        .register(registry);
+    this.upstreamPosition = MultiGauge.builder("binlogrelay.upstream.position")
+        .description("Offset in the primary's binlog file (the info series' file) the stream continues from")
+        .baseUnit("bytes")
+        .register(registry);
+    this.lastGtid = MultiGauge.builder("binlogrelay.upstream.last.gtid.sequence")
+        .description("Sequence number of the last GTID received, labelled with the rest of it: gtid_source is"
+            + " the MySQL source UUID (and tag, uuid:tag) or the MariaDB domain-server_id")
         .register(registry);
     new JvmMemoryMetrics().bindTo(registry);
     new JvmGcMetrics().bindTo(registry);
@@ -106,13 +116,28 @@ public final class RelayMetrics {
     Optional<UpstreamReplicator> r = upstream.get();
     if (r.isEmpty()) {
       upstreamInfo.register(List.of(), true);
+      upstreamPosition.register(List.of(), true);
+      lastGtid.register(List.of(), true);
       return;
     }
     UpstreamState s = r.get().state();
     IngestStats i = r.get().ingestStats();
-    upstreamInfo.register(List.of(MultiGauge.Row.of(Tags.of("source", s.source(), "gtid",
-        i.lastGtid() == null ? "" : i.lastGtid(), "file", s.position() == null ? "" : s.position().file(),
-        "position", s.position() == null ? "" : Long.toString(s.position().offset())), 1)), true);
+    // labels change only at a switch or a rotation; per-transaction values are gauge values, not labels
+    Tags where = Tags.of("source", s.source(), "file", s.position() == null ? "" : s.position().file());
+    upstreamInfo.register(List.of(MultiGauge.Row.of(where, 1)), true);
+    upstreamPosition.register(s.position() == null ? List.of()
+        : List.of(MultiGauge.Row.of(where, s.position().offset())), true);
+    String gtid = i.lastGtid();
+    int split = gtid == null ? -1 : gtid.contains(":") ? gtid.lastIndexOf(':') : gtid.lastIndexOf('-');
+    if (split > 0) {
+      try {
+        long sequence = Long.parseLong(gtid.substring(split + 1));
+        lastGtid.register(List.of(MultiGauge.Row.of(Tags.of("gtid_source", gtid.substring(0, split)), sequence)),
+            true);
+      } catch (NumberFormatException e) {
+        lastGtid.register(List.of(), true);
+      }
+    }
   }
 
   /** The Prometheus text exposition (format 0.0.4). */

@@ -49,6 +49,9 @@ final class StoreMeters implements StoreListener {
         .serviceLevelObjectives(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
         .register(registry);
     for (StoreCondition c : StoreCondition.values()) {
+      if (c == StoreCondition.ACCEPTING) {
+        continue; // appends are refused only while the store does not accept writes
+      }
       Counter.builder("binlogrelay.store.appends.blocked")
           .description("Appends refused because the store stopped accepting writes (disk full, I/O error)")
           .tags(Tags.of("condition", c.name().toLowerCase(Locale.ROOT)))

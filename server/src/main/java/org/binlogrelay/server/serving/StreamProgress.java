@@ -3,9 +3,13 @@ package org.binlogrelay.server.serving;
 /**
  * How far one dump stream got: the last event it passed (for the servers' error coordinates and for status), what
  * it sent, and when it last sent anything. Written on the connection's event loop; read from other threads only for
- * monitoring ({@link DumpStatus}), where a value a moment old is fine.
+ * monitoring ({@link DumpStatus}), where a value a moment old is fine but a torn one is not: a file name paired with
+ * another file's offset would make a wrong bytes-behind. So the writer brackets each update with {@link #version}
+ * (odd while writing, a seqlock) and the monitoring reads retry until they saw one version.
  */
 final class StreamProgress {
+  /** Odd while the event loop updates the fields below; readers retry if it changed under them. */
+  private volatile int version;
   private volatile String lastFile;
   private volatile long lastEventStart;
   private volatile long lastEventEnd;
@@ -33,6 +37,7 @@ final class StreamProgress {
   /** As above; {@code transactionStart}: the event is a GTID event, the first of a transaction. */
   void passed(String file, long start, long size, boolean sent, boolean rotate, boolean transactionStart,
       long nowNanos) {
+    version++;
     lastFile = file;
     lastEventStart = start;
     lastEventEnd = start + size;
@@ -47,12 +52,15 @@ final class StreamProgress {
       lastSentNanos = nowNanos;
       afterRotate = rotate;
     }
+    version++;
   }
 
   /** Skipped transactions end at {@code end} of {@code file}. */
   void skipped(String file, long end) {
+    version++;
     lastFile = file;
     lastEventEnd = end;
+    version++;
   }
 
   /** A made-up event (ROTATE, heartbeat, GTID_LIST) went out. */
@@ -93,15 +101,33 @@ final class StreamProgress {
 
   /** The end of the last stored event sent, {@code null} before one. */
   org.binlogrelay.storage.Position sent() {
-    String file = sentFile;
-    return file == null ? null : new org.binlogrelay.storage.Position(file, sentEnd);
+    while (true) {
+      int before = version;
+      String file = sentFile;
+      long end = sentEnd;
+      if ((before & 1) == 0 && before == version) {
+        return file == null ? null : new org.binlogrelay.storage.Position(file, end);
+      }
+      Thread.onSpinWait();
+    }
   }
 
   DumpStatus status(String name, DumpStatus.State state, long id, DumpStatus.Replica replica, long stalls,
       boolean paused) {
-    String file = lastFile;
-    String sent = sentFile;
-    return new DumpStatus(name, state, file == null ? "" : file, lastEventEnd, eventsSent, bytesSent, heartbeatsSent,
-        id, replica, sent == null ? "" : sent, sentEnd, transactionsSent, stalls, paused);
+    while (true) {
+      int before = version;
+      String file = lastFile;
+      long end = lastEventEnd;
+      String sent = sentFile;
+      long sentAt = sentEnd;
+      long events = eventsSent;
+      long bytes = bytesSent;
+      long transactions = transactionsSent;
+      if ((before & 1) == 0 && before == version) {
+        return new DumpStatus(name, state, file == null ? "" : file, end, events, bytes, heartbeatsSent, id, replica,
+            sent == null ? "" : sent, sentAt, transactions, stalls, paused);
+      }
+      Thread.onSpinWait();
+    }
   }
 }

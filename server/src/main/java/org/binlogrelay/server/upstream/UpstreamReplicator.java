@@ -122,7 +122,7 @@ public final class UpstreamReplicator implements Closeable {
     this.random = Objects.requireNonNull(random, "random");
     this.name = threadName(config);
     this.phase = new Phase(UpstreamStatus.NEW, time.milliseconds(), null, 0);
-    this.thread = new Thread(this::run, name);
+    this.thread = new Thread(this::runToTheEnd, name);
     this.thread.setDaemon(true);
   }
 
@@ -247,6 +247,19 @@ public final class UpstreamReplicator implements Closeable {
   /** The current configuration (after a switch: the new source's). */
   public UpstreamConfig config() {
     return config;
+  }
+
+  /** {@link #run}, and whatever ends it, the replicator ends STOPPED or FAILED, never stuck in another status. */
+  private void runToTheEnd() {
+    try {
+      run();
+    } catch (RuntimeException | Error e) {
+      String text = "the replicator's thread failed unexpectedly: " + e;
+      log.error("{}: stopped: {}", name, text, e);
+      setPhase(UpstreamStatus.FAILED, text, phase.attempt());
+      refusePendingSwitch("the replicator failed: " + text);
+      throw e;
+    }
   }
 
   private void run() {
@@ -430,8 +443,12 @@ public final class UpstreamReplicator implements Closeable {
       request.done().completeExceptionally(new SourceRefusedException(text, e));
       return false;
     } catch (RuntimeException e) {
-      request.done().completeExceptionally(e);
-      throw e;
+      // a bug in the check (not a refusal): the switch is not done, and the replicator stays with its source
+      String text = "switch from " + address(previous) + " to " + to + " failed unexpectedly: " + e
+          + "; the relay stays with " + address(previous);
+      log.error("{}: {}", name, text, e);
+      request.done().completeExceptionally(new SourceRefusedException(text, e));
+      return false;
     } finally {
       synchronized (lock) {
         pendingSwitch = null;

@@ -50,6 +50,30 @@ class BoundaryLogTest {
   }
 
   @Test
+  void aRestartAfterTheRingWrappedKeepsItSorted() {
+    BoundaryLog log = new BoundaryLog(Time.SYSTEM, 4);
+    for (int i = 1; i <= 6; i++) {
+      log.record(p(1, i * 100), i, i);
+    }
+    // the ring holds 300..600; a new stream restarts behind 500: 500 and 600 are forgotten, 300 and 400 stay
+    log.record(p(1, 450), 7, 7);
+    assertThat(log.oldest().end()).isEqualTo(p(1, 300));
+    assertThat(log.newest().end()).isEqualTo(p(1, 450));
+    assertThat(log.atOrBefore(p(1, 350)).end()).isEqualTo(p(1, 300));
+    assertThat(log.atOrBefore(p(1, 420)).end()).isEqualTo(p(1, 400));
+    assertThat(log.atOrBefore(p(1, 900)).end()).isEqualTo(p(1, 450));
+    assertThat(log.atOrBefore(p(1, 250))).as("older than the ring").isNull();
+    log.record(p(1, 500), 8, 8);
+    log.record(p(1, 600), 9, 9);
+    assertThat(log.oldest().end()).as("the ring holds 4 again").isEqualTo(p(1, 400));
+    assertThat(log.atOrBefore(p(1, 550)).end()).isEqualTo(p(1, 500));
+    // a restart behind everything the ring holds forgets all of it
+    log.record(p(1, 50), 10, 10);
+    assertThat(log.oldest().end()).isEqualTo(p(1, 50));
+    assertThat(log.atOrBefore(p(1, 400)).end()).isEqualTo(p(1, 50));
+  }
+
+  @Test
   void bytesBetweenCountsEventBytesAcrossFiles() {
     List<FileMetadata> files = List.of(file(1, 1000, true), file(2, 500, true), file(3, 300, false));
     assertThat(ReplicaLag.bytesBetween(files, p(3, 100), p(3, 300))).isEqualTo(200);
