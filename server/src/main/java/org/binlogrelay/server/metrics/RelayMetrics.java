@@ -32,7 +32,7 @@ import org.binlogrelay.storage.retention.Retention;
  * rates ({@link ReplicaLag}), updates their labelled meters and the upstream info series. {@link #scrape()}
  * renders the Prometheus text format. Thread-safe.
  */
-public final class RelayMetrics {
+public final class RelayMetrics implements AutoCloseable {
   /** At most this many replicas get series of their own. */
   public static final int MAX_LABELLED_REPLICAS = 200;
 
@@ -43,6 +43,7 @@ public final class RelayMetrics {
   private final ReplicaLag lag;
   private final ReplicaMeters replicaMeters;
   private final Supplier<Optional<UpstreamReplicator>> upstream;
+  private final JvmGcMetrics gcMetrics;
   private final MultiGauge upstreamInfo;
   private final MultiGauge upstreamPosition;
   private final MultiGauge lastGtid;
@@ -88,7 +89,8 @@ public final class RelayMetrics {
             + " the MySQL source UUID (and tag, uuid:tag) or the MariaDB domain-server_id")
         .register(registry);
     new JvmMemoryMetrics().bindTo(registry);
-    new JvmGcMetrics().bindTo(registry);
+    this.gcMetrics = new JvmGcMetrics();
+    gcMetrics.bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
     new ProcessorMetrics().bindTo(registry);
     new UptimeMetrics().bindTo(registry);
@@ -108,6 +110,15 @@ public final class RelayMetrics {
   /** The replicas' lag and rates as of the last sample. */
   public ReplicaLag lag() {
     return lag;
+  }
+
+  /**
+   * Unregisters the GC notification listeners and closes the registry. Idempotent; after it, scrapes are empty.
+   */
+  @Override
+  public void close() {
+    gcMetrics.close();
+    registry.close();
   }
 
   /** Measures the replicas and refreshes the labelled meters; once a second. */
