@@ -23,6 +23,7 @@ import org.binlogrelay.server.downstream.sql.Dialect;
 import org.binlogrelay.server.downstream.sql.MariadbDialect;
 import org.binlogrelay.server.downstream.sql.MysqlDialect;
 import org.binlogrelay.server.metrics.RelayMetrics;
+import org.binlogrelay.server.metrics.UpstreamSuccession;
 import org.binlogrelay.server.serving.StoreDumpHandler;
 import org.binlogrelay.server.upstream.UpstreamConfig;
 import org.binlogrelay.server.upstream.UpstreamReplicator;
@@ -46,8 +47,8 @@ import org.slf4j.LoggerFactory;
  *   start():  flavour ({@link FlavorDetection}) -> open the store (recovery) -> listen for replicas
  *             -> admin HTTP server (if configured) -> follow the primary (if one is configured)
  *             -> schedule retention and the metrics sampler
- *   close():  stop the admin server -> stop accepting replicas (and close their connections) -> stop retention
- *             -> stop upstream -> close the store (final force)
+ *   close():  stop accepting replicas (and close their connections) -> stop the admin server (waits for the
+ *             commands in work) -> stop retention -> stop upstream -> close the store (final force)
  * </pre>
  *
  * Metrics ({@link RelayMetrics}) are registered before the store opens its writer to the upstream, so that every
@@ -101,7 +102,11 @@ public final class Relay implements AutoCloseable {
   private volatile RelayMetrics metrics;
   private volatile AdminServer adminServer;
   private volatile UpstreamConfig upstreamConfig;
+  /** Held to replace the replicator (start, change) and to stop it at close; after CLOSING none is started. */
   private final Object upstreamLock = new Object();
+  /** Held by a purge through the admin API and by the store's close; after CLOSING no purge starts. */
+  private final Object purgeLock = new Object();
+  private final UpstreamSuccession upstreams = new UpstreamSuccession();
   private final long startedAtMillis;
 
   /**
@@ -136,7 +141,7 @@ public final class Relay implements AutoCloseable {
         }
         flavor = detected;
         log.info("acting as {}, learnt from {}", name(detected.flavor()), detected.source());
-        metrics = new RelayMetrics(time, () -> store, this::retentions, this::upstream, () -> dumps);
+        metrics = new RelayMetrics(time, () -> store, this::retentions, upstreams, () -> dumps);
         openStore(detected.flavor());
         listenForReplicas(detected.flavor());
         serveAdmin();
@@ -233,7 +238,8 @@ public final class Relay implements AutoCloseable {
       return;
     }
     try {
-      adminServer = AdminServer.start(admin, new AdminApi(new RelayAdmin(this, time), admin.token()));
+      adminServer = AdminServer.start(admin, new AdminApi(new RelayAdmin(this, time, admin.commandTimeout()),
+          admin.token()));
     } catch (UncheckedIOException e) {
       throw new RelayStartException(e.getMessage() + "; choose another --admin-port or --admin-bind-address", e);
     }
@@ -267,6 +273,7 @@ public final class Relay implements AutoCloseable {
             + " --data-dir or --start)", store.files().size());
       }
     });
+    upstreams.replace(replicator);
     upstream = replicator;
     replicator.start();
   }
@@ -274,13 +281,14 @@ public final class Relay implements AutoCloseable {
   /**
    * Stops following the primary; the replicator's thread has ended when this returns true.
    *
+   * @param timeout how long to wait for the replicator's thread
    * @throws IllegalStateException if no primary is configured
    */
-  boolean stopUpstream() throws InterruptedException {
+  boolean stopUpstream(Duration timeout) throws InterruptedException {
     synchronized (upstreamLock) {
       UpstreamReplicator r = requireUpstream();
       log.info("upstream stop requested through the admin API");
-      return r.stop(UpstreamReplicator.CLOSE_TIMEOUT);
+      return r.stop(timeout);
     }
   }
 
@@ -293,12 +301,10 @@ public final class Relay implements AutoCloseable {
   void startUpstream() {
     synchronized (upstreamLock) {
       UpstreamReplicator r = requireUpstream();
+      requireRunning();
       if (!ended(r)) {
         throw new IllegalStateException("upstream is " + r.state().status() + ", already following "
             + r.state().source() + "; stop it first");
-      }
-      if (state != State.RUNNING) {
-        throw new IllegalStateException("the relay is " + state);
       }
       log.info("upstream start requested through the admin API: following {}:{} again", upstreamConfig.host(),
           upstreamConfig.port());
@@ -311,12 +317,14 @@ public final class Relay implements AutoCloseable {
    * UpstreamReplicator#switchSource}), else a new replicator on it (which resumes by GTID by itself).
    *
    * @return the switch, or {@code null} when a new replicator was started
+   * @throws IllegalStateException if no primary is configured or the relay is not running
    */
   org.binlogrelay.server.upstream.SourceSwitch changeUpstream(UpstreamConfig next, Duration timeout)
       throws org.binlogrelay.server.upstream.SourceRefusedException, java.util.concurrent.TimeoutException,
       InterruptedException {
     synchronized (upstreamLock) {
       UpstreamReplicator r = requireUpstream();
+      requireRunning();
       if (ended(r)) {
         upstreamConfig = next;
         log.info("upstream source changed through the admin API to {}:{} (the replicator was {}); starting it",
@@ -338,6 +346,14 @@ public final class Relay implements AutoCloseable {
     return r;
   }
 
+  /** Called under {@link #upstreamLock} or {@link #purgeLock}: close() sets CLOSING before it takes them. */
+  private void requireRunning() {
+    State s = state;
+    if (s != State.RUNNING) {
+      throw new IllegalStateException("the relay is " + s.name().toLowerCase(java.util.Locale.ROOT));
+    }
+  }
+
   private static boolean ended(UpstreamReplicator r) {
     UpstreamStatus s = r.state().status();
     return s == UpstreamStatus.STOPPED || s == UpstreamStatus.FAILED;
@@ -348,13 +364,20 @@ public final class Relay implements AutoCloseable {
     return upstreamConfig;
   }
 
-  /** Retention for purges requested through the admin API: the configured one, or one that keeps everything. */
-  Retention purging() {
-    synchronized (upstreamLock) {
+  /**
+   * Purges through the admin API, with the configured retention's rules (or, without one, rules that keep
+   * everything but what is asked): the files before {@code firstKept}.
+   *
+   * @throws IllegalStateException if the relay is not running (a purge never overlaps the store's close)
+   * @throws IllegalArgumentException if the store holds no {@code firstKept}
+   */
+  org.binlogrelay.storage.retention.RetentionRun purge(String firstKept, boolean force) throws IOException {
+    synchronized (purgeLock) {
+      requireRunning();
       if (retention == null && manualRetention == null) {
         manualRetention = new Retention(store, RetentionPolicy.keepEverything(), readers, time);
       }
-      return retention != null ? retention : manualRetention;
+      return (retention != null ? retention : manualRetention).purgeTo(firstKept, force);
     }
   }
 
@@ -435,13 +458,18 @@ public final class Relay implements AutoCloseable {
     awaitClosed(Duration.ofSeconds(60));
   }
 
-  /** Closes whatever was started, in shutdown order. Holds {@link #lock}. */
+  /**
+   * Closes whatever was started, in shutdown order. Holds {@link #lock}; the state is no longer RUNNING, so no
+   * admin command starts a replicator or a purge any more (they check it under {@link #upstreamLock} and {@link
+   * #purgeLock}, which the upstream and store steps take). The admin server closes after the replica server, so
+   * that {@code /health} answers DOWN meanwhile; its close waits for the commands in work.
+   */
   private void closeParts() {
-    if (adminServer != null) {
-      step("stop the admin server", adminServer::close);
-    }
     if (replicaServer != null) {
       step("stop serving replicas", replicaServer::close);
+    }
+    if (adminServer != null) {
+      step("stop the admin server", adminServer::close);
     }
     if (retentionSchedule != null) {
       step("stop retention", retentionSchedule::close);
@@ -454,16 +482,18 @@ public final class Relay implements AutoCloseable {
         }
       });
     }
-    if (upstream != null) {
-      step("stop upstream", () -> {
-        if (!upstream.stop(UpstreamReplicator.CLOSE_TIMEOUT)) {
+    step("stop upstream", () -> {
+      synchronized (upstreamLock) {
+        if (upstream != null && !upstream.stop(UpstreamReplicator.CLOSE_TIMEOUT)) {
           throw new IllegalStateException("the upstream thread did not end within " + UpstreamReplicator.CLOSE_TIMEOUT);
         }
-      });
-    }
+      }
+    });
     if (store != null) {
       step("close the store", () -> {
-        store.close();
+        synchronized (purgeLock) {
+          store.close();
+        }
         log.info("store {} closed at {}", config.dataDir().toAbsolutePath(), store.durableEnd());
       });
     }

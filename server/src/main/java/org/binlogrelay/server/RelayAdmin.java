@@ -17,6 +17,7 @@ import org.binlogrelay.server.upstream.SourceRefusedException;
 import org.binlogrelay.server.upstream.SourceSwitch;
 import org.binlogrelay.server.upstream.UpstreamConfig;
 import org.binlogrelay.server.upstream.UpstreamReplicator;
+import org.binlogrelay.server.upstream.UpstreamStatus;
 import org.binlogrelay.storage.BinlogStore;
 import org.binlogrelay.storage.FileMetadata;
 import org.binlogrelay.storage.Time;
@@ -32,15 +33,17 @@ import org.slf4j.LoggerFactory;
  */
 final class RelayAdmin implements RelayControl {
   private static final Logger log = LoggerFactory.getLogger(RelayAdmin.class);
-  private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
   private static final long POLL_MILLIS = 20;
 
   private final Relay relay;
   private final Time time;
+  private final Duration commandTimeout;
 
-  RelayAdmin(Relay relay, Time time) {
+  /** @param commandTimeout how long stop, change and rotate wait before they answer 503 (or 409 for rotate) */
+  RelayAdmin(Relay relay, Time time, Duration commandTimeout) {
     this.relay = relay;
     this.time = time;
+    this.commandTimeout = commandTimeout;
   }
 
   @Override
@@ -90,6 +93,12 @@ final class RelayAdmin implements RelayControl {
   }
 
   @Override
+  public Optional<Boolean> paused(long id) {
+    StoreDumpHandler d = relay.dumps();
+    return d == null ? Optional.empty() : d.dump(id).map(s -> s.paused());
+  }
+
+  @Override
   public boolean resume(long id) {
     StoreDumpHandler d = relay.dumps();
     return d != null && d.resume(id);
@@ -104,9 +113,9 @@ final class RelayAdmin implements RelayControl {
   @Override
   public void stopUpstream() throws ApiException {
     try {
-      if (!relay.stopUpstream()) {
+      if (!relay.stopUpstream(commandTimeout)) {
         throw new ApiException(503, "unavailable", "the upstream thread did not end within "
-            + UpstreamReplicator.CLOSE_TIMEOUT.toSeconds() + " s (it finishes a store append); ask again");
+            + commandTimeout.toSeconds() + " s (it finishes a store append); ask again");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -138,7 +147,7 @@ final class RelayAdmin implements RelayControl {
       throw new ApiException(400, "bad_request", e.getMessage());
     }
     try {
-      SourceSwitch done = relay.changeUpstream(next, COMMAND_TIMEOUT);
+      SourceSwitch done = relay.changeUpstream(next, commandTimeout);
       String from = c.host() + ":" + c.port();
       return done != null ? done : new SourceSwitch(from, next.host() + ":" + next.port(),
           relay.store().readableEnd(), relay.store().executedGtids().toString());
@@ -146,7 +155,7 @@ final class RelayAdmin implements RelayControl {
       throw new ApiException(409, "conflict", e.getMessage());
     } catch (TimeoutException e) {
       throw new ApiException(503, "unavailable", "the check of " + next.host() + ":" + next.port() + " did not finish"
-          + " within " + COMMAND_TIMEOUT.toSeconds() + " s; it goes on, GET /api/v1/upstream shows the outcome");
+          + " within " + commandTimeout.toSeconds() + " s; it goes on, GET /api/v1/upstream shows the outcome");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ApiException(503, "unavailable", "interrupted while switching the source");
@@ -160,6 +169,11 @@ final class RelayAdmin implements RelayControl {
     UpstreamConfig c = relay.upstreamConfig();
     BinlogStore store = relay.store();
     String before = store.currentFile().orElse(null);
+    Optional<UpstreamStatus> status = relay.upstream().map(u -> u.state().status());
+    if (status.isEmpty() || status.get() == UpstreamStatus.STOPPED || status.get() == UpstreamStatus.FAILED) {
+      throw new ApiException(409, "conflict", "the upstream is " + status.map(Enum::name).orElse("not running")
+          + ": the relay would not store the primary's new file; start it first (relayctl source start)");
+    }
     try {
       PrimaryStatements.execute(c, "FLUSH BINARY LOGS");
     } catch (PrimaryErrorException e) {
@@ -170,7 +184,7 @@ final class RelayAdmin implements RelayControl {
           + " to run FLUSH BINARY LOGS: " + e.getMessage());
     }
     log.info("FLUSH BINARY LOGS run on {}:{} through the admin API; waiting for the new file", c.host(), c.port());
-    long deadline = System.nanoTime() + COMMAND_TIMEOUT.toNanos();
+    long deadline = System.nanoTime() + commandTimeout.toNanos();
     while (System.nanoTime() < deadline) {
       List<FileMetadata> files = store.files();
       if (!files.isEmpty()) {
@@ -187,7 +201,7 @@ final class RelayAdmin implements RelayControl {
       }
     }
     throw new ApiException(409, "conflict", "the primary rotated, but the relay has not stored a new file within "
-        + COMMAND_TIMEOUT.toSeconds() + " s (upstream " + relay.upstream().map(u -> u.state().status().name())
+        + commandTimeout.toSeconds() + " s (upstream " + relay.upstream().map(u -> u.state().status().name())
             .orElse("not running") + "); GET /api/v1/binlogs shows when it arrives");
   }
 
@@ -222,7 +236,7 @@ final class RelayAdmin implements RelayControl {
       }
     }
     try {
-      RetentionRun run = relay.purging().purgeTo(firstKept, force);
+      RetentionRun run = relay.purge(firstKept, force);
       log.info("purge through the admin API up to {}{}: removed {}, kept {} for replicas", firstKept,
           force ? " (forced)" : "", run.removed(), run.keptForReaders());
       return run;
@@ -230,6 +244,8 @@ final class RelayAdmin implements RelayControl {
       throw new ApiException(404, "not_found", e.getMessage());
     } catch (IOException e) {
       throw new ApiException(500, "internal", "purging failed: " + e.getMessage());
+    } catch (IllegalStateException e) {
+      throw new ApiException(409, "conflict", e.getMessage());
     }
   }
 

@@ -45,7 +45,7 @@ class AdminHttpTest {
   @BeforeEach
   void start() throws Exception {
     AdminConfig admin = new AdminConfig(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), TOKEN, 1024,
-        Duration.ofSeconds(5), Duration.ofSeconds(5));
+        Duration.ofSeconds(5), Duration.ofSeconds(4));
     relay = new Relay(FlavorDetectionTest.config(dir.resolve("data"), GtidFlavor.MYSQL, null, Duration.ZERO)
         .withAdmin(admin), Time.SYSTEM);
     relay.start();

@@ -95,6 +95,24 @@ class RelayTest {
   }
 
   @Test
+  void aClosedRelayStartsNoReplicatorAndNoPurge() throws Exception {
+    Relay relay = new Relay(config(dir, GtidFlavor.MYSQL, primaryAt(closedPort()), Duration.ZERO), Time.SYSTEM);
+    relay.start();
+    assertThat(relay.stopUpstream(Duration.ofSeconds(10))).isTrue();
+    relay.close();
+    var stopped = relay.upstream().orElseThrow();
+    assertThatThrownBy(relay::startUpstream).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
+    assertThatThrownBy(() -> relay.changeUpstream(primaryAt(closedPort()), Duration.ofSeconds(5)))
+        .as("a change with the replicator STOPPED would start a new one").isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
+    assertThatThrownBy(() -> relay.purge("binlog.000001", false)).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
+    assertThat(relay.upstream()).containsSame(stopped);
+    assertThat(stopped.state().status()).isEqualTo(UpstreamStatus.STOPPED);
+  }
+
+  @Test
   void aTakenReplicaPortFailsTheStartAndReleasesTheStore() throws Exception {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       RelayConfig base = config(dir, GtidFlavor.MYSQL, null, Duration.ZERO);

@@ -166,19 +166,20 @@ public final class AdminApi {
     return ok(Views.replica(awaitPaused(id, action.equals("pause"))));
   }
 
-  /** The replica's view once its event loop applied the pause or resume (it runs there, a moment later). */
+  /**
+   * The replica's view once its event loop applied the pause or resume (it runs there, a moment later): polls
+   * the dump's own state (cheap) for up to half a second, then samples the replica's lag once.
+   */
   private ReplicaView awaitPaused(long id, boolean paused) throws ApiException {
-    ReplicaView v = find(id);
-    for (int i = 0; i < 50 && v.status().paused() != paused; i++) {
+    for (int i = 0; i < 50 && relay.paused(id).map(p -> p != paused).orElse(false); i++) {
       try {
         Thread.sleep(10);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         break;
       }
-      v = find(id);
     }
-    return v;
+    return find(id);
   }
 
   private ReplicaView find(long id) throws ApiException {

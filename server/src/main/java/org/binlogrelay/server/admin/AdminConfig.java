@@ -12,8 +12,10 @@ import java.util.Objects;
  *     none (allowed only on a loopback address; {@code RelayOptions} enforces it)
  * @param maxRequestBytes the largest request body accepted (413 beyond it)
  * @param idleTimeout a connection that sends nothing for this long is closed (and a request that does not arrive
- *     whole in this time)
- * @param commandTimeout how long a command (rotate, upstream change) may take before it answers 503
+ *     whole in this time), but never while its request is being answered
+ * @param commandTimeout how long a command (upstream stop and change, rotate) waits before it answers 503 (409
+ *     for rotate); shorter than {@code idleTimeout}, so that a client that waits as long as the server keeps an
+ *     idle connection gets the answer
  */
 public record AdminConfig(InetSocketAddress bind, String token, int maxRequestBytes, Duration idleTimeout,
     Duration commandTimeout) {
@@ -24,6 +26,10 @@ public record AdminConfig(InetSocketAddress bind, String token, int maxRequestBy
     Objects.requireNonNull(bind, "bind");
     Objects.requireNonNull(idleTimeout, "idleTimeout");
     Objects.requireNonNull(commandTimeout, "commandTimeout");
+    if (commandTimeout.isNegative() || commandTimeout.isZero() || commandTimeout.compareTo(idleTimeout) >= 0) {
+      throw new IllegalArgumentException("the command timeout (" + commandTimeout.toMillis() + " ms) must be"
+          + " positive and shorter than the idle timeout (" + idleTimeout.toMillis() + " ms)");
+    }
     if (maxRequestBytes < 1) {
       throw new IllegalArgumentException("maxRequestBytes must be positive, got " + maxRequestBytes);
     }
@@ -32,9 +38,9 @@ public record AdminConfig(InetSocketAddress bind, String token, int maxRequestBy
     }
   }
 
-  /** Defaults: 64 KiB requests, 30 s idle, 30 s commands. */
+  /** Defaults: 64 KiB requests, 30 s idle, 25 s commands. */
   public static AdminConfig of(InetSocketAddress bind, String token) {
-    return new AdminConfig(bind, token, DEFAULT_MAX_REQUEST_BYTES, Duration.ofSeconds(30), Duration.ofSeconds(30));
+    return new AdminConfig(bind, token, DEFAULT_MAX_REQUEST_BYTES, Duration.ofSeconds(30), Duration.ofSeconds(25));
   }
 
   @Override

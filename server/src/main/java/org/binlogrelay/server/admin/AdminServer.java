@@ -34,7 +34,10 @@ import io.netty.handler.timeout.IdleStateHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+import java.util.Queue;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -43,17 +46,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The admin HTTP server: HTTP/1.1 on Netty, one I/O thread, requests answered by {@link AdminApi} on a small
- * pool of worker threads (commands may wait for the primary or the disk; the I/O thread never does).
+ * The admin HTTP server: HTTP/1.1 on Netty, one I/O thread. {@code /health} and {@code /ready} are answered on
+ * the I/O thread (they read a few volatile fields, so a probe never waits behind a command); other reads
+ * ({@code GET}, {@code HEAD}: {@code /metrics}, views) on a pool of their own, and commands ({@code POST}, which
+ * may wait for the primary or the disk up to {@link AdminConfig#commandTimeout()}) on another, so that a slow
+ * command never delays a scrape.
  *
  * <pre>
  *   IdleStateHandler(idle timeout) -> HttpServerCodec(4 KiB line, 8 KiB headers)
  *     -> HttpServerKeepAliveHandler -> HttpObjectAggregator(max request bytes) -> handler
  * </pre>
  *
- * Limits: a request line, header block or body beyond its limit is answered 413/431 (as JSON) and the connection
- * closed; a connection idle for the timeout is closed; at most {@value #MAX_QUEUED} requests wait for a worker,
- * more are answered 503. Errors are JSON and never carry a stack trace.
+ * Limits: a request line, header block or body beyond its limit is answered 413/414/431 (as JSON) and the
+ * connection closed; a connection idle for the timeout is closed, but never while its request is being answered;
+ * at most {@value #MAX_QUEUED} requests per pool wait for a worker, more are answered 503. A connection has one
+ * request in work at a time: it is not read while its answer is pending, and pipelined requests already read are
+ * answered in order (at most {@value #MAX_PIPELINED} of them; more close the connection). Errors are JSON and
+ * never carry a stack trace.
  *
  * <p>Thread-safe: {@link #start} once, {@link #close} from any thread.
  */
@@ -63,15 +72,19 @@ public final class AdminServer implements AutoCloseable {
   private static final int MAX_HEADERS = 8192;
   private static final int WORKERS = 2;
   private static final int MAX_QUEUED = 32;
+  private static final int MAX_PIPELINED = 16;
+  private static final long WORKER_STOP_SECONDS = 10;
 
   private final EventLoopGroup group;
   private final Channel listener;
-  private final ExecutorService workers;
+  private final ExecutorService commands;
+  private final ExecutorService reads;
 
-  private AdminServer(EventLoopGroup group, Channel listener, ExecutorService workers) {
+  private AdminServer(EventLoopGroup group, Channel listener, ExecutorService commands, ExecutorService reads) {
     this.group = group;
     this.listener = listener;
-    this.workers = workers;
+    this.commands = commands;
+    this.reads = reads;
   }
 
   /**
@@ -80,12 +93,8 @@ public final class AdminServer implements AutoCloseable {
    * @throws UncheckedIOException if the address cannot be bound (port taken, address not of this host)
    */
   public static AdminServer start(AdminConfig config, AdminApi api) {
-    ThreadPoolExecutor workers = new ThreadPoolExecutor(WORKERS, WORKERS, 60, TimeUnit.SECONDS,
-        new LinkedBlockingQueue<>(MAX_QUEUED), r -> {
-          Thread t = new Thread(r, "admin-worker");
-          t.setDaemon(true);
-          return t;
-        });
+    ExecutorService commands = pool("admin-command");
+    ExecutorService reads = pool("admin-read");
     EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     ChannelFuture bound = new ServerBootstrap()
         .group(group)
@@ -100,20 +109,30 @@ public final class AdminServer implements AutoCloseable {
                 .addLast("http", new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, 8192))
                 .addLast("keep-alive", new HttpServerKeepAliveHandler())
                 .addLast("aggregate", new LimitedAggregator(config.maxRequestBytes()))
-                .addLast("api", new Handler(api, workers));
+                .addLast("api", new Handler(api, commands, reads));
           }
         })
         .bind(config.bind())
         .awaitUninterruptibly();
     if (!bound.isSuccess()) {
       group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-      workers.shutdownNow();
+      commands.shutdownNow();
+      reads.shutdownNow();
       throw new UncheckedIOException(new IOException("cannot listen on " + config.bind() + " for the admin API: "
           + bound.cause().getMessage() + " (is another process using the port?)", bound.cause()));
     }
     log.info("admin API and /metrics on http://{}{}", address(bound.channel()), config.token() == null
         ? " (no token: loopback only)" : " (bearer token required)");
-    return new AdminServer(group, bound.channel(), workers);
+    return new AdminServer(group, bound.channel(), commands, reads);
+  }
+
+  private static ExecutorService pool(String name) {
+    return new ThreadPoolExecutor(WORKERS, WORKERS, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(MAX_QUEUED),
+        r -> {
+          Thread t = new Thread(r, name);
+          t.setDaemon(true);
+          return t;
+        });
   }
 
   private static String address(Channel channel) {
@@ -127,21 +146,50 @@ public final class AdminServer implements AutoCloseable {
     return (InetSocketAddress) listener.localAddress();
   }
 
+  /**
+   * Stops listening, interrupts the requests in work and waits (up to {@value #WORKER_STOP_SECONDS} s) until no
+   * worker runs any more, so that no command acts on the relay after this returns; then closes the connections.
+   */
   @Override
   public void close() {
     listener.close().awaitUninterruptibly();
+    commands.shutdownNow();
+    reads.shutdownNow();
+    boolean interrupted = false;
+    for (ExecutorService pool : new ExecutorService[] {commands, reads}) {
+      try {
+        if (!pool.awaitTermination(WORKER_STOP_SECONDS, TimeUnit.SECONDS)) {
+          log.warn("an admin request did not end within {} s of the shutdown", WORKER_STOP_SECONDS);
+        }
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
     group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
-    workers.shutdownNow();
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
   }
 
-  /** Hands each whole request to a worker and writes its answer back. */
+  /** One request as read, without its Netty buffers. */
+  private record Request(String method, String path, String authorization, byte[] body, boolean keepAlive,
+      boolean head) {}
+
+  /**
+   * Answers a connection's requests one at a time: the probes at once, the others on a worker; reading stops
+   * while one is in work. One per connection; every field is used on the connection's I/O thread only.
+   */
   private static final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private final AdminApi api;
-    private final ExecutorService workers;
+    private final Executor commands;
+    private final Executor reads;
+    private final Queue<Request> pipelined = new ArrayDeque<>();
+    private boolean inFlight;
 
-    Handler(AdminApi api, ExecutorService workers) {
+    Handler(AdminApi api, Executor commands, Executor reads) {
       this.api = api;
-      this.workers = workers;
+      this.commands = commands;
+      this.reads = reads;
     }
 
     @Override
@@ -151,31 +199,80 @@ public final class AdminServer implements AutoCloseable {
         boolean tooLong = cause instanceof TooLongFrameException;
         String what = cause != null && cause.getMessage() != null && cause.getMessage().contains("header")
             ? "header" : "line";
+        pipelined.clear();
         write(ctx, errorAnswer(tooLong ? (what.equals("header") ? 431 : 414) : 400,
             tooLong ? "request " + what + " too large" : "malformed HTTP request"), false);
         return;
       }
-      String method = request.method().name();
-      String path = new QueryStringDecoder(request.uri()).path();
-      String authorization = request.headers().get(HttpHeaderNames.AUTHORIZATION);
-      byte[] body = ByteBufUtil.getBytes(request.content());
-      boolean keepAlive = HttpUtil.isKeepAlive(request);
-      boolean head = request.method().equals(HttpMethod.HEAD);
+      Request r = new Request(request.method().name(), new QueryStringDecoder(request.uri()).path(),
+          request.headers().get(HttpHeaderNames.AUTHORIZATION), ByteBufUtil.getBytes(request.content()),
+          HttpUtil.isKeepAlive(request), request.method().equals(HttpMethod.HEAD));
+      if (inFlight) {
+        if (pipelined.size() >= MAX_PIPELINED) {
+          log.debug("admin connection {}: more than {} pipelined requests; closing", ctx.channel().remoteAddress(),
+              MAX_PIPELINED);
+          ctx.close();
+          return;
+        }
+        pipelined.add(r);
+        return;
+      }
+      answer(ctx, r);
+    }
+
+    /** Answers {@code r}: on this thread for the probes, else on a worker; reading pauses meanwhile. */
+    private void answer(ChannelHandlerContext ctx, Request r) {
+      String method = r.head() ? "GET" : r.method();
+      if (r.path().equals("/health") || r.path().equals("/ready")) {
+        respond(ctx, r, api.handle(method, r.path(), r.authorization(), r.body()));
+        return;
+      }
+      inFlight = true;
+      ctx.channel().config().setAutoRead(false);
+      Executor pool = r.method().equals("GET") || r.head() ? reads : commands;
       try {
-        workers.execute(() -> {
-          Answer answer = api.handle(head ? "GET" : method, path, authorization, body);
-          ctx.executor().execute(() -> write(ctx, head ? new Answer(answer.status(), answer.contentType(),
-              new byte[0]) : answer, keepAlive));
+        pool.execute(() -> {
+          Answer a;
+          try {
+            a = api.handle(method, r.path(), r.authorization(), r.body());
+          } catch (Throwable e) {
+            log.error("admin API: {} {} failed", r.method(), r.path(), e);
+            a = errorAnswer(500, "the relay failed to answer " + r.method() + " " + r.path());
+          }
+          Answer done = a;
+          try {
+            ctx.executor().execute(() -> respond(ctx, r, done));
+          } catch (RejectedExecutionException e) {
+            log.debug("admin connection {} closed before its answer", ctx.channel().remoteAddress());
+          }
         });
       } catch (RejectedExecutionException e) {
-        write(ctx, errorAnswer(503, "the admin API is busy; retry in a moment"), false);
+        respond(ctx, r, errorAnswer(503, "the admin API is busy; retry in a moment"));
+      }
+    }
+
+    /** Writes the answer, then reads on: the next pipelined request, or the socket. */
+    private void respond(ChannelHandlerContext ctx, Request r, Answer a) {
+      inFlight = false;
+      write(ctx, a, r.keepAlive(), r.head());
+      if (!ctx.channel().isActive() || !r.keepAlive()) {
+        pipelined.clear();
+        return;
+      }
+      Request next = pipelined.poll();
+      if (next != null) {
+        answer(ctx, next);
+      } else {
+        ctx.channel().config().setAutoRead(true);
       }
     }
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
       if (evt instanceof IdleStateEvent) {
-        ctx.close();
+        if (!inFlight) {
+          ctx.close();
+        }
         return;
       }
       super.userEventTriggered(ctx, evt);
@@ -192,13 +289,24 @@ public final class AdminServer implements AutoCloseable {
     }
 
     private static Answer errorAnswer(int status, String message) {
-      String code = status == 400 ? "bad_request" : status == 503 ? "unavailable" : "too_large";
+      String code = switch (status) {
+        case 400 -> "bad_request";
+        case 500 -> "internal";
+        case 503 -> "unavailable";
+        default -> "too_large";
+      };
       return Answer.text(status, Answer.JSON, "{\"error\":\"" + message + "\",\"code\":\"" + code + "\"}");
     }
 
     private static void write(ChannelHandlerContext ctx, Answer answer, boolean keepAlive) {
+      write(ctx, answer, keepAlive, false);
+    }
+
+    /** Writes {@code answer}; for HEAD without the body but with the GET's Content-Length. */
+    private static void write(ChannelHandlerContext ctx, Answer answer, boolean keepAlive, boolean head) {
       FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-          HttpResponseStatus.valueOf(answer.status()), Unpooled.wrappedBuffer(answer.body()));
+          HttpResponseStatus.valueOf(answer.status()), head ? Unpooled.EMPTY_BUFFER
+              : Unpooled.wrappedBuffer(answer.body()));
       response.headers().set(HttpHeaderNames.CONTENT_TYPE, answer.contentType());
       response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, answer.body().length);
       response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-store");

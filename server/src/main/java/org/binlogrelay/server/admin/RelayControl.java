@@ -38,6 +38,9 @@ public interface RelayControl {
   /** Pauses dump {@code id}'s feed; false if no such dump. */
   boolean pause(long id);
 
+  /** Whether dump {@code id}'s feed is paused now; empty if no such dump. Cheap (no lag sample). */
+  Optional<Boolean> paused(long id);
+
   /** Resumes dump {@code id}'s feed; false if no such dump. */
   boolean resume(long id);
 

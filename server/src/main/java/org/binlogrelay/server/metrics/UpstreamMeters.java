@@ -15,23 +15,20 @@ import org.binlogrelay.storage.Time;
 
 /**
  * The upstream meters, read at each scrape from whichever {@link UpstreamReplicator} runs now (the relay makes a
- * new one after a stop or a failure). Counters continue across replicators: the totals of the ones before are
- * added, so that a restart through the admin API is not a counter reset. Thread-safe.
+ * new one after a stop or a failure). Counters continue across replicators: the {@link UpstreamSuccession} keeps
+ * the totals of the replaced ones from the moment they are replaced and reads them together with the current
+ * one's, so that a restart through the admin API is never a counter reset. Thread-safe.
  */
 final class UpstreamMeters {
-  private final Supplier<Optional<UpstreamReplicator>> upstream;
+  private final UpstreamSuccession upstream;
   private final Time time;
-  private final Object lock = new Object();
-  private UpstreamReplicator current;
-  private long baseBytes;
-  private long baseEvents;
-  private long baseHeartbeats;
-  private long baseTransactions;
-  private long baseConnections;
-  private final long[] baseFailures = new long[IngestStats.FailureKind.values().length];
 
+  /**
+   * @param upstream an {@link UpstreamSuccession} (every replicator counted), or any supplier of the current
+   *     replicator (then a replicator replaced between two scrapes is not counted)
+   */
   UpstreamMeters(Supplier<Optional<UpstreamReplicator>> upstream, Time time) {
-    this.upstream = upstream;
+    this.upstream = upstream instanceof UpstreamSuccession s ? s : UpstreamSuccession.polling(upstream);
     this.time = time;
   }
 
@@ -51,18 +48,17 @@ final class UpstreamMeters {
             + " (original_commit_timestamp)")
         .baseUnit("seconds").register(registry);
     counter(registry, "binlogrelay.upstream.received", "bytes", "Bytes of binlog events received from the primary",
-        m -> m.baseBytes + m.state().map(UpstreamState::bytesReceived).orElse(0L));
+        m -> m.upstream.totals().bytes());
     counter(registry, "binlogrelay.upstream.received.events", null, "Events received, heartbeats included",
-        m -> m.baseEvents + m.state().map(UpstreamState::eventsReceived).orElse(0L));
+        m -> m.upstream.totals().events());
     counter(registry, "binlogrelay.upstream.received.heartbeats", null, "Heartbeat events received",
-        m -> m.baseHeartbeats + m.state().map(UpstreamState::heartbeatsReceived).orElse(0L));
+        m -> m.upstream.totals().heartbeats());
     counter(registry, "binlogrelay.upstream.received.transactions", null, "Transactions received and stored",
-        m -> m.baseTransactions + m.state().map(UpstreamState::transactionsReceived).orElse(0L));
+        m -> m.upstream.totals().transactions());
     counter(registry, "binlogrelay.upstream.reconnects", null, "Connections to the primary that reached streaming"
-        + " after the first one", m -> Math.max(0, m.baseConnections + m.state().map(UpstreamState::connections)
-            .orElse(0L) - 1));
+        + " after the first one", m -> Math.max(0, m.upstream.totals().connections() - 1));
     for (IngestStats.FailureKind kind : IngestStats.FailureKind.values()) {
-      FunctionCounter.builder("binlogrelay.upstream.errors", this, m -> m.failures(kind))
+      FunctionCounter.builder("binlogrelay.upstream.errors", this, m -> m.upstream.totals().failures(kind))
           .description("Failed connections or streams by kind")
           .tags(Tags.of("kind", kind.name().toLowerCase(java.util.Locale.ROOT)))
           .register(registry);
@@ -87,25 +83,8 @@ final class UpstreamMeters {
     b.register(registry);
   }
 
-  /** The current replicator, folding the totals of a replaced one into the base. */
   private Optional<UpstreamReplicator> replicator() {
-    Optional<UpstreamReplicator> now = upstream.get();
-    synchronized (lock) {
-      UpstreamReplicator r = now.orElse(null);
-      if (current != null && r != current) {
-        UpstreamState last = current.state();
-        baseBytes += last.bytesReceived();
-        baseEvents += last.eventsReceived();
-        baseHeartbeats += last.heartbeatsReceived();
-        baseTransactions += last.transactionsReceived();
-        baseConnections += last.connections();
-        current.ingestStats().failures().forEach((k, v) -> baseFailures[k.ordinal()] += v);
-      }
-      if (r != null) {
-        current = r;
-      }
-      return now;
-    }
+    return upstream.get();
   }
 
   private Optional<UpstreamState> state() {
@@ -118,13 +97,6 @@ final class UpstreamMeters {
 
   private UpstreamStatus status() {
     return state().map(UpstreamState::status).orElse(null);
-  }
-
-  private double failures(IngestStats.FailureKind kind) {
-    long now = stats().map(s -> s.failures().getOrDefault(kind, 0L)).orElse(0L);
-    synchronized (lock) {
-      return baseFailures[kind.ordinal()] + now;
-    }
   }
 
   private double secondsBehind(boolean original) {
