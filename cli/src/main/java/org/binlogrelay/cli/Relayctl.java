@@ -84,7 +84,7 @@ public final class Relayctl implements Runnable {
       description = "File whose first line is the bearer token (else env RELAYCTL_TOKEN). The token is never printed.")
   Path tokenFile;
 
-  @Option(names = "--timeout", scope = ScopeType.INHERIT, paramLabel = "DURATION", defaultValue = "10s",
+  @Option(names = "--timeout", scope = ScopeType.INHERIT, paramLabel = "DURATION", defaultValue = "30s",
       converter = DurationConverter.class,
       description = "How long to wait for the relay to connect and answer (e.g. 500ms, 10s; default ${DEFAULT-VALUE}).")
   Duration timeout;

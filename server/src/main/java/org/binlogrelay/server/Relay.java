@@ -497,6 +497,9 @@ public final class Relay implements AutoCloseable {
         log.info("store {} closed at {}", config.dataDir().toAbsolutePath(), store.durableEnd());
       });
     }
+    if (metrics != null) {
+      step("close the metrics", metrics::close);
+    }
   }
 
   private interface Step {
