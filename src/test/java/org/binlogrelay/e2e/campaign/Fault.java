@@ -1,0 +1,214 @@
+package org.binlogrelay.e2e.campaign;
+
+import java.time.Duration;
+import java.util.Random;
+
+import org.binlogrelay.e2e.upstream.FaultyProxy;
+
+/**
+ * Test side: the faults of the campaign, each injected on a {@link CampaignTopology} and healed again by {@link
+ * #inject}, with its particulars (how long, how slow, how much room) drawn from the campaign's seeded {@link Random}.
+ * {@code inject} returns once the fault is over (the process runs again, the link forwards, the disk has room); the
+ * campaign then waits for the replica to catch up.
+ *
+ * <p>The relay follows the primary with a 500 ms heartbeat (a silent link is dead after 1.5 s); the replica has a
+ * 1 s heartbeat and a 4 s net timeout. Pauses and stalls are drawn across those timeouts, mostly beyond them.
+ */
+enum Fault {
+    RELAY_SIGKILL("relay SIGKILLed, restarted (one in four times killed again during its start-up)") {
+        @Override
+        String inject(CampaignTopology t, Random random) throws InterruptedException {
+            RelayDaemon relay = t.relay();
+            int status = relay.kill();
+            requireKilled(status);
+            String detail = "";
+            if (random.nextInt(4) == 0) {
+                relay.start();
+                long after = 100 + random.nextInt(1_400);
+                Thread.sleep(after);
+                requireKilled(relay.kill());
+                detail = "killed again " + after + " ms into its start-up; ";
+            }
+            long down = random.nextInt(2_000);
+            Thread.sleep(down);
+            relay.start();
+            return detail + "down " + down + " ms";
+        }
+    },
+    RELAY_SIGSTOP("relay SIGSTOPped for 2-12 s (past the heartbeat timeouts), then SIGCONT") {
+        @Override
+        String inject(CampaignTopology t, Random random) throws InterruptedException {
+            long ms = 2_000 + random.nextInt(10_000);
+            t.relay().pause();
+            try {
+                Thread.sleep(ms);
+            } finally {
+                t.relay().resume();
+            }
+            return "stopped " + ms + " ms";
+        }
+    },
+    PRIMARY_RESTART("primary restarted (SIGTERM, start)") {
+        @Override
+        String inject(CampaignTopology t, Random random) {
+            t.primary().restart();
+            return "";
+        }
+    },
+    PRIMARY_SIGKILL("primary SIGKILLed, started again (crash recovery)") {
+        @Override
+        String inject(CampaignTopology t, Random random) throws InterruptedException {
+            String file = t.killPrimary();
+            long down = random.nextInt(2_000);
+            Thread.sleep(down);
+            t.primary().start();
+            return "crash-ended " + file + ", down " + down + " ms";
+        }
+    },
+    UPSTREAM_CUT("relay-primary link reset (RST both ways)") {
+        @Override
+        String inject(CampaignTopology t, Random random) {
+            t.upstreamLink().drop();
+            return "";
+        }
+    },
+    UPSTREAM_STALL("relay-primary link stalled 0.5-8 s, then forwarding again") {
+        @Override
+        String inject(CampaignTopology t, Random random) throws InterruptedException {
+            return stall(t.upstreamLink(), 500 + random.nextInt(7_500));
+        }
+    },
+    UPSTREAM_SLOW("relay-primary link throttled to 2-32 KB/s for 3-10 s") {
+        @Override
+        String inject(CampaignTopology t, Random random) throws InterruptedException {
+            return slow(t.upstreamLink(), random);
+        }
+    },
+    UPSTREAM_HALF_OPEN("relay-primary link half-open: primary side closed, relay side silent") {
+        @Override
+        String inject(CampaignTopology t, Random random) {
+            t.upstreamLink().halfOpen();
+            return "";
+        }
+    },
+    DOWNSTREAM_CUT("replica-relay link reset (RST both ways)") {
+        @Override
+        String inject(CampaignTopology t, Random random) {
+            t.downstreamLink().drop();
+            return "";
+        }
+    },
+    DOWNSTREAM_STALL("replica-relay link stalled 1-10 s, then forwarding again") {
+        @Override
+        String inject(CampaignTopology t, Random random) throws InterruptedException {
+            return stall(t.downstreamLink(), 1_000 + random.nextInt(9_000));
+        }
+    },
+    DOWNSTREAM_SLOW("replica-relay link throttled to 2-32 KB/s for 3-10 s") {
+        @Override
+        String inject(CampaignTopology t, Random random) throws InterruptedException {
+            return slow(t.downstreamLink(), random);
+        }
+    },
+    DOWNSTREAM_HALF_OPEN("replica-relay link half-open: relay side closed, replica side silent") {
+        @Override
+        String inject(CampaignTopology t, Random random) {
+            t.downstreamLink().halfOpen();
+            return "";
+        }
+    },
+    DISK_FULL("relay's data directory (tmpfs) full for 1-8 s, then freed") {
+        @Override
+        String inject(CampaignTopology t, Random random) throws InterruptedException {
+            RelayDaemon relay = t.relay();
+            long full = relay.countInLog(OUT_OF_SPACE);
+            long resumed = relay.countInLog(RESUMED);
+            long headroom = random.nextInt(64 << 10);
+            long size = t.disk().fill(headroom);
+            long started = System.nanoTime();
+            relay.awaitInLog(OUT_OF_SPACE, full + 1, Duration.ofSeconds(90));
+            long filledAfter = (System.nanoTime() - started) / 1_000_000;
+            long hold = 1_000 + random.nextInt(7_000);
+            Thread.sleep(hold);
+            t.disk().free();
+            relay.awaitInLog(RESUMED, resumed + 1, Duration.ofMinutes(2));
+            return "tmpfs shrunk to " + size + " bytes (" + headroom + " free), full after " + filledAfter
+                    + " ms, held " + hold + " ms";
+        }
+    },
+    REPLICA_SIGKILL("replica's mysqld SIGKILLed, started again") {
+        @Override
+        String inject(CampaignTopology t, Random random) throws InterruptedException {
+            t.replica().kill();
+            long down = random.nextInt(2_000);
+            Thread.sleep(down);
+            t.replica().start();
+            return "down " + down + " ms";
+        }
+    },
+    REPLICA_IO_STOPPED("replica stops reading: STOP REPLICA IO_THREAD for 2-10 s") {
+        @Override
+        String inject(CampaignTopology t, Random random) throws InterruptedException {
+            long ms = 2_000 + random.nextInt(8_000);
+            t.onReplica("STOP REPLICA IO_THREAD", "STOP SLAVE IO_THREAD");
+            Thread.sleep(ms);
+            t.onReplica("START REPLICA IO_THREAD", "START SLAVE IO_THREAD");
+            return "stopped " + ms + " ms";
+        }
+    },
+    REPLICA_SIGSTOP("replica stops reading: its mysqld SIGSTOPped for 2-10 s, then SIGCONT") {
+        @Override
+        String inject(CampaignTopology t, Random random) throws InterruptedException {
+            long ms = 2_000 + random.nextInt(8_000);
+            long pid = t.replicaPid();
+            Signal.STOP.send(pid);
+            try {
+                Thread.sleep(ms);
+            } finally {
+                Signal.CONT.send(pid);
+            }
+            return "stopped " + ms + " ms";
+        }
+    };
+
+    /** The store's first ERROR line of a full disk (Availability). */
+    static final String OUT_OF_SPACE = " is out of space: ";
+    /** The replicator's line once the store accepts writes again. */
+    static final String RESUMED = "the store accepts writes again";
+
+    private final String description;
+
+    Fault(String description) {
+        this.description = description;
+    }
+
+    String description() {
+        return description;
+    }
+
+    /** Injects the fault and heals it; returns its particulars for the report. */
+    abstract String inject(CampaignTopology topology, Random random) throws Exception;
+
+    private static void requireKilled(int status) {
+        if (status != 128 + 9) {
+            throw new AssertionError("the relay ended with " + status + " instead of 137 when SIGKILLed");
+        }
+    }
+
+    private static String stall(FaultyProxy link, long ms) throws InterruptedException {
+        link.stall(Duration.ofMillis(ms));
+        return "stalled " + ms + " ms";
+    }
+
+    private static String slow(FaultyProxy link, Random random) throws InterruptedException {
+        int rate = 2_048 + random.nextInt(30 << 10);
+        long ms = 3_000 + random.nextInt(7_000);
+        link.throttle(rate);
+        try {
+            Thread.sleep(ms);
+        } finally {
+            link.throttle(0);
+        }
+        return rate + " bytes/s for " + ms + " ms";
+    }
+}
