@@ -117,8 +117,11 @@ class FaultCampaignIT {
         assertThat(TableChecksums.of(replica, "sbtest", "campaign")).as("CHECKSUM TABLE on the replica vs the primary")
                 .isEqualTo(expected);
         long total = StoredBinlogs.transactionsOf(primary);
-        report.put("transactions", (total - report.prepared()) + " written under faults (GTIDs), " + total
-                + " in all with sysbench prepare");
+        long written = total - report.prepared();
+        int markers = report.injections().size();
+        report.put("transactions", written + " committed on the primary during the campaign (GTIDs): "
+                + (written - markers) + " by sysbench, " + markers + " marker rows; " + total
+                + " with sysbench prepare");
         report.put("replica", "executed GTIDs = the primary's (`" + end.replaceAll("(.{60}).+", "$1...")
                 + "`); CHECKSUM TABLE of " + expected.tables().size() + " tables equal");
 

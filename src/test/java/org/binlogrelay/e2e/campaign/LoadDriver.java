@@ -124,11 +124,15 @@ final class LoadDriver implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         if (thread.isAlive()) {
             stopping.set(true);
             thread.interrupt();
-            thread.join(TimeUnit.MINUTES.toMillis(1));
+            try {
+                thread.join(TimeUnit.MINUTES.toMillis(1));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }
