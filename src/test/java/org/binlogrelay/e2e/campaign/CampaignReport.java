@@ -8,6 +8,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -29,7 +30,7 @@ final class CampaignReport {
     private final double plannedMinutes;
     private final int rate;
     private final List<Injection> injections = new ArrayList<>();
-    private final Map<String, String> summary = new java.util.LinkedHashMap<>();
+    private final Map<String, String> summary = new LinkedHashMap<>();
     private long campaignMs;
     private long prepared = -1;
     private String result = "unfinished";

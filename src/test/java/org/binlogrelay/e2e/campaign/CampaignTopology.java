@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import org.binlogrelay.e2e.process.ChildProcesses;
+import org.binlogrelay.e2e.process.Tails;
 import org.binlogrelay.e2e.servers.Credentials;
 import org.binlogrelay.e2e.servers.DatabaseServer;
 import org.binlogrelay.e2e.servers.HostAndPort;
@@ -277,7 +278,7 @@ final class CampaignTopology implements AutoCloseable {
                     throw new AssertionError(replica + " did not execute " + gtids + " within " + timeout
                             + " (it has " + replica.executedGtidSet() + ")\n" + status.summary()
                             + replica.errorLogTail(30) + "\nrelay log:\n"
-                            + org.binlogrelay.e2e.process.Tails.of(relay.current().log(), 30));
+                            + Tails.of(relay.current().log(), 30));
                 }
                 nextStatus = now + 2_000_000_000L;
             }

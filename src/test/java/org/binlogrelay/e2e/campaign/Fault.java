@@ -35,17 +35,24 @@ enum Fault {
             return detail + "down " + down + " ms";
         }
     },
-    RELAY_SIGSTOP("relay SIGSTOPped for 2-12 s (past the heartbeat timeouts), then SIGCONT") {
+    RELAY_SIGSTOP("relay SIGSTOPped for 2-12 s (past the heartbeat timeouts), then SIGCONT; one in three times the"
+            + " primary restarts meanwhile") {
         @Override
         String inject(CampaignTopology t, Random random) throws InterruptedException {
             long ms = 2_000 + random.nextInt(10_000);
+            boolean primaryRestarts = random.nextInt(3) == 0;
+            long started = System.nanoTime();
             t.relay().pause();
             try {
-                Thread.sleep(ms);
+                if (primaryRestarts) {
+                    t.primary().restart();
+                }
+                Thread.sleep(Math.max(0, ms - (System.nanoTime() - started) / 1_000_000));
             } finally {
                 t.relay().resume();
             }
-            return "stopped " + ms + " ms";
+            return "stopped " + (System.nanoTime() - started) / 1_000_000 + " ms"
+                    + (primaryRestarts ? ", the primary restarted meanwhile" : "");
         }
     },
     PRIMARY_RESTART("primary restarted (SIGTERM, start)") {
@@ -55,14 +62,22 @@ enum Fault {
             return "";
         }
     },
-    PRIMARY_SIGKILL("primary SIGKILLed, started again (crash recovery)") {
+    PRIMARY_SIGKILL("primary SIGKILLed, started again (crash recovery); one in three times the relay is SIGKILLed"
+            + " and restarted while the primary is down") {
         @Override
         String inject(CampaignTopology t, Random random) throws InterruptedException {
             String file = t.killPrimary();
             long down = random.nextInt(2_000);
+            String relayToo = "";
+            if (random.nextInt(3) == 0) {
+                requireKilled(t.relay().kill());
+                t.relay().start();
+                t.relay().awaitInLog("relay running", 1, CampaignTopology.START);
+                relayToo = ", the relay SIGKILLed and started again meanwhile";
+            }
             Thread.sleep(down);
             t.primary().start();
-            return "crash-ended " + file + ", down " + down + " ms";
+            return "crash-ended " + file + ", down " + down + " ms" + relayToo;
         }
     },
     UPSTREAM_CUT("relay-primary link reset (RST both ways)") {
@@ -117,23 +132,34 @@ enum Fault {
             return "";
         }
     },
-    DISK_FULL("relay's data directory (tmpfs) full for 1-8 s, then freed") {
+    DISK_FULL("relay's data directory (tmpfs) full for 1-8 s, then freed; one in three times the replica's link is"
+            + " cut meanwhile and the replica must reconnect to the relay with the full disk") {
         @Override
         String inject(CampaignTopology t, Random random) throws InterruptedException {
             RelayDaemon relay = t.relay();
             long full = relay.countInLog(OUT_OF_SPACE);
             long resumed = relay.countInLog(RESUMED);
             long headroom = random.nextInt(64 << 10);
+            long hold = 1_000 + random.nextInt(7_000);
+            boolean cut = random.nextInt(3) == 0;
             long size = t.disk().fill(headroom);
             long started = System.nanoTime();
             relay.awaitInLog(OUT_OF_SPACE, full + 1, Duration.ofSeconds(90));
             long filledAfter = (System.nanoTime() - started) / 1_000_000;
-            long hold = 1_000 + random.nextInt(7_000);
-            Thread.sleep(hold);
+            long heldFrom = System.nanoTime();
+            String reconnected = "";
+            if (cut) {
+                long registered = relay.countInLog(REPLICA_REGISTERED);
+                t.downstreamLink().drop();
+                relay.awaitInLog(REPLICA_REGISTERED, registered + 1, Duration.ofSeconds(60));
+                reconnected = ", the replica's link cut and the replica back on the relay meanwhile";
+            }
+            Thread.sleep(Math.max(0, hold - (System.nanoTime() - heldFrom) / 1_000_000));
+            long held = (System.nanoTime() - heldFrom) / 1_000_000;
             t.disk().free();
             relay.awaitInLog(RESUMED, resumed + 1, Duration.ofMinutes(2));
             return "tmpfs shrunk to " + size + " bytes (" + headroom + " free), full after " + filledAfter
-                    + " ms, held " + hold + " ms";
+                    + " ms, held " + held + " ms" + reconnected;
         }
     },
     REPLICA_SIGKILL("replica's mysqld SIGKILLed, started again") {
@@ -175,6 +201,8 @@ enum Fault {
     static final String OUT_OF_SPACE = " is out of space: ";
     /** The replicator's line once the store accepts writes again. */
     static final String RESUMED = "the store accepts writes again";
+    /** The downstream server's line when a replica registers (COM_REGISTER_SLAVE). */
+    static final String REPLICA_REGISTERED = "registered from";
 
     private final String description;
 

@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * The fault campaign (docs/reliability.md): a primary under sysbench write load, the relay process following it and
  * a replica following the relay, while every {@link Fault} is injected repeatedly at random moments (relay SIGKILL
  * and SIGSTOP, primary restart and SIGKILL, cut/stalled/slow/half-open links on both sides, a full disk under the
- * relay, a replica killed or not reading). Afterwards: the replica's GTIDs and CHECKSUM TABLE equal the primary's,
+ * relay, a replica killed or not reading; some of them overlapping), each followed by a marker transaction that must
+ * reach the replica. Afterwards: the replica's GTIDs and CHECKSUM TABLE equal the primary's,
  * the relay's files are the primary's byte for byte with each transaction once, the relay never died on its own
  * and logged nothing no fault explains, and its RSS stayed under 600 MB with -Xmx256m.
  *
