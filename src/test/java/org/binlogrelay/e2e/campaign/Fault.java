@@ -7,9 +7,9 @@ import org.binlogrelay.e2e.upstream.FaultyProxy;
 
 /**
  * Test side: the faults of the campaign, each injected on a {@link CampaignTopology} and healed again by {@link
- * #inject}, with its particulars (how long, how slow, how much room) drawn from the campaign's seeded {@link Random}.
- * {@code inject} returns once the fault is over (the process runs again, the link forwards, the disk has room); the
- * campaign then waits for the replica to catch up.
+ * #inject}, with its particulars (how long, how slow, how much room, whether a second fault overlaps) drawn from
+ * the campaign's seeded {@link Random}. {@code inject} returns once the fault is over (the process runs again, the
+ * link forwards, the disk has room); the campaign then writes a marker row and waits for the replica to have it.
  *
  * <p>The relay follows the primary with a 500 ms heartbeat (a silent link is dead after 1.5 s); the replica has a
  * 1 s heartbeat and a 4 s net timeout. Pauses and stalls are drawn across those timeouts, mostly beyond them.
