@@ -46,17 +46,16 @@ final class FaultCampaign {
 
     void run(Duration length) throws Exception {
         long started = System.nanoTime();
-        long end = started + length.toNanos();
-        Deque<Fault> deck = new ArrayDeque<>();
-        int number = 0;
         try {
-            deal(deck, number, started, end);
+            deal(started, started + length.toNanos());
         } finally {
             report.campaignMs((System.nanoTime() - started) / 1_000_000);
         }
     }
 
-    private void deal(Deque<Fault> deck, int number, long started, long end) throws Exception {
+    private void deal(long started, long end) throws Exception {
+        Deque<Fault> deck = new ArrayDeque<>();
+        int number = 0;
         while (number < Fault.values().length || System.nanoTime() < end) {
             if (deck.isEmpty()) {
                 List<Fault> cards = new ArrayList<>(List.of(Fault.values()));
@@ -67,17 +66,23 @@ final class FaultCampaign {
             number++;
             quietly(1_000 + random.nextInt(5_000));
             long at = System.nanoTime();
-            String detail = fault.inject(topology, random);
-            long healed = System.nanoTime();
-            topology.primary().execute("INSERT INTO " + MARKERS + " (fault) VALUES ('" + number + " " + fault + "')");
-            String target = topology.primary().executedGtidSet();
-            long recovery = topology.awaitReplicaHas(target, RECOVERY);
-            topology.relay().requireNoUnexpectedEnd();
-            CampaignReport.Injection injection = new CampaignReport.Injection(number, fault, (at - started) / 1_000_000,
-                    detail, (healed - at) / 1_000_000, recovery);
-            report.add(injection);
-            log.info("FAULT {} {} at {} s: {}; lasted {} ms, marker on the replica {} ms later", number, fault,
-                    String.format("%.1f", injection.atMs() / 1000.0), detail, injection.faultMs(), recovery);
+            String detail = "(not healed)";
+            try {
+                detail = fault.inject(topology, random);
+                long healed = System.nanoTime();
+                topology.primary().execute("INSERT INTO " + MARKERS + " (fault) VALUES ('" + number + " " + fault
+                        + "')");
+                long recovery = topology.awaitReplicaHas(topology.primary().executedGtidSet(), RECOVERY);
+                topology.relay().requireNoUnexpectedEnd();
+                CampaignReport.Injection injection = new CampaignReport.Injection(number, fault,
+                        (at - started) / 1_000_000, detail, (healed - at) / 1_000_000, recovery);
+                report.add(injection);
+                log.info("FAULT {} {} at {} s: {}; lasted {} ms, marker on the replica {} ms later", number, fault,
+                        String.format("%.1f", injection.atMs() / 1000.0), detail, injection.faultMs(), recovery);
+            } catch (Exception | AssertionError e) {
+                throw new AssertionError(report.title() + ": fault " + number + " " + fault + " at "
+                        + (at - started) / 1_000_000_000 + " s (" + detail + "): " + e.getMessage(), e);
+            }
         }
     }
 

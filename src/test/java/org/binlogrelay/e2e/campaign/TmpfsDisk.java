@@ -9,7 +9,8 @@ import java.nio.file.Path;
 /**
  * Test side: a tmpfs mounted for the campaign as the relay's data directory, filled up by shrinking it to just above
  * what it holds ({@code mount -o remount,size=N}) and freed by growing it back. Needs root (as CI has); a failed
- * mount fails the test. Not thread-safe: the campaign's thread uses it.
+ * mount fails the test. Unmounted by {@link #close()}, or by a shutdown hook if the JVM ends first. The campaign's
+ * thread uses it; only {@link #close()} is thread-safe.
  */
 final class TmpfsDisk implements AutoCloseable {
     private static final long PAGE = 4096;
@@ -32,6 +33,8 @@ final class TmpfsDisk implements AutoCloseable {
         TmpfsDisk disk = new TmpfsDisk(mountPoint, bytes);
         SystemCommand.run("mount", "-t", "tmpfs", "-o", "size=" + bytes, "tmpfs", mountPoint.toString());
         disk.mounted = true;
+        // a test JVM that ends without closing it (interrupted run) leaves no mount behind
+        Runtime.getRuntime().addShutdownHook(new Thread(disk::close, "tmpfs-unmount"));
         return disk;
     }
 
@@ -62,7 +65,7 @@ final class TmpfsDisk implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         if (mounted) {
             mounted = false;
             SystemCommand.run("umount", "-l", mountPoint.toString());
