@@ -10,6 +10,7 @@ import java.net.SocketException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.IntSupplier;
 
 import org.binlogrelay.e2e.servers.HostAndPort;
 
@@ -25,14 +26,22 @@ import org.binlogrelay.e2e.servers.HostAndPort;
  *   <li>{@link #halfOpen()}: close the server side but keep the client side open and silent, so the client gets
  *       no FIN or RST (the server's host vanished).</li>
  * </ul>
+ * and one that applies to every connection, open or new, until it is lifted:
+ * <ul>
+ *   <li>{@link #throttle(int)}: forward at most so many bytes per second in each direction (a slow path).</li>
+ * </ul>
+ * A connection accepted while the target is down is closed at once (the client sees the connection refused by
+ * the far end), and the proxy goes on accepting. Thread-safe.
  */
-final class FaultyProxy implements AutoCloseable {
+public final class FaultyProxy implements AutoCloseable {
     private final ServerSocket listener;
     private final HostAndPort target;
     private final List<Link> links = new CopyOnWriteArrayList<>();
     private final Thread acceptor;
+    /** Bytes per second per direction and connection; 0 forwards at full speed. */
+    private volatile int bytesPerSecond;
 
-    FaultyProxy(HostAndPort target) throws IOException {
+    public FaultyProxy(HostAndPort target) throws IOException {
         this.target = target;
         this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         this.acceptor = new Thread(this::accept, "proxy-accept-" + listener.getLocalPort());
@@ -40,19 +49,19 @@ final class FaultyProxy implements AutoCloseable {
         acceptor.start();
     }
 
-    HostAndPort address() {
+    public HostAndPort address() {
         return new HostAndPort("127.0.0.1", listener.getLocalPort());
     }
 
     /** Stops forwarding on every connection open now; they stay open. */
-    void freezeOpenConnections() {
+    public void freezeOpenConnections() {
         for (Link l : links) {
             l.frozen = true;
         }
     }
 
     /** Stops forwarding on every connection open now for {@code duration}, then forwards again. */
-    void stall(Duration duration) throws InterruptedException {
+    public void stall(Duration duration) throws InterruptedException {
         List<Link> now = List.copyOf(links);
         for (Link l : now) {
             l.frozen = true;
@@ -64,37 +73,61 @@ final class FaultyProxy implements AutoCloseable {
     }
 
     /** Resets both sides of every connection open now. */
-    void drop() {
+    public void drop() {
         for (Link l : links) {
             l.reset();
         }
     }
 
     /** Closes the server side of every connection open now; the client side stays open and hears nothing. */
-    void halfOpen() {
+    public void halfOpen() {
         for (Link l : links) {
             l.frozen = true;
             l.keepClient = true;
-            l.closeQuietly(l.server);
+            Link.closeQuietly(l.server);
         }
     }
 
-    int connectionsAccepted() {
+    /**
+     * From now on, forwards at most {@code rate} bytes per second in each direction of every connection, open or
+     * new, in slices every 50 ms; 0 lifts the limit.
+     */
+    public void throttle(int rate) {
+        if (rate < 0) {
+            throw new IllegalArgumentException("Invalid proxy rate " + rate + " bytes/s: must be 0 (no limit) or more");
+        }
+        bytesPerSecond = rate;
+    }
+
+    public int connectionsAccepted() {
         return links.size();
     }
 
     private void accept() {
         while (!listener.isClosed()) {
+            Socket client;
             try {
-                Socket client = listener.accept();
-                Socket server = new Socket(target.host(), target.port());
-                Link link = new Link(client, server);
-                links.add(link);
-                link.start();
-            } catch (SocketException e) {
-                return; // closed
+                client = listener.accept();
             } catch (IOException e) {
+                if (listener.isClosed()) {
+                    return;
+                }
                 throw new IllegalStateException("proxy to " + target + " failed to accept", e);
+            }
+            Socket server;
+            try {
+                server = new Socket(target.host(), target.port());
+            } catch (IOException e) {
+                // the target is down (restarting, killed): refuse this client as the target would, keep accepting
+                Link.closeQuietly(client);
+                continue;
+            }
+            Link link = new Link(client, server, () -> bytesPerSecond);
+            links.add(link);
+            try {
+                link.start();
+            } catch (IOException e) {
+                link.close();
             }
         }
     }
@@ -112,12 +145,14 @@ final class FaultyProxy implements AutoCloseable {
     private static final class Link {
         final Socket client;
         final Socket server;
+        final IntSupplier rate;
         volatile boolean frozen;
         volatile boolean keepClient;
 
-        Link(Socket client, Socket server) {
+        Link(Socket client, Socket server, IntSupplier rate) {
             this.client = client;
             this.server = server;
+            this.rate = rate;
         }
 
         void start() throws IOException {
@@ -134,7 +169,7 @@ final class FaultyProxy implements AutoCloseable {
                         while (frozen && !client.isClosed()) {
                             Thread.sleep(20);
                         }
-                        out.write(buffer, 0, n);
+                        forward(buffer, n, out);
                     }
                 } catch (IOException | InterruptedException e) {
                     // the connection ended; close both sides below
@@ -144,6 +179,20 @@ final class FaultyProxy implements AutoCloseable {
             }, "proxy-" + direction + "-" + client.getPort());
             t.setDaemon(true);
             t.start();
+        }
+
+        /** Writes {@code n} bytes at full speed, or in 50 ms slices of the rate while throttled. */
+        private void forward(byte[] buffer, int n, OutputStream out) throws IOException, InterruptedException {
+            int offset = 0;
+            while (offset < n) {
+                int limit = rate.getAsInt();
+                int slice = limit > 0 ? Math.min(n - offset, Math.max(1, limit / 20)) : n - offset;
+                out.write(buffer, offset, slice);
+                offset += slice;
+                if (limit > 0) {
+                    Thread.sleep(50);
+                }
+            }
         }
 
         void reset() {
@@ -163,7 +212,7 @@ final class FaultyProxy implements AutoCloseable {
             closeQuietly(server);
         }
 
-        void closeQuietly(Socket s) {
+        static void closeQuietly(Socket s) {
             try {
                 s.close();
             } catch (IOException e) {
