@@ -183,7 +183,9 @@ public final class Relay implements AutoCloseable {
 
       @Override
       public void failed(Throwable cause) {
-        log.error("store stopped accepting writes: {}", cause.getMessage());
+        // the store logged the error itself (ERROR, with what to do); this is the relay's state change
+        log.warn("store stopped accepting writes ({}); replicas are still served what is stored",
+            cause.getMessage());
       }
 
       @Override
