@@ -283,6 +283,16 @@ final class RelayUnderTest implements AutoCloseable {
      * abandoned (docs/upstream.md). Their flag bytes are logged.
      */
     void assertIdenticalToPrimary(Set<String> crashEnded) throws IOException {
+        // a file the store closed is final in files() at once; its in-use flag and force are the syncer's next
+        // round (StoreWriter.closeOpenFile): let that round run before comparing bytes on disk
+        try {
+            store.sync().get(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted waiting for the store's syncer", e);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("the store's syncer did not finish a round: " + e, e);
+        }
         List<String> primaryFiles = primary.queryRows("SHOW BINARY LOGS").stream().map(r -> r.get("Log_name"))
                 .toList();
         List<FileMetadata> stored = store.files();
