@@ -142,7 +142,7 @@ for t in "${SELECTED[@]}"; do
   logfile="$REPO/target/fuzz/$name-$(date +%Y%m%d-%H%M%S).log"
   mkdir -p "$REPO/$module/src/test/resources/${class//.//}Inputs/$method"
   log "$name: fuzzing $class#$method for $MINUTES minutes (log: ${logfile#"$REPO"/})"
-  args=(-Djazzer.internal.arg.0=jazzer -Djazzer.internal.arg.1=-timeout=30 -Djazzer.internal.arg.2=-max_len="$maxlen"
+  args=(-Djazzer.hooks=true -Djazzer.internal.arg.0=jazzer -Djazzer.internal.arg.1=-timeout=30 -Djazzer.internal.arg.2=-max_len="$maxlen"
     -Djazzer.internal.arg.3=-print_final_stats=1)
   i=4
   for extra in ${FUZZ_LIBFUZZER_ARGS:-}; do
