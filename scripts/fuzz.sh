@@ -118,8 +118,8 @@ sync_corpus() {
   find "$inputs" -maxdepth 1 -type f ! -name 'crash-*' -exec cp {} "$work/old/" \;
   log "minimising the corpus of $class#$method ($(ls "$generated" | wc -l) generated + $(ls "$work/old" | wc -l) committed)"
   if (cd "$REPO/$module" && nice -n 19 java -cp "$cp" com.code_intelligence.jazzer.Jazzer \
-      --target_class="$class" --target_method="$method" -merge=1 "$work/merged" "$work/old" "$generated" \
-      >"$work/merge.log" 2>&1); then
+      --target_class="$class" --target_method="$method" --hooks=true -merge=1 "$work/merged" "$work/old" \
+      "$generated" >"$work/merge.log" 2>&1) && [[ -n "$(ls -A "$work/merged")" ]]; then
     find "$inputs" -maxdepth 1 -type f ! -name 'crash-*' -delete
     cp "$work/merged"/* "$inputs"/ 2>/dev/null || true
     grep -E 'MERGE-OUTER: [0-9]+ new files' "$work/merge.log" >&2 || true
