@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -72,6 +73,23 @@ class CredentialTest {
     assertThatThrownBy(() -> Credential.parse("$A$005$" + "$".repeat(20) + "a".repeat(43)))
         .hasMessageContaining("salt byte 0x24");
     assertThatThrownBy(() -> Credential.parse("0x2441")).hasMessageContaining("140 hex digits");
+  }
+
+  /**
+   * Found by AuthFuzzTest#storedHash (AuthFuzzTestInputs/storedHash/crash-bb354a6c...): the rounds field went
+   * through Integer.parseInt, which takes a sign, so "$A$-01$..." was accepted with -1,000 rounds; verifying
+   * such a hash threw and its stored form did not parse again.
+   */
+  @Test
+  void refusesASignedRoundsField() {
+    String digest = "4C71357752" + "66JUFkYiYohDDFdB2S9T74" + "a".repeat(11);
+    for (String rounds : List.of("-01", "+0A", " 01", "0x1")) {
+      String stored = "$A$" + rounds + "$" + "uGaaGCVq9tAJ92401060" + digest;
+      assertThatThrownBy(() -> Credential.parse(stored)).as(stored).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("three hex digits");
+    }
+    assertThat(((CachingSha2Hash) Credential.parse("$A$00a$" + "uGaaGCVq9tAJ92401060" + digest)).rounds())
+        .isEqualTo(10_000);
   }
 
   @Test
