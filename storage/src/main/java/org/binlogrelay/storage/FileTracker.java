@@ -53,8 +53,10 @@ final class FileTracker {
     if (event.type() == EventType.FORMAT_DESCRIPTION) {
       format = FormatDescriptionEvent.parse(event);
     }
-    Transaction<?> done = boundaries.accept(event, at);
+    // The header set is read before the boundaries move past the event: an event refused here must leave the
+    // last boundary before it, or recovery would keep it.
     GtidSet header = flavor.headerSet(event, format);
+    Transaction<?> done = boundaries.accept(event, at);
     lastHeaderGtids = header;
     if (header != null) {
       headerGtids = header.copy();

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import org.binlogrelay.protocol.event.BinlogChecksum;
 import org.binlogrelay.protocol.event.BinlogEvent;
 import org.binlogrelay.protocol.event.EventHeader;
 import org.binlogrelay.protocol.event.EventType;
@@ -122,6 +123,34 @@ class RecoveryTest {
       Position end = new Position(third, fdeEnd);
       assertThat(store.recoveryReport().truncations()).singleElement()
           .satisfies(t -> assertThat(t.offset()).isEqualTo(fdeEnd));
+      assertThat(store.startStream()).contains(end);
+      assertRecoversTo(store, end, true);
+    }
+  }
+
+  /**
+   * Found by RecoveryFuzzTest (RecoveryFuzzTestInputs/recoverDamagedTail/crash-9762a040...): a PREVIOUS_GTIDS
+   * event with a valid CRC32 but a body that does not parse was reported as the problem, yet kept, with the
+   * events after it: the transaction tracker had already moved its boundary past the event when the GTID set
+   * was read.
+   */
+  @Test
+  void aPreviousGtidsWhoseBodyDoesNotParseIsCutEvenWithAValidChecksum() throws IOException {
+    Stores.fill(dir, source);
+    byte[] file = source.openPrefix(third, source.bytes.get(third).length);
+    int previousGtids = (int) (4 + EventHeader.parse(file, 4).eventSize());
+    int size = (int) EventHeader.parse(file, previousGtids).eventSize();
+    Arrays.fill(file, previousGtids + size - 4 - 21, previousGtids + size - 4, (byte) 0);
+    BinlogChecksum.patch(file, previousGtids, size);
+    Files.write(dir.resolve(third), file);
+    Files.delete(dir.resolve(MetadataFile.nameFor(third)));
+    try (BinlogStore store = open()) {
+      Position end = new Position(third, previousGtids);
+      assertThat(store.recoveryReport().truncations()).singleElement().satisfies(t -> {
+        assertThat(t.offset()).isEqualTo(previousGtids);
+        assertThat(t.problemOffset()).isEqualTo(previousGtids);
+        assertThat(t.reason()).contains("GTID set");
+      });
       assertThat(store.startStream()).contains(end);
       assertRecoversTo(store, end, true);
     }
