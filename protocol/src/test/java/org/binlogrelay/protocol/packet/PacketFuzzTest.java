@@ -92,14 +92,18 @@ class PacketFuzzTest {
     AllocationBudget.of(1 << 20, 3, written).check("the packet pipeline", () -> feed(limit, segments, expected));
   }
 
-  /** Writes each chunk, and each big frame's header with its payload, as one read. */
+  /**
+   * Writes each chunk, and each big frame's header with its payload, as one read. Empty chunks are not written:
+   * a channel never reads 0 bytes, and Unpooled's shared empty buffer ignores release(), which the leak check
+   * below would take for a leak (crash-0ead23c1... in the inputs was that, a fault of this test).
+   */
   private static List<ByteBuf> writes(List<byte[]> segments) {
     List<ByteBuf> writes = new ArrayList<>();
     for (int i = 0; i < segments.size(); i++) {
       if (i + 1 < segments.size() && segments.get(i + 1) == null) {
         writes.add(Unpooled.wrappedBuffer(Unpooled.wrappedBuffer(segments.get(i)), Unpooled.wrappedBuffer(BIG)));
         i++;
-      } else {
+      } else if (segments.get(i).length > 0) {
         writes.add(Unpooled.wrappedBuffer(segments.get(i)));
       }
     }
