@@ -14,6 +14,7 @@ import org.binlogrelay.protocol.event.BinlogChecksum;
 import org.binlogrelay.protocol.event.BinlogEvent;
 import org.binlogrelay.protocol.event.EventHeader;
 import org.binlogrelay.protocol.event.EventType;
+import org.binlogrelay.protocol.event.RotateEvent;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -154,6 +155,41 @@ class RecoveryTest {
       assertThat(store.startStream()).contains(end);
       assertRecoversTo(store, end, true);
     }
+  }
+
+  /**
+   * Found by RecoveryFuzzTest (RecoveryFuzzTestInputs/recoverDamagedTail/crash-3700c06d...): a ROTATE with a
+   * valid CRC32 that names no binlog file (or continues elsewhere than offset 4) was kept, closing the file, and
+   * the store then asked the primary to stream from that name. A malformed ROTATE body made recovery itself
+   * fail with a ProtocolException. Both are damage the writer can never have written, and are cut.
+   */
+  @Test
+  void aRotateTheWriterNeverWritesIsCut() throws IOException {
+    byte[] good = source.openPrefix(third, source.bytes.get(third).length);
+    List<byte[]> rotates = List.of(rotate(good.length, new RotateEvent(4, "../../etc/passwd").encodeBody()),
+        rotate(good.length, new RotateEvent(1234, "binlog.000004").encodeBody()),
+        rotate(good.length, new byte[] {1, 2, 3}));
+    for (byte[] bad : rotates) {
+      Path d = dir.resolve("case-" + rotates.indexOf(bad));
+      Stores.fill(d, source);
+      byte[] file = Arrays.copyOf(good, good.length + bad.length);
+      System.arraycopy(bad, 0, file, good.length, bad.length);
+      Files.write(d.resolve(third), file);
+      try (BinlogStore store = BinlogStore.open(Stores.config(d, source).build())) {
+        assertThat(store.recoveryReport().truncations()).singleElement().satisfies(t -> {
+          assertThat(t.offset()).isEqualTo(good.length);
+          assertThat(t.reason()).contains("ROTATE");
+        });
+        assertThat(store.startStream()).contains(new Position(third, good.length));
+        assertThat(store.file(third)).hasValueSatisfying(f -> assertThat(f.ending()).isEqualTo(FileMetadata.Ending.NONE));
+      }
+    }
+  }
+
+  private static byte[] rotate(long at, byte[] body) {
+    long end = at + EventHeader.SIZE + body.length + BinlogChecksum.SIZE;
+    return BinlogEvent.assemble(new EventHeader(1_795_319_900L, EventType.ROTATE.code(), 1, 0, end, 0), body, true)
+        .toByteArray();
   }
 
   @Test
