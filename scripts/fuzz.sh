@@ -163,5 +163,16 @@ for t in "${SELECTED[@]}"; do
   if [[ $SYNC == 1 ]]; then
     sync_corpus "$module" "$class" "$method"
   fi
+  # One line per run in target/fuzz/summary.tsv: name, start, seconds, executions, exec/s, cov, ft, corpus
+  # entries in memory at the end, outcome.
+  last=$(grep -E '^#[0-9]+' "$logfile" | tail -1)
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$(basename "$logfile" .log | sed "s/^$name-//")" \
+    "$(grep -oE 'Done [0-9]+ runs in [0-9]+' "$logfile" | awk '{print $5}' | tail -1)" \
+    "$(grep -oE 'number_of_executed_units: +[0-9]+' "$logfile" | awk '{print $2}' | tail -1)" \
+    "$(grep -oE 'average_exec_per_sec: +[0-9]+' "$logfile" | awk '{print $2}' | tail -1)" \
+    "$(grep -oE 'cov: [0-9]+' <<<"$last" | awk '{print $2}')" "$(grep -oE 'ft: [0-9]+' <<<"$last" | awk '{print $2}')" \
+    "$(grep -oE 'corp: [0-9]+/[0-9]+[a-zA-Z]*' <<<"$last" | awk '{print $2}')" \
+    "$([[ $rc -eq 0 ]] && echo ok || grep -oE 'crash-[0-9a-f]+|timeout-[0-9a-f]+' "$logfile" | head -1)" \
+    >>"$REPO/target/fuzz/summary.tsv"
 done
 exit $status
