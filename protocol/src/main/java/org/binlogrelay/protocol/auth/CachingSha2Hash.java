@@ -100,6 +100,12 @@ public final class CachingSha2Hash implements Credential {
             + " is not allowed (MySQL salts are 0x01..0x7F without '$')");
       }
     }
+    for (int i = 7 + SALT_BYTES; i < LENGTH; i++) {
+      if (!Sha256Crypt.isDigestChar(raw[i])) {
+        throw new IllegalArgumentException("caching_sha2_password hash: digest byte 0x" + Integer.toHexString(raw[i] & 0xff)
+            + " at " + i + " is not one of SHA-256-crypt's characters (./0-9A-Za-z)");
+      }
+    }
     byte[] digest = Arrays.copyOfRange(raw, 7 + SALT_BYTES, LENGTH);
     return new CachingSha2Hash(thousands * 1000, salt, digest);
   }

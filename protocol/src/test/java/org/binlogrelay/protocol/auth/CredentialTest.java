@@ -92,6 +92,24 @@ class CredentialTest {
         .isEqualTo(10_000);
   }
 
+  /**
+   * Found by AuthFuzzTest#storedHash (AuthFuzzTestInputs/storedHash/crash-fefdad2c...): the hex form let any byte
+   * into the 43-character digest, so a hash was accepted whose stored form (text, as its salt was printable)
+   * did not parse again. A digest is written with crypt's 64 characters only; anything else is refused.
+   */
+  @Test
+  void refusesADigestCharacterOutsideCryptsAlphabet() {
+    String text = "$A$005$" + "P1PjP2mqXkmk9jry3Lr5" + "klFWP91Zady5P1PjP2mqXkmk9jry3Lq5wRfrAL" + "a".repeat(5);
+    assertThat(Credential.parse(text)).isInstanceOf(CachingSha2Hash.class);
+    byte[] raw = text.getBytes(StandardCharsets.US_ASCII);
+    for (byte bad : new byte[] {(byte) 0x89, '$', '-', 0x14}) {
+      raw[67] = bad;
+      String hex = "0x" + java.util.HexFormat.of().formatHex(raw);
+      assertThatThrownBy(() -> Credential.parse(hex)).as("byte %02x", bad).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("at 67 is not one of SHA-256-crypt's characters");
+    }
+  }
+
   @Test
   void hashesDoNotPrintThemselves() {
     assertThat(CachingSha2Hash.parse(MYSQL_97_REPL).toString()).doesNotContain("KJ").contains("10000");
