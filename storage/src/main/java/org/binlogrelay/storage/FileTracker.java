@@ -4,6 +4,7 @@ import org.binlogrelay.protocol.ProtocolException;
 import org.binlogrelay.protocol.event.BinlogEvent;
 import org.binlogrelay.protocol.event.EventType;
 import org.binlogrelay.protocol.event.FormatDescriptionEvent;
+import org.binlogrelay.protocol.event.RotateEvent;
 import org.binlogrelay.protocol.gtid.GtidSet;
 import org.binlogrelay.protocol.txn.Transaction;
 import org.binlogrelay.protocol.txn.TransactionBoundaries;
@@ -53,8 +54,13 @@ final class FileTracker {
     if (event.type() == EventType.FORMAT_DESCRIPTION) {
       format = FormatDescriptionEvent.parse(event);
     }
-    Transaction<?> done = boundaries.accept(event, at);
+    // The header set and a ROTATE are read before the boundaries move past the event: an event refused here
+    // must leave the last boundary before it, or recovery would keep it.
     GtidSet header = flavor.headerSet(event, format);
+    if (event.type() == EventType.ROTATE) {
+      checkRotate(event, at);
+    }
+    Transaction<?> done = boundaries.accept(event, at);
     lastHeaderGtids = header;
     if (header != null) {
       headerGtids = header.copy();
@@ -68,6 +74,20 @@ final class FileTracker {
       flavor.add(gtids, gtid);
     }
     return new Completed(gtid, gtid == null ? null : gtid.toString(), done.start(), done.end());
+  }
+
+  /**
+   * A ROTATE that ends a file names the next binlog file and continues at its offset 4; the writer refuses any
+   * other ({@link DumpStream}), so in a stored file one is damage, found by recovery like a bad checksum.
+   */
+  private void checkRotate(BinlogEvent event, long at) {
+    RotateEvent rotate = RotateEvent.parse(event, format);
+    if (!BinlogFileName.isValid(rotate.nextFile()) || rotate.position() != BinlogFileName.FIRST_EVENT_OFFSET) {
+      String name = rotate.nextFile();
+      throw new ProtocolException("ROTATE event at position " + at + " continues at " + rotate.position() + " of '"
+          + (name.length() > 64 ? name.substring(0, 64) + "..." : name) + "'; a primary's ROTATE names a binlog file"
+          + " (base.NNNNNN) at offset 4");
+    }
   }
 
   boolean atBoundary() {

@@ -10,9 +10,11 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import org.binlogrelay.protocol.event.BinlogChecksum;
 import org.binlogrelay.protocol.event.BinlogEvent;
 import org.binlogrelay.protocol.event.EventHeader;
 import org.binlogrelay.protocol.event.EventType;
+import org.binlogrelay.protocol.event.RotateEvent;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -125,6 +127,69 @@ class RecoveryTest {
       assertThat(store.startStream()).contains(end);
       assertRecoversTo(store, end, true);
     }
+  }
+
+  /**
+   * Found by RecoveryFuzzTest (RecoveryFuzzTestInputs/recoverDamagedTail/crash-9762a040...): a PREVIOUS_GTIDS
+   * event with a valid CRC32 but a body that does not parse was reported as the problem, yet kept, with the
+   * events after it: the transaction tracker had already moved its boundary past the event when the GTID set
+   * was read.
+   */
+  @Test
+  void aPreviousGtidsWhoseBodyDoesNotParseIsCutEvenWithAValidChecksum() throws IOException {
+    Stores.fill(dir, source);
+    byte[] file = source.openPrefix(third, source.bytes.get(third).length);
+    int previousGtids = (int) (4 + EventHeader.parse(file, 4).eventSize());
+    int size = (int) EventHeader.parse(file, previousGtids).eventSize();
+    Arrays.fill(file, previousGtids + size - 4 - 21, previousGtids + size - 4, (byte) 0);
+    BinlogChecksum.patch(file, previousGtids, size);
+    Files.write(dir.resolve(third), file);
+    Files.delete(dir.resolve(MetadataFile.nameFor(third)));
+    try (BinlogStore store = open()) {
+      Position end = new Position(third, previousGtids);
+      assertThat(store.recoveryReport().truncations()).singleElement().satisfies(t -> {
+        assertThat(t.offset()).isEqualTo(previousGtids);
+        assertThat(t.problemOffset()).isEqualTo(previousGtids);
+        assertThat(t.reason()).contains("GTID set");
+      });
+      assertThat(store.startStream()).contains(end);
+      assertRecoversTo(store, end, true);
+    }
+  }
+
+  /**
+   * Found by RecoveryFuzzTest (RecoveryFuzzTestInputs/recoverDamagedTail/crash-3700c06d...): a ROTATE with a
+   * valid CRC32 that names no binlog file (or continues elsewhere than offset 4) was kept, closing the file, and
+   * the store then asked the primary to stream from that name. A malformed ROTATE body made recovery itself
+   * fail with a ProtocolException. Both are damage the writer can never have written, and are cut.
+   */
+  @Test
+  void aRotateTheWriterNeverWritesIsCut() throws IOException {
+    byte[] good = source.openPrefix(third, source.bytes.get(third).length);
+    List<byte[]> rotates = List.of(rotate(good.length, new RotateEvent(4, "../../etc/passwd").encodeBody()),
+        rotate(good.length, new RotateEvent(1234, "binlog.000004").encodeBody()),
+        rotate(good.length, new byte[] {1, 2, 3}));
+    for (byte[] bad : rotates) {
+      Path d = dir.resolve("case-" + rotates.indexOf(bad));
+      Stores.fill(d, source);
+      byte[] file = Arrays.copyOf(good, good.length + bad.length);
+      System.arraycopy(bad, 0, file, good.length, bad.length);
+      Files.write(d.resolve(third), file);
+      try (BinlogStore store = BinlogStore.open(Stores.config(d, source).build())) {
+        assertThat(store.recoveryReport().truncations()).singleElement().satisfies(t -> {
+          assertThat(t.offset()).isEqualTo(good.length);
+          assertThat(t.reason()).contains("ROTATE");
+        });
+        assertThat(store.startStream()).contains(new Position(third, good.length));
+        assertThat(store.file(third)).hasValueSatisfying(f -> assertThat(f.ending()).isEqualTo(FileMetadata.Ending.NONE));
+      }
+    }
+  }
+
+  private static byte[] rotate(long at, byte[] body) {
+    long end = at + EventHeader.SIZE + body.length + BinlogChecksum.SIZE;
+    return BinlogEvent.assemble(new EventHeader(1_795_319_900L, EventType.ROTATE.code(), 1, 0, end, 0), body, true)
+        .toByteArray();
   }
 
   @Test

@@ -81,12 +81,14 @@ public final class CachingSha2Hash implements Credential {
     if (raw[0] != '$' || raw[1] != 'A' || raw[2] != '$' || raw[6] != '$') {
       throw new IllegalArgumentException("caching_sha2_password hash must start with $A$NNN$ (SHA-256)");
     }
-    int thousands;
-    try {
-      thousands = Integer.parseInt(new String(raw, 3, 3, StandardCharsets.US_ASCII), 16);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("caching_sha2_password hash: rounds field '"
-          + new String(raw, 3, 3, StandardCharsets.US_ASCII) + "' is not three hex digits", e);
+    int thousands = 0;
+    for (int i = 3; i < 6; i++) {
+      int digit = Character.digit(raw[i], 16); // not Integer.parseInt, which takes a sign: "-01" is not a count
+      if (digit < 0) {
+        throw new IllegalArgumentException("caching_sha2_password hash: rounds field '"
+            + new String(raw, 3, 3, StandardCharsets.US_ASCII) + "' is not three hex digits");
+      }
+      thousands = thousands * 16 + digit;
     }
     if (thousands == 0) {
       throw new IllegalArgumentException("caching_sha2_password hash: rounds field 000 means no rounds");
@@ -96,6 +98,12 @@ public final class CachingSha2Hash implements Credential {
       if (b == 0 || b == '$' || b < 0) {
         throw new IllegalArgumentException("caching_sha2_password hash: salt byte 0x" + Integer.toHexString(b & 0xff)
             + " is not allowed (MySQL salts are 0x01..0x7F without '$')");
+      }
+    }
+    for (int i = 7 + SALT_BYTES; i < LENGTH; i++) {
+      if (!Sha256Crypt.isDigestChar(raw[i])) {
+        throw new IllegalArgumentException("caching_sha2_password hash: digest byte 0x" + Integer.toHexString(raw[i] & 0xff)
+            + " at " + i + " is not one of SHA-256-crypt's characters (./0-9A-Za-z)");
       }
     }
     byte[] digest = Arrays.copyOfRange(raw, 7 + SALT_BYTES, LENGTH);

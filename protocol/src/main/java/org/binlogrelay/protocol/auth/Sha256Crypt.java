@@ -120,6 +120,11 @@ public final class Sha256Crypt {
     }
   }
 
+  /** True if {@code b} is one of the 64 characters a digest is written with ({@code ./0-9A-Za-z}). */
+  static boolean isDigestChar(byte b) {
+    return b == '.' || b == '/' || (b >= '0' && b <= '9') || (b >= 'A' && b <= 'Z') || (b >= 'a' && b <= 'z');
+  }
+
   static MessageDigest sha256() {
     try {
       return MessageDigest.getInstance("SHA-256");

@@ -75,6 +75,7 @@ public record GtidEvent(
         ? TaggedGtidDecoder.decode(event, in)
         : parseFixed(event.type(), in);
     parsed.checkGno(event, in);
+    parsed.checkTag(event, in);
     return parsed;
   }
 
@@ -127,6 +128,17 @@ public record GtidEvent(
     boolean valid = type == EventType.ANONYMOUS_GTID ? gno == 0 : gno >= 1 && gno <= MAX_GNO;
     if (!valid) {
       throw EventBody.error(event, in, "invalid gno " + gno);
+    }
+  }
+
+  /** A tag MySQL would not accept (its characters, its first character) would fail later in {@link #gtid()}. */
+  private void checkTag(BinlogEvent event, ByteReader in) {
+    if (isTagged()) {
+      try {
+        gtid();
+      } catch (IllegalArgumentException e) {
+        throw EventBody.error(event, in, e.getMessage());
+      }
     }
   }
 

@@ -14,6 +14,8 @@ package org.binlogrelay.protocol.gtid;
  */
 public record MariadbGtid(long domainId, long serverId, long seqNo) {
   private static final long MAX_U32 = 0xffff_ffffL;
+  /** Characters of a malformed text quoted in an error message, as MySQL's GTID parser quotes. */
+  static final int MAX_QUOTED = 200;
 
   public MariadbGtid {
     if (domainId < 0 || domainId > MAX_U32) {
@@ -40,7 +42,7 @@ public record MariadbGtid(long domainId, long serverId, long seqNo) {
     int second = first < 0 ? -1 : s.indexOf('-', first + 1);
     if (second < 0 || s.indexOf('-', second + 1) >= 0) {
       throw new IllegalArgumentException(
-          "malformed MariaDB GTID '" + text + "': expected domain-server-seq, e.g. 0-1-100");
+          "malformed MariaDB GTID '" + quoted(text) + "': expected domain-server-seq, e.g. 0-1-100");
     }
     long domain = number(text, s.substring(0, first), "domain id", MAX_U32);
     long server = number(text, s.substring(first + 1, second), "server id", MAX_U32);
@@ -66,7 +68,7 @@ public record MariadbGtid(long domainId, long serverId, long seqNo) {
     }
     if (!ok) {
       throw new IllegalArgumentException(
-          "malformed MariaDB GTID '" + text + "': " + what + " '" + digits
+          "malformed MariaDB GTID '" + quoted(text) + "': " + what + " '" + quoted(digits)
               + "' is not a decimal number");
     }
     try {
@@ -78,7 +80,15 @@ public record MariadbGtid(long domainId, long serverId, long seqNo) {
       // reported below
     }
     throw new IllegalArgumentException(
-        "malformed MariaDB GTID '" + text + "': " + what + " " + digits + " exceeds "
+        "malformed MariaDB GTID '" + quoted(text) + "': " + what + " " + quoted(digits) + " exceeds "
             + Long.toUnsignedString(max));
+  }
+
+  /**
+   * {@code text} for an error message, cut to its first {@value #MAX_QUOTED} characters: the text can come from a
+   * replica ({@code SET @slave_connect_state}) and be as long as a packet.
+   */
+  static String quoted(String text) {
+    return text.length() <= MAX_QUOTED ? text : text.substring(0, MAX_QUOTED) + "...";
   }
 }

@@ -212,7 +212,7 @@ public final class MariadbGtidSet implements GtidSet {
     for (String part : text.split(",", -1)) {
       if (part.isBlank()) {
         throw new IllegalArgumentException(
-            "malformed MariaDB GTID list '" + text + "': empty entry between commas");
+            "malformed MariaDB GTID list '" + MariadbGtid.quoted(text) + "': empty entry between commas");
       }
       out.add(MariadbGtid.parse(part));
     }

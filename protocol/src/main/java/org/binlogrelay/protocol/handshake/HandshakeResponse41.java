@@ -142,9 +142,11 @@ public record HandshakeResponse41(
     throw new ProtocolException("handshake response: " + what + " has no NUL terminator before the end of the packet");
   }
 
+  /** {@code n} is a length-encoded integer: values of 2^63 and more come back negative and are over any limit. */
   private static void checkLimit(long n, int max, String what) {
-    if (n > max) {
-      throw new ProtocolException("handshake response: " + what + " of " + n + " bytes exceeds the limit of " + max);
+    if (n < 0 || n > max) {
+      throw new ProtocolException("handshake response: " + what + " of " + Long.toUnsignedString(n)
+          + " bytes exceeds the limit of " + max);
     }
   }
 

@@ -51,6 +51,7 @@ public record HandshakeV10(
   public static final int SCRAMBLE_LENGTH = 20;
   private static final int PART1_LENGTH = 8;
   private static final int MAX_VERSION_BYTES = 255;
+  private static final int MAX_SCRAMBLE_BYTES = 254;
 
   public HandshakeV10 {
     Objects.requireNonNull(serverVersion, "serverVersion");
@@ -58,7 +59,7 @@ public record HandshakeV10(
     if (serverVersion.getBytes(StandardCharsets.UTF_8).length > MAX_VERSION_BYTES || serverVersion.indexOf('\0') >= 0) {
       throw new IllegalArgumentException("server version '" + serverVersion + "' too long or contains NUL");
     }
-    if (scramble.length < PART1_LENGTH || scramble.length > 254) {
+    if (scramble.length < PART1_LENGTH || scramble.length > MAX_SCRAMBLE_BYTES) {
       throw new IllegalArgumentException("scramble of " + scramble.length + " bytes; need 8..254");
     }
     if (connectionId < 0 || connectionId > 0xffffffffL) {
@@ -105,6 +106,9 @@ public record HandshakeV10(
           "handshake: protocol version " + version + ", expected 10 (0xff would be an ERR packet)");
     }
     String serverVersion = in.nulString("handshake server version");
+    if (serverVersion.getBytes(StandardCharsets.UTF_8).length > MAX_VERSION_BYTES) {
+      throw new ProtocolException("handshake: server version of more than " + MAX_VERSION_BYTES + " bytes");
+    }
     long connectionId = in.u32("handshake connection id");
     byte[] part1 = in.bytes(PART1_LENGTH, "handshake scramble part 1");
     in.skip(1, "handshake filler");
@@ -131,6 +135,10 @@ public record HandshakeV10(
         plugin = end < 0 ? in.string(in.remaining(), "handshake auth plugin name")
             : in.nulString("handshake auth plugin name");
       }
+    }
+    if (part1.length + part2.length > MAX_SCRAMBLE_BYTES) {
+      throw new ProtocolException("handshake: auth plugin data of " + (part1.length + part2.length)
+          + " bytes, more than the " + MAX_SCRAMBLE_BYTES + " a length byte can announce with its NUL");
     }
     byte[] scramble = Arrays.copyOf(part1, part1.length + part2.length);
     System.arraycopy(part2, 0, scramble, part1.length, part2.length);

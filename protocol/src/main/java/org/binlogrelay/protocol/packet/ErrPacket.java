@@ -63,7 +63,14 @@ public record ErrPacket(int code, String sqlState, String message) {
     String state = GENERAL_SQL_STATE;
     if (in.hasRemaining() && payload[in.arrayOffset()] == '#') {
       in.skip(1, "ERR sql state marker");
-      state = in.string(5, "ERR sql state");
+      int at = in.position();
+      byte[] raw = in.bytes(5, "ERR sql state");
+      for (byte b : raw) {
+        if (b < 0) {
+          throw new ProtocolException("ERR packet: sql state at offset " + at + " is not 5 ASCII characters");
+        }
+      }
+      state = new String(raw, StandardCharsets.US_ASCII);
     }
     return new ErrPacket(code, state, in.string(in.remaining(), "ERR message"));
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -72,6 +73,41 @@ class CredentialTest {
     assertThatThrownBy(() -> Credential.parse("$A$005$" + "$".repeat(20) + "a".repeat(43)))
         .hasMessageContaining("salt byte 0x24");
     assertThatThrownBy(() -> Credential.parse("0x2441")).hasMessageContaining("140 hex digits");
+  }
+
+  /**
+   * Found by AuthFuzzTest#storedHash (AuthFuzzTestInputs/storedHash/crash-bb354a6c...): the rounds field went
+   * through Integer.parseInt, which takes a sign, so "$A$-01$..." was accepted with -1,000 rounds; verifying
+   * such a hash threw and its stored form did not parse again.
+   */
+  @Test
+  void refusesASignedRoundsField() {
+    String digest = "4C71357752" + "66JUFkYiYohDDFdB2S9T74" + "a".repeat(11);
+    for (String rounds : List.of("-01", "+0A", " 01", "0x1")) {
+      String stored = "$A$" + rounds + "$" + "uGaaGCVq9tAJ92401060" + digest;
+      assertThatThrownBy(() -> Credential.parse(stored)).as(stored).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("three hex digits");
+    }
+    assertThat(((CachingSha2Hash) Credential.parse("$A$00a$" + "uGaaGCVq9tAJ92401060" + digest)).rounds())
+        .isEqualTo(10_000);
+  }
+
+  /**
+   * Found by AuthFuzzTest#storedHash (AuthFuzzTestInputs/storedHash/crash-fefdad2c...): the hex form let any byte
+   * into the 43-character digest, so a hash was accepted whose stored form (text, as its salt was printable)
+   * did not parse again. A digest is written with crypt's 64 characters only; anything else is refused.
+   */
+  @Test
+  void refusesADigestCharacterOutsideCryptsAlphabet() {
+    String text = "$A$005$" + "P1PjP2mqXkmk9jry3Lr5" + "klFWP91Zady5P1PjP2mqXkmk9jry3Lq5wRfrAL" + "a".repeat(5);
+    assertThat(Credential.parse(text)).isInstanceOf(CachingSha2Hash.class);
+    byte[] raw = text.getBytes(StandardCharsets.US_ASCII);
+    for (byte bad : new byte[] {(byte) 0x89, '$', '-', 0x14}) {
+      raw[67] = bad;
+      String hex = "0x" + java.util.HexFormat.of().formatHex(raw);
+      assertThatThrownBy(() -> Credential.parse(hex)).as("byte %02x", bad).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("at 67 is not one of SHA-256-crypt's characters");
+    }
   }
 
   @Test

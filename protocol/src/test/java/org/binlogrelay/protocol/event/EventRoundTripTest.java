@@ -132,6 +132,21 @@ class EventRoundTripTest {
     assertEquals(same, GtidEvent.parse(mysql.wrap(mysql.add(EventType.GTID, EventBodies.gtid(same))), mysql.format()));
   }
 
+  /**
+   * Found by BinlogEventFuzzTest#binlogFile (BinlogEventFuzzTestInputs/binlogFile/crash-6dab8fff...): a
+   * GTID_TAGGED event whose tag MySQL would refuse parsed, and the transaction tracker then failed with
+   * IllegalArgumentException from the GTID instead of a ProtocolException naming the event.
+   */
+  @Test
+  void taggedGtidWithAnInvalidTagIsRefused() {
+    for (String tag : List.of("my\u00e9tag", "1tag", "has space", "a-b")) {
+      GtidEvent g = new GtidEvent(EventType.GTID_TAGGED, 1, UUID_A, tag, 5, 4, 5, 1, 1, 0, 90704, 90704, 0);
+      BinlogEvent event = mysql.wrap(mysql.add(EventType.GTID_TAGGED, EventBodies.taggedGtid(g)));
+      ProtocolException e = assertThrows(ProtocolException.class, () -> GtidEvent.parse(event, mysql.format()), tag);
+      assertTrue(e.getMessage().contains("GTID_TAGGED"), e.getMessage());
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(longs = {1, 63, 64, 8191, 8192, 1L << 40, GtidEvent.MAX_GNO})
   void taggedGtidRoundTrips(long gno) {

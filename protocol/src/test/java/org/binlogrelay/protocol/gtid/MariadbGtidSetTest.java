@@ -144,4 +144,22 @@ class MariadbGtidSetTest {
     assertThat(MariadbGtidSet.parse("0-1-1,0-2-2")).as("same entries, other newest")
         .isNotEqualTo(MariadbGtidSet.parse("0-2-2,0-1-1"));
   }
+
+  /**
+   * Found by GtidFuzzTest#mariadbText (GtidFuzzTestInputs/mariadbText/crash-98dc079f3ba221d05416c7baf6ac969815c06f17):
+   * a malformed list was quoted whole in the error, so a replica's connect state of any size went into the
+   * relay's log and the ERR packet. At most 200 characters are quoted, as for MySQL GTID text.
+   */
+  @Test
+  void errorsQuoteAtMost200CharactersOfTheText() {
+    String emptyEntry = "0-1-1,".repeat(2000) + ",";
+    String longNumber = "0-1-" + "7".repeat(5000);
+    String noDashes = "x".repeat(5000);
+    for (String text : List.of(emptyEntry, longNumber, noDashes, "0-1-1, " + longNumber)) {
+      assertThatThrownBy(() -> MariadbGtidSet.parse(text)).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("malformed MariaDB GTID")
+          .hasMessageContaining("...")
+          .satisfies(e -> assertThat(e.getMessage().length()).isLessThan(600));
+    }
+  }
 }

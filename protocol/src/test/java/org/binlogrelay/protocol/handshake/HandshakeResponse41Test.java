@@ -81,6 +81,27 @@ class HandshakeResponse41Test {
         .hasMessageContaining("auth response of 1099511627776 bytes exceeds the limit of 2048");
   }
 
+  /**
+   * Found by HandshakeFuzzTest#clientHandshakeResponse (HandshakeFuzzTestInputs/clientHandshakeResponse/
+   * crash-0205578e...): a length-encoded length of 2^63 or more reads as a negative long, passed the limit check
+   * and was cut to an int, so an auth response of up to a whole packet got through a limit of 20 bytes.
+   */
+  @Test
+  void refusesALenencLengthOfTwoToTheSixtyThirdOrMore() {
+    int caps = CapabilityFlags.CLIENT_PROTOCOL_41 | CapabilityFlags.CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA;
+    byte[] bytes = new ByteWriter().u32(caps).u32(0).u8(8).bytes(new byte[23]).nulString("u")
+        .u8(0xfe).u64(0xc3c3c30000000072L).bytes(new byte[114]).toByteArray();
+    assertThatThrownBy(() -> HandshakeResponse41.decode(bytes, new HandshakeLimits(8, 20, 8, 21, 64, 3)))
+        .isInstanceOf(ProtocolException.class)
+        .hasMessageContaining("auth response of 14106332862621941874 bytes exceeds the limit of 20");
+    int attrCaps = CapabilityFlags.CLIENT_PROTOCOL_41 | CapabilityFlags.CLIENT_SECURE_CONNECTION
+        | CapabilityFlags.CLIENT_CONNECT_ATTRS;
+    byte[] attributes = new ByteWriter().u32(attrCaps).u32(0).u8(8).bytes(new byte[23]).nulString("u").u8(0)
+        .u8(0xfe).u64(-1L).bytes(new byte[8]).toByteArray();
+    assertThatThrownBy(() -> HandshakeResponse41.decode(attributes, LIMITS)).isInstanceOf(ProtocolException.class)
+        .hasMessageContaining("connection attributes of 18446744073709551615 bytes exceeds the limit");
+  }
+
   @Test
   void refusesTooManyOrTooLargeConnectionAttributes() {
     int caps = CapabilityFlags.CLIENT_PROTOCOL_41 | CapabilityFlags.CLIENT_SECURE_CONNECTION

@@ -52,6 +52,31 @@ class HandshakeV10Test {
     assertThatThrownBy(() -> HandshakeV10.decode(cut)).isInstanceOf(ProtocolException.class);
   }
 
+  /**
+   * Found by HandshakeFuzzTest#serverPackets (HandshakeFuzzTestInputs/serverPackets/crash-26afbce0...): a
+   * greeting whose server version is over 255 bytes once decoded (here bytes that are not UTF-8, each decoded to
+   * a three-byte U+FFFD), or whose auth plugin data is 255 bytes without a NUL, was read and then refused by the
+   * record's constructor with IllegalArgumentException instead of ProtocolException.
+   */
+  @Test
+  void refusesAnOverlongVersionOrScrambleAsAProtocolError() {
+    byte[] greeting = RealHandshakes.MYSQL_97_GREETING;
+    int versionEnd = 1 + "9.7.4-2".length();
+    byte[] longVersion = new byte[greeting.length + 100];
+    longVersion[0] = 10;
+    Arrays.fill(longVersion, 1, 101, (byte) 0xff);
+    System.arraycopy(greeting, 1, longVersion, 101, greeting.length - 1);
+    assertThatThrownBy(() -> HandshakeV10.decode(longVersion)).isInstanceOf(ProtocolException.class)
+        .hasMessageContaining("server version of more than 255 bytes");
+
+    int dataLength = versionEnd + 1 + 4 + 8 + 1 + 2 + 1 + 2 + 2;
+    byte[] longScramble = Arrays.copyOf(greeting, dataLength + 1 + 10 + 247);
+    longScramble[dataLength] = (byte) 255;
+    Arrays.fill(longScramble, dataLength + 1 + 10, longScramble.length, (byte) 'x');
+    assertThatThrownBy(() -> HandshakeV10.decode(longScramble)).isInstanceOf(ProtocolException.class)
+        .hasMessageContaining("auth plugin data of 255 bytes");
+  }
+
   @Test
   void refusesBadArguments() {
     assertThatThrownBy(() -> new HandshakeV10("x\0y", 1, new byte[20], 0, 0, 0, "p"))

@@ -51,6 +51,20 @@ class ResultPacketTest {
     assertThrows(IllegalArgumentException.class, () -> new ErrPacket(1, "HY00", "x"));
   }
 
+  /**
+   * Found by HandshakeFuzzTest#serverPackets (HandshakeFuzzTestInputs/serverPackets/crash-3364e7e3...): a byte
+   * over 0x7f in the SQL state made decode throw IllegalArgumentException from the record's constructor
+   * instead of ProtocolException, so a primary's garbled ERR packet escaped the relay's protocol error handling.
+   */
+  @Test
+  void errWithANonAsciiSqlStateIsAProtocolError() {
+    byte[] wire = HexFormat.of().parseHex("ff08fe2361af68696e675f736833675f7373737766");
+    ProtocolException e = assertThrows(ProtocolException.class, () -> ErrPacket.decode(wire));
+    assertTrue(e.getMessage().contains("sql state"), e.getMessage());
+    byte[] twoByteChar = HexFormat.of().parseHex("ff1500234843c3a93030" + "6d657373616765");
+    assertThrows(ProtocolException.class, () -> ErrPacket.decode(twoByteChar));
+  }
+
   @Test
   void okPacketRoundTrips() {
     OkPacket ok = new OkPacket(300, 1L << 40, OkPacket.SERVER_STATUS_AUTOCOMMIT | OkPacket.SERVER_STATUS_IN_TRANS, 2,

@@ -7,10 +7,11 @@ import org.binlogrelay.protocol.ProtocolException;
 import org.junit.jupiter.api.Test;
 
 /**
- * Random bodies for every typed view: they parse or throw {@link ProtocolException}, nothing else.
+ * Random bodies for every typed view: they parse or throw {@link ProtocolException}, nothing else. The
+ * coverage-guided counterpart is {@link BinlogEventFuzzTest}.
  * (Runs on the project's own seeded {@code RandomCases}; the project does not use jqwik.)
  */
-class FuzzTest {
+class RandomBodiesTest {
   private static final FormatDescriptionEvent MYSQL =
       FormatDescriptionEvent.parse(RealEventBytes.MYSQL_FDE, 0, RealEventBytes.MYSQL_FDE.length);
   private static final FormatDescriptionEvent MARIADB =
