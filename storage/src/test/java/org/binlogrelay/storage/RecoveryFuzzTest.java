@@ -109,18 +109,18 @@ class RecoveryFuzzTest {
       long target = tailEnd(source);
       // the transactions after the stored part: a crash in the middle of copying them
       byte[] next = Arrays.copyOfRange(file, (int) target, (int) Math.min(file.length, target + 3000));
-      seeds.add(input(flavor, 0, 0, 0, next));
-      seeds.add(input(flavor | 8, 0, 0, 0, next));
+      seeds.add(input(flavor, 0, 0, next));
+      seeds.add(input(flavor | 8, 0, 0, next));
       // the last transactions again, after a cut a few hundred bytes back, with repaired log_pos
-      seeds.add(input(flavor | 4 | (2 << 4), 0, 400, 0, Arrays.copyOfRange(file, (int) target - 400, (int) target)));
+      seeds.add(input(flavor | 4 | (2 << 4), 0, 400, Arrays.copyOfRange(file, (int) target - 400, (int) target)));
       // a flipped byte in the middle of the stored part, metadata gone
-      seeds.add(input(flavor | 8 | (1 << 4), 0, 700, 0, new byte[] {0x5a}));
+      seeds.add(input(flavor | 8 | (1 << 4), 0, 700, new byte[] {0x5a}));
       // the first file's ROTATE and STOP appended (a file that was closed after all)
       byte[] first = source.bytes.get(source.files.get(0));
       List<byte[]> events = events(first);
-      seeds.add(input(flavor | 2 | 4, 1, 0, 0, events.get(events.size() - 1)));
+      seeds.add(input(flavor | 2 | 4, 1, 0, events.get(events.size() - 1)));
       // the same events inserted before the last transaction, repaired
-      seeds.add(input(flavor | 2 | 4 | (3 << 4), 2, 300, 0, concat(events.subList(2, Math.min(8, events.size())))));
+      seeds.add(input(flavor | 2 | 4 | (3 << 4), 2, 300, concat(events.subList(2, Math.min(8, events.size())))));
     }
     return seeds.stream().map(s -> arguments((Object) s));
   }
@@ -354,7 +354,7 @@ class RecoveryFuzzTest {
 
   // ---- bytes ----
 
-  private static byte[] input(int flags, int checkpoint, int back, int unused, byte[] payload) {
+  private static byte[] input(int flags, int checkpoint, int back, byte[] payload) {
     byte[] out = new byte[4 + payload.length];
     out[0] = (byte) flags;
     out[1] = (byte) checkpoint;
