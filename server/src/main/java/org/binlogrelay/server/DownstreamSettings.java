@@ -17,14 +17,25 @@ import org.binlogrelay.server.downstream.sql.Dialect;
  * @param accounts who may log in
  * @param tls the certificate chain and key for TLS, {@code null} for none
  * @param requireSecureTransport refuse logins that did not start TLS
+ * @param sendBufferBytes {@code SO_SNDBUF} of replica connections ({@code --replica-send-buffer}); 0 lets the
+ *     operating system size it
  */
 public record DownstreamSettings(InetSocketAddress bind, long serverId, String serverUuid, UserAccounts accounts,
-    ReplicaServerConfig.TlsFiles tls, boolean requireSecureTransport) {
+    ReplicaServerConfig.TlsFiles tls, boolean requireSecureTransport, int sendBufferBytes) {
+
+  /** Settings with the operating system's send buffer sizing. */
+  public DownstreamSettings(InetSocketAddress bind, long serverId, String serverUuid, UserAccounts accounts,
+      ReplicaServerConfig.TlsFiles tls, boolean requireSecureTransport) {
+    this(bind, serverId, serverUuid, accounts, tls, requireSecureTransport, 0);
+  }
 
   public DownstreamSettings {
     Objects.requireNonNull(bind, "bind");
     Objects.requireNonNull(serverUuid, "serverUuid");
     Objects.requireNonNull(accounts, "accounts");
+    if (sendBufferBytes < 0) {
+      throw new IllegalArgumentException("--replica-send-buffer " + sendBufferBytes + " is negative");
+    }
     if (requireSecureTransport && tls == null) {
       throw new IllegalArgumentException("--require-secure-transport needs a certificate and key (--ssl-cert and"
           + " --ssl-key)");
@@ -43,7 +54,8 @@ public record DownstreamSettings(InetSocketAddress bind, long serverId, String s
         .serverId(serverId)
         .serverUuid(serverUuid)
         .accounts(accounts)
-        .requireSecureTransport(requireSecureTransport);
+        .requireSecureTransport(requireSecureTransport)
+        .sendBufferBytes(sendBufferBytes);
     if (tls != null) {
       builder.tls(tls);
     }

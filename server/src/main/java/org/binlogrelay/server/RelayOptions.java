@@ -156,6 +156,14 @@ public final class RelayOptions {
       description = "Refuse replicas that do not use TLS (needs --ssl-cert and --ssl-key).")
   boolean requireSecureTransport;
 
+  @Option(names = "--replica-send-buffer", paramLabel = "SIZE", order = 56, defaultValue = "0",
+      converter = OptionConverters.ByteSizeConverter.class,
+      description = "Socket send buffer of each replica connection (64K, 1M); 0: sized by the operating system."
+          + " A small buffer keeps what the relay counts as sent close to what the replica has read, so that the"
+          + " per-replica bytes behind and catch-up ETA follow the replica; it limits throughput on links with a"
+          + " long round trip (default: ${DEFAULT-VALUE}).")
+  long replicaSendBuffer;
+
   @Option(names = "--admin-port", paramLabel = "PORT", order = 60, defaultValue = "" + AdminConfig.DEFAULT_PORT,
       description = "HTTP port of /metrics, /health, /ready and the admin API (/api/v1); 0 turns it off"
           + " (default: ${DEFAULT-VALUE}).")
@@ -184,7 +192,7 @@ public final class RelayOptions {
     long id = serverId();
     InetSocketAddress bind = bindAddress();
     DownstreamSettings downstream = new DownstreamSettings(bind, id, UpstreamConfig.defaultReplicaUuid(id).toString(),
-        accounts(warnings), tls(), requireSecureTransport);
+        accounts(warnings), tls(), requireSecureTransport, replicaSendBuffer());
     RetentionPolicy retention = retention();
     UpstreamConfig upstream = primary == null ? null : upstream(id, environment, warnings);
     if (primary == null) {
@@ -222,6 +230,14 @@ public final class RelayOptions {
           + " give --admin-token-file FILE so that only holders of the token reach the admin API");
     }
     return AdminConfig.of(new InetSocketAddress(address, adminPort), token);
+  }
+
+  private int replicaSendBuffer() {
+    if (replicaSendBuffer != 0 && (replicaSendBuffer < 4096 || replicaSendBuffer > 256L << 20)) {
+      throw new IllegalArgumentException("--replica-send-buffer " + replicaSendBuffer + " is outside 4K..256M (0: sized"
+          + " by the operating system)");
+    }
+    return (int) replicaSendBuffer;
   }
 
   private long serverId() {

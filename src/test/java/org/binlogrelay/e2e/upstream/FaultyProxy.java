@@ -40,9 +40,20 @@ public final class FaultyProxy implements AutoCloseable {
     private final Thread acceptor;
     /** Bytes per second per direction and connection; 0 forwards at full speed. */
     private volatile int bytesPerSecond;
+    /** SO_RCVBUF of the proxy's connections to the target; 0 leaves it to the operating system. */
+    private final int targetReceiveBufferBytes;
 
     public FaultyProxy(HostAndPort target) throws IOException {
+        this(target, 0);
+    }
+
+    /**
+     * A proxy whose connections to the target have a fixed receive buffer of {@code targetReceiveBufferBytes}, so
+     * that a throttled path holds little in flight: the target sees a small window, as over a slow link.
+     */
+    public FaultyProxy(HostAndPort target, int targetReceiveBufferBytes) throws IOException {
         this.target = target;
+        this.targetReceiveBufferBytes = targetReceiveBufferBytes;
         this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         this.acceptor = new Thread(this::accept, "proxy-accept-" + listener.getLocalPort());
         acceptor.setDaemon(true);
@@ -116,7 +127,11 @@ public final class FaultyProxy implements AutoCloseable {
             }
             Socket server;
             try {
-                server = new Socket(target.host(), target.port());
+                server = new Socket();
+                if (targetReceiveBufferBytes > 0) {
+                    server.setReceiveBufferSize(targetReceiveBufferBytes);
+                }
+                server.connect(new java.net.InetSocketAddress(target.host(), target.port()));
             } catch (IOException e) {
                 // the target is down (restarting, killed): refuse this client as the target would, keep accepting
                 Link.closeQuietly(client);
@@ -181,7 +196,10 @@ public final class FaultyProxy implements AutoCloseable {
             t.start();
         }
 
-        /** Writes {@code n} bytes at full speed, or in 50 ms slices of the rate while throttled. */
+        /**
+         * Writes {@code n} bytes at full speed, or while throttled in slices of at most 50 ms of the rate, each
+         * followed by the time it takes at the rate.
+         */
         private void forward(byte[] buffer, int n, OutputStream out) throws IOException, InterruptedException {
             int offset = 0;
             while (offset < n) {
@@ -190,7 +208,8 @@ public final class FaultyProxy implements AutoCloseable {
                 out.write(buffer, offset, slice);
                 offset += slice;
                 if (limit > 0) {
-                    Thread.sleep(50);
+                    long nanos = slice * 1_000_000_000L / limit;
+                    Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
                 }
             }
         }

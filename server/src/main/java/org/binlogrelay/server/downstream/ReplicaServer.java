@@ -100,6 +100,7 @@ public final class ReplicaServer implements AutoCloseable {
         .option(ChannelOption.SO_BACKLOG, 128)
         .childOption(ChannelOption.TCP_NODELAY, true)
         .childOption(ChannelOption.SO_KEEPALIVE, true)
+        .childOption(ChannelOption.SO_SNDBUF, config.sendBufferBytes() > 0 ? config.sendBufferBytes() : null)
         .childHandler(new ServerPipeline(state))
         .bind(config.bind())
         .awaitUninterruptibly();

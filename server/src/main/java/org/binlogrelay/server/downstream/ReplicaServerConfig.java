@@ -32,6 +32,8 @@ import org.binlogrelay.server.downstream.sql.SystemVariable;
  * @param extraVariables variables added to or replacing the dialect's defaults
  * @param ioThreads event-loop threads
  * @param authThreads threads for the expensive steps of logins (SHA-256-crypt, RSA), off the event loops
+ * @param sendBufferBytes {@code SO_SNDBUF} of replica connections; 0 leaves it to the operating system's automatic
+ *     sizing (up to {@code net.ipv4.tcp_wmem}'s maximum on Linux)
  */
 public record ReplicaServerConfig(
     InetSocketAddress bind,
@@ -50,7 +52,8 @@ public record ReplicaServerConfig(
     Duration blockDuration,
     List<SystemVariable> extraVariables,
     int ioThreads,
-    int authThreads) {
+    int authThreads,
+    int sendBufferBytes) {
 
   /** A PEM certificate chain and its unencrypted PKCS#8 private key ({@code BEGIN PRIVATE KEY}). */
   public record TlsFiles(Path certificateChain, Path privateKey) {
@@ -70,6 +73,9 @@ public record ReplicaServerConfig(
     extraVariables = List.copyOf(extraVariables);
     if (requireSecureTransport && tls == null) {
       throw new IllegalArgumentException("requireSecureTransport needs TLS files");
+    }
+    if (sendBufferBytes < 0) {
+      throw new IllegalArgumentException("sendBufferBytes must not be negative: " + sendBufferBytes);
     }
     if (maxConnections < 1 || maxPacketBytes < 1024 || ioThreads < 1 || authThreads < 1 || maxFailedLogins < 1) {
       throw new IllegalArgumentException("maxConnections, ioThreads, authThreads and maxFailedLogins must be positive"
@@ -99,6 +105,7 @@ public record ReplicaServerConfig(
     private boolean requireSecureTransport;
     private Path rsaPrivateKey;
     private int maxConnections = 256;
+    private int sendBufferBytes;
     private int maxPacketBytes = 64 << 20;
     private Duration connectTimeout = Duration.ofSeconds(10);
     private Duration idleTimeout = Duration.ofHours(8);
@@ -208,12 +215,18 @@ public record ReplicaServerConfig(
       return this;
     }
 
+    /** {@code SO_SNDBUF} of replica connections in bytes; 0 (the default) lets the operating system size it. */
+    public Builder sendBufferBytes(int n) {
+      this.sendBufferBytes = n;
+      return this;
+    }
+
     public ReplicaServerConfig build() {
       ServerIdentity identity = new ServerIdentity(version, versionComment, serverId, serverUuid, gtidDomainId,
           maxPacketBytes, idleTimeout.toSeconds(), "binlog-relay", bind.getPort());
       return new ReplicaServerConfig(bind, dialect, identity, accounts, tls, requireSecureTransport, rsaPrivateKey,
           maxConnections, maxPacketBytes, connectTimeout, idleTimeout, maxFailedLogins, failedLoginWindow,
-          blockDuration, extraVariables, ioThreads, authThreads);
+          blockDuration, extraVariables, ioThreads, authThreads, sendBufferBytes);
     }
   }
 }

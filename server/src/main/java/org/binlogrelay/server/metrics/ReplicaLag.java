@@ -24,9 +24,11 @@ import org.binlogrelay.storage.Time;
  *
  * <ul>
  *   <li>send rate: bytes sent over the window divided by its length;
- *   <li>catch-up rate: bytes behind at the window's start minus now, divided by the time between (negative when
- *       the replica falls further behind); when bytes behind peaked inside the window at least a second ago, from
- *       that peak instead, so that the rate follows a catch-up as soon as it starts (after a pause, a restart);
+ *   <li>catch-up rate ({@link #catchUpRate}): how fast bytes behind shrinks (negative when the replica falls further
+ *       behind), over the window; once bytes behind has peaked inside the window, over the samples after the peak
+ *       only, as the slope of a least-squares line through them, so that the rate follows a catch-up as soon as it
+ *       starts (after a pause, a restart) and leaves out the burst that refills the connection's socket buffers
+ *       right after the peak (those bytes count as sent although the replica has not read them yet);
  *   <li>ETA: bytes behind divided by the catch-up rate when it is positive; 0 when caught up; unknown otherwise.
  * </ul>
  *
@@ -47,7 +49,8 @@ public final class ReplicaLag {
   private final Map<Long, ArrayDeque<Sample>> history = new HashMap<>();
   private List<ReplicaView> views = List.of();
 
-  private record Sample(long nanos, long bytesSent, long bytesBehind) {}
+  /** One sample of a dump: when, bytes sent so far, bytes behind the store's readable end. */
+  record Sample(long nanos, long bytesSent, long bytesBehind) {}
 
   /**
    * @param store the store (may answer {@code null} before it is open)
@@ -108,18 +111,64 @@ public final class ReplicaLag {
     double seconds = (last.nanos() - first.nanos()) / 1e9;
     if (samples.size() >= 2 && seconds > 0) {
       sendRate = (last.bytesSent() - first.bytesSent()) / seconds;
-      Sample peak = first;
-      for (Sample x : samples) {
-        if (x.bytesBehind() > peak.bytesBehind()) {
-          peak = x;
-        }
-      }
-      double sincePeak = (last.nanos() - peak.nanos()) / 1e9;
-      Sample from = peak != first && sincePeak >= 1 ? peak : first;
-      catchUp = (from.bytesBehind() - last.bytesBehind()) / ((last.nanos() - from.nanos()) / 1e9);
+      catchUp = catchUpRate(List.copyOf(samples));
     }
     Double eta = behind == 0 ? Double.valueOf(0) : catchUp != null && catchUp > 0 ? behind / catchUp : null;
     return new ReplicaView(d, behind, secondsBehind(at, head, files), sendRate, catchUp, eta);
+  }
+
+  /**
+   * Bytes per second by which bytes behind shrinks over {@code samples} (oldest first, at least two, spanning some
+   * time). From the newest peak of bytes behind: when at least two samples spanning a second follow it, the negated
+   * least-squares slope through those samples (the peak itself left out); when fewer follow it but the peak is at
+   * least a second old, from the peak to the last sample; otherwise (the last sample is the peak: falling behind or
+   * level) from the first sample to the last.
+   */
+  static double catchUpRate(List<Sample> samples) {
+    Sample first = samples.get(0);
+    Sample last = samples.get(samples.size() - 1);
+    int peak = 0;
+    for (int i = 1; i < samples.size(); i++) {
+      if (samples.get(i).bytesBehind() >= samples.get(peak).bytesBehind()) {
+        peak = i;
+      }
+    }
+    if (peak < samples.size() - 1) {
+      List<Sample> after = samples.subList(peak + 1, samples.size());
+      if (after.size() >= 2 && last.nanos() - after.get(0).nanos() >= 1_000_000_000L) {
+        return -slope(after);
+      }
+      if (last.nanos() - samples.get(peak).nanos() >= 1_000_000_000L) {
+        return rate(samples.get(peak), last);
+      }
+    }
+    return rate(first, last);
+  }
+
+  private static double rate(Sample from, Sample to) {
+    return (from.bytesBehind() - to.bytesBehind()) / ((to.nanos() - from.nanos()) / 1e9);
+  }
+
+  /** Least-squares slope of bytes behind over time, in bytes per second. */
+  private static double slope(List<Sample> samples) {
+    long t0 = samples.get(0).nanos();
+    double n = samples.size();
+    double sumT = 0;
+    double sumB = 0;
+    for (Sample s : samples) {
+      sumT += (s.nanos() - t0) / 1e9;
+      sumB += s.bytesBehind();
+    }
+    double meanT = sumT / n;
+    double meanB = sumB / n;
+    double cov = 0;
+    double var = 0;
+    for (Sample s : samples) {
+      double dt = (s.nanos() - t0) / 1e9 - meanT;
+      cov += dt * (s.bytesBehind() - meanB);
+      var += dt * dt;
+    }
+    return var == 0 ? 0 : cov / var;
   }
 
   private Double secondsBehind(Position at, Position head, List<FileMetadata> files) {
