@@ -154,7 +154,9 @@ final class CampaignTopology implements AutoCloseable {
                 "--primary-password-file", password.toString(),
                 "--server-id", Long.toString(RELAY_SERVER_ID),
                 "--data-dir", dataDir.toString(),
-XX, accounts.toString(),
+                "--port", Integer.toString(port),
+                "--admin-port", Integer.toString(adminPort),
+                "--accounts-file", accounts.toString(),
                 "--heartbeat-period", "500ms"));
         if (mysql) {
             Path[] tls = certificate(dir);
