@@ -52,6 +52,7 @@ class RestartOnFullDiskIT {
 
                 t.relay().start();
                 t.relay().awaitInLog("relay running", 1, WAIT);
+                assertThat(t.relay().countInLog("store opened not accepting writes (DISK_FULL")).isEqualTo(1);
                 JsonNode store = awaitWaitingForStore(t, api);
                 assertThat(store.get("condition").asText()).isEqualTo("DISK_FULL");
                 assertThat(store.get("lastError").asText()).contains("No space left on device");

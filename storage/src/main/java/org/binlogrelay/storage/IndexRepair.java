@@ -133,7 +133,7 @@ final class IndexRepair {
       } else if (seq < first) {
         delete(name);
         delete(MetadataFile.nameFor(name));
-        act("deleted " + name + ": older than the first indexed file, left over from an interrupted removal");
+        act(deleted() + name + ": older than the first indexed file, left over from an interrupted removal");
         changed = true;
       } else {
         throw new StoreCorruptException("binlog store " + dir + ": " + name + " lies between indexed files but "
@@ -149,11 +149,16 @@ final class IndexRepair {
         String binlog = name.substring(0, name.length() - MetadataFile.SUFFIX.length());
         if (!files.contains(binlog)) {
           delete(name);
-          act("deleted " + name + ": the store holds no " + binlog);
+          act(deleted() + name + ": the store holds no " + binlog);
           changed = true;
         }
       }
     }
+  }
+
+  /** How a deletion is reported: done, or left out of the list and deleted once writes work. */
+  private String deleted() {
+    return writes ? "deleted " : "left out (to delete once the store accepts writes) ";
   }
 
   private void delete(String name) throws IOException {

@@ -19,6 +19,7 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -207,6 +208,79 @@ class OpenOnFullDiskTest {
       Stores.appendFrom(store, source);
     }
     DiskChecks.assertEqualsSource(dir, source);
+  }
+
+  /** What a crash can leave for recovery to repair (see {@link RecoveryTest}), one damage at a time. */
+  enum Damage { TORN_TAIL, MAGIC_ONLY_TAIL, UNINDEXED_LAST_FILE, DAMAGED_CLOSED_METADATA, TEMPORARY_LEFTOVER }
+
+  /**
+   * Whatever recovery would repair, the state found from reads alone (every write failing) is the state a writing
+   * recovery of a copy leaves, nothing on disk changes, and once writes work the store resumes to the primary's
+   * files.
+   */
+  @ParameterizedTest
+  @EnumSource(Damage.class)
+  void theStateFoundByReadingIsTheStateAWritingRecoveryLeaves(Damage damage) throws Exception {
+    for (SourceBinlog source : SourceBinlog.both()) {
+      Path dir = tmp.resolve(damage + "-" + source.flavor);
+      Stores.fill(dir, source);
+      damage(dir, source, damage);
+      Path copy = tmp.resolve(damage + "-" + source.flavor + "-copy");
+      Stores.copyDirectory(dir, copy);
+      Map<String, String> before = contents(dir);
+      Faults faults = new Faults().failAt(Faults.Op.WRITE, name -> true, 1);
+      try (BinlogStore reading = BinlogStore.open(Stores.config(dir, source).build(), faults);
+          BinlogStore writing = BinlogStore.open(Stores.config(copy, source).build())) {
+        assertThat(reading.health().accepting()).isFalse();
+        assertThat(writing.health().accepting()).isTrue();
+        assertThat(writing.recoveryReport().clean()).as(damage + " needs a repair").isFalse();
+        assertThat(reading.readableSnapshot()).isEqualTo(writing.readableSnapshot());
+        assertThat(reading.files()).isEqualTo(writing.files());
+        assertThat(reading.recoveryReport().nextUpstreamPosition())
+            .isEqualTo(writing.recoveryReport().nextUpstreamPosition());
+        assertThat(reading.recoveryReport().truncations()).isEqualTo(writing.recoveryReport().truncations());
+        assertThat(reading.purgedGtids()).isEqualTo(writing.purgedGtids());
+        DiskChecks.assertReadable(reading, source);
+        assertThat(contents(dir)).as(damage + ": nothing on disk changed").isEqualTo(before);
+        faults.heal();
+        assertThat(reading.tryResume()).isTrue();
+        Stores.appendFrom(reading, source);
+      }
+      DiskChecks.assertEqualsSource(dir, source);
+    }
+  }
+
+  private static void damage(Path dir, SourceBinlog source, Damage damage) throws IOException {
+    String last = source.lastFile();
+    String index = BinlogIndex.nameFor(source.files.get(0));
+    switch (damage) {
+      case TORN_TAIL -> {
+        long end = source.boundariesOf(last).lastKey();
+        long cut = source.boundariesOf(last).lowerKey(end);
+        try (FileChannel ch = FileChannel.open(dir.resolve(last), StandardOpenOption.WRITE)) {
+          ch.truncate(cut + (end - cut) / 2);
+        }
+        Files.delete(dir.resolve(MetadataFile.nameFor(last)));
+      }
+      case MAGIC_ONLY_TAIL -> {
+        try (FileChannel ch = FileChannel.open(dir.resolve(last), StandardOpenOption.WRITE)) {
+          ch.truncate(4);
+        }
+        Files.delete(dir.resolve(MetadataFile.nameFor(last)));
+      }
+      case UNINDEXED_LAST_FILE -> {
+        List<String> lines = Files.readAllLines(dir.resolve(index));
+        Files.write(dir.resolve(index), lines.subList(0, lines.size() - 1));
+      }
+      case DAMAGED_CLOSED_METADATA -> {
+        Path meta = dir.resolve(MetadataFile.nameFor(source.files.get(0)));
+        byte[] b = Files.readAllBytes(meta);
+        b[b.length / 2] ^= 1;
+        Files.write(meta, b);
+      }
+      case TEMPORARY_LEFTOVER -> Files.writeString(dir.resolve(index + StoreDirectory.TEMP_SUFFIX), "./x\n");
+      default -> throw new IllegalArgumentException(damage.toString());
+    }
   }
 
   private static void checkTornTailCutInState(BinlogStore store, SourceBinlog source, Position end, long torn)
