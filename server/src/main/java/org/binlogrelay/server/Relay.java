@@ -32,6 +32,7 @@ import org.binlogrelay.storage.BinlogStore;
 import org.binlogrelay.storage.RecoveryReport;
 import org.binlogrelay.storage.StoreConfig;
 import org.binlogrelay.storage.StoreException;
+import org.binlogrelay.storage.StoreHealth;
 import org.binlogrelay.storage.Time;
 import org.binlogrelay.storage.read.ReaderRegistry;
 import org.binlogrelay.storage.retention.Retention;
@@ -200,6 +201,13 @@ public final class Relay implements AutoCloseable {
         report.nextUpstreamPosition() == null ? "(none yet)" : report.nextUpstreamPosition(),
         report.clean() ? "nothing to repair" : report.truncations().size() + " truncation(s) and "
             + report.actions().size() + " repair(s), logged above");
+    StoreHealth health = store.health();
+    if (!health.accepting()) {
+      // e.g. started on a full disk: recovery wrote nothing and left its repairs for when writes work again
+      log.warn("store opened not accepting writes ({}: {}); replicas are served what it holds, and the upstream"
+          + " retries the store until {} takes writes again", health.condition(), health.lastError(),
+          config.dataDir().toAbsolutePath());
+    }
   }
 
   /** The primary's version: from its greeting or the stored files; null if neither told it (--flavor, empty). */

@@ -63,17 +63,19 @@ final class CampaignTopology implements AutoCloseable {
     private final TmpfsDisk disk;
     private final RelayDaemon relay;
     private final Path dataDir;
+    private final HostAndPort admin;
     private final Set<String> crashEndedFiles = new TreeSet<>();
     private FaultyProxy downstream;
 
     private CampaignTopology(DatabaseServer primary, DatabaseServer replica, FaultyProxy upstream, TmpfsDisk disk,
-            RelayDaemon relay, Path dataDir) {
+            RelayDaemon relay, Path dataDir, HostAndPort admin) {
         this.primary = primary;
         this.replica = replica;
         this.upstream = upstream;
         this.disk = disk;
         this.relay = relay;
         this.dataDir = dataDir;
+        this.admin = admin;
     }
 
     /**
@@ -94,8 +96,10 @@ final class CampaignTopology implements AutoCloseable {
         TmpfsDisk disk = TmpfsDisk.mount(dir.resolve("relay-fs"), diskBytes);
         Path dataDir = disk.path().resolve("data");
         int port = quietPort();
-        RelayDaemon relay = new RelayDaemon(relayCommand(primary, upstream.address(), dataDir, port, dir), dir);
-        CampaignTopology topology = new CampaignTopology(primary, replica, upstream, disk, relay, dataDir);
+        HostAndPort admin = new HostAndPort("127.0.0.1", quietPort());
+        RelayDaemon relay = new RelayDaemon(relayCommand(primary, upstream.address(), dataDir, port, admin.port(), dir),
+                dir);
+        CampaignTopology topology = new CampaignTopology(primary, replica, upstream, disk, relay, dataDir, admin);
         try {
             relay.start();
             relay.awaitInLog("streaming from", 1, START);
@@ -132,8 +136,8 @@ final class CampaignTopology implements AutoCloseable {
      * 1.5 s), the relay's own logback.xml; -Xmx256m and ExitOnOutOfMemoryError, so that running out of memory is a
      * death the campaign sees.
      */
-    private static List<String> relayCommand(DatabaseServer primary, HostAndPort via, Path dataDir, int port, Path dir)
-            throws IOException {
+    private static List<String> relayCommand(DatabaseServer primary, HostAndPort via, Path dataDir, int port,
+            int adminPort, Path dir) throws IOException {
         boolean mysql = primary.flavor() == ServerFlavor.MYSQL;
         Path password = Files.writeString(dir.resolve("primary-password"),
                 primary.replicationCredentials().password() + "\n");
@@ -151,6 +155,7 @@ final class CampaignTopology implements AutoCloseable {
                 "--server-id", Long.toString(RELAY_SERVER_ID),
                 "--data-dir", dataDir.toString(),
                 "--port", Integer.toString(port),
+                "--admin-port", Integer.toString(adminPort),
                 "--accounts-file", accounts.toString(),
                 "--heartbeat-period", "500ms"));
         if (mysql) {
@@ -217,6 +222,11 @@ final class CampaignTopology implements AutoCloseable {
 
     TmpfsDisk disk() {
         return disk;
+    }
+
+    /** The relay's admin API and /metrics (no token, on 127.0.0.1). */
+    HostAndPort relayAdmin() {
+        return admin;
     }
 
     Path relayDataDir() {

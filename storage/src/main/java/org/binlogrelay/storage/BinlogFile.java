@@ -89,6 +89,15 @@ final class BinlogFile implements Closeable {
   }
 
   /**
+   * Opens an existing file read-only, for a store that does not accept writes (opened on a full disk): every
+   * write, truncation or force through it fails. {@link #size()} is the file's length on disk.
+   */
+  static BinlogFile openForReading(StoreDirectory dir, String name) throws IOException {
+    FileChannel ch = dir.open(name, StandardOpenOption.READ);
+    return new BinlogFile(name, ch, ch.size());
+  }
+
+  /**
    * Reads the bytes of {@code name} from {@code from} to its end, writes them back in place, and forces the
    * file. After a failed force, Linux may have marked the pages clean without writing them, so a second force
    * alone would succeed and prove nothing; writing the bytes again dirties them and the force really writes

@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -48,7 +49,9 @@ import org.slf4j.LoggerFactory;
  * {@link #open} recovers the directory first ({@link StoreRecovery}): it checks the tail file from its last
  * checkpoint, cuts an incomplete transaction or a corrupt tail, repairs the index and metadata, and reports
  * it all in {@link #recoveryReport()}. Opening time depends on the tail since its checkpoint, not on the
- * size of the store.
+ * size of the store. On a directory that does not take writes (a full disk), recovery computes the same state
+ * from reads alone and the store opens not accepting writes: readers are served what is complete, and {@link
+ * #tryResume()} makes the deferred repairs once writes work (docs/storage.md, section 7).
  *
  * <h2>Thread-safety</h2>
  * {@link #startStream()} and {@link #append} belong to one writer thread (they are serialised by a lock,
@@ -86,7 +89,13 @@ public final class BinlogStore implements Closeable {
   private volatile StoreWriter writer;
   private boolean closed;
 
-  private BinlogStore(StoreConfig config, StoreDirectory dir, BinlogFlavor flavor, StoreRecovery.Recovered r) {
+  /**
+   * @param refused the write error at open, if {@code r} was found without writing: the store then starts not
+   *     accepting writes; {@code null} otherwise
+   * @param step what failed with {@code refused}
+   */
+  private BinlogStore(StoreConfig config, StoreDirectory dir, BinlogFlavor flavor, StoreRecovery.Recovered r,
+      IOException refused, String step) {
     this.config = config;
     this.dir = dir;
     this.flavor = flavor;
@@ -98,7 +107,18 @@ public final class BinlogStore implements Closeable {
     this.views = new ReadableFiles(dir, flavor, config.maxEventSize(), catalog, readable, readableState);
     this.availability = new Availability(dir, config.time(), listeners, durable);
     this.removal = new FileRemoval(dir, catalog, durable, listeners, retentionLock);
+    if (refused != null) {
+      availability.fail(refused, step, deferredRepairs(r), 0);
+    }
     start(r);
+  }
+
+  private static String deferredRepairs(StoreRecovery.Recovered r) {
+    List<Truncation> cuts = r.report().truncations();
+    return "Recovery found the store's state by reading alone (it ends at " + r.end() + ", next upstream position "
+        + r.report().nextUpstreamPosition() + (cuts.isEmpty() ? "" : "; " + cuts.size() + " cut(s) to make, readers"
+        + " are served nothing past them") + ") and leaves its repairs on disk (cuts, metadata, index) until the"
+        + " store accepts writes";
   }
 
   /** Starts a syncer and a writer on the recovered state {@code r}. */
@@ -126,12 +146,52 @@ public final class BinlogStore implements Closeable {
     return open(config, ChannelOpener.FILES);
   }
 
-  /** {@link #open(StoreConfig)} writing through channels from {@code opener} (tests inject I/O errors). */
+  /**
+   * {@link #open(StoreConfig)} writing through channels from {@code opener} (tests inject I/O errors).
+   *
+   * <p>First a probe, as {@link #tryResume()} makes: writing, forcing and deleting 16 KiB. If it fails (a full
+   * disk, EIO, a read-only remount; not a permission refused, which is a setup error reported at once), or if
+   * recovery's own writes fail later, recovery runs without writing ({@link StoreRecovery#withoutWriting}) and
+   * the store opens not accepting writes, in the condition the error says, as if that write had failed while
+   * running: readers are served the complete transactions (never past a torn tail, which is cut only in the
+   * state), and {@link #tryResume()} recovers again, with writes, once the directory takes them. What a writing
+   * recovery had done before its write failed is what a crash during recovery leaves, which recovery handles.
+   */
   static BinlogStore open(StoreConfig config, ChannelOpener opener) throws IOException {
     StoreDirectory dir = new StoreDirectory(config.directory(), opener);
     BinlogFlavor flavor = BinlogFlavor.of(config.flavor());
-    StoreRecovery.Recovered recovered = new StoreRecovery(dir, flavor, config).recover();
-    return new BinlogStore(config, dir, flavor, recovered);
+    String step = "writing and forcing " + Resumption.MIN_PROBE_BYTES + " bytes to " + dir.resolve(Resumption.PROBE
+        + StoreDirectory.TEMP_SUFFIX) + " (a probe) on opening the store";
+    IOException refused;
+    try {
+      dir.probe(Resumption.PROBE, Resumption.MIN_PROBE_BYTES);
+      step = "recovering the store on opening it";
+      return new BinlogStore(config, dir, flavor, new StoreRecovery(dir, flavor, config).recover(), null, null);
+    } catch (IOException e) {
+      if (refusedAccess(e)) {
+        throw e;
+      }
+      refused = e;
+    }
+    log.warn("binlog store {}: {} failed ({}); recovering it without writing, to serve what it holds until it"
+        + " accepts writes", dir, step, refused.toString());
+    StoreRecovery.Recovered recovered;
+    try {
+      recovered = StoreRecovery.withoutWriting(dir, flavor, config).recover();
+    } catch (IOException | RuntimeException readFailed) {
+      refused.addSuppressed(readFailed);
+      throw refused;
+    }
+    return new BinlogStore(config, dir, flavor, recovered, refused, step);
+  }
+
+  private static boolean refusedAccess(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof AccessDeniedException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void durableAdvanced(Position p) {

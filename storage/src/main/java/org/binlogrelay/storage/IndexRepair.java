@@ -23,27 +23,31 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code *.tmp} leftovers of atomic writes and metadata of files not stored: deleted.
  * </ul>
  *
- * Each repair is logged at WARN and listed in {@link #actions()}. Used once, by {@link StoreRecovery}.
+ * Each repair is logged at WARN and listed in {@link #actions()}. Without writes (a recovery that only reads),
+ * the same list of files is returned and nothing is deleted: leftovers are left out of the list and deleted by a
+ * later recovery that writes. Used once, by {@link StoreRecovery}.
  */
 final class IndexRepair {
   private static final Logger log = LoggerFactory.getLogger(IndexRepair.class);
 
   private final StoreDirectory dir;
+  private final boolean writes;
   private final List<String> actions = new ArrayList<>();
   private String indexName;
   private List<String> files = List.of();
   private String missingLast;
   private boolean changed;
 
-  IndexRepair(StoreDirectory dir) {
+  IndexRepair(StoreDirectory dir, boolean writes) {
     this.dir = dir;
+    this.writes = writes;
   }
 
   /** Repairs what it can and returns the files in serving order. */
   List<String> run() throws IOException {
     List<String> entries = dir.list();
     for (String name : entries) {
-      if (name.endsWith(StoreDirectory.TEMP_SUFFIX)) {
+      if (name.endsWith(StoreDirectory.TEMP_SUFFIX) && writes) {
         dir.delete(name);
         act("deleted " + name + ", left over from an interrupted atomic write");
       }
@@ -127,9 +131,9 @@ final class IndexRepair {
         changed = true;
         missingLast = null;
       } else if (seq < first) {
-        dir.delete(name);
-        dir.delete(MetadataFile.nameFor(name));
-        act("deleted " + name + ": older than the first indexed file, left over from an interrupted removal");
+        delete(name);
+        delete(MetadataFile.nameFor(name));
+        act(deleted() + name + ": older than the first indexed file, left over from an interrupted removal");
         changed = true;
       } else {
         throw new StoreCorruptException("binlog store " + dir + ": " + name + " lies between indexed files but "
@@ -144,11 +148,22 @@ final class IndexRepair {
       if (name.endsWith(MetadataFile.SUFFIX)) {
         String binlog = name.substring(0, name.length() - MetadataFile.SUFFIX.length());
         if (!files.contains(binlog)) {
-          dir.delete(name);
-          act("deleted " + name + ": the store holds no " + binlog);
+          delete(name);
+          act(deleted() + name + ": the store holds no " + binlog);
           changed = true;
         }
       }
+    }
+  }
+
+  /** How a deletion is reported: done, or left out of the list and deleted once writes work. */
+  private String deleted() {
+    return writes ? "deleted " : "left out (to delete once the store accepts writes) ";
+  }
+
+  private void delete(String name) throws IOException {
+    if (writes) {
+      dir.delete(name);
     }
   }
 

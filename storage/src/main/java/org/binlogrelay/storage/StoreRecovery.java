@@ -30,6 +30,12 @@ import org.slf4j.LoggerFactory;
  * Every cut is logged at WARN with file, offset, bytes and reason, and listed in the {@link
  * RecoveryReport}. Work is proportional to the number of files (one small metadata read each) plus the
  * tail since its checkpoint. Used once per {@link BinlogStore#open}; not thread-safe.
+ *
+ * <p><b>Without writing</b> ({@link #withoutWriting}): for a directory that does not take writes (a full disk),
+ * the same state is computed from reads alone and nothing on disk changes: cuts and removals are logical (the
+ * state ends at the last complete transaction; files to remove are left out of it), closes, in-use bits,
+ * metadata, the index and leftover deletions are left for later, and the tail's channel is opened read-only.
+ * {@link BinlogStore#tryResume()} later recovers again with writes, which makes the same state physical.
  */
 final class StoreRecovery {
   private static final Logger log = LoggerFactory.getLogger(StoreRecovery.class);
@@ -42,21 +48,36 @@ final class StoreRecovery {
   private final BinlogFlavor flavor;
   private final StoreConfig config;
   private final FileScan scan;
+  /** False: compute the state from reads alone, change nothing on disk. */
+  private final boolean writes;
   private final List<Truncation> truncations = new ArrayList<>();
   private final List<String> actions = new ArrayList<>();
   private int filesScanned;
   private long bytesScanned;
 
   StoreRecovery(StoreDirectory dir, BinlogFlavor flavor, StoreConfig config) {
+    this(dir, flavor, config, true);
+  }
+
+  private StoreRecovery(StoreDirectory dir, BinlogFlavor flavor, StoreConfig config, boolean writes) {
     this.dir = dir;
     this.flavor = flavor;
     this.config = config;
+    this.writes = writes;
     this.scan = new FileScan(flavor, config.maxEventSize());
+  }
+
+  /**
+   * A recovery that only reads: it finds the state a writing recovery would leave, and changes nothing on disk
+   * (see the class comment). Its tail's channel is read-only.
+   */
+  static StoreRecovery withoutWriting(StoreDirectory dir, BinlogFlavor flavor, StoreConfig config) {
+    return new StoreRecovery(dir, flavor, config, false);
   }
 
   Recovered recover() throws IOException {
     long started = config.time().nanoseconds();
-    IndexRepair repair = new IndexRepair(dir);
+    IndexRepair repair = new IndexRepair(dir, writes);
     List<String> names = new ArrayList<>(repair.run());
     actions.addAll(repair.actions());
     boolean indexChanged = repair.changed();
@@ -114,16 +135,20 @@ final class StoreRecovery {
     }
     String indexName = repair.indexName();
     if (files.isEmpty() && indexName != null) {
-      dir.delete(indexName); // an empty store takes the name of its first file's index
+      if (writes) {
+        dir.delete(indexName); // an empty store takes the name of its first file's index
+      }
       indexName = null;
-    } else if (indexChanged && indexName != null) {
+    } else if (indexChanged && indexName != null && writes) {
       List<String> kept = new ArrayList<>();
       for (FileMetadata f : files) {
         kept.add(f.name());
       }
       BinlogIndex.write(dir, indexName, kept);
     }
-    dir.force();
+    if (writes) {
+      dir.force();
+    }
     Position end = null;
     Position next = pendingNext == null ? null : Position.startOf(pendingNext);
     if (tail != null) {
@@ -192,6 +217,11 @@ final class StoreRecovery {
   private FileMetadata close(String name, FileScan.Result result) throws IOException {
     FileStats stats = result.stats();
     FileMetadata closed = stats.snapshot(flavor, true, result.boundary(), result.gtidsAtBoundary());
+    if (!writes) {
+      log.info("binlog store {}: {} ends at {} ({} ending); closing it waits until the store accepts writes", dir,
+          name, result.boundary(), stats.ending());
+      return closed;
+    }
     try (BinlogFile file = BinlogFile.open(dir, name)) {
       if (file.size() != result.boundary()) {
         file.truncate(result.boundary());
@@ -206,8 +236,16 @@ final class StoreRecovery {
     return closed;
   }
 
-  /** Opens the tail for appending at its recovered end, forced and checkpointed. */
+  /**
+   * Opens the tail for appending at its recovered end, forced and checkpointed; without writes, opens it read-only
+   * and leaves the file as it is (its bytes past the recovered end are cut when the store accepts writes).
+   */
   private OpenFile reopen(String name, FileScan.Result result) throws IOException {
+    if (!writes) {
+      FileTracker tracker = flavor.newTracker(result.boundary(), result.format(), result.gtidsAtBoundary());
+      return new OpenFile(BinlogFile.openForReading(dir, name), tracker, result.stats(), result.boundary(),
+          config.time().nanoseconds());
+    }
     BinlogFile file = BinlogFile.open(dir, name);
     try {
       if (file.size() != result.boundary()) {
@@ -233,6 +271,9 @@ final class StoreRecovery {
   }
 
   private void removeFile(String name) throws IOException {
+    if (!writes) {
+      return; // left out of the state; removed when the store accepts writes
+    }
     dir.delete(name);
     dir.delete(MetadataFile.nameFor(name));
   }
