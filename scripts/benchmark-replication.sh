@@ -209,10 +209,11 @@ rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
   echo "sysbench:    $(sysbench --version)"
   echo "load:        $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) at the start"
 } | tee "$RES/machine.txt" >&2
+list() { echo "$*" | xargs | tr ' ' ','; }   # "10 100" -> 10,100
 cat >"$RES/settings.txt" <<SETTINGS
 preset=$PRESET backlog=$BACKLOG_BYTES max_binlog_size=$MAX_BINLOG_BYTES buffer_pool=$BUFFER_POOL_BYTES repeat=$REPEAT
-fanout=$FANOUT fanout_seconds=$FANOUT_SECONDS fanout_rate=$FANOUT_RATE lag_rates=$LAG_RATES lag_seconds=$LAG_SECONDS
-relay_sync=$RELAY_SYNC cold_method=$COLD_METHOD skip=$SKIP
+fanout=$(list "$FANOUT") fanout_seconds=$FANOUT_SECONDS fanout_rate=$FANOUT_RATE lag_rates=$(list "$LAG_RATES")
+lag_seconds=$LAG_SECONDS relay_sync=$RELAY_SYNC cold_method=$COLD_METHOD skip=$(list "$SKIP")
 SETTINGS
 
 # --- servers: one function per step, flavour as first argument ------------------------------------------------
@@ -243,7 +244,7 @@ start_server() { # FLAVOR NAME PORT SERVER_ID: starts NAME from WORK/NAME/data; 
     --max-connections=2000 --open-files-limit=65536 --innodb-flush-log-at-trx-commit=2 --sync-binlog=0)
   if [ "$flavor" = mysql ]; then
     chroot "$ROOT" mysqld --no-defaults --user=root "${common[@]}" --gtid-mode=ON --enforce-gtid-consistency=ON \
-      --log-replica-updates=ON --mysqlx=OFF --innodb-redo-log-capacity=1G --skip-replica-start \
+      --log-replica-updates=ON --mysqlx=OFF --innodb-redo-log-capacity=1G --skip-replica-start --secure-file-priv= \
       >"$d/console.log" 2>&1 &
   else
     "$MARIADBD" --no-defaults --user=root "${common[@]}" --gtid-strict-mode=ON --log-slave-updates=ON \
@@ -367,11 +368,15 @@ await_relay_has() { # FLAVOR PRIMARY_DATADIR FILES...: wait until the relay stor
 
 # --- measurements: every one goes through measure, which records a line of runs.jsonl --------------------------
 SAMPLER_PID=""
-start_sampler() { # FILE: the relay's RSS and heap every 0.5 s while the measurement runs
+start_sampler() { # FILE: the relay's RSS every 0.5 s and its heap every second while the measurement runs
   local file="$1" pid="$RELAY_PID"
-  ( while kill -0 "$pid" 2>/dev/null; do
-      printf '%s %s %s\n' "$(date +%s%3N)" "$(rss_kb "$pid")" "$(relay_heap)"
+  ( heap="$(relay_heap)"
+    while kill -0 "$pid" 2>/dev/null; do
+      printf '%s %s %s\n' "$(date +%s%3N)" "$(rss_kb "$pid")" "$heap"
       sleep 0.5
+      printf '%s %s %s\n' "$(date +%s%3N)" "$(rss_kb "$pid")" 0
+      sleep 0.5
+      heap="$(relay_heap)"
     done ) >"$file" 2>/dev/null &
   SAMPLER_PID=$!
   remember "$SAMPLER_PID" "sampler"
@@ -392,11 +397,11 @@ measure() {
   local rss heap
   rss="$(awk 'BEGIN {m = 0} $2 > m {m = $2} END {print m}' "$samples")"
   heap="$(awk 'BEGIN {m = 0} $3 > m {m = $3} END {printf "%.0f", m}' "$samples")"
-  jq -cn --arg part "$part" --arg flavor "$flavor" --arg source "$source" --arg label "$label" \
+  jq -cn --arg part "$part" --arg flavor "$flavor" --arg source "$source" --arg lbl "$label" \
     --arg file "${out#"$RES"/}" --argjson status "$status" --argjson wall "$(( (t1 - t0) / 1000000 ))" \
     --argjson scpu "$([ -n "$spid" ] && echo $(( (s1 - s0) * 1000 / CLK_TCK )) || echo null)" --argjson rcpu "$(( (r1 - r0) * 1000 / CLK_TCK ))" \
     --argjson rss "${rss:-0}" --argjson heap "${heap:-0}" --arg load "$(cut -d' ' -f1 /proc/loadavg)" \
-    '{part: $part, flavor: $flavor, source: $source, label: $label, file: $file, status: $status,
+    '{part: $part, flavor: $flavor, source: $source, "label": $lbl, file: $file, status: $status,
       wall_ms: $wall, source_cpu_ms: $scpu, relay_cpu_ms: $rcpu, relay_rss_max_kb: $rss,
       relay_heap_max_bytes: $heap, load1: $load}' >>"$RUNS"
   if [ "$status" -ne 0 ]; then
@@ -563,13 +568,20 @@ fanout_part() { # PRIMARY_PORT PRIMARY_PID
   pid=$!
   remember "$pid" "sysbench (fan-out)"
   sleep 3
+  local source source_port source_pid b0 b1 t0 t1
   for n in $FANOUT; do
-    measure fanout mysql relay "$n" "$RELAY_PID" "$RES/mysql-fanout-relay-$n.json" -- \
-      bench fanout --json --host 127.0.0.1 --port "$RELAY_PORT" -u repl -p "$REPL_PASSWORD" --replicas "$n" \
-      --duration "$FANOUT_SECONDS" --source-pid "$RELAY_PID" --plot "$RES/mysql-fanout-relay-$n.svg"
-    measure fanout mysql mysql "$n" "$ppid" "$RES/mysql-fanout-mysql-$n.json" -- \
-      bench fanout --json --host 127.0.0.1 --port "$port" -u repl -p "$REPL_PASSWORD" --replicas "$n" \
-      --duration "$FANOUT_SECONDS" --source-pid "$ppid" --plot "$RES/mysql-fanout-mysql-$n.svg"
+    for source in relay mysql; do
+      source_port="$port"; source_pid="$ppid"
+      if [ "$source" = relay ]; then source_port="$RELAY_PORT"; source_pid="$RELAY_PID"; fi
+      b0="$(binlog_bytes mysql primary)"; t0="$(now_ns)"
+      measure fanout mysql "$source" "$n" "$source_pid" "$RES/mysql-fanout-$source-$n.json" -- \
+        bench fanout --json --host 127.0.0.1 --port "$source_port" -u repl -p "$REPL_PASSWORD" --replicas "$n" \
+        --duration "$FANOUT_SECONDS" --source-pid "$source_pid" --plot "$RES/mysql-fanout-$source-$n.svg"
+      b1="$(binlog_bytes mysql primary)"; t1="$(now_ns)"
+      # what the primary wrote meanwhile (sysbench's --rate is a target: on a busy machine it lags and bursts)
+      jq -cn --arg source "$source" --arg n "$n" --argjson bytes $((b1 - b0)) --argjson ms $(( (t1 - t0) / 1000000 )) \
+        '{part: "fanout-load", source: $source, clients: $n, primary_bytes: $bytes, ms: $ms}' >>"$RUNS"
+    done
   done
   forget "$pid"
 }
