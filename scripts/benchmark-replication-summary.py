@@ -148,6 +148,11 @@ if fan:
     p("\nEach client should receive what the primary wrote: compare \"per client MB/s\" with \"primary wrote MB/s\" "
       "(measured over the whole measurement, client start included, so a little lower). sysbench's rate is a target "
       "that a busy machine misses and makes up later, so the two sources' runs do not see exactly the same load.")
+    p("\nBefore each measurement all clients connect and reach the head (not timed); how long that took, i.e. "
+      "N logins and the catch-up meanwhile: " + "; ".join(
+          f"{n} clients: relay {num(fig(pr.get('relay'), 'settle_seconds') if pr.get('relay') else None, 2)} s, "
+          f"MySQL {num(fig(pr.get('mysql'), 'settle_seconds') if pr.get('mysql') else None, 2)} s"
+          for n, pr in ((n, {r['source']: r for r in fan if int(r['label']) == n}) for n in counts)) + ".")
     p("\nLag here is the client-side fan-out lag of docs/bench.md (head polled every 100 ms; error up to one poll "
       "round trip). The relay's RSS includes its JVM heap; MySQL's includes its buffer pool.")
 
