@@ -408,7 +408,7 @@ measure() {
     log "$part $source $label FAILED (status $status): $(tail -n 3 "$out.err" | tr '\n' ' ')"
   else
     log "$part $source $label: $(jq -r '.figures | to_entries | map(select(.key | test("^(mb_per_s|seconds|lag_p50_ms|lag_p99_ms)$")))
-      | map("\(.key) \(.value)") | join(", ")' "$out" 2>/dev/null || echo done)"
+      | map("\(.key) \(.value)") | join(", ")' "$out" 2>/dev/null || echo "done")"
   fi
 }
 
