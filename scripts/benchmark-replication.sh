@@ -681,6 +681,7 @@ skipped fanout || fanout_part "$PRIMARY_PORT" "$PRIMARY_PID"
 skipped lag || lag_part "$PRIMARY_PORT" "$PRIMARY_PID"
 forget "$RELAY_PID"
 forget "$PRIMARY_PID"
+[ "$KEEP" = 1 ] || rm -rf "$WORK/primary" "$WORK/relay-mysql" "$WORK/replica-direct" "$WORK/replica-relay"   # disk
 
 if ! skipped mariadb && { ! skipped catchup || ! skipped cold; }; then
   log "MariaDB 10.11: primary and relay"
