@@ -14,6 +14,7 @@ import org.binlogrelay.bench.report.Report;
 import org.binlogrelay.bench.report.Series;
 import org.binlogrelay.bench.stream.BinlogPosition;
 import org.binlogrelay.bench.stream.DumpStreamReader;
+import org.binlogrelay.bench.stream.StreamProgress;
 
 /**
  * {@code fanout}: N replica clients tail the source at once for a while (load comes from elsewhere, e.g.
@@ -26,6 +27,11 @@ import org.binlogrelay.bench.stream.DumpStreamReader;
  * as one lag sample; a head the client had already reached when the answer came counts as 0. Lag is thus "how
  * long after the source reported a position the client had received it", with the poll's round trip as error.
  *
+ * <p>The measurement starts once every client is connected and has reached the head the source reported after the
+ * last connection (bounded by {@link #SETTLE_LIMIT}): what the clients received while others were still logging in
+ * is not counted, so that per-client rates compare with what the source wrote during the measurement. The time
+ * this took is reported ({@code settle_seconds}), and so is the number of clients still behind when it ended.
+ *
  * <p>With {@code --source-pid} the source's CPU (percent of one core) and RSS are sampled from /proc at each poll,
  * and so are this process's own, to show whether the clients were the bottleneck.
  */
@@ -33,6 +39,9 @@ final class FanoutRun {
   /** What to run. Immutable. */
   record Settings(ClientSettings client, int replicas, StartPoint start, Duration duration, Duration poll,
       Long sourcePid) {}
+
+  /** Longest wait for every client to connect and reach the head before the measurement starts. */
+  static final Duration SETTLE_LIMIT = Duration.ofSeconds(30);
 
   /** A head the source reported and when it was asked. */
   private record Target(long packed, long askedNanos) {}
@@ -47,6 +56,10 @@ final class FanoutRun {
     volatile boolean stopping;
     long startNanos;
     long endNanos;
+    /** The stream's counters when the measurement started (set by the run's thread before the clock starts). */
+    long baseBytes;
+    long baseEvents;
+    long baseTransactions;
 
     Tail(int index) {
       this.index = index;
@@ -96,6 +109,15 @@ final class FanoutRun {
         throw new IOException("not every client connected within the connect timeout");
       }
       failIfAny(tails, threads);
+      long settleStart = System.nanoTime();
+      int behind = settle(control, flavor, tails, threads);
+      double settleSeconds = (System.nanoTime() - settleStart) / 1e9;
+      for (Tail tail : tails) {
+        StreamProgress p = tail.client.stream().progress();
+        tail.baseBytes = p.eventBytes();
+        tail.baseEvents = p.events();
+        tail.baseTransactions = p.transactions();
+      }
       Series aggregate = new Series("aggregate MB/s");
       Series sourceCpu = new Series("source CPU %");
       Series selfCpu = new Series("relay-bench CPU %");
@@ -143,8 +165,31 @@ final class FanoutRun {
       }
       stopAll(tails, threads);
       long end = System.nanoTime();
-      return report(control, start, tails, (end - t0) / 1e9, aggregate, sourceCpu, selfCpu, sourceCpuSamples,
+      return report(control, start, tails, t0, (end - t0) / 1e9, settleSeconds, behind, aggregate, sourceCpu, selfCpu, sourceCpuSamples,
           sourceRssMax, selfRssMax, source);
+    }
+  }
+
+  /**
+   * Waits until every client has reached the source's head as of now, or {@link #SETTLE_LIMIT}; returns how many
+   * clients were still behind.
+   */
+  private int settle(SourceConnection control, SourceFlavor flavor, List<Tail> tails, List<Thread> threads)
+      throws IOException, InterruptedException {
+    long head = flavor.head(control).packed();
+    long deadline = System.nanoTime() + SETTLE_LIMIT.toNanos();
+    while (true) {
+      failIfAny(tails, threads);
+      int behind = 0;
+      for (Tail t : tails) {
+        if (t.client.stream().progress().position() < head) {
+          behind++;
+        }
+      }
+      if (behind == 0 || System.nanoTime() >= deadline) {
+        return behind;
+      }
+      Thread.sleep(Math.min(50, settings.poll().toMillis()));
     }
   }
 
@@ -172,7 +217,7 @@ final class FanoutRun {
   private static long totalBytes(List<Tail> tails) {
     long sum = 0;
     for (Tail t : tails) {
-      sum += t.client.stream().progress().eventBytes();
+      sum += t.client.stream().progress().eventBytes() - t.baseBytes;
     }
     return sum;
   }
@@ -204,8 +249,8 @@ final class FanoutRun {
     }
   }
 
-  private Report report(SourceConnection control, StartPoint start, List<Tail> tails, double seconds,
-      Series aggregate, Series sourceCpu, Series selfCpu, Distribution sourceCpuSamples, long sourceRssMax,
+  private Report report(SourceConnection control, StartPoint start, List<Tail> tails, long t0, double seconds,
+      double settleSeconds, int behind, Series aggregate, Series sourceCpu, Series selfCpu, Distribution sourceCpuSamples, long sourceRssMax,
       long selfRssMax, ProcessSampler source) {
     Report report = new Report("fanout", settings.replicas() + " tailing clients from " + start + " ("
         + control.address() + ", " + control.serverVersion() + ")");
@@ -216,20 +261,26 @@ final class FanoutRun {
     long transactions = 0;
     for (Tail t : tails) {
       DumpStreamReader s = t.client.stream();
-      double own = Math.max(1e-9, (t.endNanos - t.startNanos) / 1e9);
+      double own = Math.max(1e-9, (t.endNanos - Math.max(t0, t.startNanos)) / 1e9);
+      long clientBytes = s.eventBytes() - t.baseBytes;
+      long clientEvents = s.events() - t.baseEvents;
+      long clientTransactions = s.transactions() - t.baseTransactions;
       Distribution lag;
       synchronized (t.lagMicros) {
         lag = t.lagMicros;
         allLag.addAll(lag);
       }
-      rows.add(List.of(t.index, s.eventBytes(), s.eventBytes() / 1e6 / own, s.events(), s.transactions(),
+      rows.add(List.of(t.index, clientBytes, clientBytes / 1e6 / own, clientEvents, clientTransactions,
           lag.count(), lag.percentile(50) / 1000.0, lag.percentile(99) / 1000.0, lag.max() / 1000.0));
-      bytes += s.eventBytes();
-      events += s.events();
-      transactions += s.transactions();
+      bytes += clientBytes;
+      events += clientEvents;
+      transactions += clientTransactions;
     }
     report.figure("replicas", "clients", settings.replicas(), "")
         .figure("seconds", "duration", seconds, "s")
+        .figure("settle_seconds", "clients connecting and reaching the head, before the measurement", settleSeconds,
+            "s")
+        .figure("clients_behind_at_start", "clients still behind the head when the measurement started", behind, "")
         .figure("event_bytes", "binlog bytes received, all clients", bytes, "B")
         .figure("mb_per_s", "aggregate throughput", bytes / 1e6 / seconds, "MB/s")
         .figure("events_per_s", "aggregate events/s", events / seconds, "")

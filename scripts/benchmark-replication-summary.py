@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""Markdown summary of a scripts/benchmark-replication.sh run: reads RESULTS_DIR/runs.jsonl and the JSON report of
+each measurement, prints every figure next to its alternative with the ratio. Usage: summary.py RESULTS_DIR"""
+import json
+import os
+import statistics
+import sys
+
+res = sys.argv[1]
+runs = [json.loads(line) for line in open(os.path.join(res, "runs.jsonl")) if line.strip()]
+settings = dict(kv.split("=", 1) for kv in open(os.path.join(res, "settings.txt")).read().split() if "=" in kv)
+
+
+def report(run):
+    if run.get("status") != 0:
+        return None
+    try:
+        with open(os.path.join(res, run["file"])) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def fig(run, key):
+    r = report(run)
+    return None if r is None else r.get("figures", {}).get(key)
+
+
+def median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def num(v, digits=1):
+    if v is None:
+        return "–"
+    if isinstance(v, float) and abs(v) >= 100:
+        return f"{v:,.0f}"
+    return f"{v:,.{digits}f}" if isinstance(v, float) else f"{v:,}"
+
+
+def ratio(a, b):
+    if a is None or b is None or b == 0:
+        return "–"
+    return f"{a / b:.2f}×"
+
+
+def spread(values):
+    values = [v for v in values if v is not None]
+    if len(values) < 2:
+        return ""
+    return f" ({num(min(values))}–{num(max(values))})"
+
+
+out = []
+p = out.append
+machine = open(os.path.join(res, "machine.txt")).read().strip()
+p(f"# Replication benchmark, {os.path.basename(res)}\n")
+if settings.get("preset") == "small":
+    p("**Validation run (`--small`): a small backlog, short runs, on whatever machine ran it. These figures show that "
+      "the script works; they are not results to quote.**\n")
+p("```\n" + machine + "\n```\n")
+p("Settings: " + ", ".join(f"`{k}={v}`" for k, v in settings.items()) + "\n")
+failed = [r for r in runs if r.get("status", 0) != 0]
+if failed:
+    p("**Failed measurements:** " + ", ".join(f"{r['part']} {r['source']} {r['label']} ({r['file']}.err)"
+                                              for r in failed) + "\n")
+for r in runs:
+    if r.get("part") == "note":
+        p(f"- note: {r['text']}")
+
+# --- catch-up -------------------------------------------------------------------------------------------------------
+SOURCES = {"loopback": "loopback socket, transferTo (the limit)", "relay": "relay",
+           "mysql": "MySQL 9.7 dump thread", "mariadb": "MariaDB 10.11 dump thread",
+           "mysqlbinlog-mysql": "mysqlbinlog --raw from MySQL", "mysqlbinlog-mariadb": "mariadb-binlog --raw from MariaDB",
+           "mysqlbinlog-relay": "mysqlbinlog --raw from the relay"}
+RELAY_RAW = {"mysql": "mysqlbinlog --raw from the relay", "mariadb": "mariadb-binlog --raw from the relay"}
+RELAY_RAW = {"mysql": "mysqlbinlog --raw from the relay", "mariadb": "mariadb-binlog --raw from the relay"}
+cold_method = next((r["method"] for r in runs if r.get("part") == "cold-method"), None)
+for flavor in ("mysql", "mariadb"):
+    backlog = next((r for r in runs if r.get("part") == "backlog" and r["flavor"] == flavor), None)
+    if backlog is None:
+        continue
+    name = "MySQL 9.7" if flavor == "mysql" else "MariaDB 10.11"
+    p(f"\n## Catch-up of one client, {name} backlog\n")
+    p(f"Backlog: {backlog['bytes']:,} bytes in {backlog['files']} files, from the first file to {backlog['head']}; "
+      f"the relay's files byte-identical to the primary's: **{backlog['relay_files_identical']}**.\n")
+    for mode in ("warm", "cold"):
+        rows = [r for r in runs if r.get("part") == f"catchup-{mode}" and r["flavor"] == flavor]
+        if not rows:
+            continue
+        title = "warm page cache" if mode == "warm" else f"cold page cache ({cold_method or 'unknown method'})"
+        p(f"\n### {title}\n")
+        by = {}
+        for r in rows:
+            by.setdefault(r["source"], []).append(r)
+        relay_mb = median(fig(r, "mb_per_s") for r in by.get("relay", []))
+        p("| reader | MB/s (median of runs, min–max) | seconds | events/s | transactions/s | source CPU s | "
+          "relay ÷ this (MB/s) |")
+        p("|---|---|---|---|---|---|---|")
+        for source in ("loopback", "relay", flavor, f"mysqlbinlog-{flavor}", "mysqlbinlog-relay"):
+            rs = by.get(source)
+            if not rs:
+                continue
+            mbs = [fig(r, "mb_per_s") for r in rs]
+            cpu = median(r["source_cpu_ms"] / 1000 if r.get("source_cpu_ms") is not None else None for r in rs)
+            label = RELAY_RAW[flavor] if source == "mysqlbinlog-relay" else SOURCES.get(source, source)
+            p(f"| {label} | {num(median(mbs))}{spread(mbs)} | "
+              f"{num(median(fig(r, 'seconds') for r in rs), 3)} | {num(median(fig(r, 'events_per_s') for r in rs))} | "
+              f"{num(median(fig(r, 'transactions_per_s') for r in rs))} | {num(cpu, 2)} | "
+              f"{ratio(relay_mb, median(mbs))} |")
+        p("\nThe relay's row against the dump thread's is the comparison; against the loopback row it is the share of "
+          "the physical limit reached. mysqlbinlog times include its process start and writing the files.")
+
+# --- fan-out ---------------------------------------------------------------------------------------------------------
+fan = [r for r in runs if r.get("part") == "fanout"]
+if fan:
+    p("\n## Fan-out: N tailing clients while sysbench writes (MySQL 9.7 primary)\n")
+    p(f"sysbench oltp_write_only at {settings.get('fanout_rate')} trx/s on the primary; each run "
+      f"{settings.get('fanout_seconds')} s.\n")
+    wrote = {(r["source"], r["clients"]): r["primary_bytes"] / 1e3 / r["ms"] for r in runs
+             if r.get("part") == "fanout-load" and r["ms"] > 0}
+    p("| clients | source | primary wrote MB/s | aggregate MB/s | per client MB/s | trx/s per client | lag p50 / p95 / p99 / max ms | "
+      "source CPU mean / max % | source RSS max MB | relay heap max MB |")
+    p("|---|---|---|---|---|---|---|---|---|---|")
+    counts = sorted({int(r["label"]) for r in fan})
+    for n in counts:
+        pair = {r["source"]: r for r in fan if int(r["label"]) == n}
+        for source in ("relay", "mysql"):
+            r = pair.get(source)
+            if r is None:
+                continue
+            tps = fig(r, "transactions_per_s")
+            rss = fig(r, "source_rss_max_bytes")
+            lag = " / ".join(num(fig(r, k), 1) for k in ("lag_p50_ms", "lag_p95_ms", "lag_p99_ms", "lag_max_ms"))
+            p(f"| {n} | {'relay' if source == 'relay' else 'MySQL 9.7'} | {num(wrote.get((source, str(n))), 2)} | "
+              f"{num(fig(r, 'mb_per_s'), 2)} | "
+              f"{num(fig(r, 'per_client_mb_per_s'), 3)} | {num(tps / n if tps is not None else None)} | {lag} | "
+              f"{num(fig(r, 'source_cpu_mean_percent'))} / {num(fig(r, 'source_cpu_max_percent'))} | "
+              f"{num(rss / 1e6 if rss else None)} | {num(r['relay_heap_max_bytes'] / 1e6)} |")
+        if "relay" in pair and "mysql" in pair:
+            a, b = pair["relay"], pair["mysql"]
+            p(f"| {n} | **relay ÷ MySQL** | | {ratio(fig(a, 'mb_per_s'), fig(b, 'mb_per_s'))} | "
+              f"{ratio(fig(a, 'per_client_mb_per_s'), fig(b, 'per_client_mb_per_s'))} | | "
+              + " / ".join(ratio(fig(a, k), fig(b, k)) for k in ("lag_p50_ms", "lag_p95_ms", "lag_p99_ms", "lag_max_ms"))
+              + f" | {ratio(fig(a, 'source_cpu_mean_percent'), fig(b, 'source_cpu_mean_percent'))} | "
+              f"{ratio(fig(a, 'source_rss_max_bytes'), fig(b, 'source_rss_max_bytes'))} | |")
+    p("\nEach client should receive what the primary wrote: compare \"per client MB/s\" with \"primary wrote MB/s\" "
+      "(measured over the whole measurement, client start included, so a little lower). sysbench's rate is a target "
+      "that a busy machine misses and makes up later, so the two sources' runs do not see exactly the same load.")
+    p("\nBefore each measurement all clients connect and reach the head (not timed); how long that took, i.e. "
+      "N logins and the catch-up meanwhile: " + "; ".join(
+          f"{n} clients: relay {num(fig(pr.get('relay'), 'settle_seconds') if pr.get('relay') else None, 2)} s, "
+          f"MySQL {num(fig(pr.get('mysql'), 'settle_seconds') if pr.get('mysql') else None, 2)} s"
+          for n, pr in ((n, {r['source']: r for r in fan if int(r['label']) == n}) for n in counts)) + ".")
+    p("\nLag here is the client-side fan-out lag of docs/bench.md (head polled every 100 ms; error up to one poll "
+      "round trip). The relay's RSS includes its JVM heap; MySQL's includes its buffer pool.")
+
+# --- lag ----------------------------------------------------------------------------------------------------------------
+lag = [r for r in runs if r.get("part") == "lag"]
+if lag:
+    loads = {(r["path"], r["rate"]): r["tps"] for r in runs if r.get("part") == "lag-load"}
+    p("\n## Lag added by the relay: primary → replica vs primary → relay → replica\n")
+    p(f"sysbench oltp_update_non_index (one autocommit UPDATE per transaction) at each rate, {settings.get('lag_seconds')} s "
+      "per run; pt-heartbeat style lag (docs/bench.md, `lag`), both replicas replicating throughout.\n")
+    p("| target trx/s | path | reached trx/s | p50 ms | p95 ms | p99 ms | max ms | samples |")
+    p("|---|---|---|---|---|---|---|---|")
+    rates = []
+    for r in lag:
+        if r["label"] not in rates:
+            rates.append(r["label"])
+    for rate in rates:
+        pair = {r["source"]: r for r in lag if r["label"] == rate}
+        for path in ("direct", "relay"):
+            r = pair.get(path)
+            if r is None:
+                continue
+            p(f"| {rate} | {'primary → replica' if path == 'direct' else 'primary → relay → replica'} | "
+              f"{num(loads.get((path, rate)))} | " + " | ".join(num(fig(r, k), 2) for k in
+                                                         ("lag_p50_ms", "lag_p95_ms", "lag_p99_ms", "lag_max_ms"))
+              + f" | {num(fig(r, 'samples'))} |")
+        if "direct" in pair and "relay" in pair:
+            a, b = pair["relay"], pair["direct"]
+            keys = ("lag_p50_ms", "lag_p95_ms", "lag_p99_ms", "lag_max_ms")
+            added = [None if fig(a, k) is None or fig(b, k) is None else fig(a, k) - fig(b, k) for k in keys]
+            p(f"| {rate} | **added by the relay (ms)** | | " + " | ".join(num(v, 2) for v in added) + " | |")
+            p(f"| {rate} | **relay path ÷ direct** | | " + " | ".join(ratio(fig(a, k), fig(b, k)) for k in keys) + " | |")
+
+# --- the relay's resources ------------------------------------------------------------------------------------------------
+measured = [r for r in runs if r.get("wall_ms")]
+if measured:
+    p("\n## The relay's CPU, RSS and heap in each measurement\n")
+    p("CPU in percent of one core over the measurement (from /proc/PID/stat); RSS and heap (`jvm_memory_used_bytes`, "
+      "area heap, from its /metrics) the maximum of 0.5 s samples.\n")
+    p("| measurement | wall s | relay CPU % | relay RSS max MB | relay heap max MB | source CPU % |")
+    p("|---|---|---|---|---|---|")
+    for r in measured:
+        wall = r["wall_ms"] / 1000
+        scpu = r.get("source_cpu_ms")
+        p(f"| {r['flavor']} {r['part']} {r['source']} {r['label']} | {num(wall, 2)} | "
+          f"{num(100 * r['relay_cpu_ms'] / r['wall_ms'])} | {num(r['relay_rss_max_kb'] / 1e3)} | "
+          f"{num(r['relay_heap_max_bytes'] / 1e6)} | {num(100 * scpu / r['wall_ms']) if scpu is not None else '–'} |")
+
+print("\n".join(out))
