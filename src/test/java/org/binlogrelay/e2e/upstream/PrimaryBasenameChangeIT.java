@@ -18,6 +18,7 @@ import org.binlogrelay.e2e.servers.ServerFarmExtension;
 import org.binlogrelay.e2e.servers.ServerSpec;
 import org.binlogrelay.e2e.servers.ServerVersion;
 import org.binlogrelay.protocol.gtid.GtidSet;
+import org.binlogrelay.server.upstream.StartPosition;
 import org.binlogrelay.server.upstream.UpstreamState;
 import org.binlogrelay.server.upstream.UpstreamStatus;
 import org.binlogrelay.storage.FileMetadata;
@@ -35,7 +36,9 @@ import org.slf4j.LoggerFactory;
  * from this primary, so it resumes by file and position ({@code ResumePlan}), asks for a {@code binlog.*} file the
  * primary's new index no longer lists, gets error 1236 and stops in FAILED, its store intact. Continuing by GTID
  * into files named as the primary names them needs the store to order files by its index instead of by the
- * number in their names (see the issue); when that lands, this test turns into the continuation test.
+ * number in their names (see the issue); when that lands, this test turns into the continuation test. Until then
+ * it also checks the workaround docs/troubleshooting.md gives: a new store started at the old store's GTIDs
+ * begins with {@code newbase.000001}, byte-identical to the primary's.
  */
 @ExtendWith(ServerFarmExtension.class)
 class PrimaryBasenameChangeIT {
@@ -52,7 +55,7 @@ class PrimaryBasenameChangeIT {
         ReplicationLink direct = farm.replicate(farm.start(ServerVersion.MYSQL_9_7, "direct"), primary);
         Sysbench sysbench = Sysbench.against(primary).withTables(2).withTableSize(2_000).withThreads(1)
                 .withRate(100);
-        try (RelayUnderTest relay = RelayUnderTest.follow(primary, dir)) {
+        try (RelayUnderTest relay = RelayUnderTest.follow(primary, dir.resolve("relay"))) {
             sysbench.prepare();
             relay.awaitStatus(UpstreamStatus.STREAMING, UpstreamScenarios.CONNECT);
             SysbenchResult result = sysbench.run(Duration.ofSeconds(5));
@@ -114,6 +117,31 @@ class PrimaryBasenameChangeIT {
             Map<String, String> status = primary.queryRows("SHOW BINARY LOG STATUS").get(0);
             log.info("the primary went on in {} at {} with {}", status.get("File"), status.get("Position"),
                     primary.executedGtidSet());
+
+            // what a new store started at the old store's GTIDs gets: the primary's new file under its new name,
+            // but only the history written since the restart (newbase.000001's PREVIOUS_GTIDS is empty)
+            String oldStoreGtids = relay.store().executedGtids().toString();
+            try (RelayUnderTest fresh = RelayUnderTest.follow(primary, dir.resolve("fresh"),
+                    b -> b.start(StartPosition.gtids(oldStoreGtids)))) {
+                fresh.awaitCaughtUp(UpstreamScenarios.CATCH_UP);
+                assertThat(fresh.store().files()).extracting(FileMetadata::name).as("the new store's files")
+                        .containsExactly("newbase.000001");
+                byte[] ours = Files.readAllBytes(fresh.store().directory().resolve("newbase.000001"));
+                byte[] theirs = Files.readAllBytes(primary.binlogDir().resolve("newbase.000001"));
+                assertThat(ours).as("the new store's newbase.000001 vs the primary's (both open)").isEqualTo(theirs);
+                assertThat(fresh.store().executedGtids().toString())
+                        .as("the new store's GTIDs: only the transactions since the restart")
+                        .isEqualTo(sinceRestart(oldStoreGtids, primary.executedGtidSet()));
+            }
         }
+    }
+
+    /** {@code uuid:(n+1)-m} for a one-server history that went from {@code uuid:1-n} to {@code uuid:1-m}. */
+    private static String sinceRestart(String before, String after) {
+        String uuid = after.substring(0, after.indexOf(':'));
+        assertThat(before.replaceAll("\\s", "")).as("the old history, one server's").startsWith(uuid + ":1-");
+        long n = Long.parseLong(before.substring(before.lastIndexOf('-') + 1).strip());
+        long m = Long.parseLong(after.substring(after.lastIndexOf('-') + 1));
+        return n + 1 == m ? uuid + ":" + m : uuid + ":" + (n + 1) + "-" + m;
     }
 }
