@@ -80,6 +80,30 @@ class ServerFixtureIT {
     }
 
     @Test
+    void restartsWithAnotherBinlogBaseNameAndKeepsIt(ServerFarm farm) {
+        DatabaseServer server = farm.start(ServerSpec.of(ServerFlavor.MYSQL).named("renamed"));
+        server.execute("CREATE DATABASE renamed", "FLUSH BINARY LOGS");
+        String gtids = server.executedGtidSet();
+
+        server.restart(server.spec().withBinlogBaseName("newbase").withMaxBinlogSize(8192));
+
+        assertThat(server.queryValue("SELECT @@log_bin_basename")).endsWith("/newbase");
+        assertThat(server.queryLong("SELECT @@max_binlog_size")).isEqualTo(8192);
+        assertThat(server.queryRows("SHOW BINARY LOGS")).extracting(row -> row.get("Log_name"))
+                .containsExactly("newbase.000001");
+        assertThat(server.executedGtidSet()).as("GTIDs survive the new index").isEqualTo(gtids);
+        assertThat(server.binlogDir()).isDirectoryContaining("glob:**/binlog.000002")
+                .isDirectoryContaining("glob:**/newbase.index");
+
+        server.restart();
+        assertThat(server.queryRows("SHOW BINARY LOGS")).extracting(row -> row.get("Log_name"))
+                .as("a plain restart keeps the changed spec").containsExactly("newbase.000001", "newbase.000002");
+        assertThatThrownBy(() -> server.restart(server.spec().withServerId(999)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("server_id");
+        assertThat(server.isRunning()).as("a refused restart leaves the server running").isTrue();
+    }
+
+    @Test
     void copiesOfTheTemplateHaveTheirOwnIdentity(ServerFarm farm) {
         DatabaseServer first = farm.start(ServerSpec.of(ServerFlavor.MYSQL).named("twin"));
         DatabaseServer second = farm.start(ServerSpec.of(ServerFlavor.MYSQL).named("twin"));

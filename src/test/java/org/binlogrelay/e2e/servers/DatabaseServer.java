@@ -128,7 +128,8 @@ public interface DatabaseServer extends AutoCloseable {
     }
 
     /**
-     * A directory on this machine holding the server's binlog files and index, for example to read them with
+     * A directory on this machine holding the server's binlog files and index ({@code <base>.index} for the current
+     * {@link ServerSpec#binlogBaseName()}; after a restart with another base name the old files stay too), for example to read them with
      * {@code mysqlbinlog} or the relay's own parser. For a local server this is the live directory; for a
      * container it is a fresh copy made by this call.
      */
@@ -155,6 +156,19 @@ public interface DatabaseServer extends AutoCloseable {
         }
         start();
     }
+
+    /** What the server runs with now: the spec it was started with, or the one last given to {@link #restart(ServerSpec)}. */
+    ServerSpec spec();
+
+    /**
+     * Restarts the server with changed options, as a DBA edits my.cnf and restarts: {@link #stop()} if running, then
+     * {@link #start()} on the same data directory and port with {@code changed}, which later starts keep. Only the
+     * options may change ({@link ServerSpec#maxBinlogSize()}, {@link ServerSpec#binlogBaseName()},
+     * {@link ServerSpec#extraOptions()}); another name, version or server_id is an {@link IllegalArgumentException}.
+     * A backend that cannot change a server's command line throws {@link UnsupportedOperationException} without
+     * stopping it.
+     */
+    void restart(ServerSpec changed);
 
     /** Kills the server if it still runs and deletes all it left behind. Idempotent. */
     @Override

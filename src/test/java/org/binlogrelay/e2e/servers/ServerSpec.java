@@ -15,10 +15,15 @@ import java.util.Objects;
  * @param name a short name for logs and directories, such as {@code primary}
  * @param serverId the {@code server_id}; 0 lets the backend pick one unique in the JVM (below 1000)
  * @param maxBinlogSize {@code max_binlog_size} in bytes; 0 keeps the server's default (1 GiB)
+ * @param binlogBaseName the {@code --log-bin} base name, {@code binlog} by default: files {@code binlog.000001} ...
+ *     and the index {@code binlog.index} in {@link DatabaseServer#binlogDir()}
  * @param extraOptions further {@code --option=value} arguments for the server
  */
 public record ServerSpec(String name, ServerVersion version, int serverId, long maxBinlogSize,
-                         List<String> extraOptions) {
+                         String binlogBaseName, List<String> extraOptions) {
+
+    /** The {@code --log-bin} base name servers get unless a test picks another. */
+    public static final String DEFAULT_BINLOG_BASE_NAME = "binlog";
 
     public ServerSpec {
         Objects.requireNonNull(name, "name");
@@ -33,6 +38,11 @@ public record ServerSpec(String name, ServerVersion version, int serverId, long 
             throw new IllegalArgumentException("Invalid max_binlog_size " + maxBinlogSize + " for server " + name
                     + ": must be 4096..1073741824");
         }
+        Objects.requireNonNull(binlogBaseName, "binlogBaseName");
+        if (!binlogBaseName.matches("[A-Za-z0-9_-]{1,64}")) {
+            throw new IllegalArgumentException("Binlog base name '" + binlogBaseName + "' for server " + name
+                    + " must be 1-64 of [A-Za-z0-9_-] (no directory: the files stay in the server's binlog directory)");
+        }
         extraOptions = List.copyOf(extraOptions);
         for (String option : extraOptions) {
             if (!option.startsWith("--")) {
@@ -43,11 +53,25 @@ public record ServerSpec(String name, ServerVersion version, int serverId, long 
     }
 
     public static ServerSpec of(ServerVersion version) {
-        return new ServerSpec(version.flavor().name().toLowerCase(Locale.ROOT), version, 0, 0, List.of());
+        return new ServerSpec(version.flavor().name().toLowerCase(Locale.ROOT), version, 0, 0,
+                DEFAULT_BINLOG_BASE_NAME, List.of());
     }
 
     public static ServerSpec of(ServerFlavor flavor) {
         return of(ServerVersion.defaultFor(flavor));
+    }
+
+    /**
+     * Throws {@link IllegalArgumentException} unless {@code changed} is this server's spec with only options
+     * changed (max_binlog_size, binlog base name, extra options): what {@link DatabaseServer#restart(ServerSpec)}
+     * accepts.
+     */
+    public ServerSpec requireSameServer(ServerSpec changed) {
+        if (!name.equals(changed.name) || !version.equals(changed.version) || serverId != changed.serverId) {
+            throw new IllegalArgumentException("A restart may change only a server's options, not its name, version"
+                    + " or server_id: " + this + " -> " + changed);
+        }
+        return changed;
     }
 
     public ServerFlavor flavor() {
@@ -55,21 +79,30 @@ public record ServerSpec(String name, ServerVersion version, int serverId, long 
     }
 
     public ServerSpec named(String newName) {
-        return new ServerSpec(newName, version, serverId, maxBinlogSize, extraOptions);
+        return new ServerSpec(newName, version, serverId, maxBinlogSize, binlogBaseName, extraOptions);
     }
 
     public ServerSpec withServerId(int newServerId) {
-        return new ServerSpec(name, version, newServerId, maxBinlogSize, extraOptions);
+        return new ServerSpec(name, version, newServerId, maxBinlogSize, binlogBaseName, extraOptions);
     }
 
     public ServerSpec withMaxBinlogSize(long bytes) {
-        return new ServerSpec(name, version, serverId, bytes, extraOptions);
+        return new ServerSpec(name, version, serverId, bytes, binlogBaseName, extraOptions);
+    }
+
+    /**
+     * Another {@code --log-bin} base name, e.g. {@code newbase}: the server writes {@code newbase.000001} ... and
+     * {@code newbase.index} in the same binlog directory. Given to {@link DatabaseServer#restart(ServerSpec)}, it
+     * acts like a DBA restarting MySQL with another {@code --log-bin}: a new index, numbering from 1.
+     */
+    public ServerSpec withBinlogBaseName(String base) {
+        return new ServerSpec(name, version, serverId, maxBinlogSize, base, extraOptions);
     }
 
     /** Adds server options such as {@code --binlog-row-image=MINIMAL}. */
     public ServerSpec withOptions(String... options) {
         List<String> all = new ArrayList<>(extraOptions);
         all.addAll(List.of(options));
-        return new ServerSpec(name, version, serverId, maxBinlogSize, all);
+        return new ServerSpec(name, version, serverId, maxBinlogSize, binlogBaseName, all);
     }
 }

@@ -26,7 +26,7 @@ import org.testcontainers.containers.GenericContainer;
 
 /**
  * A server in a container of the official {@code mysql} or {@code mariadb} image, with the same options as a local
- * server. Binlogs are in the data directory {@code /var/lib/mysql} ({@code --log-bin=binlog});
+ * server. Binlogs are in the data directory {@code /var/lib/mysql} ({@code --log-bin=binlog}, or the spec's base name);
  * {@link #binlogDir()} copies them out. Stop, kill and start act on the container, which keeps its data.
  *
  * <p>Untested on the machine where the harness was written (no Docker engine there).
@@ -88,6 +88,22 @@ public final class DockerServer implements DatabaseServer {
         awaitReady(credentials());
     }
 
+    /**
+     * Not supported: a container's command line is fixed when it is created, and recreating it would lose the data
+     * directory's identity the harness promises (same server, same data, same port).
+     */
+    @Override
+    public void restart(ServerSpec changed) {
+        spec.requireSameServer(changed);
+        throw new UnsupportedOperationException("The docker backend cannot restart " + this + " with other options"
+                + " (a container's command line is fixed at creation); run this test with -Dservers=local");
+    }
+
+    @Override
+    public ServerSpec spec() {
+        return spec;
+    }
+
     @Override
     public synchronized void stop() {
         if (isRunning()) {
@@ -126,8 +142,9 @@ public final class DockerServer implements DatabaseServer {
     public Path binlogDir() {
         try {
             Path target = Files.createTempDirectory("binlog-relay-e2e-" + name + "-");
-            Path index = target.resolve("binlog.index");
-            container.copyFileFromContainer(DATA_DIR + "binlog.index", index.toString());
+            String indexName = spec.binlogBaseName() + ".index";
+            Path index = target.resolve(indexName);
+            container.copyFileFromContainer(DATA_DIR + indexName, index.toString());
             for (String line : Files.readAllLines(index)) {
                 String file = Path.of(line.strip()).getFileName().toString();
                 if (!file.isEmpty()) {

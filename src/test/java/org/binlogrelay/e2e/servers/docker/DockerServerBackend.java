@@ -49,7 +49,7 @@ public final class DockerServerBackend implements ServerBackend {
                 .withNetworkAliases(name)
                 .withExposedPorts(DockerServer.PORT)
                 .withEnv(spec.flavor().dialect().dockerEnvironment(DockerServer.ROOT.password()))
-                .withCommand(ServerOptions.of(spec, serverId, "binlog").toArray(String[]::new))
+                .withCommand(ServerOptions.of(spec, serverId, spec.binlogBaseName()).toArray(String[]::new))
                 .waitingFor(Wait.forListeningPort().withStartupTimeout(Duration.ofMinutes(3)));
         DockerServer server = new DockerServer(name, spec, serverId, container, servers::remove);
         servers.add(server);

@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * <pre>
  *   &lt;run dir&gt;/&lt;name&gt;/
  *     data/          the data directory, a copy of the flavour's template
- *     binlog/        binlog.000001 ..., binlog.index   ({@link #binlogDir()})
+ *     binlog/        binlog.000001 ..., binlog.index   ({@link #binlogDir()}; base name from the spec)
  *     error.log      the server's error log
  *     console.log    its stdout and stderr
  *     mysqld.sock, mysqld.pid
@@ -47,7 +47,7 @@ public final class LocalServer implements DatabaseServer {
     private static final int PORT_ATTEMPTS = 5;
 
     private final String name;
-    private final ServerSpec spec;
+    private volatile ServerSpec spec;
     private final int serverId;
     private final LocalInstallation installation;
     private final Path directory;
@@ -104,7 +104,7 @@ public final class LocalServer implements DatabaseServer {
                 "--socket=" + serverPath(directory.resolve("mysqld.sock")),
                 "--pid-file=" + pidFile(),
                 "--log-error=" + serverPath(errorLog)));
-        options.addAll(ServerOptions.of(spec, serverId, serverPath(binlogDir().resolve("binlog"))));
+        options.addAll(ServerOptions.of(spec, serverId, serverPath(binlogDir().resolve(spec.binlogBaseName()))));
         long errorLogOffset = sizeOf(errorLog);
         long started = System.nanoTime();
         List<String> command = installation.serverCommand(options);
@@ -153,6 +153,21 @@ public final class LocalServer implements DatabaseServer {
                 throw new ServerException("Interrupted while waiting for " + this + " to start", e);
             }
         }
+    }
+
+    @Override
+    public synchronized void restart(ServerSpec changed) {
+        requireOpen();
+        ServerSpec next = spec.requireSameServer(changed);
+        stop();
+        spec = next;
+        LOG.info("Restarting {} with changed options: {}", this, next);
+        launchAndAwaitReady();
+    }
+
+    @Override
+    public ServerSpec spec() {
+        return spec;
     }
 
     @Override
