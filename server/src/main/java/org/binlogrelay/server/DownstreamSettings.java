@@ -17,22 +17,28 @@ import org.binlogrelay.server.downstream.sql.Dialect;
  * @param accounts who may log in
  * @param tls the certificate chain and key for TLS, {@code null} for none
  * @param requireSecureTransport refuse logins that did not start TLS
+ * @param maxConnectRatePerHost new connections a second per client host ({@code --max-connect-rate-per-host}); 0
+ *     for no limit
  * @param sendBufferBytes {@code SO_SNDBUF} of replica connections ({@code --replica-send-buffer}); 0 lets the
  *     operating system size it
  */
 public record DownstreamSettings(InetSocketAddress bind, long serverId, String serverUuid, UserAccounts accounts,
-    ReplicaServerConfig.TlsFiles tls, boolean requireSecureTransport, int sendBufferBytes) {
+    ReplicaServerConfig.TlsFiles tls, boolean requireSecureTransport, int maxConnectRatePerHost,
+    int sendBufferBytes) {
 
-  /** Settings with the operating system's send buffer sizing. */
+  /** Settings without a connection rate limit and with the operating system's send buffer sizing. */
   public DownstreamSettings(InetSocketAddress bind, long serverId, String serverUuid, UserAccounts accounts,
       ReplicaServerConfig.TlsFiles tls, boolean requireSecureTransport) {
-    this(bind, serverId, serverUuid, accounts, tls, requireSecureTransport, 0);
+    this(bind, serverId, serverUuid, accounts, tls, requireSecureTransport, 0, 0);
   }
 
   public DownstreamSettings {
     Objects.requireNonNull(bind, "bind");
     Objects.requireNonNull(serverUuid, "serverUuid");
     Objects.requireNonNull(accounts, "accounts");
+    if (maxConnectRatePerHost < 0) {
+      throw new IllegalArgumentException("--max-connect-rate-per-host " + maxConnectRatePerHost + " is negative");
+    }
     if (sendBufferBytes < 0) {
       throw new IllegalArgumentException("--replica-send-buffer " + sendBufferBytes + " is negative");
     }
@@ -55,6 +61,7 @@ public record DownstreamSettings(InetSocketAddress bind, long serverId, String s
         .serverUuid(serverUuid)
         .accounts(accounts)
         .requireSecureTransport(requireSecureTransport)
+        .maxConnectRatePerHost(maxConnectRatePerHost)
         .sendBufferBytes(sendBufferBytes);
     if (tls != null) {
       builder.tls(tls);

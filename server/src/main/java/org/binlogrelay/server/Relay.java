@@ -142,7 +142,8 @@ public final class Relay implements AutoCloseable {
         }
         flavor = detected;
         log.info("acting as {}, learnt from {}", name(detected.flavor()), detected.source());
-        metrics = new RelayMetrics(time, () -> store, this::retentions, upstreams, () -> dumps);
+        metrics = new RelayMetrics(time, () -> store, this::retentions, upstreams, () -> dumps,
+            () -> replicaServer);
         openStore(detected.flavor());
         listenForReplicas(detected.flavor());
         serveAdmin();

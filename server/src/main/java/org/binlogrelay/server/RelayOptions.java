@@ -156,6 +156,12 @@ public final class RelayOptions {
       description = "Refuse replicas that do not use TLS (needs --ssl-cert and --ssl-key).")
   boolean requireSecureTransport;
 
+  @Option(names = "--max-connect-rate-per-host", paramLabel = "N", order = 57, defaultValue = "0",
+      description = "New connections a second one client host may open on average, in bursts of up to ten seconds'"
+          + " worth; more get error 1040 (Too many connections) before the greeting, which replicas retry. Guards the"
+          + " relay against a client reconnecting in a loop; 0: no limit, as MySQL (default: ${DEFAULT-VALUE}).")
+  int maxConnectRatePerHost;
+
   @Option(names = "--replica-send-buffer", paramLabel = "SIZE", order = 56, defaultValue = "0",
       converter = OptionConverters.ByteSizeConverter.class,
       description = "Socket send buffer of each replica connection (64K, 1M); 0: sized by the operating system."
@@ -192,7 +198,7 @@ public final class RelayOptions {
     long id = serverId();
     InetSocketAddress bind = bindAddress();
     DownstreamSettings downstream = new DownstreamSettings(bind, id, UpstreamConfig.defaultReplicaUuid(id).toString(),
-        accounts(warnings), tls(), requireSecureTransport, replicaSendBuffer());
+        accounts(warnings), tls(), requireSecureTransport, maxConnectRatePerHost(), replicaSendBuffer());
     RetentionPolicy retention = retention();
     UpstreamConfig upstream = primary == null ? null : upstream(id, environment, warnings);
     if (primary == null) {
@@ -230,6 +236,14 @@ public final class RelayOptions {
           + " give --admin-token-file FILE so that only holders of the token reach the admin API");
     }
     return AdminConfig.of(new InetSocketAddress(address, adminPort), token);
+  }
+
+  private int maxConnectRatePerHost() {
+    if (maxConnectRatePerHost < 0 || maxConnectRatePerHost > 1_000_000) {
+      throw new IllegalArgumentException("--max-connect-rate-per-host " + maxConnectRatePerHost + " is outside"
+          + " 0..1000000 (0: no limit)");
+    }
+    return maxConnectRatePerHost;
   }
 
   private int replicaSendBuffer() {

@@ -157,6 +157,10 @@ class MetricsUnderLoadIT {
             assertThat(gauge(m, "binlogrelay_store_recovery_duration_seconds", "")).isGreaterThan(0);
             assertThat(gauge(m, "binlogrelay_store_accepting", "")).isEqualTo(1.0);
             assertThat(gauge(m, "binlogrelay_replicas_connected", "")).isEqualTo(1.0);
+            for (String reason : List.of("max_connections", "host_rate", "host_blocked")) {
+                assertThat(gauge(m, "binlogrelay_downstream_connections_refused_total", "reason=\"" + reason + "\""))
+                        .isZero();
+            }
             String labels = "host=\"127.0.0.1\",server_id=\"" + replica.queryLong("SELECT @@server_id") + "\"";
             assertThat(gauge(m, "binlogrelay_replica_connected", labels)).isEqualTo(1.0);
             assertThat(gauge(m, "binlogrelay_replica_sent_bytes_total", labels)).isGreaterThan(100_000);
@@ -317,7 +321,7 @@ class MetricsUnderLoadIT {
         DownstreamSettings downstream = new DownstreamSettings(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                 RELAY_SERVER_ID, UpstreamConfig.defaultReplicaUuid(RELAY_SERVER_ID).toString(),
                 UserAccounts.parse(Credentials.REPLICATION.user() + "@% REPLICATION_SLAVE,REPLICATION_CLIENT " + hash
-                        + "\n"), new ReplicaServerConfig.TlsFiles(tls[0], tls[1]), false, SEND_BUFFER);
+                        + "\n"), new ReplicaServerConfig.TlsFiles(tls[0], tls[1]), false, 0, SEND_BUFFER);
         UpstreamConfig upstream = UpstreamConfig.builder(primary.address().host(), primary.address().port(),
                         Credentials.TEST.user(), Credentials.TEST.password())
                 .serverId(RELAY_SERVER_ID).report("127.0.0.1", 0).heartbeatPeriod(Duration.ofMillis(500)).build();

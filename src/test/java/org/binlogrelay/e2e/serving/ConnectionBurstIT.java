@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -42,6 +43,11 @@ import org.slf4j.LoggerFactory;
  * rest of the burst meets ER_CON_COUNT_ERROR 1040). Every attempt ends (bounded socket timeouts); the replica keeps
  * its connection and keeps applying transactions during the burst; afterwards it has the primary's GTIDs and
  * CHECKSUM TABLE values, and a new client still logs in.
+ *
+ * <p>The burst comes in two halves from other loopback addresses: from 127.0.0.3 with the 300 connections held
+ * (max connections refuses), then, once they are closed, from 127.0.0.2, which the relay holds to {@value
+ * #RATE_PER_HOST} new connections a second ({@code --max-connect-rate-per-host}, bursts of ten seconds' worth): 1040
+ * beyond that, while the replica on 127.0.0.1 is not affected.
  */
 @ExtendWith(ServerFarmExtension.class)
 class ConnectionBurstIT {
@@ -49,6 +55,7 @@ class ConnectionBurstIT {
     private static final int ATTEMPTS = 10_000;
     private static final int CONCURRENCY = 32;
     private static final int HELD = 300;
+    private static final int RATE_PER_HOST = 200;
     private static final Duration CATCH_UP = Duration.ofMinutes(3);
 
     @TempDir
@@ -64,7 +71,8 @@ class ConnectionBurstIT {
         ExecutorService background = Executors.newSingleThreadExecutor();
         ExecutorService clients = Executors.newFixedThreadPool(CONCURRENCY);
         List<Socket> held = new ArrayList<>();
-        try (ServingRelay relay = ServingRelay.follow(primary, dir)) {
+        try (ServingRelay relay = ServingRelay.follow(primary, dir, b -> { },
+                b -> b.maxConnectRatePerHost(RATE_PER_HOST))) {
             InetSocketAddress port = new InetSocketAddress("127.0.0.1", relay.port());
             ReplicationLink.establish(replica, farm.backend().hostPortForServers(relay.port()),
                     Credentials.REPLICATION, "relay");
@@ -72,48 +80,50 @@ class ConnectionBurstIT {
             Future<SysbenchResult> running = background.submit(() -> load.run(Duration.ofSeconds(40)));
             List<Long> before = lagSamples(primary, replica, 5);
 
-            Tally tally = new Tally();
+            // Phase A, from 127.0.0.3: 300 connections held open (over the 256 limit), then half the burst, which
+            // meets ER_CON_COUNT_ERROR (max connections). Phase B, from 127.0.0.2, after the held ones close: the
+            // other half, which the per-host rate limit holds to RATE_PER_HOST a second.
+            Tally limit = new Tally(InetAddress.getByName("127.0.0.3"));
+            Tally rate = new Tally(InetAddress.getByName("127.0.0.2"));
             for (int i = 0; i < HELD; i++) {
-                held.add(tally.hold(port));
-            }
-            long started = System.nanoTime();
-            List<Future<?>> attempts = new ArrayList<>();
-            for (int i = 0; i < ATTEMPTS - HELD; i++) {
-                int kind = i % 3;
-                attempts.add(clients.submit(() -> tally.attempt(port, kind)));
+                held.add(limit.hold(port));
             }
             List<Long> during = new ArrayList<>();
-            String gtidsAtStart = replica.executedGtidSet();
-            int advances = 0;
-            String last = gtidsAtStart;
-            while (attempts.stream().anyMatch(f -> !f.isDone())) {
+            int[] advances = {0};
+            String[] last = {replica.executedGtidSet()};
+            Runnable watch = () -> {
                 during.add(Replicas.lag(primary, replica, CATCH_UP));
                 String now = replica.executedGtidSet();
-                if (!now.equals(last)) {
-                    advances++;
-                    last = now;
+                if (!now.equals(last[0])) {
+                    advances[0]++;
+                    last[0] = now;
                 }
-                Replicas.sleep(200);
-            }
-            for (Future<?> f : attempts) {
-                f.get(1, TimeUnit.MINUTES);
-            }
-            double seconds = (System.nanoTime() - started) / 1e9;
+            };
+            long started = System.nanoTime();
+            double secondsA = burst(clients, limit, port, ATTEMPTS / 2 - HELD, watch);
             for (Socket s : held) {
                 s.close();
             }
+            double secondsB = burst(clients, rate, port, ATTEMPTS / 2, watch);
+            double seconds = (System.nanoTime() - started) / 1e9;
             List<Long> after = lagSamples(primary, replica, 5);
-            LOG.info("FIGURE {} connection attempts in {} s ({} concurrent, {} held open): {}", ATTEMPTS,
-                    String.format("%.1f", seconds), CONCURRENCY, HELD, tally);
+            long allowance = RATE_PER_HOST * (long) 10 + (long) Math.ceil(RATE_PER_HOST * secondsB);
+            LOG.info("FIGURE {} connection attempts in {} s ({} concurrent): from 127.0.0.3 with {} held open, {} s:"
+                    + " {}; then from 127.0.0.2 at most {} a second (allowance {} over {} s): {}", ATTEMPTS,
+                    String.format("%.1f", seconds), CONCURRENCY, HELD, String.format("%.1f", secondsA), limit,
+                    RATE_PER_HOST, allowance, String.format("%.1f", secondsB), rate);
             LOG.info("FIGURE replica lag behind the primary (ms) before the burst {}, during {}, after {}",
                     Replicas.summary(before), Replicas.summary(during), Replicas.summary(after));
 
-            assertThat(tally.ended.get()).as("every attempt ended").isEqualTo(ATTEMPTS);
-            assertThat(tally.hung.get()).as("attempts that got no answer within 10 s").isZero();
-            assertThat(tally.tooMany.get()).as("refused with 1040 while 300 connections are held").isPositive();
-            assertThat(tally.greetings.get()).as("greeted while below the limit").isPositive();
+            assertThat(limit.ended.get() + rate.ended.get()).as("every attempt ended").isEqualTo(ATTEMPTS);
+            assertThat(limit.hung.get() + rate.hung.get()).as("attempts that got no answer within 10 s").isZero();
+            assertThat(limit.tooMany.get()).as("refused with 1040 while 300 connections are held").isPositive();
+            assertThat(limit.greetings.get()).as("greeted while below the limit").isPositive();
+            assertThat(rate.tooMany.get()).as("127.0.0.2 refused with 1040 over its rate").isPositive();
+            assertThat(rate.greetings.get()).as("127.0.0.2 greeted within its rate").isPositive()
+                    .isLessThanOrEqualTo((int) allowance);
             if (!during.isEmpty()) {
-                assertThat(advances).as("the replica applied transactions during the burst").isPositive();
+                assertThat(advances[0]).as("the replica applied transactions during the burst").isPositive();
             }
             ReplicaStatus status = ReplicaStatus.of(replica);
             assertThat(status.lastIoErrno()).as(status.summary()).isZero();
@@ -136,6 +146,25 @@ class ConnectionBurstIT {
         }
     }
 
+    /** {@code count} attempts through {@code clients}, running {@code watch} every 200 ms meanwhile; seconds taken. */
+    private static double burst(ExecutorService clients, Tally tally, InetSocketAddress port, int count,
+            Runnable watch) throws Exception {
+        long started = System.nanoTime();
+        List<Future<?>> attempts = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            int kind = i % 3;
+            attempts.add(clients.submit(() -> tally.attempt(port, kind)));
+        }
+        while (attempts.stream().anyMatch(f -> !f.isDone())) {
+            watch.run();
+            Replicas.sleep(200);
+        }
+        for (Future<?> f : attempts) {
+            f.get(1, TimeUnit.MINUTES);
+        }
+        return (System.nanoTime() - started) / 1e9;
+    }
+
     private static List<Long> lagSamples(DatabaseServer primary, DatabaseServer replica, int n) {
         List<Long> samples = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -154,10 +183,17 @@ class ConnectionBurstIT {
         final AtomicInteger closedByRelay = new AtomicInteger();
         final AtomicInteger refused = new AtomicInteger();
         final AtomicInteger hung = new AtomicInteger();
+        /** The local address the attempts come from. */
+        final InetAddress from;
+
+        Tally(InetAddress from) {
+            this.from = from;
+        }
 
         /** Opens a connection, reads the greeting, and keeps the socket open. */
         Socket hold(InetSocketAddress port) throws IOException {
             Socket s = new Socket();
+            s.bind(new InetSocketAddress(from, 0));
             s.connect(port, 5_000);
             s.setSoTimeout(10_000);
             record(readFirstPacket(s.getInputStream()));
@@ -167,6 +203,7 @@ class ConnectionBurstIT {
         /** kind 0: read the greeting and hang up; 1: hang up at once; 2: announce a 16 MiB packet, send nothing. */
         void attempt(InetSocketAddress port, int kind) {
             try (Socket s = new Socket()) {
+                s.bind(new InetSocketAddress(from, 0));
                 s.connect(port, 5_000);
                 s.setSoTimeout(10_000);
                 s.setSoLinger(true, 0);

@@ -13,9 +13,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * First in every pipeline: admits a new connection or refuses it before the greeting, as MySQL does, with
- * ER_CON_COUNT_ERROR (1040, over {@code maxConnections}) or ER_HOST_IS_BLOCKED (1129, a host the
+ * ER_CON_COUNT_ERROR (1040, over {@code maxConnections}, or over the host's connection rate, {@link
+ * HostConnectRate}, which MySQL clients and replicas also retry) or ER_HOST_IS_BLOCKED (1129, a host the
  * {@link org.binlogrelay.server.downstream.account.LoginThrottle} blocks). A refused connection never reaches
- * the handshake. Counts open connections in {@link ServerState#openConnections}.
+ * the handshake. Counts open connections in {@link ServerState#openConnections}. Refusals are logged at most
+ * every 10 s per reason ({@link RefusalLog}).
  *
  * <p>{@code @Sharable} and thread-safe: all state is in {@link ServerState}'s atomics.
  */
@@ -24,6 +26,9 @@ final class ConnectionGate extends ChannelInboundHandlerAdapter {
   private static final Logger LOG = LoggerFactory.getLogger(ConnectionGate.class);
 
   private final ServerState state;
+  private final RefusalLog overLimit = new RefusalLog(LOG, System::nanoTime);
+  private final RefusalLog overRate = new RefusalLog(LOG, System::nanoTime);
+  private final RefusalLog blockedHosts = new RefusalLog(LOG, System::nanoTime);
 
   ConnectionGate(ServerState state) {
     this.state = state;
@@ -36,14 +41,24 @@ final class ConnectionGate extends ChannelInboundHandlerAdapter {
     ctx.channel().closeFuture().addListener(f -> state.openConnections.decrementAndGet());
     String host = Packets.hostOf(ctx.channel().remoteAddress());
     if (open > state.config.maxConnections()) {
-      LOG.warn("Refused a connection from {}: {} connections open, limit {} (max connections)", host, open - 1,
-          state.config.maxConnections());
+      state.refusedOverLimit.incrementAndGet();
+      overLimit.refused("Refused a connection from {}: {} connections open, limit {} (max connections)", host,
+          open - 1, state.config.maxConnections());
+      refuse(ctx, ErrorMessages.tooManyConnections());
+      return;
+    }
+    if (state.connectRate != null && !state.connectRate.admit(host)) {
+      state.refusedOverRate.incrementAndGet();
+      overRate.refused("Refused a connection from {}: more than {} new connections a second from that host (bursts"
+          + " of {}; max-connect-rate-per-host)", host, state.config.maxConnectRatePerHost(),
+          state.connectRate.burst());
       refuse(ctx, ErrorMessages.tooManyConnections());
       return;
     }
     Duration blocked = state.throttle.blockedFor(host);
     if (!blocked.isZero()) {
-      LOG.warn("Refused a connection from {}: blocked for {} s more after {} failed logins", host,
+      state.refusedBlocked.incrementAndGet();
+      blockedHosts.refused("Refused a connection from {}: blocked for {} s more after {} failed logins", host,
           blocked.toSeconds(), state.throttle.maxFailures());
       refuse(ctx, ErrorMessages.hostBlocked(host, Math.max(1, blocked.toSeconds())));
       return;

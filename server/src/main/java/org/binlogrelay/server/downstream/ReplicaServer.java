@@ -186,6 +186,21 @@ public final class ReplicaServer implements AutoCloseable {
     return (InetSocketAddress) listener.localAddress();
   }
 
+  /** Connections refused before the greeting because {@code maxConnections} were open (ER_CON_COUNT_ERROR). */
+  public long refusedOverMaxConnections() {
+    return state.refusedOverLimit.get();
+  }
+
+  /** Connections refused before the greeting because their host exceeded its connection rate. */
+  public long refusedOverHostRate() {
+    return state.refusedOverRate.get();
+  }
+
+  /** Connections refused before the greeting because their host is blocked after failed logins. */
+  public long refusedBlockedHost() {
+    return state.refusedBlocked.get();
+  }
+
   /** Connections currently open. */
   public int openConnections() {
     return state.openConnections.get();

@@ -32,6 +32,8 @@ import org.binlogrelay.server.downstream.sql.SystemVariable;
  * @param extraVariables variables added to or replacing the dialect's defaults
  * @param ioThreads event-loop threads
  * @param authThreads threads for the expensive steps of logins (SHA-256-crypt, RSA), off the event loops
+ * @param maxConnectRatePerHost new connections a second one client host may open on average (bursts of ten
+ *     seconds' worth), more get ER_CON_COUNT_ERROR before the greeting; 0 for no limit
  * @param sendBufferBytes {@code SO_SNDBUF} of replica connections; 0 leaves it to the operating system's automatic
  *     sizing (up to {@code net.ipv4.tcp_wmem}'s maximum on Linux)
  */
@@ -53,6 +55,7 @@ public record ReplicaServerConfig(
     List<SystemVariable> extraVariables,
     int ioThreads,
     int authThreads,
+    int maxConnectRatePerHost,
     int sendBufferBytes) {
 
   /** A PEM certificate chain and its unencrypted PKCS#8 private key ({@code BEGIN PRIVATE KEY}). */
@@ -73,6 +76,9 @@ public record ReplicaServerConfig(
     extraVariables = List.copyOf(extraVariables);
     if (requireSecureTransport && tls == null) {
       throw new IllegalArgumentException("requireSecureTransport needs TLS files");
+    }
+    if (maxConnectRatePerHost < 0) {
+      throw new IllegalArgumentException("maxConnectRatePerHost must not be negative: " + maxConnectRatePerHost);
     }
     if (sendBufferBytes < 0) {
       throw new IllegalArgumentException("sendBufferBytes must not be negative: " + sendBufferBytes);
@@ -106,6 +112,7 @@ public record ReplicaServerConfig(
     private Path rsaPrivateKey;
     private int maxConnections = 256;
     private int sendBufferBytes;
+    private int maxConnectRatePerHost;
     private int maxPacketBytes = 64 << 20;
     private Duration connectTimeout = Duration.ofSeconds(10);
     private Duration idleTimeout = Duration.ofHours(8);
@@ -215,6 +222,12 @@ public record ReplicaServerConfig(
       return this;
     }
 
+    /** New connections a second one host may open (bursts of ten seconds' worth); 0 (the default): no limit. */
+    public Builder maxConnectRatePerHost(int perSecond) {
+      this.maxConnectRatePerHost = perSecond;
+      return this;
+    }
+
     /** {@code SO_SNDBUF} of replica connections in bytes; 0 (the default) lets the operating system size it. */
     public Builder sendBufferBytes(int n) {
       this.sendBufferBytes = n;
@@ -226,7 +239,7 @@ public record ReplicaServerConfig(
           maxPacketBytes, idleTimeout.toSeconds(), "binlog-relay", bind.getPort());
       return new ReplicaServerConfig(bind, dialect, identity, accounts, tls, requireSecureTransport, rsaPrivateKey,
           maxConnections, maxPacketBytes, connectTimeout, idleTimeout, maxFailedLogins, failedLoginWindow,
-          blockDuration, extraVariables, ioThreads, authThreads, sendBufferBytes);
+          blockDuration, extraVariables, ioThreads, authThreads, maxConnectRatePerHost, sendBufferBytes);
     }
   }
 }

@@ -24,9 +24,14 @@ import org.binlogrelay.server.downstream.sql.QueryResponder;
  * <p>Thread-safe: every component is immutable or thread-safe.
  */
 final class ServerState {
+  /** Hosts whose connection rate is tracked at most (least recently seen forgotten first). */
+  static final int CONNECT_RATE_HOSTS = 10_000;
+
   final ReplicaServerConfig config;
   final Map<String, AuthPlugin> plugins;
   final LoginThrottle throttle;
+  /** The per-host connection rate limit, or null when there is none. */
+  final HostConnectRate connectRate;
   final QueryResponder responder;
   final ReplicaRegistry replicas;
   final SslContext ssl;
@@ -38,6 +43,10 @@ final class ServerState {
   final HandshakeLimits handshakeLimits = HandshakeLimits.DEFAULT;
   final AtomicLong connectionIds = new AtomicLong();
   final AtomicInteger openConnections = new AtomicInteger();
+  /** Connections refused before the greeting, by reason: max connections, the host's rate, a blocked host. */
+  final AtomicLong refusedOverLimit = new AtomicLong();
+  final AtomicLong refusedOverRate = new AtomicLong();
+  final AtomicLong refusedBlocked = new AtomicLong();
   /** Every open connection, so that closing the server closes them. */
   final ChannelGroup channels = new DefaultChannelGroup("replica-connections", GlobalEventExecutor.INSTANCE);
 
@@ -47,6 +56,8 @@ final class ServerState {
     this.config = config;
     this.plugins = Map.copyOf(plugins);
     this.throttle = throttle;
+    this.connectRate = config.maxConnectRatePerHost() > 0
+        ? new HostConnectRate(config.maxConnectRatePerHost(), System::nanoTime, CONNECT_RATE_HOSTS) : null;
     this.responder = responder;
     this.replicas = replicas;
     this.ssl = ssl;

@@ -15,6 +15,8 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
+import org.binlogrelay.server.downstream.ReplicaServer;
 import org.binlogrelay.server.serving.StoreDumpHandler;
 import org.binlogrelay.server.upstream.IngestStats;
 import org.binlogrelay.server.upstream.UpstreamReplicator;
@@ -50,15 +52,18 @@ public final class RelayMetrics implements AutoCloseable {
   /** Held here: Micrometer keeps only weak references to the objects its gauges and function counters read. */
   private final UpstreamMeters upstreamMeters;
   private final Supplier<StoreDumpHandler> dumps;
+  private final Supplier<ReplicaServer> replicaServer;
 
   /**
    * @param store the store, {@code null} before it is open
    * @param retentions the retentions whose purges count (scheduled and manual)
    * @param upstream the upstream replicator now, empty without a primary
    * @param dumps the dump handler, {@code null} before replicas are served
+   * @param replicaServer the downstream server, {@code null} before it listens
    */
   public RelayMetrics(Time time, Supplier<BinlogStore> store, Supplier<List<Retention>> retentions,
-      Supplier<Optional<UpstreamReplicator>> upstream, Supplier<StoreDumpHandler> dumps) {
+      Supplier<Optional<UpstreamReplicator>> upstream, Supplier<StoreDumpHandler> dumps,
+      Supplier<ReplicaServer> replicaServer) {
     this.upstream = upstream;
     this.boundaries = new BoundaryLog(time);
     this.latency = new RelayLatency(boundaries, time, registry);
@@ -76,6 +81,10 @@ public final class RelayMetrics implements AutoCloseable {
         .tags(Tags.of("reason", "stalled")).register(registry);
     FunctionCounter.builder("binlogrelay.replica.drops", dumps, d -> d.get() == null ? 0 : d.get().kicks())
         .tags(Tags.of("reason", "kicked")).register(registry);
+    this.replicaServer = replicaServer;
+    refusals("max_connections", ReplicaServer::refusedOverMaxConnections);
+    refusals("host_rate", ReplicaServer::refusedOverHostRate);
+    refusals("host_blocked", ReplicaServer::refusedBlockedHost);
     this.upstreamInfo = MultiGauge.builder("binlogrelay.upstream.info")
         .description("1, labelled with the source followed and the primary's binlog file the stream stands in (one"
             + " series, replaced when they change: at a switch or a rotation)")
@@ -158,5 +167,13 @@ public final class RelayMetrics implements AutoCloseable {
 
   public PrometheusMeterRegistry registry() {
     return registry;
+  }
+
+  private void refusals(String reason, ToLongFunction<ReplicaServer> count) {
+    FunctionCounter.builder("binlogrelay.downstream.connections.refused", replicaServer,
+            r -> r.get() == null ? 0 : count.applyAsLong(r.get()))
+        .description("Connections to the replica port refused before the greeting (error 1040 or 1129), by reason:"
+            + " max_connections, host_rate (max-connect-rate-per-host), host_blocked (failed logins)")
+        .tags(Tags.of("reason", reason)).register(registry);
   }
 }

@@ -103,6 +103,8 @@ class ReplicaServerTest {
     TestClient a = TestClient.connect(server.port());
     TestClient b = TestClient.connect(server.port());
     assertThatThrownBy(() -> TestClient.connect(server.port())).hasMessageContaining("1040");
+    assertThat(server.refusedOverMaxConnections()).isEqualTo(1);
+    assertThat(server.refusedOverHostRate()).isZero();
     a.close();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (server.openConnections() > 1 && System.nanoTime() < deadline) {
@@ -114,6 +116,22 @@ class ReplicaServerTest {
     c.close();
     b.close();
     assertThatThrownBy(() -> TestClient.connect(server.port())).isInstanceOf(RuntimeException.class);
+  }
+
+  @Test
+  void aHostOverItsConnectionRateGets1040BeforeTheGreeting() throws Exception {
+    // 1 a second, bursts of 10: the 11th connection in a row is refused, whatever the open count.
+    ReplicaServer server = start(config().maxConnectRatePerHost(1).build());
+    for (int i = 0; i < HostConnectRate.BURST_SECONDS; i++) {
+      TestClient.connect(server.port()).close();
+    }
+    assertThatThrownBy(() -> TestClient.connect(server.port())).hasMessageContaining("1040")
+        .hasMessageContaining("Too many connections");
+    assertThat(server.refusedOverHostRate()).isEqualTo(1);
+    assertThat(server.refusedOverMaxConnections()).isZero();
+    Thread.sleep(1_100);
+    TestClient.connect(server.port()).close();
+    server.close();
   }
 
   @Test

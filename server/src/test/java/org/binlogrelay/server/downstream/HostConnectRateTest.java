@@ -1,0 +1,49 @@
+package org.binlogrelay.server.downstream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class HostConnectRateTest {
+  private final AtomicLong now = new AtomicLong(1_000_000_000L);
+
+  @Test
+  void aHostMayUseTenSecondsOfItsRateAtOnceThenTheRate() {
+    HostConnectRate rate = new HostConnectRate(5, now::get, 100);
+    assertThat(rate.burst()).isEqualTo(50);
+    for (int i = 0; i < 50; i++) {
+      assertThat(rate.admit("10.0.0.1")).as("connection %s", i).isTrue();
+    }
+    assertThat(rate.admit("10.0.0.1")).isFalse();
+    assertThat(rate.admit("10.0.0.2")).as("other hosts have their own allowance").isTrue();
+    now.addAndGet(200_000_000L); // 0.2 s: one connection at 5 a second
+    assertThat(rate.admit("10.0.0.1")).isTrue();
+    assertThat(rate.admit("10.0.0.1")).isFalse();
+    now.addAndGet(3_600_000_000_000L); // an hour: back to a full burst, not more
+    for (int i = 0; i < 50; i++) {
+      assertThat(rate.admit("10.0.0.1")).isTrue();
+    }
+    assertThat(rate.admit("10.0.0.1")).isFalse();
+  }
+
+  @Test
+  void aFloodOfAddressesIsRememberedBoundedly() {
+    HostConnectRate rate = new HostConnectRate(1, now::get, 3);
+    for (int i = 0; i < 10; i++) {
+      assertThat(rate.admit("a")).isTrue();
+    }
+    assertThat(rate.admit("a")).isFalse();
+    rate.admit("b");
+    rate.admit("c");
+    rate.admit("d"); // forgets "a", the least recently seen
+    assertThat(rate.admit("a")).as("a forgotten host starts again with a full bucket").isTrue();
+  }
+
+  @Test
+  void refusesNonsense() {
+    assertThatThrownBy(() -> new HostConnectRate(0, now::get, 1)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new HostConnectRate(1, now::get, 0)).isInstanceOf(IllegalArgumentException.class);
+  }
+}
