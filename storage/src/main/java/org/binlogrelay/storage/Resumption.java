@@ -128,41 +128,40 @@ final class Resumption {
     if (from == null) {
       from = new Position(names.get(0), 0);
     }
-    String indexName = BinlogIndex.nameFor(names.get(0));
+    log.warn("binlog store {}: a force had failed, so nothing after the durable boundary {} is known to be on disk;"
+        + " cutting the store back to it (the primary sends the rest again)", dir, from);
     List<String> kept = new ArrayList<>();
     List<String> later = new ArrayList<>();
     for (String name : names) {
       (BinlogFileName.sequence(name) <= from.fileSequence() ? kept : later).add(name);
     }
-    long cut = 0;
-    List<String> deleted = new ArrayList<>();
     if (!later.isEmpty()) {
-      BinlogIndex.write(dir, indexName, kept);
+      BinlogIndex.write(dir, BinlogIndex.nameFor(names.get(0)), kept);
       Collections.reverse(later);
       for (String name : later) {
         if (dir.exists(name)) {
-          cut += dir.size(name);
-          deleted.add(name);
+          long size = dir.size(name);
+          dir.delete(name);
+          log.warn("binlog store {}: deleted {} ({} bytes), after the durable boundary", dir, name, size);
         }
-        dir.delete(name);
         dir.delete(MetadataFile.nameFor(name));
       }
       dir.force();
     }
     if (dir.exists(from.file())) {
       long size = dir.size(from.file());
-      if (size > from.offset()) {
-        try (FileChannel ch = dir.open(from.file(), StandardOpenOption.WRITE)) {
+      try (FileChannel ch = dir.open(from.file(), StandardOpenOption.WRITE)) {
+        if (size > from.offset()) {
           ch.truncate(from.offset());
-          ch.force(true);
         }
-        cut += size - from.offset();
+        ch.force(true); // also when nothing was cut: the disk takes this file's forces again
+      }
+      if (size > from.offset()) {
+        log.warn("binlog store {}: cut {} bytes of {} from offset {} (after the durable boundary)", dir,
+            size - from.offset(), from.file(), from.offset());
         dir.delete(MetadataFile.nameFor(from.file()));
         dir.force();
       }
     }
-    log.warn("binlog store {}: a force had failed, so nothing after the durable boundary {} is known to be on disk:"
-        + " cut {} bytes after it{}; the primary sends them again", dir, from, cut,
-        deleted.isEmpty() ? "" : " (deleted " + deleted + ")");
   }
 }
