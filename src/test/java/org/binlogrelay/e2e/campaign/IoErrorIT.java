@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -97,7 +98,10 @@ class IoErrorIT {
                     .isEqualTo(expected);
             StoredBinlogs.awaitSameSizes(t.relayDataDir(), t.primary(), t.relay(), WAIT);
             assertThat(t.relay().stop()).as("the relay's exit status after SIGTERM").isZero();
+            Map<String, Long> before = StoredBinlogs.sizes(t.relayDataDir());
             disk.remount(); // what the disk holds, not what the page cache still shows
+            log.info("IO ERROR: stored file sizes before remounting {}, after {}, on the primary {}", before,
+                    StoredBinlogs.sizes(t.relayDataDir()), StoredBinlogs.sizes(t.primary().binlogDir()));
             StoredBinlogs stored = StoredBinlogs.compare(t.relayDataDir(), t.primary(), t.crashEndedFiles());
             assertThat(stored.transactions()).isEqualTo(StoredBinlogs.transactionsOf(t.primary()));
             assertThat(t.relay().unexpectedEnds()).isEmpty();
