@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 import org.binlogrelay.e2e.process.ChildProcesses;
 import org.binlogrelay.e2e.process.Tails;
@@ -60,14 +61,14 @@ final class CampaignTopology implements AutoCloseable {
     private final DatabaseServer primary;
     private final DatabaseServer replica;
     private final FaultyProxy upstream;
-    private final TmpfsDisk disk;
+    private final RelayDisk disk;
     private final RelayDaemon relay;
     private final Path dataDir;
     private final HostAndPort admin;
     private final Set<String> crashEndedFiles = new TreeSet<>();
     private FaultyProxy downstream;
 
-    private CampaignTopology(DatabaseServer primary, DatabaseServer replica, FaultyProxy upstream, TmpfsDisk disk,
+    private CampaignTopology(DatabaseServer primary, DatabaseServer replica, FaultyProxy upstream, RelayDisk disk,
             RelayDaemon relay, Path dataDir, HostAndPort admin) {
         this.primary = primary;
         this.replica = replica;
@@ -84,6 +85,20 @@ final class CampaignTopology implements AutoCloseable {
      */
     static CampaignTopology start(ServerFarm farm, ServerVersion version, Path dir, long diskBytes)
             throws IOException, InterruptedException {
+        return start(farm, version, dir, at -> TmpfsDisk.mount(at, diskBytes));
+    }
+
+    /**
+     * As {@link #start(ServerFarm, ServerVersion, Path, long)}, with the relay's data directory on an ext4 of
+     * {@code diskBytes} on a loop device ({@link LoopExt4Disk}): filling it fails the device's writes.
+     */
+    static CampaignTopology startOnLoopDevice(ServerFarm farm, ServerVersion version, Path dir, long diskBytes)
+            throws IOException, InterruptedException {
+        return start(farm, version, dir, at -> LoopExt4Disk.mount(at, diskBytes));
+    }
+
+    private static CampaignTopology start(ServerFarm farm, ServerVersion version, Path dir,
+            Function<Path, RelayDisk> mount) throws IOException, InterruptedException {
         boolean mysql = version.flavor() == ServerFlavor.MYSQL;
         DatabaseServer primary = farm.start(ServerSpec.of(version).named("primary").withMaxBinlogSize(1L << 20));
         DatabaseServer replica = farm.start(ServerSpec.of(version).named("replica").withOptions(
@@ -93,7 +108,7 @@ final class CampaignTopology implements AutoCloseable {
                     + " the local server backend (-Dservers=local) and root");
         }
         FaultyProxy upstream = new FaultyProxy(primary.address());
-        TmpfsDisk disk = TmpfsDisk.mount(dir.resolve("relay-fs"), diskBytes);
+        RelayDisk disk = mount.apply(dir.resolve("relay-fs"));
         Path dataDir = disk.path().resolve("data");
         int port = quietPort();
         HostAndPort admin = new HostAndPort("127.0.0.1", quietPort());
@@ -107,7 +122,7 @@ final class CampaignTopology implements AutoCloseable {
             HostAndPort at = farm.backend().hostPortForServers(topology.downstream.address().port());
             replica.execute(replicationStatements(version.flavor(), at).toArray(String[]::new));
             topology.awaitReplicaHas(primary.executedGtidSet(), START);
-            log.info("campaign topology: {} <- proxy {} <- relay :{} (pid {}, data on tmpfs {}) <- proxy {} <- {}",
+            log.info("campaign topology: {} <- proxy {} <- relay :{} (pid {}, data in {}) <- proxy {} <- {}",
                     primary, upstream.address(), port, relay.current().pid(), dataDir, topology.downstream.address(),
                     replica);
             return topology;
@@ -220,7 +235,7 @@ final class CampaignTopology implements AutoCloseable {
         return downstream;
     }
 
-    TmpfsDisk disk() {
+    RelayDisk disk() {
         return disk;
     }
 

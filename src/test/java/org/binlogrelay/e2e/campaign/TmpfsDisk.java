@@ -12,7 +12,7 @@ import java.nio.file.Path;
  * mount fails the test. Unmounted by {@link #close()}, or by a shutdown hook if the JVM ends first. The campaign's
  * thread uses it; only {@link #close()} is thread-safe.
  */
-final class TmpfsDisk implements AutoCloseable {
+final class TmpfsDisk implements RelayDisk {
     private static final long PAGE = 4096;
     private final Path mountPoint;
     private final long size;
@@ -38,7 +38,8 @@ final class TmpfsDisk implements AutoCloseable {
         return disk;
     }
 
-    Path path() {
+    @Override
+    public Path path() {
         return mountPoint;
     }
 
@@ -53,14 +54,16 @@ final class TmpfsDisk implements AutoCloseable {
     }
 
     /** Leaves {@code headroom} bytes (rounded up to pages) free: the next writes beyond it fail with ENOSPC. */
-    long fill(long headroom) {
+    @Override
+    public long fill(long headroom) {
         long to = (used() + headroom + PAGE - 1) / PAGE * PAGE;
         SystemCommand.run("mount", "-o", "remount,size=" + to, mountPoint.toString());
         return to;
     }
 
     /** Back to the size it was mounted with. */
-    void free() {
+    @Override
+    public void free() {
         SystemCommand.run("mount", "-o", "remount,size=" + size, mountPoint.toString());
     }
 

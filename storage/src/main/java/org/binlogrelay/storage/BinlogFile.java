@@ -47,6 +47,7 @@ final class BinlogFile implements Closeable {
   /** The end of what was written to the file. */
   private volatile long writtenSize;
   private volatile boolean closed;
+  private volatile boolean forceFailed;
   private byte[] buffer;
   private int buffered;
   private long lastWriteAt;
@@ -99,9 +100,9 @@ final class BinlogFile implements Closeable {
 
   /**
    * Reads the bytes of {@code name} from {@code from} to its end, writes them back in place, and forces the
-   * file. After a failed force, Linux may have marked the pages clean without writing them, so a second force
-   * alone would succeed and prove nothing; writing the bytes again dirties them and the force really writes
-   * them. The bytes come from the page cache; if the kernel dropped them and the disk holds something else,
+   * file: for a syncer that failed otherwise than forcing a binlog file (after a failed force of a binlog file
+   * this is not enough: on ext4 the rewritten blocks can stay unwritten extents, see {@code
+   * Resumption.cutBackToDurable}). The bytes come from the page cache; if the kernel dropped them and the disk holds something else,
    * the scan that follows (recovery) finds it by the events' CRC32s and cuts there. Writes no new blocks, so it
    * works on a full disk.
    *
@@ -214,8 +215,21 @@ final class BinlogFile implements Closeable {
   /** Forces the file's bytes (and the length needed to read them) to disk; a no-op once closed. */
   void force() throws IOException {
     if (!closed) {
-      channel.force(false);
+      try {
+        channel.force(false);
+      } catch (IOException | RuntimeException e) {
+        forceFailed = true;
+        throw e;
+      }
     }
+  }
+
+  /**
+   * True once a {@link #force()} failed: what it covered may not be on disk whatever reads show, and a later force
+   * of the same channel may succeed without writing it (Linux reports a failed writeback to a file once).
+   */
+  boolean forceFailed() {
+    return forceFailed;
   }
 
   /**

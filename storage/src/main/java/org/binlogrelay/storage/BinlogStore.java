@@ -413,13 +413,14 @@ public final class BinlogStore implements Closeable {
    * <p>An attempt first writes, forces and deletes a probe file: 16 KiB, or the write that failed if it was
    * bigger (up to 1 MiB), so that a store that ran out of space resumes only once that write fits. Then it
    * stops the syncer (its last round forces what it can), closes the writer's files, and, if a
-   * force had failed, writes the bytes after the durable boundary again and forces them (after a failed
-   * {@code fsync} Linux may have marked them clean without writing them); then recovers the directory in place
+   * force had failed, cuts the store back to the durable boundary (after a failed {@code fsync} nothing after it
+   * is known to be on disk, whatever the page cache shows; the primary sends it again); then recovers the directory in place
    * exactly as {@link #open} does (cuts an incomplete tail, closes files whose close did not finish, lists a
    * file the index missed, writes a fresh checkpoint). If that works, a new syncer and
    * writer take over and the store accepts writes again: the writer calls {@link #startStream()} and asks the
    * primary for the position it returns, so no event is lost or written twice. Readers are not disturbed: the
-   * readable boundary only moves forward, and the bytes before it do not change.
+   * readable boundary only moves forward, and the bytes before it do not change (but for a cut back to the
+   * durable boundary after a failed force: those bytes are gone until the primary sends the same ones again).
    *
    * <p>If an attempt fails, the store stays stopped, the error is logged at WARN and recorded in {@link
    * #health()} ({@link StoreHealth#lastError()}, {@link StoreHealth#failedResumes()}), and what the attempt did

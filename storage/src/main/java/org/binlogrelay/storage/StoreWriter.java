@@ -359,13 +359,33 @@ final class StoreWriter {
     }
   }
 
-  /** Closes the open file's channel (after the syncer stopped). */
+  /**
+   * Forces the open file on its own channel, then closes the channel (after the syncer stopped). The force reports
+   * a writeback the kernel failed since this channel's last force, which a force through a new channel would not;
+   * if it fails, {@link #forceFailed()} says so and the channel is closed all the same.
+   */
   void closeFiles() throws IOException {
     lock.lock();
     try {
       if (open != null) {
-        open.file.close();
+        try {
+          open.file.force();
+        } catch (IOException e) {
+          log.warn("binlog store {}: forcing {} before resuming failed: {}", dir, open.file.name(), e.toString());
+        } finally {
+          open.file.close();
+        }
       }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** True if a force of the open file failed, by the syncer or by {@link #closeFiles()}. */
+  boolean forceFailed() {
+    lock.lock();
+    try {
+      return open != null && open.file.forceFailed();
     } finally {
       lock.unlock();
     }
@@ -449,6 +469,11 @@ final class StoreWriter {
     }
 
     @Override
+    public boolean forceFailed() {
+      return file.forceFailed();
+    }
+
+    @Override
     public String toString() {
       return "checkpointing " + meta.name() + " at " + meta.size() + " (force, then "
           + MetadataFile.nameFor(meta.name()) + ")";
@@ -487,6 +512,11 @@ final class StoreWriter {
       } catch (IOException e) {
         log.warn("binlog store {}: closing {} after the syncer failed: {}", dir, meta.name(), e.toString());
       }
+    }
+
+    @Override
+    public boolean forceFailed() {
+      return file.forceFailed();
     }
 
     @Override

@@ -43,6 +43,11 @@ final class Syncer {
 
     /** The job will never run (the syncer failed and was stopped): release what it holds. */
     default void abandon() {}
+
+    /** True if the job forced a binlog file and that force failed ({@link BinlogFile#forceFailed()}). */
+    default boolean forceFailed() {
+      return false;
+    }
   }
 
   private final SyncPolicy policy;
@@ -62,6 +67,7 @@ final class Syncer {
   private long lastForceNanos;
   private boolean stopping;
   private Throwable failure;
+  private boolean forceFailed;
   /** The thread waits for work with no deadline: only a signal wakes it. */
   private boolean parked;
   private long signals;
@@ -226,6 +232,19 @@ final class Syncer {
     }
   }
 
+  /**
+   * True if the failure was a binlog file's force: nothing after the durable boundary can be taken as written then
+   * (see {@link BinlogFile#forceFailed()}).
+   */
+  boolean forceFailed() {
+    lock.lock();
+    try {
+      return forceFailed;
+    } finally {
+      lock.unlock();
+    }
+  }
+
   Throwable failure() {
     lock.lock();
     try {
@@ -333,6 +352,14 @@ final class Syncer {
         }
       } catch (IOException | RuntimeException e) {
         requeue(round.subList(done, round.size()));
+        boolean binlogForce = targetFile != null && targetFile.forceFailed()
+            || done < round.size() && round.get(done).forceFailed();
+        lock.lock();
+        try {
+          forceFailed = binlogForce;
+        } finally {
+          lock.unlock();
+        }
         fail(doing == null ? "advancing the durable boundary" : doing, e, requests);
         return;
       }

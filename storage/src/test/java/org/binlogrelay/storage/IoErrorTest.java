@@ -89,13 +89,13 @@ class IoErrorTest {
 
   /**
    * A force of a binlog file fails (and keeps failing until healed). The syncer stops the store, waits for
-   * durability fail, readers keep reading; resuming writes the bytes after the durable boundary again before
-   * forcing them, since a failed fsync may have dropped them from the disk while the page cache still shows
-   * them.
+   * durability fail, readers keep reading; resuming cuts the store back to the durable boundary (the files
+   * after it deleted), since after a failed fsync the disk may hold other bytes than the page cache shows
+   * (ext4 leaves them unwritten extents, read back as zeros); appending then continues from there.
    */
   @ParameterizedTest(name = "{0}")
   @MethodSource("flavors")
-  void aForceFailsAndResumingWritesTheUndurableBytesAgain(String flavor) throws Exception {
+  void aForceFailsAndResumingCutsBackToTheDurableBoundary(String flavor) throws Exception {
     SourceBinlog source = source(flavor);
     Predicate<String> binlogs = source.files::contains;
     int total = count(source, Faults.Op.FORCE, binlogs);
@@ -120,20 +120,25 @@ class IoErrorTest {
         checkStopped(store, source, dir, e, null);
         Position durable = store.durableEnd();
 
-        assertThat(store.tryResume()).as("rewriting and forcing fails while the disk is broken").isFalse();
-        assertThat(store.health().lastError()).startsWith("writing again and forcing the bytes after the durable"
-            + " boundary");
+        assertThat(store.tryResume()).as("cutting back and forcing fails while the disk is broken").isFalse();
+        assertThat(store.health().lastError()).containsAnyOf("cutting the store back to the durable boundary",
+            "recovering " + dir);
         faults.heal();
-        faults.clearWrites();
         assertThat(store.tryResume()).isTrue();
         if (durable != null) {
-          assertThat(faults.writes()).as("the bytes after " + durable + " were written again")
-              .anyMatch(w -> w.file().equals(durable.file()) && w.position() == durable.offset()
-                  || source.files.contains(w.file()) && new Position(w.file(), 0).isAfter(durable)
-                  && w.position() == 0);
+          // nothing after the durable boundary is trusted: the disk may read back other bytes than the page cache
+          assertThat(store.durableEnd()).as("cut back to the durable boundary").isEqualTo(durable);
+          assertThat(Files.size(dir.resolve(durable.file()))).isEqualTo(durable.offset());
+          for (String name : source.files) {
+            if (new Position(name, 0).isAfter(durable)) {
+              assertThat(dir.resolve(name)).as("a file after the durable boundary").doesNotExist();
+            }
+          }
         }
         assertThat(store.durable().isStopped()).isFalse();
-        assertThat(store.whenDurable(store.readableEnd())).isCompleted();
+        if (store.durableEnd() != null) {
+          assertThat(store.whenDurable(store.durableEnd())).isCompleted();
+        }
         feed.start();
         assertThat(feed.appendUntilFailure()).isNull();
         assertThat(store.sync().join()).isEqualTo(new Position(source.lastFile(),
