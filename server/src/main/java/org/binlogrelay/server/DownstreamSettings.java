@@ -17,25 +17,33 @@ import org.binlogrelay.server.downstream.sql.Dialect;
  * @param accounts who may log in
  * @param tls the certificate chain and key for TLS, {@code null} for none
  * @param requireSecureTransport refuse logins that did not start TLS
+ * @param maxConnections connections to the replica port beyond this get ER_CON_COUNT_ERROR ({@code
+ *     --max-connections})
  * @param maxConnectRatePerHost new connections a second per client host ({@code --max-connect-rate-per-host}); 0
  *     for no limit
  * @param sendBufferBytes {@code SO_SNDBUF} of replica connections ({@code --replica-send-buffer}); 0 lets the
  *     operating system size it
  */
 public record DownstreamSettings(InetSocketAddress bind, long serverId, String serverUuid, UserAccounts accounts,
-    ReplicaServerConfig.TlsFiles tls, boolean requireSecureTransport, int maxConnectRatePerHost,
-    int sendBufferBytes) {
+    ReplicaServerConfig.TlsFiles tls, boolean requireSecureTransport, int maxConnections,
+    int maxConnectRatePerHost, int sendBufferBytes) {
 
-  /** Settings without a connection rate limit and with the operating system's send buffer sizing. */
+  /** {@code --max-connections} by default. */
+  public static final int DEFAULT_MAX_CONNECTIONS = 256;
+
+  /** Settings with the default connection limit, without a connection rate limit and with the operating system's send buffer sizing. */
   public DownstreamSettings(InetSocketAddress bind, long serverId, String serverUuid, UserAccounts accounts,
       ReplicaServerConfig.TlsFiles tls, boolean requireSecureTransport) {
-    this(bind, serverId, serverUuid, accounts, tls, requireSecureTransport, 0, 0);
+    this(bind, serverId, serverUuid, accounts, tls, requireSecureTransport, DEFAULT_MAX_CONNECTIONS, 0, 0);
   }
 
   public DownstreamSettings {
     Objects.requireNonNull(bind, "bind");
     Objects.requireNonNull(serverUuid, "serverUuid");
     Objects.requireNonNull(accounts, "accounts");
+    if (maxConnections < 1) {
+      throw new IllegalArgumentException("--max-connections " + maxConnections + " must be at least 1");
+    }
     if (maxConnectRatePerHost < 0) {
       throw new IllegalArgumentException("--max-connect-rate-per-host " + maxConnectRatePerHost + " is negative");
     }
@@ -61,6 +69,7 @@ public record DownstreamSettings(InetSocketAddress bind, long serverId, String s
         .serverUuid(serverUuid)
         .accounts(accounts)
         .requireSecureTransport(requireSecureTransport)
+        .maxConnections(maxConnections)
         .maxConnectRatePerHost(maxConnectRatePerHost)
         .sendBufferBytes(sendBufferBytes);
     if (tls != null) {

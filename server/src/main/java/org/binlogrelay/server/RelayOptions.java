@@ -156,13 +156,20 @@ public final class RelayOptions {
       description = "Refuse replicas that do not use TLS (needs --ssl-cert and --ssl-key).")
   boolean requireSecureTransport;
 
+  @Option(names = "--max-connections", paramLabel = "N", order = 56,
+      defaultValue = "" + DownstreamSettings.DEFAULT_MAX_CONNECTIONS,
+      description = "Connections to the replica port at once (replicas, SQL clients, connections still logging"
+          + " in); more get error 1040 (Too many connections) before the greeting, as MySQL's max_connections"
+          + " (default: ${DEFAULT-VALUE}).")
+  int maxConnections;
+
   @Option(names = "--max-connect-rate-per-host", paramLabel = "N", order = 57, defaultValue = "0",
       description = "New connections a second one client host may open on average, in bursts of up to ten seconds'"
           + " worth; more get error 1040 (Too many connections) before the greeting, which replicas retry. Guards the"
           + " relay against a client reconnecting in a loop; 0: no limit, as MySQL (default: ${DEFAULT-VALUE}).")
   int maxConnectRatePerHost;
 
-  @Option(names = "--replica-send-buffer", paramLabel = "SIZE", order = 56, defaultValue = "0",
+  @Option(names = "--replica-send-buffer", paramLabel = "SIZE", order = 58, defaultValue = "0",
       converter = OptionConverters.ByteSizeConverter.class,
       description = "Socket send buffer of each replica connection (64K, 1M); 0: sized by the operating system."
           + " A small buffer keeps what the relay counts as sent close to what the replica has read, so that the"
@@ -198,7 +205,8 @@ public final class RelayOptions {
     long id = serverId();
     InetSocketAddress bind = bindAddress();
     DownstreamSettings downstream = new DownstreamSettings(bind, id, UpstreamConfig.defaultReplicaUuid(id).toString(),
-        accounts(warnings), tls(), requireSecureTransport, maxConnectRatePerHost(), replicaSendBuffer());
+        accounts(warnings), tls(), requireSecureTransport, maxConnections(), maxConnectRatePerHost(),
+        replicaSendBuffer());
     RetentionPolicy retention = retention();
     UpstreamConfig upstream = primary == null ? null : upstream(id, environment, warnings);
     if (primary == null) {
@@ -236,6 +244,13 @@ public final class RelayOptions {
           + " give --admin-token-file FILE so that only holders of the token reach the admin API");
     }
     return AdminConfig.of(new InetSocketAddress(address, adminPort), token);
+  }
+
+  private int maxConnections() {
+    if (maxConnections < 1 || maxConnections > 100_000) {
+      throw new IllegalArgumentException("--max-connections " + maxConnections + " is outside 1..100000");
+    }
+    return maxConnections;
   }
 
   private int maxConnectRatePerHost() {

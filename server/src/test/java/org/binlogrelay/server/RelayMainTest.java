@@ -77,7 +77,7 @@ class RelayMainTest {
         "--server-id", "--report-host", "--report-port", "--start", "--heartbeat-period",
         "--rpl-semi-sync-replica-enabled", "--primary-ssl-mode", "--primary-ssl-ca", "--primary-ssl-cert",
         "--primary-ssl-key", "--bind-address", "--port",
-        "--accounts-file", "--ssl-cert", "--ssl-key", "--require-secure-transport", "--replica-send-buffer", "--max-connect-rate-per-host", "--help", "--version")) {
+        "--accounts-file", "--ssl-cert", "--ssl-key", "--require-secure-transport", "--replica-send-buffer", "--max-connect-rate-per-host", "--max-connections", "--help", "--version")) {
       assertThat(out).contains(option);
     }
     assertThat(out).contains("Examples:").contains(RelayOptions.PASSWORD_ENV).contains("Exit status: 0")
@@ -238,6 +238,7 @@ class RelayMainTest {
     assertUsageError(run("--server-id", "7", "--ssl-cert", cert.toString()), "--ssl-cert and --ssl-key go together");
     assertUsageError(run("--server-id", "7", "--require-secure-transport"),
         "--require-secure-transport needs --ssl-cert and --ssl-key");
+    assertUsageError(run("--server-id", "7", "--max-connections", "0"), "--max-connections 0 is outside 1..100000");
     assertUsageError(run("--server-id", "7", "--max-connect-rate-per-host", "-1"),
         "--max-connect-rate-per-host -1 is outside 0..1000000 (0: no limit)");
     assertUsageError(run("--server-id", "7", "--replica-send-buffer", "100"),

@@ -321,7 +321,8 @@ class MetricsUnderLoadIT {
         DownstreamSettings downstream = new DownstreamSettings(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                 RELAY_SERVER_ID, UpstreamConfig.defaultReplicaUuid(RELAY_SERVER_ID).toString(),
                 UserAccounts.parse(Credentials.REPLICATION.user() + "@% REPLICATION_SLAVE,REPLICATION_CLIENT " + hash
-                        + "\n"), new ReplicaServerConfig.TlsFiles(tls[0], tls[1]), false, 0, SEND_BUFFER);
+                        + "\n"), new ReplicaServerConfig.TlsFiles(tls[0], tls[1]), false,
+                DownstreamSettings.DEFAULT_MAX_CONNECTIONS, 0, SEND_BUFFER);
         UpstreamConfig upstream = UpstreamConfig.builder(primary.address().host(), primary.address().port(),
                         Credentials.TEST.user(), Credentials.TEST.password())
                 .serverId(RELAY_SERVER_ID).report("127.0.0.1", 0).heartbeatPeriod(Duration.ofMillis(500)).build();
