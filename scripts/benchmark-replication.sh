@@ -333,7 +333,7 @@ start_relay() { # FLAVOR PRIMARY_PORT: sets RELAY_PID RELAY_PORT ADMIN_PORT RELA
     --source "$flavor://repl@127.0.0.1:$2" --server-id 100 --report-host 127.0.0.1 \
     --data-dir "$RELAY_DIR/data" --accounts-file "$RELAY_DIR/accounts" --sync-binlog "$RELAY_SYNC" \
     --ssl-cert "$WORK/relay-cert.pem" --ssl-key "$WORK/relay-key.pem" --port "$RELAY_PORT" \
-    --admin-port "$ADMIN_PORT" >"$RES/relay-$flavor.log" 2>&1 &
+    --admin-port "$ADMIN_PORT" --max-connections 2000 >"$RES/relay-$flavor.log" 2>&1 &
   RELAY_PID=$!
   remember "$RELAY_PID" "relay ($flavor)"
   for _ in $(seq 600); do
