@@ -82,9 +82,10 @@ final class SemiSyncScenarios {
             relay.awaitCaughtUp(UpstreamScenarios.CATCH_UP);
             primary.execute("INSERT INTO semi.t VALUES (3000)");
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            int next = 3001;
             while (!source.on()) {
                 assertThat(System.nanoTime()).as("semi-sync back on: " + source.describe()).isLessThan(deadline);
-                primary.execute("INSERT INTO semi.t VALUES (" + (3001 + (deadline - System.nanoTime()) % 1000) + ")");
+                primary.execute("INSERT INTO semi.t VALUES (" + next++ + ")");
                 Thread.sleep(100);
             }
             relay.awaitCaughtUp(UpstreamScenarios.CATCH_UP);
