@@ -82,6 +82,7 @@ public final class BinlogStore implements Closeable {
   private final FileRemoval removal;
   private final Listeners listeners = new Listeners();
   private final Availability availability;
+  private final EventBoundaries boundaries = new EventBoundaries();
   /** Serialises {@link #tryResume()} and {@link #close()}. */
   private final Object resumeLock = new Object();
   private final Object retentionLock = new Object();
@@ -338,6 +339,11 @@ public final class BinlogStore implements Closeable {
   /** The file being written to, empty before the first file or between a ROTATE and the next file. */
   public Optional<String> currentFile() {
     return writer.currentFile();
+  }
+
+  /** Event boundaries found in stored files by earlier position checks (hints for the next ones). */
+  public EventBoundaries boundaries() {
+    return boundaries;
   }
 
   /** The store's directory. */

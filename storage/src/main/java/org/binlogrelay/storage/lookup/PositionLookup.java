@@ -2,16 +2,20 @@ package org.binlogrelay.storage.lookup;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import org.binlogrelay.storage.BinlogFileName;
 import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.EventBoundaries;
 import org.binlogrelay.storage.FileMetadata;
 import org.binlogrelay.storage.Position;
 import org.binlogrelay.storage.lookup.PositionCheck.Invalid;
 import org.binlogrelay.storage.lookup.PositionCheck.Problem;
 import org.binlogrelay.storage.lookup.PositionCheck.Valid;
+import org.binlogrelay.storage.read.BinlogReadException;
 import org.binlogrelay.storage.read.EventCursor;
 
 /**
@@ -19,8 +23,9 @@ import org.binlogrelay.storage.read.EventCursor;
  * replication) before a reader is opened there, in the order MySQL's {@code Binlog_sender::check_start_file}
  * checks: the file must be stored ("" means the first stored file), the offset at least 4 and at most the
  * file's readable length. Then, unlike MySQL, the offset must be an event boundary: the file's event headers
- * are walked from offset 4 up to the offset (header reads only, one window read per 64 KiB of small events),
- * which is correct for any offset and reads this one file only.
+ * are walked up to the offset (header reads only, one window read per 64 KiB of small events), from offset 4 or
+ * from a boundary an earlier check found ({@link EventBoundaries}), which is correct for any offset and reads this
+ * one file only. The readable end needs no walk.
  *
  * <p>Thread-safe (stateless over the thread-safe store).
  */
@@ -69,19 +74,66 @@ public final class PositionLookup {
     return new Valid(new Position(name, offset));
   }
 
-  /** The start of the event that contains {@code offset}, or {@code offset} itself if an event starts there. */
+  /**
+   * The start of the event that contains {@code offset}, or {@code offset} itself if an event starts there. The
+   * readable end is a transaction boundary, so asking for it (a replica positioned at the head) needs no walk; else
+   * the walk starts at the closest boundary an earlier walk recorded ({@link EventBoundaries}), and records the
+   * boundaries it passes, one per {@link EventBoundaries#SPACING} bytes.
+   */
   private long eventContaining(String name, long offset, long readable) throws IOException {
+    if (offset == readable) {
+      return offset;
+    }
+    EventBoundaries hints = store.boundaries();
     try (FileChannel channel = store.openFile(name)) {
-      EventCursor cursor = new EventCursor(name, channel, BinlogFileName.FIRST_EVENT_OFFSET, readable,
-          store.config().maxEventSize());
-      while (cursor.position() < offset) {
-        long start = cursor.position();
-        cursor.skip();
-        if (cursor.position() > offset) {
-          return start;
+      Object identity = identity(name);
+      long from = identity == null ? BinlogFileName.FIRST_EVENT_OFFSET : hints.floor(name, identity, offset);
+      if (from > BinlogFileName.FIRST_EVENT_OFFSET) {
+        try {
+          return walk(name, channel, identity, from, offset, readable);
+        } catch (BinlogReadException stale) {
+          hints.forget(name); // the hint was not a boundary of this file any more: walk from the start
         }
       }
-      return cursor.position();
+      return walk(name, channel, identity, BinlogFileName.FIRST_EVENT_OFFSET, offset, readable);
     }
+  }
+
+  private long walk(String name, FileChannel channel, Object identity, long from, long offset, long readable)
+      throws IOException {
+    EventCursor cursor = new EventCursor(name, channel, from, readable, store.config().maxEventSize());
+    long[] found = new long[16];
+    int count = 0;
+    long lastRecorded = from;
+    long result;
+    while (true) {
+      long start = cursor.position();
+      if (start >= offset) {
+        result = start;
+        break;
+      }
+      cursor.skip();
+      if (cursor.position() > offset) {
+        result = start;
+        break;
+      }
+      if (cursor.position() - lastRecorded >= EventBoundaries.SPACING) {
+        if (count == found.length) {
+          found = java.util.Arrays.copyOf(found, count * 2);
+        }
+        found[count++] = cursor.position();
+        lastRecorded = cursor.position();
+      }
+    }
+    if (identity != null) {
+      store.boundaries().record(name, identity, found, count);
+    }
+    return result;
+  }
+
+  /** The file's identity for {@link EventBoundaries}, {@code null} if the file system has none. */
+  private Object identity(String name) throws IOException {
+    BasicFileAttributes attributes = Files.readAttributes(store.directory().resolve(name), BasicFileAttributes.class);
+    return attributes.fileKey();
   }
 }

@@ -2,15 +2,24 @@ package org.binlogrelay.storage.lookup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.NavigableSet;
+import java.util.TreeSet;
 import org.binlogrelay.protocol.testing.RandomCases;
 import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.EventBoundaries;
 import org.binlogrelay.storage.Position;
 import org.binlogrelay.storage.lookup.PositionCheck.Invalid;
 import org.binlogrelay.storage.lookup.PositionCheck.Problem;
 import org.binlogrelay.storage.lookup.PositionCheck.Valid;
+import org.binlogrelay.storage.read.EventCursor;
 import org.binlogrelay.storage.read.testing.SourceFiles;
+import org.binlogrelay.storage.read.testing.SyntheticBinlog;
 import org.binlogrelay.storage.read.testing.TestStores;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -71,6 +80,89 @@ class PositionLookupTest {
     try (BinlogStore empty = BinlogStore.open(TestStores.config(dir.resolve("empty"), source.flavor).build())) {
       assertThat(new PositionLookup(empty).check("", 4)).isEqualTo(new Invalid(Problem.FILE_NOT_FOUND, "", 4, -1, -1));
     }
+  }
+
+  @Test
+  void aLargeFileIsWalkedOnceThenFromTheBoundariesFoundOnTheWay() throws Exception {
+    SyntheticBinlog b = SyntheticBinlog.mysql();
+    b.startFile("binlog.000001").transactions(4000).rotateTo("binlog.000002").transactions(1);
+    try (BinlogStore store = TestStores.unsynced(dir, b.flavor(), b.drain())) {
+      TestStores.settle(store);
+      String f = "binlog.000001";
+      long size = store.readableLength(f);
+      assertThat(size).as("several spacings long").isGreaterThan(4 * EventBoundaries.SPACING);
+      NavigableSet<Long> starts = eventStarts(store, f, size);
+      PositionLookup lookup = new PositionLookup(store);
+      assertThat(lookup.check(f, size)).as("the readable end needs no walk").isEqualTo(new Valid(new Position(f, size)));
+      assertThat(store.boundaries().count(f)).isZero();
+      long last = starts.last();
+      assertThat(lookup.check(f, last)).isEqualTo(new Valid(new Position(f, last)));
+      int recorded = store.boundaries().count(f);
+      assertThat(recorded).isGreaterThanOrEqualTo((int) (last / EventBoundaries.SPACING) - 1);
+
+      // Every byte before the last recorded boundary is now zeros: a walk from offset 4 would fail.
+      long hint = store.boundaries().floor(f, identity(store, f), last);
+      assertThat(hint).isGreaterThan(size / 2);
+      try (FileChannel ch = FileChannel.open(store.directory().resolve(f), StandardOpenOption.WRITE)) {
+        ch.write(ByteBuffer.allocate((int) hint - 4), 4);
+      }
+      RandomCases.check("offsets after the last hint", 200, rnd -> {
+        long offset = hint + rnd.nextInt((int) (size - hint));
+        try {
+          assertThat(lookup.check(f, offset)).isEqualTo(expectedIn(starts, f, offset, size));
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
+    }
+  }
+
+  @Test
+  void aHintThatIsNotABoundaryIsForgottenAndTheWalkStartsAgainFromTheFirstEvent() throws Exception {
+    SyntheticBinlog b = SyntheticBinlog.mysql();
+    b.startFile("binlog.000001").transactions(2000).rotateTo("binlog.000002").transactions(1);
+    try (BinlogStore store = TestStores.unsynced(dir, b.flavor(), b.drain())) {
+      TestStores.settle(store);
+      String f = "binlog.000001";
+      long size = store.readableLength(f);
+      NavigableSet<Long> starts = eventStarts(store, f, size);
+      long inside = starts.ceiling(size / 2) + 3; // three bytes into an event
+      store.boundaries().record(f, identity(store, f), new long[] {inside}, 1);
+      PositionLookup lookup = new PositionLookup(store);
+      RandomCases.check("offsets after a wrong hint", 50, rnd -> {
+        long offset = inside + rnd.nextInt((int) (size - inside));
+        try {
+          assertThat(lookup.check(f, offset)).isEqualTo(expectedIn(starts, f, offset, size));
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
+      assertThat(store.boundaries().floor(f, identity(store, f), size)).as("the wrong hint is gone").isNotEqualTo(inside);
+      assertThat(store.boundaries().floor(f, "another file's identity", size)).isEqualTo(4);
+    }
+  }
+
+  private static NavigableSet<Long> eventStarts(BinlogStore store, String f, long size) throws Exception {
+    NavigableSet<Long> starts = new TreeSet<>();
+    try (FileChannel ch = store.openFile(f)) {
+      EventCursor cursor = new EventCursor(f, ch, 4, size, store.config().maxEventSize());
+      while (cursor.hasNext()) {
+        starts.add(cursor.position());
+        cursor.skip();
+      }
+    }
+    return starts;
+  }
+
+  private static Object identity(BinlogStore store, String f) throws Exception {
+    return Files.readAttributes(store.directory().resolve(f), BasicFileAttributes.class).fileKey();
+  }
+
+  private static PositionCheck expectedIn(NavigableSet<Long> starts, String f, long offset, long size) {
+    if (offset == size || starts.contains(offset)) {
+      return new Valid(new Position(f, offset));
+    }
+    return new Invalid(Problem.INSIDE_EVENT, f, offset, size, starts.floor(offset));
   }
 
   private static PositionCheck expected(SourceFiles source, String f, long offset, long size, boolean complete) {
