@@ -1,6 +1,8 @@
 package org.binlogrelay.storage.read;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import org.binlogrelay.protocol.event.EventHeader;
 import org.binlogrelay.protocol.event.EventType;
@@ -14,6 +16,12 @@ import org.binlogrelay.storage.read.BinlogReadException.Reason;
  * ({@link #boundaryBefore}). A transaction larger than the batch size is cut at event boundaries instead. Checks
  * that the file on disk holds the whole batch before handing it out.
  *
+ * <p>With a buffer ({@link #next(long, ByteBuffer)}), the cutter reads the bytes ahead once into the buffer, walks
+ * the event headers there and hands out a batch whose bytes stay in the buffer ({@link EventBatch#inMemory()}), so
+ * that a server frames them without reading the file again. The walk checks each header as {@link EventCursor}
+ * does; an event the buffer cannot hold, or a header that fails a check, ends the walk, and the header-only path
+ * (which reports the failure precisely) takes over at that event.
+ *
  * <p>Not thread-safe: part of one reader.
  */
 final class BatchCutter {
@@ -21,9 +29,11 @@ final class BatchCutter {
   private final EventCursor cursor;
   private final int maxBatchBytes;
   private final String readerName;
+  private final int maxEventSize;
 
-  BatchCutter(SharedFile file, EventCursor cursor, int maxBatchBytes, String readerName) {
+  BatchCutter(SharedFile file, EventCursor cursor, int maxBatchBytes, String readerName, int maxEventSize) {
     this.file = file;
+    this.maxEventSize = maxEventSize;
     this.cursor = cursor;
     this.maxBatchBytes = maxBatchBytes;
     this.readerName = readerName;
@@ -71,6 +81,84 @@ final class BatchCutter {
           + " store; position " + readerName + " again");
     }
     return new EventBatch(file, start, end, Arrays.copyOf(sizes, count), atBoundary);
+  }
+
+  /**
+   * The next batch from the cursor as {@link #next(long)} cuts it, read into {@code buffer} (from index 0; its
+   * capacity, not {@code maxBatchBytes}, bounds the batch), which the batch then views: the caller must leave the
+   * buffer alone until it is done with the batch. Falls back to {@link #next(long)} (no bytes in memory) when the
+   * first event does not fit the buffer or fails a check.
+   */
+  EventBatch next(long limit, ByteBuffer buffer) throws IOException {
+    long start = cursor.position();
+    cursor.limit(limit);
+    int want = (int) Math.min(limit - start, buffer.capacity());
+    ByteBuffer bytes = buffer.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    bytes.clear().limit(want);
+    while (bytes.hasRemaining()) {
+      if (file.channel().read(bytes, start + bytes.position()) < 0) {
+        break; // shorter on disk than readable: the header-only path reports it
+      }
+    }
+    int got = bytes.position();
+    int[] sizes = new int[64];
+    int count = 0;
+    int at = 0;
+    int cut = -1;
+    int cutCount = 0;
+    boolean reachedLimit = false;
+    while (at + EventHeader.SIZE <= got) {
+      long size = bytes.getInt(at + EventHeader.EVENT_SIZE_OFFSET) & 0xffff_ffffL;
+      long end = start + at + size;
+      if (size < EventHeader.SIZE || size > maxEventSize || end > limit
+          || (bytes.getInt(at + EventHeader.LOG_POS_OFFSET) & 0xffff_ffffL) != (end & 0xffff_ffffL)) {
+        break;
+      }
+      if (at > 0 && BOUNDARY_BEFORE[bytes.get(at + EventHeader.TYPE_OFFSET) & 0xff]) {
+        cut = at;
+        cutCount = count;
+      }
+      if (at + size > got) {
+        break;
+      }
+      if (count == sizes.length) {
+        sizes = Arrays.copyOf(sizes, count * 2);
+      }
+      sizes[count++] = (int) size;
+      at += (int) size;
+      if (end == limit) {
+        reachedLimit = true;
+        break;
+      }
+    }
+    if (count == 0) {
+      return next(limit);
+    }
+    boolean atBoundary = true;
+    if (!reachedLimit) {
+      if (cut > 0) {
+        at = cut;
+        count = cutCount;
+      } else {
+        atBoundary = at + EventHeader.SIZE <= got
+            && BOUNDARY_BEFORE[bytes.get(at + EventHeader.TYPE_OFFSET) & 0xff];
+      }
+    }
+    cursor.seek(start + at);
+    ByteBuffer view = buffer.duplicate();
+    view.clear().limit(at);
+    return new EventBatch(file, start, start + at, Arrays.copyOf(sizes, count), atBoundary, view.slice());
+  }
+
+  /** {@link #boundaryBefore} by event type code. */
+  private static final boolean[] BOUNDARY_BEFORE = new boolean[256];
+
+  static {
+    for (EventType type : EventType.values()) {
+      if (type.code() >= 0 && type.code() < 256 && boundaryBefore(type)) {
+        BOUNDARY_BEFORE[type.code()] = true;
+      }
+    }
   }
 
   /** True for events that never come inside a transaction, so that a transaction boundary is right before them. */

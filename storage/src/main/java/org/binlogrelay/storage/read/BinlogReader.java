@@ -2,6 +2,7 @@ package org.binlogrelay.storage.read;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.NoSuchFileException;
 import java.time.Duration;
 import java.util.List;
@@ -125,12 +126,26 @@ public final class BinlogReader implements Closeable {
    * CaughtUp}. Close each {@link EventBatch} once sent.
    */
   public ReadResult poll() throws IOException {
+    return poll(null);
+  }
+
+  /**
+   * As {@link #poll()}, but a batch cut from headers (no {@link TransactionFilter} at work) is read into {@code
+   * buffer} at once, up to its capacity, and keeps its bytes there ({@link EventBatch#inMemory()}): one read of
+   * the file for both cutting and sending. The caller leaves the buffer alone until it is done with the batch. A
+   * direct buffer saves the JDK's copy through a temporary one. {@code null} is {@link #poll()}.
+   */
+  public ReadResult poll(ByteBuffer buffer) throws IOException {
     requireOpen();
     Readable readable = readable();
     ReadResult result;
     if (cursor.position() < readable.length()) {
       cursor.limit(readable.length());
-      result = filtered != null ? filtered.next(readable.length()) : batches.next(readable.length());
+      if (filtered != null) {
+        result = filtered.next(readable.length());
+      } else {
+        result = buffer != null ? batches.next(readable.length(), buffer) : batches.next(readable.length());
+      }
       if (filtered != null && filtered.finished()) {
         filtered = null;
       }
@@ -219,7 +234,7 @@ public final class BinlogReader implements Closeable {
     }
     file = opened;
     cursor = new EventCursor(name, opened.channel(), offset, offset, maxEventSize);
-    batches = new BatchCutter(opened, cursor, options.maxBatchBytes(), options.name());
+    batches = new BatchCutter(opened, cursor, options.maxBatchBytes(), options.name(), maxEventSize);
     verifiedLength = offset;
     filtered = filter != null && filter.startFile(store.file(name).orElse(null))
         ? new FilteredRange(TransactionIterator.open(name, opened.channel(), store.flavor(), offset, offset,

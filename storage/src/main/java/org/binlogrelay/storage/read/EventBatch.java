@@ -26,10 +26,22 @@ public final class EventBatch implements ReadResult, AutoCloseable {
   private final long end;
   private final int[] eventSizes;
   private final boolean endsAtTransactionBoundary;
+  private final ByteBuffer memory;
   private final AtomicBoolean released = new AtomicBoolean();
 
   /** Takes a reference on {@code file}, released by {@link #close()}. */
   EventBatch(SharedFile file, long start, long end, int[] eventSizes, boolean endsAtTransactionBoundary) {
+    this(file, start, end, eventSizes, endsAtTransactionBoundary, null);
+  }
+
+  /** As above, with the batch's bytes already read into {@code memory} (exactly {@code end - start} of them). */
+  EventBatch(SharedFile file, long start, long end, int[] eventSizes, boolean endsAtTransactionBoundary,
+      ByteBuffer memory) {
+    if (memory != null && memory.remaining() != end - start) {
+      throw new IllegalArgumentException("a batch of " + (end - start) + " bytes with " + memory.remaining()
+          + " in memory");
+    }
+    this.memory = memory == null ? null : memory.asReadOnlyBuffer();
     file.retain();
     this.file = file;
     this.start = start;
@@ -84,6 +96,16 @@ public final class EventBatch implements ReadResult, AutoCloseable {
     return endsAtTransactionBoundary;
   }
 
+  /**
+   * The batch's bytes, when the reader already read them into the caller's buffer ({@link BinlogReader#poll(
+   * ByteBuffer)}): a read-only view, position 0 to {@link #length()}, valid while the caller leaves that buffer
+   * alone. {@code null} when the batch was cut from headers only; then {@link #copyTo} or {@link #region()} reads
+   * the file.
+   */
+  public ByteBuffer inMemory() {
+    return memory == null ? null : memory.duplicate();
+  }
+
   /** The bytes as a file range to send without copying; valid until {@link #close()}. */
   public FileRegionSpec region() {
     requireOpen();
@@ -108,6 +130,12 @@ public final class EventBatch implements ReadResult, AutoCloseable {
     }
     if (dst.remaining() < length) {
       throw new IllegalArgumentException("buffer has " + dst.remaining() + " bytes of room, " + length + " needed");
+    }
+    if (memory != null) {
+      ByteBuffer source = memory.duplicate();
+      source.position((int) offset).limit((int) (offset + length));
+      dst.put(source);
+      return;
     }
     ByteBuffer target = dst.duplicate();
     target.limit(target.position() + (int) length);

@@ -112,6 +112,107 @@ class BinlogReaderTest {
   }
 
   @Test
+  void aBufferedPollHandsOutTheSameBytesInBatchesCutAtBoundariesAndHoldsThem() throws Exception {
+    int run = 0;
+    for (SourceFiles source : SourceFiles.both()) {
+      try (BinlogStore store = TestStores.filled(dir.resolve("b" + run++), source)) {
+        for (int capacity : new int[] {1, 19, 200, 5000, ReaderOptions.DEFAULT_MAX_BATCH_BYTES}) {
+          for (boolean direct : new boolean[] {true, false}) {
+            String what = source.directory + " buffer " + capacity + (direct ? " direct" : " heap");
+            ReaderOptions options = ReaderOptions.defaults().withMaxBatchBytes(capacity);
+            ByteBuffer buffer = direct ? ByteBuffer.allocateDirect(capacity) : ByteBuffer.allocate(capacity);
+            Collected c = new Collected(false);
+            int inMemory = 0;
+            try (BinlogReader reader = BinlogReader.open(store, Position.startOf(source.files.get(0)), options)) {
+              while (true) {
+                ReadResult r = reader.poll(buffer);
+                if (r instanceof EventBatch b) {
+                  long total = 0;
+                  for (int i = 0; i < b.eventCount(); i++) {
+                    assertThat(source.eventStarts(b.file())).as(what + " " + b).contains(b.start() + total);
+                    total += b.eventSize(i);
+                  }
+                  assertThat(total).isEqualTo(b.length());
+                  ByteBuffer held = b.inMemory();
+                  if (held != null) {
+                    inMemory++;
+                    assertThat(b.length()).as(what).isLessThanOrEqualTo(capacity);
+                    byte[] bytes = new byte[held.remaining()];
+                    held.get(bytes);
+                    assertThat(SourceFiles.firstDifference(bytes, java.util.Arrays.copyOfRange(source.bytes(b.file()),
+                        (int) b.start(), (int) b.end()), b.start()))
+                        .as(what + " " + b).isEqualTo(-1);
+                    assertThatThrownBy(() -> b.inMemory().put((byte) 0)).isInstanceOf(
+                        java.nio.ReadOnlyBufferException.class);
+                  } else {
+                    assertThat(b.eventSize(0)).as(what + ": only events larger than the buffer are left on disk")
+                        .isGreaterThan(capacity);
+                  }
+                }
+                if (!c.take(r)) {
+                  break;
+                }
+              }
+            }
+            for (String f : source.files) {
+              assertThat(SourceFiles.sameBinlogBytes(withMagic(c.of(f)), source.bytes(f))).as(what + ": " + f)
+                  .isTrue();
+            }
+            assertBatchesEndAtBoundaries(source, c, what);
+            if (capacity >= 5000) {
+              assertThat(inMemory).as(what).isGreaterThan(c.batches.size() / 2);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void aBufferedPollFailsInsideAnEventAsTheHeaderPathDoes() throws Exception {
+    SourceFiles source = SourceFiles.mysql();
+    try (BinlogStore store = TestStores.filled(dir, source)) {
+      String file = source.files.get(1);
+      int length = source.bytes(file).length;
+      ByteBuffer buffer = ByteBuffer.allocateDirect(ReaderOptions.DEFAULT_MAX_BATCH_BYTES);
+      RandomCases.check("buffered reader inside an event", 30, rnd -> {
+        long offset;
+        do {
+          offset = 5 + rnd.nextInt(length - 5);
+        } while (source.eventStarts(file).contains(offset));
+        try (BinlogReader reader = BinlogReader.open(store, new Position(file, offset), ReaderOptions.defaults())) {
+          assertThatThrownBy(() -> reader.poll(buffer)).isInstanceOfSatisfying(BinlogReadException.class,
+              e -> assertThat(e.reason()).isEqualTo(Reason.CORRUPT))
+              .hasMessageContaining("not an event boundary");
+        } catch (Exception e) {
+          throw new AssertionError(e);
+        }
+      });
+    }
+  }
+
+  @Test
+  void aBufferedPollHandsOutWhatIsOnDiskThenReportsAFileCutUnderIt() throws Exception {
+    SourceFiles source = SourceFiles.mysql();
+    String last = source.lastFile();
+    ByteBuffer buffer = ByteBuffer.allocateDirect(100);
+    try (BinlogStore store = TestStores.filled(dir, source);
+        BinlogReader reader = BinlogReader.open(store, Position.startOf(last),
+            ReaderOptions.defaults().withMaxBatchBytes(100))) {
+      ReadResult first = reader.poll(buffer);
+      assertThat(first).isInstanceOf(EventBatch.class);
+      ((EventBatch) first).close();
+      try (FileChannel ch = FileChannel.open(dir.resolve(last), StandardOpenOption.WRITE)) {
+        ch.truncate(reader.position().offset() + 10);
+      }
+      assertThatThrownBy(() -> reader.poll(buffer)).isInstanceOfSatisfying(BinlogReadException.class, e -> {
+        assertThat(e.reason()).isEqualTo(Reason.TRUNCATED);
+        assertThat(e.position().file()).isEqualTo(last);
+      }).hasMessageContaining("truncated");
+    }
+  }
+
+  @Test
   void aStartInsideAnEventFailsAtTheFirstPoll() throws Exception {
     for (SourceFiles source : SourceFiles.both()) {
       Path d = dir.resolve(source.directory);
