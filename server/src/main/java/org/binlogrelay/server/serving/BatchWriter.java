@@ -45,6 +45,9 @@ final class BatchWriter {
     /** The event at {@code start} of {@code file} went out ({@code sent}) or was left out. */
     void passed(String file, long start, int size, int eventType, boolean sent);
 
+    /** Whether {@link #after} may return events at all in this stream; if not, the writer does not ask. */
+    boolean addsEvents();
+
     /** Artificial events (whole event bytes) to send right after the event at {@code start}. */
     List<byte[]> after(String file, long start, int size);
 
@@ -67,6 +70,9 @@ final class BatchWriter {
 
   private BatchLease lease;
   private EventBatch batch;
+  /** The batch's bytes when the reader read them into the stream's buffer ({@link EventBatch#inMemory()}). */
+  private ByteBuf memory;
+  private boolean addsEvents;
   private FileChannel file;
   private int[] sizes;
   private long[] offsets;
@@ -85,11 +91,25 @@ final class BatchWriter {
 
   /** Takes over {@code next} (closed once written, or by {@link #release()}). */
   void start(EventBatch next) {
+    start(next, null);
+  }
+
+  /**
+   * Takes over {@code next}, whose bytes are at index 0 of {@code bytes} (the buffer the reader read it into;
+   * {@code null} if it was not): the packets are built from there, with no read of the file, and the batch's
+   * FORMAT_DESCRIPTION is patched there. The caller leaves {@code bytes} alone until {@link #active()} is false.
+   */
+  void start(EventBatch next, ByteBuf bytes) {
     if (lease != null) {
       throw new IllegalStateException("batch " + batch + " is still being written");
     }
+    if (bytes != null && bytes.capacity() < next.length()) {
+      throw new IllegalArgumentException("batch " + next + " does not fit a buffer of " + bytes.capacity());
+    }
     lease = new BatchLease(next);
     batch = next;
+    memory = bytes;
+    addsEvents = listener.addsEvents();
     file = next.region().channel();
     sizes = next.eventSizes();
     offsets = new long[sizes.length];
@@ -118,7 +138,9 @@ final class BatchWriter {
     } else {
       int size = sizes[index];
       long offset = offsets[index];
-      if (offset == BinlogFileName.FIRST_EVENT_OFFSET) {
+      if (memory != null && size <= chunkBytes && !asRegion(size)) {
+        copyRun(index, runEnd(index));
+      } else if (offset == BinlogFileName.FIRST_EVENT_OFFSET) {
         copyRun(index, index + 1);
       } else if (zeroCopy && size >= zeroCopyMinEventBytes) {
         region(index);
@@ -138,6 +160,7 @@ final class BatchWriter {
       lease.release();
       lease = null;
       batch = null;
+      memory = null;
     }
   }
 
@@ -146,13 +169,26 @@ final class BatchWriter {
       lease.release();
       lease = null;
       batch = null;
+      memory = null;
     }
   }
 
-  /** The end of the run of small events starting at {@code i} that fits one chunk. */
+  /**
+   * The end of the run of small events starting at {@code i} that fits one chunk. In memory, every event up to a
+   * chunk joins the run (the FORMAT_DESCRIPTION is patched in the stream's buffer); from the file, the
+   * FORMAT_DESCRIPTION and events sent as regions end it.
+   */
   private int runEnd(int i) {
     int j = i;
     long total = 0;
+    if (memory != null) {
+      while (j < sizes.length && sizes[j] <= chunkBytes && !asRegion(sizes[j])
+          && (j == i || total + sizes[j] <= chunkBytes)) {
+        total += sizes[j];
+        j++;
+      }
+      return j;
+    }
     while (j < sizes.length && offsets[j] != BinlogFileName.FIRST_EVENT_OFFSET
         && !(zeroCopy && sizes[j] >= zeroCopyMinEventBytes) && sizes[j] <= chunkBytes
         && (j == i || total + sizes[j] <= chunkBytes)) {
@@ -162,17 +198,32 @@ final class BatchWriter {
     return j;
   }
 
+  /** Whether an event of {@code size} bytes (not the FORMAT_DESCRIPTION) goes out as file regions. */
+  private boolean asRegion(int size) {
+    return zeroCopy && size >= zeroCopyMinEventBytes;
+  }
+
   private void copyRun(int from, int to) throws IOException, DumpFailure {
     long start = offsets[from];
     int length = (int) (offsets[to - 1] + sizes[to - 1] - start);
-    ByteBuf data = alloc.directBuffer(length);
+    ByteBuf data;
+    long base;
+    if (memory != null) {
+      data = memory.retain();
+      base = batch.start();
+    } else {
+      data = alloc.directBuffer(length);
+      base = start;
+    }
     ByteBuf out = null;
     try {
-      read(data, start, length);
+      if (memory == null) {
+        read(data, start, length);
+      }
       out = alloc.directBuffer(length + (to - from) * (PacketSequence.HEADER + 1));
       String name = batch.file();
       for (int k = from; k < to; k++) {
-        int at = (int) (offsets[k] - start);
+        int at = (int) (offsets[k] - base);
         int size = sizes[k];
         if (offsets[k] == BinlogFileName.FIRST_EVENT_OFFSET) {
           listener.formatDescription(data, at, size, name);
@@ -183,7 +234,7 @@ final class BatchWriter {
           sequence.event(out, data, at, size);
         }
         listener.passed(name, offsets[k], size, type, !drop);
-        if (!drop) {
+        if (!drop && addsEvents) {
           for (byte[] extra : listener.after(name, offsets[k], size)) {
             sequence.event(out, Unpooled.wrappedBuffer(extra), 0, extra.length);
           }

@@ -97,6 +97,14 @@ final class DumpSession {
   private volatile boolean paused;
   private boolean released;
   private Position lastObserved;
+  /**
+   * Where the reader reads batches (one read per batch, {@link BinlogReader#poll(java.nio.ByteBuffer)}): a pooled
+   * direct buffer of {@link ServingConfig#maxBatchBytes()}, held while the stream is sending and given back when it
+   * catches up, so an idle replica holds none. Free again once the writer finished the batch read into it.
+   */
+  private ByteBuf readBuffer;
+  /** {@link DumpFlavor#drops} per event type code, decided once per stream (the request and settings are fixed). */
+  private boolean[] dropped;
 
   DumpSession(Channel channel, int firstSequenceId, DumpRequest request, ReplicaSettings settings, DumpFlavor flavor,
       BinlogStore store, ServingConfig config, DumpRegistry registry, String name, long id,
@@ -291,6 +299,7 @@ final class DumpSession {
       do {
         pumpAgain = false;
         pumpOnce();
+        progress.publish(now());
         if (!closed) {
           channel.flush();
           observeSent();
@@ -322,16 +331,17 @@ final class DumpSession {
       while (!closed && !paused && channel.isWritable()) {
         if (writer.active()) {
           writer.writeNext();
+          progress.publish(now());
           continue;
         }
         if (plan.watch() != null) {
           plan.watch().beforePoll();
         }
-        ReadResult result = reader.poll();
+        ReadResult result = reader.poll(readBuffer().nioBuffer(0, readBuffer.capacity()));
         if (result instanceof EventBatch batch) {
           stopWaiting();
           sendPendingSkipHeartbeat();
-          writer.start(batch);
+          writer.start(batch, batch.inMemory() != null ? readBuffer : null);
         } else if (result instanceof Skipped skipped) {
           stopWaiting();
           skipped(skipped);
@@ -387,6 +397,7 @@ final class DumpSession {
   }
 
   private void caughtUp(CaughtUp caughtUp) {
+    giveBackReadBuffer();
     sendPendingSkipHeartbeat();
     if (nonBlocking) {
       LOG.info("Dump {}: sent everything up to {}; ending the non-blocking dump with EOF", name,
@@ -525,6 +536,7 @@ final class DumpSession {
   private void release() {
     if (!released) {
       released = true;
+      progress.publish(now());
       DumpStatus last = progress.status(name, DumpStatus.State.CLOSED, id, replica, 0, false);
       LOG.info("Dump {}: ended after {} events, {} bytes, {} transactions sent", name, last.eventsSent(),
           last.bytesSent(), last.transactionsSent());
@@ -543,7 +555,24 @@ final class DumpSession {
     if (reader != null) {
       reader.close();
     }
+    giveBackReadBuffer();
     registry.remove(this, replicaKey);
+  }
+
+  /** The read buffer, taken from the pool if the stream holds none. */
+  private ByteBuf readBuffer() {
+    if (readBuffer == null) {
+      readBuffer = channel.alloc().directBuffer(config.maxBatchBytes(), config.maxBatchBytes());
+    }
+    return readBuffer;
+  }
+
+  /** Back to the pool; only when no batch read into it is being written (caught up, or the stream ends). */
+  private void giveBackReadBuffer() {
+    if (readBuffer != null && (writer == null || !writer.active())) {
+      readBuffer.release();
+      readBuffer = null;
+    }
   }
 
   private static boolean startsTransaction(int eventType) {
@@ -578,13 +607,23 @@ final class DumpSession {
 
     @Override
     public boolean drops(int eventType) {
-      return flavor.drops(eventType, request, settings);
+      if (dropped == null) {
+        dropped = new boolean[256];
+        for (int type = 0; type < dropped.length; type++) {
+          dropped[type] = flavor.drops(type, request, settings);
+        }
+      }
+      return dropped[eventType & 0xff];
     }
 
     @Override
     public void passed(String file, long start, int size, int eventType, boolean sent) {
-      progress.passed(file, start, size, sent, eventType == EventType.ROTATE.code(), startsTransaction(eventType),
-          now());
+      progress.passed(file, start, size, sent, eventType == EventType.ROTATE.code(), startsTransaction(eventType));
+    }
+
+    @Override
+    public boolean addsEvents() {
+      return plan.watch() != null;
     }
 
     @Override
