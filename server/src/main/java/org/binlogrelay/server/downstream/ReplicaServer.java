@@ -62,12 +62,15 @@ public final class ReplicaServer implements AutoCloseable {
   private static final int FAST_AUTH_CACHE_ENTRIES = 10_000;
   private static final int THROTTLED_HOSTS = 10_000;
 
+  private final EventLoopGroup acceptor;
   private final EventLoopGroup group;
   private final ExecutorService authExecutor;
   private final Channel listener;
   private final ServerState state;
 
-  private ReplicaServer(EventLoopGroup group, ExecutorService authExecutor, Channel listener, ServerState state) {
+  private ReplicaServer(EventLoopGroup acceptor, EventLoopGroup group, ExecutorService authExecutor, Channel listener,
+      ServerState state) {
+    this.acceptor = acceptor;
     this.group = group;
     this.authExecutor = authExecutor;
     this.listener = listener;
@@ -93,11 +96,14 @@ public final class ReplicaServer implements AutoCloseable {
         config.maxFailedLogins(), config.failedLoginWindow(), config.blockDuration(), THROTTLED_HOSTS),
         responder(config, binlogs, replicas, clock), replicas, sslContext(config), dumpHandler, authExecutor, clock,
         random);
+    // Accepting has a thread of its own, so that connections are taken off the kernel's queue while the I/O
+    // threads are busy streaming; the queue holds max_connections, as MySQL's autosized back_log.
+    EventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     EventLoopGroup group = new MultiThreadIoEventLoopGroup(config.ioThreads(), NioIoHandler.newFactory());
     ChannelFuture bound = new ServerBootstrap()
-        .group(group)
+        .group(acceptor, group)
         .channel(NioServerSocketChannel.class)
-        .option(ChannelOption.SO_BACKLOG, 128)
+        .option(ChannelOption.SO_BACKLOG, Math.max(128, config.maxConnections()))
         .childOption(ChannelOption.TCP_NODELAY, true)
         .childOption(ChannelOption.SO_KEEPALIVE, true)
         .childOption(ChannelOption.SO_SNDBUF, config.sendBufferBytes() > 0 ? config.sendBufferBytes() : null)
@@ -105,6 +111,7 @@ public final class ReplicaServer implements AutoCloseable {
         .bind(config.bind())
         .awaitUninterruptibly();
     if (!bound.isSuccess()) {
+      acceptor.shutdownGracefully(0, 1, TimeUnit.SECONDS);
       group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
       authExecutor.shutdownNow();
       throw new UncheckedIOException(new IOException("Cannot listen on " + config.bind() + " for replicas: "
@@ -114,7 +121,7 @@ public final class ReplicaServer implements AutoCloseable {
     LOG.info("Downstream server listening on {} as {} {} (server_id {}){}", listener.localAddress(),
           config.dialect().productName(), config.identity().version(), config.identity().serverId(),
         state.ssl != null ? " with TLS" : "");
-    return new ReplicaServer(group, authExecutor, listener, state);
+    return new ReplicaServer(acceptor, group, authExecutor, listener, state);
   }
 
   /**
@@ -215,6 +222,7 @@ public final class ReplicaServer implements AutoCloseable {
   public void close() {
     listener.close().syncUninterruptibly();
     state.channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+    acceptor.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
     group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
     authExecutor.shutdownNow();
     LOG.info("Downstream server on {} closed", listener.localAddress());
