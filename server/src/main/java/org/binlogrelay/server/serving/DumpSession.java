@@ -57,6 +57,11 @@ import org.slf4j.LoggerFactory;
 final class DumpSession {
   private static final Logger LOG = LoggerFactory.getLogger(DumpSession.class);
   private static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+  /**
+   * Bytes of skipped transactions (a GTID start reading what the replica has) after which a pump gives the event
+   * loop back and continues in a new task, so that one replica's start does not hold up the loop's other replicas.
+   */
+  private static final long YIELD_AFTER_SKIPPING = 16L << 20;
   private static final long STORE_FAILED_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
   /** MySQL's MYSQL_ERRMSG_SIZE minus the terminator: the longest error text a server sends. */
   private static final int MAX_ERROR_TEXT = 511;
@@ -327,6 +332,7 @@ final class DumpSession {
     if (closed || reader == null) {
       return;
     }
+    long skippedHere = 0;
     try {
       while (!closed && !paused && channel.isWritable()) {
         if (writer.active()) {
@@ -345,6 +351,11 @@ final class DumpSession {
         } else if (result instanceof Skipped skipped) {
           stopWaiting();
           skipped(skipped);
+          skippedHere += skipped.to() - skipped.from();
+          if (skippedHere >= YIELD_AFTER_SKIPPING) {
+            loop.execute(this::pump); // the other connections of this event loop get their turn first
+            return;
+          }
         } else if (result instanceof FileChange change) {
           stopWaiting();
           sendPendingSkipHeartbeat();

@@ -17,6 +17,8 @@ final class FilteredRange {
   private final EventCursor cursor;
   private final BatchCutter batches;
   private final int maxBatchBytes;
+  /** How many batch sizes one {@link Skipped} covers at most. */
+  static final int MAX_SKIP_BATCHES = 16;
   /** A transaction read but not yet handed out, and the filter's verdict on it if already asked. */
   private StoredTransaction pending;
   private Boolean pendingSkip;
@@ -77,10 +79,16 @@ final class FilteredRange {
     return batches.next(sendUntil);
   }
 
+  /**
+   * A run of skipped transactions from {@code first}, of at most {@link #MAX_SKIP_BATCHES} batch sizes (then the next
+   * call goes on), so that one call reads a bounded part of the file: a replica starting by GTID at the head of a
+   * large file does not hold its thread (an event loop shared with other replicas) for the whole file.
+   */
   private Skipped skipRun(StoredTransaction first) throws IOException {
     long to = first.end();
     int count = 1;
-    while (true) {
+    long most = (long) maxBatchBytes * MAX_SKIP_BATCHES;
+    while (to - first.start() < most) {
       StoredTransaction u = take();
       if (u == null) {
         break;

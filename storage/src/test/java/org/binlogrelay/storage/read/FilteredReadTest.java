@@ -119,6 +119,31 @@ class FilteredReadTest {
     }
   }
 
+  @Test
+  void aLongRunOfSkippedTransactionsComesInBoundedParts() throws Exception {
+    SourceFiles source = SourceFiles.mysql();
+    MysqlGtidSet everything = MysqlGtidSet.parse(UUID + ":1-1000000:mytag:1-1000000,"
+        + "11111111-2222-3333-4444-555555555555:1-1000000");
+    int batch = 100;
+    try (BinlogStore store = TestStores.filled(dir, source);
+        BinlogReader reader = BinlogReader.open(store, Position.startOf(source.files.get(0)),
+            ReaderOptions.defaults().withMaxBatchBytes(batch).withFilter(new MysqlGtidFilter(everything)))) {
+      Collected c = Collected.drain(reader, false);
+      long largest = 0;
+      for (String f : source.files) {
+        for (Tx t : source.transactionsOf(f)) {
+          largest = Math.max(largest, t.end() - t.start());
+        }
+      }
+      assertThat(c.skipped).as("parts").hasSizeGreaterThan(source.files.size());
+      for (Skipped s : c.skipped) {
+        assertThat(s.to() - s.from()).as(s.toString())
+            .isLessThan((long) batch * FilteredRange.MAX_SKIP_BATCHES + largest);
+      }
+      assertSent(source, c, t -> everything.contains((MysqlGtid) t.gtid()));
+    }
+  }
+
   /** Adjacent runs joined: a reader that catches up inside a run of skipped transactions reports it in parts. */
   private static List<Skipped> merged(List<Skipped> runs) {
     List<Skipped> out = new ArrayList<>();
