@@ -34,13 +34,23 @@ public final class BinlogFileName {
    * regular expression, no allocation): {@link Position#compareTo} calls it.
    */
   public static long sequence(String name) {
+    Parsed last = lastParsed;
+    if (last != null && last.name() == name) {
+      return last.sequence(); // the same String object again: positions of one file share their name's instance
+    }
     int dot = match(name);
     long n = 0;
     for (int i = dot + 1; i < name.length(); i++) {
       n = n * 10 + (name.charAt(i) - '0');
     }
+    lastParsed = new Parsed(name, n);
     return n;
   }
+
+  /** A name and its number, as parsed last (by any thread: an immutable pair, so a racy read is still a whole one). */
+  private record Parsed(String name, long sequence) {}
+
+  private static Parsed lastParsed;
 
   /** The part before the last dot, e.g. {@code binlog}. */
   public static String base(String name) {
