@@ -2,6 +2,7 @@ package org.binlogrelay.server.serving;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import java.nio.ByteBuffer;
 
 /**
  * The packets of one dump stream on the wire, with their sequence ids. Every frame is
@@ -79,6 +80,23 @@ final class PacketSequence {
         at += length;
       }
     }
+  }
+
+  /**
+   * Writes the packet of one event below a frame's limit ({@code size + 1 < MAX_FRAME}) at {@code index} of {@code
+   * dst} (little-endian order): header, OK marker, the event copied from {@code [at, at + size)} of {@code src};
+   * returns the index after it. Neither buffer's position moves.
+   */
+  int event(ByteBuffer dst, int index, ByteBuffer src, int at, int size) {
+    int length = size + 1;
+    if (length >= MAX_FRAME) {
+      throw new IllegalArgumentException("event of " + size + " bytes takes more than one frame");
+    }
+    dst.putInt(index, length | next << 24);
+    dst.put(index + HEADER, (byte) 0);
+    dst.put(index + HEADER + 1, src, at, size);
+    next = (next + 1) & 0xff;
+    return index + HEADER + 1 + size;
   }
 
   /** Bytes on the wire for an event of {@code size} bytes: headers, marker and event. */
