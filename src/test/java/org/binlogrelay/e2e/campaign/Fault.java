@@ -132,7 +132,7 @@ enum Fault {
             return "";
         }
     },
-    DISK_FULL("relay's data directory (tmpfs) full for 1-8 s, then freed; one in three times the replica's link is"
+    DISK_FULL("relay's file system (ext4) full for 1-8 s, then freed; one in three times the replica's link is"
             + " cut meanwhile and the replica must reconnect to the relay with the full disk") {
         @Override
         String inject(CampaignTopology t, Random random) throws InterruptedException {
@@ -142,7 +142,7 @@ enum Fault {
             long headroom = random.nextInt(64 << 10);
             long hold = 1_000 + random.nextInt(7_000);
             boolean cut = random.nextInt(3) == 0;
-            long size = t.disk().fill(headroom);
+            long taken = t.disk().fill(headroom);
             long started = System.nanoTime();
             relay.awaitInLog(OUT_OF_SPACE, full + 1, Duration.ofSeconds(90));
             long filledAfter = (System.nanoTime() - started) / 1_000_000;
@@ -158,8 +158,33 @@ enum Fault {
             long held = (System.nanoTime() - heldFrom) / 1_000_000;
             t.disk().free();
             relay.awaitInLog(RESUMED, resumed + 1, Duration.ofMinutes(2));
-            return "tmpfs shrunk to " + size + " bytes (" + headroom + " free), full after " + filledAfter
+            return "filled with " + taken + " bytes (" + headroom + " left free), full after " + filledAfter
                     + " ms, held " + held + " ms" + reconnected;
+        }
+    },
+    IO_ERROR("relay's disk device fails its writes for 1-8 s (ext4 writeback fails, fsync returns the error), then"
+            + " takes them again; the store cuts back to what is durable and the primary sends the rest again") {
+        @Override
+        String inject(CampaignTopology t, Random random) throws InterruptedException {
+            if (!(t.disk() instanceof LoopExt4Disk disk)) {
+                throw new IllegalStateException("an I/O error needs the relay on a loop device"
+                        + " (CampaignTopology.startOnLoopDevice)");
+            }
+            RelayDaemon relay = t.relay();
+            long failed = relay.countInLog(OUT_OF_SPACE) + relay.countInLog(IO_FAILED);
+            long resumed = relay.countInLog(RESUMED);
+            long cutBack = relay.countInLog(CUT_BACK);
+            long hold = 1_000 + random.nextInt(7_000);
+            long size = disk.failWrites();
+            long started = System.nanoTime();
+            awaitEither(relay, OUT_OF_SPACE, IO_FAILED, failed + 1, Duration.ofSeconds(90));
+            long failedAfter = (System.nanoTime() - started) / 1_000_000;
+            Thread.sleep(hold);
+            disk.healWrites();
+            relay.awaitInLog(RESUMED, resumed + 1, Duration.ofMinutes(2));
+            return "device's backing tmpfs shrunk to " + size + " bytes, first failed force after " + failedAfter
+                    + " ms, held " + hold + " ms, " + (relay.countInLog(CUT_BACK) > cutBack
+                    ? "cut back to the durable boundary" : "nothing past the durable boundary to cut");
         }
     },
     REPLICA_SIGKILL("replica's mysqld SIGKILLed, started again") {
@@ -199,6 +224,10 @@ enum Fault {
 
     /** The store's first ERROR line of a full disk (Availability). */
     static final String OUT_OF_SPACE = " is out of space: ";
+    /** The store's first ERROR line of an I/O error (Availability). */
+    static final String IO_FAILED = " hit an I/O error: ";
+    /** The store's line when it resumes after a failed force (Resumption). */
+    static final String CUT_BACK = "cutting the store back to it";
     /** The replicator's line once the store accepts writes again. */
     static final String RESUMED = "the store accepts writes again";
     /** The downstream server's line when a replica registers (COM_REGISTER_SLAVE). */
@@ -220,6 +249,20 @@ enum Fault {
     private static void requireKilled(int status) {
         if (status != 128 + 9) {
             throw new AssertionError("the relay ended with " + status + " instead of 137 when SIGKILLed");
+        }
+    }
+
+    /** Waits until the relay's log has {@code count} lines with either text, together. */
+    private static void awaitEither(RelayDaemon relay, String one, String other, long count, Duration limit)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (relay.countInLog(one) + relay.countInLog(other) < count) {
+            relay.requireNoUnexpectedEnd();
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the relay did not log \"" + one.strip() + "\" or \"" + other.strip()
+                        + "\" within " + limit);
+            }
+            Thread.sleep(100);
         }
     }
 

@@ -26,8 +26,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The fault campaign (docs/reliability.md): a primary under sysbench write load, the relay process following it and
  * a replica following the relay, while every {@link Fault} is injected repeatedly at random moments (relay SIGKILL
- * and SIGSTOP, primary restart and SIGKILL, cut/stalled/slow/half-open links on both sides, a full disk under the
- * relay, a replica killed or not reading; some of them overlapping), each followed by a marker transaction that must
+ * and SIGSTOP, primary restart and SIGKILL, cut/stalled/slow/half-open links on both sides, a full disk and a disk
+ * device failing its writes under the relay (its data directory is an ext4 on a loop device, {@link LoopExt4Disk}), a
+ * replica killed or not reading; some of them overlapping), each followed by a marker transaction that must
  * reach the replica. Afterwards: the replica's GTIDs and CHECKSUM TABLE equal the primary's,
  * the relay's files are the primary's byte for byte with each transaction once, the relay never died on its own
  * and logged nothing no fault explains, and its RSS stayed under 600 MB with -Xmx256m.
@@ -72,7 +73,7 @@ class FaultCampaignIT {
                 SEED, SEED, MINUTES, RATE);
         CampaignReport report = new CampaignReport(version, SEED, MINUTES, RATE);
         long diskBytes = (64L << 20) + (long) (MINUTES * RATE * (300L << 10));
-        try (CampaignTopology t = CampaignTopology.start(farm, version, dir, diskBytes)) {
+        try (CampaignTopology t = CampaignTopology.startOnLoopDevice(farm, version, dir, diskBytes)) {
             try {
                 FaultCampaign.createMarkers(t.primary());
                 Sysbench sysbench = Sysbench.against(t.primary()).withRate(RATE);
@@ -129,9 +130,10 @@ class FaultCampaignIT {
         StoredBinlogs.awaitSameSizes(t.relayDataDir(), primary, t.relay(), CATCH_UP);
         int status = t.relay().stop();
         assertThat(status).as("the relay's exit status after SIGTERM").isZero();
+        ((LoopExt4Disk) t.disk()).remount(); // what the disk holds, not what the page cache shows
         StoredBinlogs stored = StoredBinlogs.compare(t.relayDataDir(), primary, t.crashEndedFiles());
-        report.put("relay's store", stored.files() + " files, " + (stored.bytes() >> 10) + " KiB, byte-identical to"
-                + " the primary's (" + stored.crashEnded() + " crash-ended and the open one with the in-use flag"
+        report.put("relay's store", stored.files() + " files, " + (stored.bytes() >> 10) + " KiB, read back from the"
+                + " device after remounting its ext4, byte-identical to the primary's (" + stored.crashEnded() + " crash-ended and the open one with the in-use flag"
                 + " masked); " + stored.transactions() + " transactions, each GTID once; store GTIDs = primary's");
 
         RelayLog logs = RelayLog.of(t.relay().incarnations().stream().map(RelayDaemon.Incarnation::log).toList());

@@ -2,18 +2,12 @@ package org.binlogrelay.e2e.campaign;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.binlogrelay.e2e.checks.TableChecksums;
 import org.binlogrelay.e2e.load.Sysbench;
 import org.binlogrelay.e2e.servers.ServerFarm;
@@ -46,8 +40,6 @@ class IoErrorIT {
     private static final Duration WAIT = Duration.ofMinutes(2);
     private static final String CUT_BACK = "cutting the store back to it";
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private final ObjectMapper json = new ObjectMapper();
 
     @Test
     void relayWaitsOutFailingDeviceWritesAndKeepsOnlyWhatIsOnDisk(ServerFarm farm, @TempDir Path dir)
@@ -57,26 +49,26 @@ class IoErrorIT {
             FaultCampaign.createMarkers(t.primary());
             Sysbench sysbench = Sysbench.against(t.primary()).withRate(25);
             sysbench.prepare();
-            String api = "http://" + t.relayAdmin().host() + ":" + t.relayAdmin().port();
+            RelayAdmin admin = new RelayAdmin(t);
             try (LoadDriver load = LoadDriver.start(sysbench, t.primary())) {
                 t.awaitReplicaHas(t.primary().executedGtidSet(), WAIT); // the chain carries the load
                 long kernelErrors = kernelWriteErrors(disk);
-                long size = disk.fill(0);
-                JsonNode store = awaitWaitingForStore(t, api);
+                long size = disk.failWrites();
+                JsonNode store = admin.awaitWaitingForStore(WAIT);
                 log.info("IO ERROR: backing tmpfs shrunk to {} bytes; relay store: {}", size, store);
                 assertThat(store.get("condition").asText()).as("fsync's ENOSPC").isEqualTo("DISK_FULL");
                 assertThat(store.get("lastError").asText()).contains("forcing").contains("No space left on device");
                 assertThat(kernelWriteErrors(disk)).as("the kernel's write errors on " + disk.device())
                         .isGreaterThan(kernelErrors);
-                assertThat(metric(api, "binlogrelay_store_accepting")).isEqualTo(0.0);
+                assertThat(admin.metric("binlogrelay_store_accepting")).isEqualTo(0.0);
                 String stored = store.get("executedGtids").asText();
                 t.awaitReplicaHas(stored, WAIT); // served what the store holds
                 Thread.sleep(2_000);
-                assertThat(get(api + "/api/v1/status").path("upstream").path("state").asText())
+                assertThat(admin.status().path("upstream").path("state").asText())
                         .isEqualTo("WAITING_FOR_STORE");
                 assertThat(t.relay().unexpectedEnds()).as("the relay stayed up").isEmpty();
 
-                disk.free();
+                disk.healWrites();
                 long freed = System.nanoTime();
                 t.relay().awaitInLog(Fault.RESUMED, 1, WAIT);
                 long resumedAfter = (System.nanoTime() - freed) / 1_000_000;
@@ -87,7 +79,7 @@ class IoErrorIT {
                                 .filter(l -> l.contains("Resumption") || l.contains("resum") || l.contains("accepts writes again")).toList()));
                 t.primary().execute("INSERT INTO " + FaultCampaign.MARKERS + " (fault) VALUES ('after the I/O error')");
                 t.awaitReplicaHas(t.primary().executedGtidSet(), WAIT);
-                assertThat(metric(api, "binlogrelay_store_accepting")).isEqualTo(1.0);
+                assertThat(admin.metric("binlogrelay_store_accepting")).isEqualTo(1.0);
                 load.finish(Duration.ofMinutes(1));
             }
             String end = t.primary().executedGtidSet();
@@ -117,38 +109,5 @@ class IoErrorIT {
         String count = SystemCommand.run("sh", "-c", "dmesg | grep -F '(device " + name + ")' | grep -c -F 'I/O error'"
                 + " || true");
         return Long.parseLong(count.strip());
-    }
-
-    /** Waits until the relay's upstream waits for the store; returns the status's store part. */
-    private JsonNode awaitWaitingForStore(CampaignTopology t, String api) throws Exception {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (true) {
-            t.relay().requireNoUnexpectedEnd();
-            JsonNode status = get(api + "/api/v1/status");
-            if (status.path("upstream").path("state").asText().equals("WAITING_FOR_STORE")) {
-                return status.get("store");
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the relay's upstream did not wait for the store within " + WAIT + ": "
-                        + status);
-            }
-            Thread.sleep(200);
-        }
-    }
-
-    private JsonNode get(String url) throws IOException, InterruptedException {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode()).as("GET " + url + ": " + r.body()).isEqualTo(200);
-        return json.readTree(r.body());
-    }
-
-    private double metric(String api, String name) throws IOException, InterruptedException {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(api + "/metrics")).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode()).isEqualTo(200);
-        return r.body().lines().filter(l -> l.startsWith(name + " ") || l.startsWith(name + "{"))
-                .map(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).findFirst()
-                .orElseThrow(() -> new AssertionError(name + " missing from /metrics"));
     }
 }

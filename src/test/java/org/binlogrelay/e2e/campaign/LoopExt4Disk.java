@@ -7,18 +7,22 @@ import java.nio.file.Path;
 
 /**
  * Test side: an ext4 file system on a loop device whose image file (sparse, {@code bytes} long) lies on a tmpfs of
- * the same size. {@link #fill} shrinks that tmpfs to what the image holds (plus the headroom): the image file cannot
- * grow, the loop device fails ext4's writeback of new blocks ("I/O error ... writing to inode", "failed to convert
+ * the same size. It fails in two ways. {@link #fill} fills the ext4 itself, with a ballast file allocated at its root
+ * (beside the relay's data directory, made with no blocks reserved for root), so that writes fail with ENOSPC, as on a
+ * full disk; {@link #free} removes the ballast. {@link #failWrites} shrinks the backing tmpfs to what the image holds:
+ * the image file cannot grow, the loop device fails ext4's writeback of new blocks ("I/O error ... writing to inode", "failed to convert
  * unwritten extents ... potential data loss" in the kernel log), and {@code fsync} of the file returns the device's
  * error. Plain writes keep succeeding into the page cache, since ext4 itself has room. {@link #free} grows the tmpfs
  * back and the device takes writes again. mkfs writes the inode tables and the journal whole, so that only data
  * blocks fail, and uses 4 KiB blocks, as ext4 does on any file system a relay's data would live on (on this small
  * one it would pick 1 KiB blocks; with those, IoErrorIT twice found bytes before the durable boundary wrong after
- * remounting: see docs/reliability.md, "Not covered"). {@link #remount} unmounts and mounts the ext4 again: reads then come from the device, not from the
+ * remounting: see docs/reliability.md, "Not covered"); {@link #healWrites} grows the tmpfs back. {@link #remount} unmounts and mounts the ext4 again: reads then come from the device, not from the
  * page cache. Needs root (as CI has); a failed command fails the test. {@link #close()} unmounts the ext4, detaches
  * the loop device and unmounts the tmpfs, also from a shutdown hook if the JVM ends first; only it is thread-safe.
  */
 final class LoopExt4Disk implements RelayDisk {
+    private static final String BALLAST = "ballast";
+    private static final long BLOCK = 4096;
     private final TmpfsDisk backing;
     private final Path mountPoint;
     private String device;
@@ -41,7 +45,7 @@ final class LoopExt4Disk implements RelayDisk {
             synchronized (disk) {
                 disk.device = SystemCommand.run("losetup", "-f", "--show", image.toString());
             }
-            SystemCommand.run("mkfs.ext4", "-q", "-b", "4096", "-E", "lazy_itable_init=0,lazy_journal_init=0,nodiscard",
+            SystemCommand.run("mkfs.ext4", "-q", "-b", "4096", "-m", "0", "-E", "lazy_itable_init=0,lazy_journal_init=0,nodiscard",
                     disk.device);
             SystemCommand.run("mount", disk.device, mountPoint.toString());
             synchronized (disk) {
@@ -67,13 +71,43 @@ final class LoopExt4Disk implements RelayDisk {
         return device;
     }
 
+    /**
+     * Leaves about {@code headroom} bytes of the ext4 free (ENOSPC beyond them): allocates a ballast file of the rest;
+     * returns the ballast's size.
+     */
     @Override
     public long fill(long headroom) {
-        return backing.fill(headroom);
+        Path ballast = mountPoint.resolve(BALLAST);
+        try {
+            long free = Files.getFileStore(mountPoint).getUsableSpace();
+            long size = Math.max(BLOCK, (free - headroom) / BLOCK * BLOCK);
+            SystemCommand.run("fallocate", "-l", Long.toString(size), ballast.toString());
+            return size;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
+    /** Removes the ballast of {@link #fill}. */
     @Override
     public void free() {
+        try {
+            Files.deleteIfExists(mountPoint.resolve(BALLAST));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Makes the device fail ext4's writeback of new data blocks (the backing tmpfs shrunk to what the image holds);
+     * {@code fsync} then fails. Returns the size the tmpfs was shrunk to.
+     */
+    long failWrites() {
+        return backing.fill(0);
+    }
+
+    /** The device takes writes again. */
+    void healWrites() {
         backing.free();
     }
 

@@ -18,16 +18,16 @@ import java.util.regex.Pattern;
  * each kind, and the lines no fault explains.
  *
  * <p>Expected: WARNs (lost connections, reconnections, recovery cutting an incomplete transaction after a SIGKILL),
- * and the two ERROR lines of a full disk (the store's "is out of space" and the replicator's "stopped accepting
- * writes (DISK_FULL)"). Unexpected: any other ERROR (a replicator that stopped for good, a failed stop, a listener
+ * and the two ERROR lines of a full disk or a failing device (the store's "is out of space" or "hit an I/O error" and
+ * the replicator's "stopped accepting writes (DISK_FULL)" or "(IO_ERROR)"). Unexpected: any other ERROR (a replicator that stopped for good, a failed stop, a listener
  * or retention failure, a Netty leak report), an uncaught exception ("Exception in thread"), an
  * OutOfMemoryError, a JVM crash report.
  */
 record RelayLog(Map<String, Integer> warnings, Map<String, Integer> errors, List<String> unexpected) {
     private static final Pattern LINE = Pattern.compile(
             "^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3} (TRACE|DEBUG|INFO|WARN|ERROR) +\\[[^\\]]*\\] (\\S+): (.*)$");
-    private static final List<String> EXPECTED_ERRORS = List.of(" is out of space: ",
-            "the store stopped accepting writes (DISK_FULL)");
+    private static final List<String> EXPECTED_ERRORS = List.of(" is out of space: ", " hit an I/O error: ",
+            "the store stopped accepting writes (DISK_FULL)", "the store stopped accepting writes (IO_ERROR)");
     private static final List<String> NEVER = List.of("Exception in thread", "OutOfMemoryError",
             "A fatal error has been detected by the Java Runtime");
 

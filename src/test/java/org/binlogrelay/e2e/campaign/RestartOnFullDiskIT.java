@@ -2,16 +2,10 @@ package org.binlogrelay.e2e.campaign;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.binlogrelay.e2e.load.Sysbench;
 import org.binlogrelay.e2e.servers.ServerFarm;
 import org.binlogrelay.e2e.servers.ServerFarmExtension;
@@ -35,8 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
 class RestartOnFullDiskIT {
     private static final Duration WAIT = Duration.ofMinutes(2);
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private final ObjectMapper json = new ObjectMapper();
 
     @Test
     void relayStartedOnAFullDiskWaitsForSpace(ServerFarm farm, @TempDir Path dir) throws Exception {
@@ -44,7 +36,7 @@ class RestartOnFullDiskIT {
             FaultCampaign.createMarkers(t.primary());
             Sysbench sysbench = Sysbench.against(t.primary()).withRate(25);
             sysbench.prepare();
-            String api = "http://" + t.relayAdmin().host() + ":" + t.relayAdmin().port();
+            RelayAdmin admin = new RelayAdmin(t);
             try (LoadDriver load = LoadDriver.start(sysbench, t.primary())) {
                 t.disk().fill(8 << 10);
                 t.relay().awaitInLog(Fault.OUT_OF_SPACE, 1, Duration.ofSeconds(60));
@@ -53,10 +45,10 @@ class RestartOnFullDiskIT {
                 t.relay().start();
                 t.relay().awaitInLog("relay running", 1, WAIT);
                 assertThat(t.relay().countInLog("store opened not accepting writes (DISK_FULL")).isEqualTo(1);
-                JsonNode store = awaitWaitingForStore(t, api);
+                JsonNode store = admin.awaitWaitingForStore(WAIT);
                 assertThat(store.get("condition").asText()).isEqualTo("DISK_FULL");
                 assertThat(store.get("lastError").asText()).contains("No space left on device");
-                assertThat(metric(api, "binlogrelay_store_accepting")).isEqualTo(0.0);
+                assertThat(admin.metric("binlogrelay_store_accepting")).isEqualTo(0.0);
                 String stored = store.get("executedGtids").asText();
                 t.awaitReplicaHas(stored, WAIT); // served what the store holds
                 assertThat(t.relay().unexpectedEnds()).as("the relay started on a full disk and stayed up").isEmpty();
@@ -64,7 +56,7 @@ class RestartOnFullDiskIT {
                 t.relay().kill(); // while it waits: it wrote nothing
                 t.relay().start();
                 t.relay().awaitInLog("relay running", 1, WAIT);
-                store = awaitWaitingForStore(t, api);
+                store = admin.awaitWaitingForStore(WAIT);
                 assertThat(store.get("executedGtids").asText()).as("the same state after a SIGKILL while waiting")
                         .isEqualTo(stored);
 
@@ -72,7 +64,7 @@ class RestartOnFullDiskIT {
                 t.relay().awaitInLog(Fault.RESUMED, 1, WAIT);
                 t.primary().execute("INSERT INTO " + FaultCampaign.MARKERS + " (fault) VALUES ('after the full disk')");
                 t.awaitReplicaHas(t.primary().executedGtidSet(), WAIT);
-                assertThat(metric(api, "binlogrelay_store_accepting")).isEqualTo(1.0);
+                assertThat(admin.metric("binlogrelay_store_accepting")).isEqualTo(1.0);
                 load.finish(Duration.ofMinutes(1));
             }
             String end = t.primary().executedGtidSet();
@@ -84,43 +76,5 @@ class RestartOnFullDiskIT {
             assertThat(stored.transactions()).isEqualTo(StoredBinlogs.transactionsOf(t.primary()));
             assertThat(t.relay().unexpectedEnds()).isEmpty();
         }
-    }
-
-    /** Waits until the relay's upstream waits for the store; returns the status's store part. */
-    private JsonNode awaitWaitingForStore(CampaignTopology t, String api) throws Exception {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (true) {
-            t.relay().requireNoUnexpectedEnd();
-            JsonNode status = get(api + "/api/v1/status");
-            if (status != null && status.path("upstream").path("state").asText().equals("WAITING_FOR_STORE")) {
-                return status.get("store");
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the relay's upstream did not wait for the store within " + WAIT + ": "
-                        + status);
-            }
-            Thread.sleep(200);
-        }
-    }
-
-    /** GET as JSON; null while the admin API is not up yet. */
-    private JsonNode get(String url) throws IOException, InterruptedException {
-        try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).GET().build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertThat(r.statusCode()).as("GET " + url + ": " + r.body()).isEqualTo(200);
-            return json.readTree(r.body());
-        } catch (java.net.ConnectException e) {
-            return null;
-        }
-    }
-
-    private double metric(String api, String name) throws IOException, InterruptedException {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(api + "/metrics")).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode()).isEqualTo(200);
-        return r.body().lines().filter(l -> l.startsWith(name + " ") || l.startsWith(name + "{"))
-                .map(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).findFirst()
-                .orElseThrow(() -> new AssertionError(name + " missing from /metrics"));
     }
 }
