@@ -6,7 +6,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import org.binlogrelay.protocol.event.BinlogEvent;
@@ -22,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A GTID lookup among 1,000 stored files reads metadata only, then the start file: every other file is
- * overwritten with zeros first, so reading any of them would fail.
+ * overwritten with zeros first, so reading any of them would fail. (How fast that is belongs to LookupBenchmark,
+ * not to a test.)
  */
 class ManyFilesLookupTest {
   private static final int FILES = 1000;
@@ -43,15 +43,12 @@ class ManyFilesLookupTest {
       zeroAllBut(store, files, start);
       // The replica has everything before file START and its first transaction.
       MysqlGtidSet replica = MysqlGtidSet.parse(SyntheticBinlog.SOURCE + ":1-" + (START * PER_FILE + 1));
-      long t0 = System.nanoTime();
       MysqlStart.Found found = (MysqlStart.Found) new MysqlStartLookup(store).find(replica,
           Set.of(SyntheticBinlog.SOURCE));
-      Duration took = Duration.ofNanos(System.nanoTime() - t0);
       assertThat(found.start()).isEqualTo(Position.startOf(start));
       assertThat(found.firstTransactionSkipped()).isTrue();
       assertThat(found.firstToSend().file()).isEqualTo(start);
       assertThat(found.firstToSend().offset()).isGreaterThan(4);
-      assertThat(took).isLessThan(Duration.ofSeconds(2));
     }
   }
 
@@ -64,12 +61,9 @@ class ManyFilesLookupTest {
       String start = files.get(START).name();
       zeroAllBut(store, files, start);
       MariadbGtidSet position = MariadbGtidSet.parsePosition("0-1-" + (START * PER_FILE + 1));
-      long t0 = System.nanoTime();
       MariadbStart.Found found = (MariadbStart.Found) new MariadbStartLookup(store).find(position, true, false);
-      Duration took = Duration.ofNanos(System.nanoTime() - t0);
       assertThat(found.start()).isEqualTo(Position.startOf(start));
       assertThat(found.firstToSend().file()).isEqualTo(start);
-      assertThat(took).isLessThan(Duration.ofSeconds(2));
     }
   }
 
