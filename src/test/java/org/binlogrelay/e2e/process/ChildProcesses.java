@@ -102,7 +102,10 @@ public final class ChildProcesses {
 
     /** SIGKILL and wait (bounded) until the process is gone. */
     public static void kill(Process process) {
+        // its children too (a script's servers and relay): orphans would hold ports and data for the next tests
+        List<ProcessHandle> descendants = process.descendants().toList();
         process.destroyForcibly();
+        descendants.forEach(ProcessHandle::destroyForcibly);
         try {
             if (!process.waitFor(30, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("Process " + process.pid() + " survived SIGKILL for 30 s");
