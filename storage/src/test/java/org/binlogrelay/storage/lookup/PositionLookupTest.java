@@ -84,10 +84,7 @@ class PositionLookupTest {
 
   @Test
   void aLargeFileIsWalkedOnceThenFromTheBoundariesFoundOnTheWay() throws Exception {
-    SyntheticBinlog b = SyntheticBinlog.mysql();
-    b.startFile("binlog.000001").transactions(4000).rotateTo("binlog.000002").transactions(1);
-    try (BinlogStore store = TestStores.unsynced(dir, b.flavor(), b.drain())) {
-      TestStores.settle(store);
+    try (BinlogStore store = oneLargeFile(4000)) {
       String f = "binlog.000001";
       long size = store.readableLength(f);
       assertThat(size).as("several spacings long").isGreaterThan(4 * EventBoundaries.SPACING);
@@ -106,40 +103,45 @@ class PositionLookupTest {
       try (FileChannel ch = FileChannel.open(store.directory().resolve(f), StandardOpenOption.WRITE)) {
         ch.write(ByteBuffer.allocate((int) hint - 4), 4);
       }
-      RandomCases.check("offsets after the last hint", 200, rnd -> {
-        long offset = hint + rnd.nextInt((int) (size - hint));
-        try {
-          assertThat(lookup.check(f, offset)).isEqualTo(expectedIn(starts, f, offset, size));
-        } catch (java.io.IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
-      });
+      checkOffsetsFrom(lookup, starts, f, hint, size, "offsets after the last hint", 200);
     }
   }
 
   @Test
   void aHintThatIsNotABoundaryIsForgottenAndTheWalkStartsAgainFromTheFirstEvent() throws Exception {
-    SyntheticBinlog b = SyntheticBinlog.mysql();
-    b.startFile("binlog.000001").transactions(2000).rotateTo("binlog.000002").transactions(1);
-    try (BinlogStore store = TestStores.unsynced(dir, b.flavor(), b.drain())) {
-      TestStores.settle(store);
+    try (BinlogStore store = oneLargeFile(2000)) {
       String f = "binlog.000001";
       long size = store.readableLength(f);
       NavigableSet<Long> starts = eventStarts(store, f, size);
       long inside = starts.ceiling(size / 2) + 3; // three bytes into an event
       store.boundaries().record(f, identity(store, f), new long[] {inside}, 1);
       PositionLookup lookup = new PositionLookup(store);
-      RandomCases.check("offsets after a wrong hint", 50, rnd -> {
-        long offset = inside + rnd.nextInt((int) (size - inside));
-        try {
-          assertThat(lookup.check(f, offset)).isEqualTo(expectedIn(starts, f, offset, size));
-        } catch (java.io.IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
-      });
+      checkOffsetsFrom(lookup, starts, f, inside, size, "offsets after a wrong hint", 50);
       assertThat(store.boundaries().floor(f, identity(store, f), size)).as("the wrong hint is gone").isNotEqualTo(inside);
       assertThat(store.boundaries().floor(f, "another file's identity", size)).isEqualTo(4);
     }
+  }
+
+  /** binlog.000001 with {@code transactions} synthetic transactions, rotated to a short binlog.000002. */
+  private BinlogStore oneLargeFile(int transactions) throws Exception {
+    SyntheticBinlog b = SyntheticBinlog.mysql();
+    b.startFile("binlog.000001").transactions(transactions).rotateTo("binlog.000002").transactions(1);
+    BinlogStore store = TestStores.unsynced(dir, b.flavor(), b.drain());
+    TestStores.settle(store);
+    return store;
+  }
+
+  /** {@code cases} random offsets of {@code [from, size)} of {@code f}, each judged as {@link #expectedIn} says. */
+  private static void checkOffsetsFrom(PositionLookup lookup, NavigableSet<Long> starts, String f, long from,
+      long size, String what, int cases) {
+    RandomCases.check(what, cases, rnd -> {
+      long offset = from + rnd.nextInt((int) (size - from));
+      try {
+        assertThat(lookup.check(f, offset)).isEqualTo(expectedIn(starts, f, offset, size));
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
   }
 
   private static NavigableSet<Long> eventStarts(BinlogStore store, String f, long size) throws Exception {
