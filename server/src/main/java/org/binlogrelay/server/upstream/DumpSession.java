@@ -131,8 +131,8 @@ final class DumpSession {
   void verifyHistory() throws IOException {
     try (Configured c = openConfigured()) {
       Optional<Position> resume = store.startStream();
-      if (resume.isEmpty()) {
-        return;
+      if (resume.isEmpty() || store.files().isEmpty()) {
+        return; // an empty store (perhaps with the name of the file it was fetching) holds no history yet
       }
       GtidSet stored = storedGtids(StoreTail.read(store, resume.get()).end());
       ResumePlan.requireHistory(c.connection.address(), c.primaryServerId, c.flavor,
