@@ -5,6 +5,8 @@ import java.util.Optional;
 import org.binlogrelay.protocol.gtid.GtidSet;
 import org.binlogrelay.storage.BinlogStore;
 import org.binlogrelay.storage.Position;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Where and how one connection continues the store, decided once the primary is known:
@@ -16,7 +18,13 @@ import org.binlogrelay.storage.Position;
  *       continues by position, keeping the primary's files: the normal case, every stored byte the primary's;
  *   <li>any other store (its last file was written by another server, or by the relay itself after a switch)
  *       continues by GTID: the primary sends what the store's GTID set lacks, and {@link RelayFiles} writes it
- *       into files of the relay's naming.
+ *       into files of the relay's naming;
+ *   <li>so does a store whose last file this primary wrote but no longer lists in {@code SHOW BINARY LOGS}: it was
+ *       restarted with another {@code --log-bin} base name (its new index starts afresh, its GTIDs stay), or the
+ *       file was purged. A dump by position would only get error 1236; by GTID the primary sends what the store
+ *       lacks from its new files, or refuses with 1236 if it purged some of it. Not when the store's transactions
+ *       have no GTIDs, nor when the primary does not answer {@code SHOW BINARY LOGS} (REPLICATION CLIENT missing):
+ *       then the dump by position is asked for, as before.
  * </ul>
  *
  * Before either continuation of a non-empty store, the primary's executed GTIDs must contain the store's: a
@@ -26,6 +34,8 @@ import org.binlogrelay.storage.Position;
  * <p>Immutable once decided; used on the connection's thread.
  */
 final class ResumePlan {
+  private static final Logger log = LoggerFactory.getLogger(ResumePlan.class);
+
   private final Position dumpFrom;
   private final GtidSet gtids;
   private final Position storeEnd;
@@ -66,10 +76,18 @@ final class ResumePlan {
     StoreTail tail = StoreTail.read(store, resume.get());
     GtidSet stored = storedGtids.upTo(tail.end());
     requireHistory(connection.address(), primaryServerId, flavor, flavor.executedGtids(connection), stored);
+    boolean gtidsUsable = !(stored.isEmpty() && holdsTransactions(store));
     if (tail.writtenBy() == primaryServerId) {
-      return new ResumePlan(resume.get(), null, tail.end(), PrimaryFiles.INSTANCE);
+      String file = resume.get().file();
+      if (!gtidsUsable || primaryLists(connection, file)) {
+        return new ResumePlan(resume.get(), null, tail.end(), PrimaryFiles.INSTANCE);
+      }
+      log.warn("upstream {}: the primary (server_id {}) wrote the stored files but no longer lists {} (SHOW BINARY"
+          + " LOGS): restarted with another --log-bin base name, or the file was purged. Continuing by GTID, after"
+          + " the store's {}, into files of the relay's naming after {}", connection.address(), primaryServerId,
+          file, stored, tail.end());
     }
-    if (stored.isEmpty() && holdsTransactions(store)) {
+    if (!gtidsUsable) {
       throw new FatalUpstreamException("primary " + connection.address() + " (server_id " + primaryServerId
           + ") did not write the stored files (their last file is server_id " + tail.writtenBy() + "'s), so the"
           + " relay would continue by GTID, but the store's transactions have no GTIDs (gtid_mode OFF): it cannot"
@@ -96,6 +114,27 @@ final class ResumePlan {
         + " that missed them, a crash that lost committed transactions). The relay does not continue from a server"
         + " that lacks what it may already have served; point it at a server whose executed GTIDs contain the"
         + " store's (" + stored + "), or start a new store");
+  }
+
+  /**
+   * Whether the primary's {@code SHOW BINARY LOGS} lists {@code file}; true (the dump by position decides) if it
+   * cannot be asked.
+   */
+  private static boolean primaryLists(PrimaryConnection connection, String file) throws IOException {
+    ResultRows logs;
+    try {
+      logs = connection.query("SHOW BINARY LOGS");
+    } catch (PrimaryErrorException e) {
+      log.debug("upstream {}: SHOW BINARY LOGS refused ({}); resuming by position", connection.address(),
+          e.getMessage());
+      return true;
+    }
+    for (int i = 0; i < logs.rows().size(); i++) {
+      if (file.equals(logs.value(i, "Log_name"))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean holdsTransactions(BinlogStore store) {
