@@ -24,6 +24,11 @@
 #   --out DIR            results go to DIR/DATE/ (default /var/tmp/binlog-relay-replication-bench)
 #   --keep               keep the servers' and the relay's data directories (default: deleted at the end)
 #   --no-build           use the jars already built (server/target/binlog-relay.jar, bench/target/relay-bench.jar)
+#   --perf               profile every measurement with Linux perf, system-wide (all processes, kernel included:
+#                        cpu-clock samples at 999 Hz with call graphs); OUT.perf.data next to each report, and a
+#                        summary per measurement (CPU by process, and by process and function) in OUT.perf.txt.
+#                        The relay runs with -XX:+PreserveFramePointer and writes its JIT symbols at exit
+#                        (/tmp/perf-PID.map), so the summaries are made at the end of the run
 #
 # Needs root (MySQL 9.7 runs with chroot from the Debian sid root of scripts/provision-test-servers.sh, in
 # ${BINLOG_RELAY_CACHE:-~/.cache/binlog-relay}/mysql-sid-root), MariaDB 10.11 and sysbench from Debian, java, curl,
@@ -65,6 +70,7 @@ OUT_BASE=/var/tmp/binlog-relay-replication-bench
 KEEP=0
 BUILD=1
 PRESET=full
+PERF=0
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -85,6 +91,7 @@ while [ $# -gt 0 ]; do
     --out) shift; OUT_BASE="${1:?}" ;;
     --keep) KEEP=1 ;;
     --no-build) BUILD=0 ;;
+    --perf) PERF=1 ;;
     -h|--help) awk 'NR > 1 && /^#/ {sub(/^# ?/, ""); print; next} NR > 1 {exit}' "$0"; exit 0 ;;
     *) die "unknown argument '$1' (try --help)" ;;
   esac
@@ -123,6 +130,11 @@ if ! skipped mariadb; then
   command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || die "mariadbd is missing (apt-get install mariadb-server)"
 fi
 MARIADBD="$(command -v mariadbd || echo /usr/sbin/mariadbd)"
+PERF_JAVA_OPTS=""
+if [ "$PERF" = 1 ]; then
+  command -v perf >/dev/null || die "--perf needs perf (apt-get install linux-perf)"
+  PERF_JAVA_OPTS="-XX:+UnlockDiagnosticVMOptions -XX:+PreserveFramePointer -XX:+DumpPerfMapAtExit"
+fi
 RELAY_JAR="$REPO/server/target/binlog-relay.jar"
 BENCH_JAR="$REPO/bench/target/relay-bench.jar"
 if [ "$BUILD" = 1 ]; then
@@ -144,6 +156,7 @@ log "results go to $RES; servers and the relay work in $WORK"
 # --- processes we start, stopped in reverse order on exit or Ctrl-C, by pid only --------------------------------
 PIDS=()
 NAMES=()
+PERF_FILES=()
 remember() { PIDS+=("$1"); NAMES+=("$2"); }
 stop_process() { # PID NAME SECONDS: SIGTERM, wait, then SIGKILL
   local pid="$1" name="$2" seconds="$3"
@@ -329,7 +342,7 @@ start_relay() { # FLAVOR PRIMARY_PORT: sets RELAY_PID RELAY_PORT ADMIN_PORT RELA
   fi
   RELAY_PORT="$(free_port)"
   ADMIN_PORT="$(free_port)"
-  BINLOG_RELAY_PRIMARY_PASSWORD="$REPL_PASSWORD" java ${RELAY_JAVA_OPTS:-} -jar "$RELAY_JAR" \
+  BINLOG_RELAY_PRIMARY_PASSWORD="$REPL_PASSWORD" java ${RELAY_JAVA_OPTS:-} ${PERF_JAVA_OPTS:-} -jar "$RELAY_JAR" \
     --source "$flavor://repl@127.0.0.1:$2" --server-id 100 --report-host 127.0.0.1 \
     --data-dir "$RELAY_DIR/data" --accounts-file "$RELAY_DIR/accounts" --sync-binlog "$RELAY_SYNC" \
     --ssl-cert "$WORK/relay-cert.pem" --ssl-key "$WORK/relay-key.pem" --port "$RELAY_PORT" \
@@ -390,9 +403,22 @@ measure() {
   shift 7
   local s0 r0 t0 t1 s1 r1 samples="$out.samples" status=0
   start_sampler "$samples"
+  local perf_pid=""
+  if [ "$PERF" = 1 ]; then
+    perf record -q -a -g -e cpu-clock -F 999 -o "$out.perf.data" -- sleep 100000 >/dev/null 2>"$out.perf.err" &
+    perf_pid=$!
+    remember "$perf_pid" "perf record"
+    sleep 1
+  fi
   s0="$(cpu_ticks "$spid")"; r0="$(cpu_ticks "$RELAY_PID")"; t0="$(now_ns)"
   "$@" >"$out" 2>"$out.err" || status=$?
   t1="$(now_ns)"; s1="$(cpu_ticks "$spid")"; r1="$(cpu_ticks "$RELAY_PID")"
+  if [ -n "$perf_pid" ]; then
+    pkill -INT -P "$perf_pid" sleep 2>/dev/null || true   # perf stops with its workload and writes its file
+    wait "$perf_pid" 2>/dev/null || true
+    forget "$perf_pid"
+    PERF_FILES+=("$out")
+  fi
   stop_sampler
   local rss heap
   rss="$(awk 'BEGIN {m = 0} $2 > m {m = $2} END {print m}' "$samples")"
@@ -412,7 +438,7 @@ measure() {
   fi
 }
 
-bench() { java ${BENCH_JAVA_OPTS:-} -jar "$BENCH_JAR" "$@"; }
+bench() { java ${BENCH_JAVA_OPTS:-} ${PERF_JAVA_OPTS:-} -jar "$BENCH_JAR" "$@"; }
 
 # mysqlbinlog --read-from-remote-server --raw of FILES from PORT into a scratch directory of the MySQL root;
 # prints a report in relay-bench's JSON shape (process start and file writes are in its time).
@@ -697,6 +723,17 @@ if ! skipped mariadb && { ! skipped catchup || ! skipped cold; }; then
 fi
 
 echo "load:        $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) at the end" >>"$RES/machine.txt"
+if [ "$PERF" = 1 ]; then   # now that the relays have exited and written their JIT symbols
+  for out in "${PERF_FILES[@]}"; do
+    { echo "# CPU samples by process (all CPUs, 999 Hz)"
+      perf report -i "$out.perf.data" --stdio --no-children --sort comm 2>/dev/null | grep -v '^$'
+      echo "# by process and function, top 60"
+      perf report -i "$out.perf.data" --stdio --no-children -g none --sort comm,dso,sym 2>/dev/null \
+        | grep -v '^#' | grep -v '^$' | head -60
+    } >"$out.perf.txt"
+  done
+  log "perf summaries: $RES/*.perf.txt (perf report -i FILE.perf.data for the call graphs)"
+fi
 python3 "$REPO/scripts/benchmark-replication-summary.py" "$RES" >"$RES/summary.md"
 cat "$RES/summary.md"
 log "results in $RES (summary.md, runs.jsonl, one JSON report per measurement)"
