@@ -96,19 +96,24 @@ for flavor in ("mysql", "mariadb"):
             by.setdefault(r["source"], []).append(r)
         relay_mb = median(fig(r, "mb_per_s") for r in by.get("relay", []))
         p("| reader | MB/s (median of runs, min–max) | seconds | events/s | transactions/s | source CPU s | "
-          "relay ÷ this (MB/s) |")
-        p("|---|---|---|---|---|---|---|")
+          "client CPU s | relay ÷ this (MB/s) |")
+        p("|---|---|---|---|---|---|---|---|")
         for source in ("loopback", "relay", flavor, f"mysqlbinlog-{flavor}", "mysqlbinlog-relay"):
             rs = by.get(source)
             if not rs:
                 continue
             mbs = [fig(r, "mb_per_s") for r in rs]
-            cpu = median(r["source_cpu_ms"] / 1000 if r.get("source_cpu_ms") is not None else None for r in rs)
+            # relay-bench's own figure covers the timed run only (not a --warmup run before it)
+            cpu = median(fig(r, "source_cpu_seconds") if fig(r, "source_cpu_seconds") is not None
+                         else r["source_cpu_ms"] / 1000 if r.get("source_cpu_ms") is not None else None for r in rs)
+            bench_cpu = median(fig(r, "bench_cpu_seconds") for r in rs)
             label = RELAY_RAW[flavor] if source == "mysqlbinlog-relay" else SOURCES.get(source, source)
             p(f"| {label} | {num(median(mbs))}{spread(mbs)} | "
               f"{num(median(fig(r, 'seconds') for r in rs), 3)} | {num(median(fig(r, 'events_per_s') for r in rs))} | "
-              f"{num(median(fig(r, 'transactions_per_s') for r in rs))} | {num(cpu, 2)} | "
+              f"{num(median(fig(r, 'transactions_per_s') for r in rs))} | {num(cpu, 2)} | {num(bench_cpu, 2)} | "
               f"{ratio(relay_mb, median(mbs))} |")
+        p("\nClient CPU is relay-bench's own (all its threads) over the timed run: a client near the run's seconds is "
+          "itself the bottleneck, and the source's figure then shows how much of a core the source needed.")
         p("\nThe relay's row against the dump thread's is the comparison; against the loopback row it is the share of "
           "the physical limit reached. mysqlbinlog times include its process start and writing the files.")
 
@@ -155,6 +160,19 @@ if fan:
           for n, pr in ((n, {r['source']: r for r in fan if int(r['label']) == n}) for n in counts)) + ".")
     p("\nLag here is the client-side fan-out lag of docs/bench.md (head polled every 100 ms; error up to one poll "
       "round trip). The relay's RSS includes its JVM heap; MySQL's includes its buffer pool.")
+    p("\nDoes the lag grow? The median lag in the first and the last quarter of each run, the least-squares slope of "
+      "the per-second medians (about 0 when the clients keep up, positive when they fall behind), and the clients' "
+      "own CPU (relay-bench; when it nears the machine's free cores, the clients are the bottleneck):\n")
+    p("| clients | source | lag p50 first quarter ms | lag p50 last quarter ms | growth ms/s | relay-bench CPU % |")
+    p("|---|---|---|---|---|---|")
+    for n in counts:
+        for source in ("relay", "mysql"):
+            r = next((x for x in fan if int(x["label"]) == n and x["source"] == source), None)
+            if r is None or fig(r, "lag_growth_ms_per_s") is None:
+                continue
+            p(f"| {n} | {'relay' if source == 'relay' else 'MySQL 9.7'} | {num(fig(r, 'lag_p50_first_quarter_ms'), 1)} | "
+              f"{num(fig(r, 'lag_p50_last_quarter_ms'), 1)} | {num(fig(r, 'lag_growth_ms_per_s'), 2)} | "
+              f"{num(fig(r, 'bench_cpu_mean_percent'))} |")
 
 # --- lag ----------------------------------------------------------------------------------------------------------------
 lag = [r for r in runs if r.get("part") == "lag"]

@@ -549,13 +549,17 @@ catchup_part() { # FLAVOR PRIMARY_NAME PRIMARY_PORT PRIMARY_PID
       bench "${common[@]}" --port "$RELAY_PORT" >/dev/null
       bench "${common[@]}" --port "$port" >/dev/null
     fi
+    # warm: each client JVM first runs the same catch-up untimed (--warmup 1), so that the timed run is not the
+    # client's JIT warm-up; the source's CPU is then taken by relay-bench over the timed run alone (--source-pid)
+    local timed=("${common[@]}")
+    [ "$mode" = warm ] && timed+=(--warmup 1)
     for rep in $(seq "$REPEAT"); do
       cold_start "$mode" "${relay_files[@]}"
       measure "catchup-$mode" "$flavor" relay "$rep" "$RELAY_PID" "$RES/$flavor-catchup-$mode-relay-$rep.json" -- \
-        bench "${common[@]}" --port "$RELAY_PORT"
+        bench "${timed[@]}" --port "$RELAY_PORT" --source-pid "$RELAY_PID"
       cold_start "$mode" "${files[@]}"
       measure "catchup-$mode" "$flavor" "$flavor" "$rep" "$ppid" "$RES/$flavor-catchup-$mode-$flavor-$rep.json" -- \
-        bench "${common[@]}" --port "$port"
+        bench "${timed[@]}" --port "$port" --source-pid "$ppid"
       cold_start "$mode" "${files[@]}"
       measure "catchup-$mode" "$flavor" loopback "$rep" "" "$RES/$flavor-catchup-$mode-loopback-$rep.json" -- \
         bench loopback --json "${files[@]}"
@@ -726,11 +730,11 @@ echo "load:        $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) at the end" >
 if [ "$PERF" = 1 ]; then   # now that the relays have exited and written their JIT symbols
   for out in "${PERF_FILES[@]}"; do
     { echo "# CPU samples by process (all CPUs, 999 Hz)"
-      perf report -i "$out.perf.data" --stdio --no-children --sort comm 2>/dev/null | grep -v '^$'
+      perf report -i "$out.perf.data" --stdio --no-children -g none --sort comm 2>/dev/null | awk '!/^#/ && NF'
       echo "# by process and function, top 60"
       perf report -i "$out.perf.data" --stdio --no-children -g none --sort comm,dso,sym 2>/dev/null \
-        | grep -v '^#' | grep -v '^$' | head -60
-    } >"$out.perf.txt"
+        | awk '!/^#/ && NF && ++n <= 60'
+    } >"$out.perf.txt" || log "perf report of $out failed"
   done
   log "perf summaries: $RES/*.perf.txt (perf report -i FILE.perf.data for the call graphs)"
 fi

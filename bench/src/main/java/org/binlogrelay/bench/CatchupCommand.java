@@ -3,6 +3,7 @@ package org.binlogrelay.bench;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import org.binlogrelay.bench.report.Report;
 import org.binlogrelay.bench.stream.BinlogPosition;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -54,6 +55,16 @@ final class CatchupCommand implements Callable<Integer> {
       + "${DEFAULT-VALUE}).")
   long timeoutSeconds;
 
+  @Option(names = "--source-pid", paramLabel = "PID",
+      description = "The source's pid on this machine: its CPU seconds during the timed run are reported.")
+  Long sourcePid;
+
+  @Option(names = "--warmup", paramLabel = "N", defaultValue = "0", description = "Run the same catch-up N times"
+      + " first, untimed and unreported, so that this JVM's compiler has warmed the client up (a source that runs"
+      + " long, as a server does, is warm; a client started for one short run is not, and can become the"
+      + " bottleneck). Default: ${DEFAULT-VALUE}.")
+  int warmups;
+
   @Option(names = "--sample", defaultValue = "100", description = "Throughput sample period in ms (default: "
       + "${DEFAULT-VALUE}).")
   long sampleMillis;
@@ -65,10 +76,21 @@ final class CatchupCommand implements Callable<Integer> {
       start = from.position != null ? new StartPoint(BinlogPosition.parse(from.position), null)
           : new StartPoint(null, from.gtids);
     }
-    CatchupRun run = new CatchupRun(new CatchupRun.Settings(client.settings(source, 1 << 20), start,
+    if (warmups < 0 || warmups > 100) {
+      throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+          "--warmup must be 0..100, got " + warmups);
+    }
+    CatchupRun.Settings settings = new CatchupRun.Settings(client.settings(source, 1 << 20), start,
         until == null ? null : BinlogPosition.parse(until), nonBlocking, verifyDir, Duration.ofSeconds(timeoutSeconds),
-        Duration.ofMillis(sampleMillis)));
-    parent.publish(run.run(), output);
+        Duration.ofMillis(sampleMillis), sourcePid);
+    for (int i = 0; i < warmups; i++) {
+      new CatchupRun(settings.withoutVerification()).run();
+    }
+    Report report = new CatchupRun(settings).run();
+    if (warmups > 0) {
+      report.note("after " + warmups + " untimed warm-up run(s) of the same catch-up in this JVM (--warmup)");
+    }
+    parent.publish(report, output);
     return 0;
   }
 }

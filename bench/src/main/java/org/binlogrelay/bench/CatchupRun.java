@@ -36,11 +36,20 @@ import org.binlogrelay.bench.stream.StreamProgress;
  * The clock starts when the dump command is sent (login and setup are not counted). With {@code --verify-dir}
  * every event is compared with the source's files as it arrives ({@link SourceFileComparison}); that reads the
  * files too, so verified runs are slower and their figures are marked as such.
+ *
+ * <p>CPU: the client's own CPU seconds over the timed run are reported, and with {@code --source-pid} the source's
+ * (from /proc): a client near one core is the bottleneck, not the source.
  */
 final class CatchupRun {
   /** What to run. Immutable. */
   record Settings(ClientSettings client, StartPoint start, BinlogPosition until, boolean nonBlocking, Path verifyDir,
-      Duration timeout, Duration sampleEvery) {}
+      Duration timeout, Duration sampleEvery, Long sourcePid) {
+
+    /** The same run without {@code --verify-dir} (a warm-up). */
+    Settings withoutVerification() {
+      return new Settings(client, start, until, nonBlocking, null, timeout, sampleEvery, sourcePid);
+    }
+  }
 
   private final Settings settings;
 
@@ -88,8 +97,12 @@ final class CatchupRun {
       return t;
     });
     AtomicBoolean timedOut = new AtomicBoolean();
+    ProcessSampler source = settings.sourcePid() == null ? null : ProcessSampler.of(settings.sourcePid());
+    ProcessSampler self = new ProcessSampler(ProcessHandle.current().pid());
     try (ReplicaClient replica = ReplicaClient.start(client, start, settings.nonBlocking(), 0, rebuilder)) {
       DumpStreamReader stream = replica.stream();
+      double sourceCpu0 = source == null ? 0 : source.cpuSeconds();
+      double selfCpu0 = self.cpuSeconds();
       long t0 = System.nanoTime();
       StreamProgress progress = stream.progress();
       long[] last = {0, t0};
@@ -121,7 +134,7 @@ final class CatchupRun {
           }
           if (kind == DumpStreamReader.Kind.EVENT && progress.position() >= untilPacked) {
             ended = "reached " + until;
-            end = System.nanoTime();
+            end = System.nanoTime(); // not the read's arrival time: the events read with it are parsed by now
             break;
           }
           if (kind == DumpStreamReader.Kind.HEARTBEAT && stream.events() > 0 && stream.file() != null
@@ -139,6 +152,8 @@ final class CatchupRun {
         throw e;
       }
       double seconds = Math.max(1e-9, (end - t0) / 1e9);
+      double selfCpu = self.cpuSeconds() - selfCpu0;
+      double sourceCpu = source == null ? 0 : source.cpuSeconds() - sourceCpu0;
       Report report = new Report("catchup", "catchup from " + start + " (" + client.source() + ", " + serverVersion
           + ")");
       report.figure("seconds", "time to caught-up", seconds, "s")
@@ -153,7 +168,11 @@ final class CatchupRun {
           .figure("crc_checked", "events whose CRC32 was checked", stream.checksumsVerified(), "")
           .figure("end", "ended by", ended, "")
           .figure("end_rule", "caught-up rule", endRule, "")
-          .figure("position", "last position", String.valueOf(stream.position()), "");
+          .figure("position", "last position", String.valueOf(stream.position()), "")
+          .figure("bench_cpu_seconds", "relay-bench CPU during the run (all its threads; 10 ms ticks)", selfCpu, "s");
+      if (source != null) {
+        report.figure("source_cpu_seconds", "the source's CPU during the run (10 ms ticks)", sourceCpu, "s");
+      }
       if (comparison != null) {
         comparison.close();
         List<List<Object>> rows = new ArrayList<>();

@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.binlogrelay.bench.client.SourceConnection;
 import org.binlogrelay.bench.flavor.SourceFlavor;
 import org.binlogrelay.bench.report.Distribution;
+import org.binlogrelay.bench.report.LagTimeline;
 import org.binlogrelay.bench.report.Report;
 import org.binlogrelay.bench.report.Series;
 import org.binlogrelay.bench.stream.BinlogPosition;
@@ -54,6 +55,8 @@ final class FanoutRun {
     final AtomicReference<Throwable> failure = new AtomicReference<>();
     volatile ReplicaClient client;
     volatile boolean stopping;
+    /** Where the samples of the measurement also go, by second (set before the measurement's first target). */
+    volatile LagTimeline timeline;
     long startNanos;
     long endNanos;
     /** The stream's counters when the measurement started (set by the run's thread before the clock starts). */
@@ -70,8 +73,13 @@ final class FanoutRun {
       Target t;
       while ((t = targets.peek()) != null && position >= t.packed()) {
         targets.poll();
+        long lag = Math.max(0, (now - t.askedNanos()) / 1000);
         synchronized (lagMicros) {
-          lagMicros.add(Math.max(0, (now - t.askedNanos()) / 1000));
+          lagMicros.add(lag);
+        }
+        LagTimeline line = timeline;
+        if (line != null) {
+          line.add(now, lag);
         }
       }
     }
@@ -126,6 +134,10 @@ final class FanoutRun {
       long selfRssMax = 0;
       long t0 = System.nanoTime();
       long deadline = t0 + settings.duration().toNanos();
+      LagTimeline timeline = new LagTimeline(t0, (int) Math.max(1, Math.ceil(settings.duration().toMillis() / 1000.0)));
+      for (Tail tail : tails) {
+        tail.timeline = timeline;
+      }
       long lastBytes = totalBytes(tails);
       long lastNanos = t0;
       if (source != null) {
@@ -144,6 +156,7 @@ final class FanoutRun {
             synchronized (tail.lagMicros) {
               tail.lagMicros.add(0);
             }
+            timeline.add(asked, 0);
           } else {
             tail.targets.add(new Target(headPacked, asked));
           }
@@ -166,7 +179,7 @@ final class FanoutRun {
       stopAll(tails, threads);
       long end = System.nanoTime();
       return report(control, start, tails, t0, (end - t0) / 1e9, settleSeconds, behind, aggregate, sourceCpu, selfCpu, sourceCpuSamples,
-          sourceRssMax, selfRssMax, source);
+          sourceRssMax, selfRssMax, source, timeline);
     }
   }
 
@@ -201,7 +214,7 @@ final class FanoutRun {
       DumpStreamReader stream = tail.client.stream();
       while (!tail.stopping) {
         if (stream.next() == DumpStreamReader.Kind.EVENT) {
-          tail.reached(stream.progress().position(), System.nanoTime());
+          tail.reached(stream.progress().position(), stream.arrivalNanos());
         }
       }
     } catch (IOException | RuntimeException e) {
@@ -251,7 +264,7 @@ final class FanoutRun {
 
   private Report report(SourceConnection control, StartPoint start, List<Tail> tails, long t0, double seconds,
       double settleSeconds, int behind, Series aggregate, Series sourceCpu, Series selfCpu, Distribution sourceCpuSamples, long sourceRssMax,
-      long selfRssMax, ProcessSampler source) {
+      long selfRssMax, ProcessSampler source, LagTimeline timeline) {
     Report report = new Report("fanout", settings.replicas() + " tailing clients from " + start + " ("
         + control.address() + ", " + control.serverVersion() + ")");
     Distribution allLag = new Distribution();
@@ -292,6 +305,13 @@ final class FanoutRun {
         .figure("lag_p95_ms", "lag p95", allLag.percentile(95) / 1000.0, "ms")
         .figure("lag_p99_ms", "lag p99", allLag.percentile(99) / 1000.0, "ms")
         .figure("lag_max_ms", "lag max", allLag.max() / 1000.0, "ms")
+        .figure("lag_p50_first_quarter_ms", "lag p50 in the first quarter of the measurement",
+            timeline.medianMillis(0, quarter(timeline, 1)), "ms")
+        .figure("lag_p50_last_quarter_ms", "lag p50 in the last quarter of the measurement",
+            timeline.medianMillis(quarter(timeline, 3), timeline.length()), "ms")
+        .figure("lag_growth_ms_per_s", "growth of the lag: least-squares slope of the per-second p50",
+            timeline.growthMillisPerSecond(), "ms/s")
+        .figure("bench_cpu_mean_percent", "relay-bench CPU mean (the clients)", mean(selfCpu), "% of a core")
         .figure("bench_rss_max_bytes", "relay-bench RSS max", selfRssMax, "B");
     if (source != null) {
       report.figure("source_pid", "source pid", source.pid(), "")
@@ -309,6 +329,24 @@ final class FanoutRun {
     }
     lines.add(selfCpu);
     report.plot("aggregate throughput and CPU", "MB/s, % of a core", lines);
+    List<List<Object>> perSecond = new ArrayList<>();
+    List<double[]> p50 = timeline.percentiles("p50", 50).points();
+    List<double[]> p99 = timeline.percentiles("p99", 99).points();
+    for (int i = 0; i < p50.size(); i++) {
+      perSecond.add(List.of((int) p50.get(i)[0], p50.get(i)[1], p99.get(i)[1]));
+    }
+    report.table("lag_by_second", "lag of all clients, second by second of the measurement",
+        List.of("second", "lag_p50_ms", "lag_p99_ms"), perSecond);
     return report;
+  }
+
+  /** The first second of quarter {@code q} (0..4) of the timeline. */
+  private static int quarter(LagTimeline timeline, int q) {
+    return (int) Math.round(timeline.length() * q / 4.0);
+  }
+
+  private static double mean(Series series) {
+    List<double[]> points = series.points();
+    return points.stream().mapToDouble(p -> p[1]).average().orElse(0);
   }
 }

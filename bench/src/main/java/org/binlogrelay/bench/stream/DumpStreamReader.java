@@ -66,6 +66,9 @@ public final class DumpStreamReader {
   private int lastType = -1;
   private long lastLogPos;
   private long lastTimestamp;
+  /** {@link PacketReader#reads()} when {@link #arrivalNanos} was taken. */
+  private long arrivalRead = -1;
+  private long arrivalNanos;
 
   /**
    * @param packets the connection's packets, right after the dump command was sent
@@ -148,8 +151,21 @@ public final class DumpStreamReader {
       offset = logPos;
     }
     progress.publish(eventBytes, events, transactions, file == null ? -1 : BinlogPosition.pack(file, offset),
-        nanos.getAsLong());
+        arrivalNanos());
     return Kind.EVENT;
+  }
+
+  /**
+   * When the last packet arrived: the clock read once per read of the socket (the packets of one read arrived
+   * together), not once per event, which cost the client as much as the rest of its per-event work.
+   */
+  public long arrivalNanos() {
+    long read = packets.reads();
+    if (read != arrivalRead) {
+      arrivalRead = read;
+      arrivalNanos = nanos.getAsLong();
+    }
+    return arrivalNanos;
   }
 
   private void rotate(byte[] b, int at, int length, int flags, long logPos) {

@@ -39,6 +39,19 @@ class DumpStreamReaderTest {
     }
   }
 
+  @Test
+  void readsTheClockOncePerReadOfTheSocketNotPerEvent() throws IOException {
+    PacketReader packets = new PacketReader(new ByteArrayInputStream(DumpStreams.wholeFixture("mysql-9.7").eof()
+        .bytes()), 4096, 64 << 20);
+    packets.expectSequence(1);
+    java.util.concurrent.atomic.AtomicLong clock = new java.util.concurrent.atomic.AtomicLong();
+    DumpStreamReader reader = new DumpStreamReader(packets, true, true, null, clock::incrementAndGet);
+    drain(reader);
+    assertThat(clock.get()).as("clock reads").isPositive().isLessThanOrEqualTo(packets.reads())
+        .isLessThan(reader.events() / 4);
+    assertThat(reader.progress().lastEventNanos()).as("the last event's arrival").isEqualTo(clock.get());
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"mysql-9.7", "mariadb-10.11"})
   void countsAndRebuildsARealServersFilesByteForByte(String fixture) throws IOException {
