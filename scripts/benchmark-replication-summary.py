@@ -203,6 +203,21 @@ if lag:
             added = [None if fig(a, k) is None or fig(b, k) is None else fig(a, k) - fig(b, k) for k in keys]
             p(f"| {rate} | **added by the relay (ms)** | | " + " | ".join(num(v, 2) for v in added) + " | |")
             p(f"| {rate} | **relay path ÷ direct** | | " + " | ".join(ratio(fig(a, k), fig(b, k)) for k in keys) + " | |")
+    own = [r for r in lag if r["source"] == "relay" and fig(r, "relay_latency_observations") is not None]
+    if own:
+        p("\nThe relay's own view during the relay-path runs, from its /metrics (`lag --relay-metrics`): how far it was "
+          "behind the primary (`binlogrelay_upstream_behind_source_seconds`, sampled every 500 ms) and how long "
+          "transactions spent in it (`binlogrelay_relay_latency_seconds`, the run's share of the histogram; a "
+          "quantile is known to its bucket):\n")
+        p("| target trx/s | relay behind the primary p50 / p99 / max ms | time in the relay mean / p50 / p95 / p99 ms | "
+          "transactions handed over |")
+        p("|---|---|---|---|")
+        for r in own:
+            p(f"| {r['label']} | " + " / ".join(num(fig(r, k), 2) for k in ("relay_upstream_behind_p50_ms",
+              "relay_upstream_behind_p99_ms", "relay_upstream_behind_max_ms")) + " | "
+              + " / ".join(num(fig(r, k), 2) if isinstance(fig(r, k), (int, float)) else str(fig(r, k)) for k in
+                           ("relay_latency_mean_ms", "relay_latency_p50_ms", "relay_latency_p95_ms",
+                            "relay_latency_p99_ms")) + f" | {num(fig(r, 'relay_latency_observations'))} |")
 
 # --- the relay's resources ------------------------------------------------------------------------------------------------
 measured = [r for r in runs if r.get("wall_ms")]

@@ -672,9 +672,11 @@ SQL
       remember "$pid" "sysbench (lag)"
       sleep 3
       replica_port="${replica_ports[replica-$path]}"
+      local relay_metrics=()   # through the relay: its own view of the lag too (docs/bench.md, lag)
+      [ "$path" = relay ] && relay_metrics=(--relay-metrics "http://127.0.0.1:$ADMIN_PORT/metrics")
       measure lag mysql "$path" "$rate" "$ppid" "$RES/mysql-lag-$path-$rate.json" -- \
         bench lag --json --host 127.0.0.1 --port "$port" -u bench -p "$BENCH_PASSWORD" --replica-port "$replica_port" \
-        --duration "$LAG_SECONDS" --plot "$RES/mysql-lag-$path-$rate.svg"
+        --duration "$LAG_SECONDS" --plot "$RES/mysql-lag-$path-$rate.svg" "${relay_metrics[@]}"
       forget "$pid"
       # the rate sysbench reached while the lag was measured (its per-second reports from 3 s on)
       tps="$(awk -v from=4 -v to=$((LAG_SECONDS + 3)) '/^\[ *[0-9]+s \]/ {t = $2 + 0; if (t >= from && t <= to) {

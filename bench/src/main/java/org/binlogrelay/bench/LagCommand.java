@@ -40,12 +40,16 @@ final class LagCommand implements Callable<Integer> {
           + "${DEFAULT-VALUE}).")
   long setupSeconds;
 
+  @Option(names = "--relay-metrics", paramLabel = "URL", description = "The relay's Prometheus endpoint (e.g. "
+      + "http://127.0.0.1:9307/metrics) when the replica follows a relay: its own lag figures are reported too.")
+  java.net.URI relayMetrics;
+
   @Override
   public Integer call() throws Exception {
     SourceAddress p = primary.address();
     LagRun run = new LagRun(new LagRun.Settings(p, replica.address(p), Duration.ofSeconds(durationSeconds),
         Duration.ofMillis(intervalMillis), Duration.ofMillis(pollMillis), Duration.ofSeconds(10),
-        Duration.ofSeconds(setupSeconds)));
+        Duration.ofSeconds(setupSeconds), relayMetrics));
     parent.publish(run.run(), output);
     return 0;
   }

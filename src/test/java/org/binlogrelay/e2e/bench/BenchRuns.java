@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 
 /** Test side: runs relay-bench as a user would (its command line) and returns the report it printed. */
-final class BenchRuns {
+public final class BenchRuns {
     private static final Logger LOG = LoggerFactory.getLogger(BenchRuns.class);
 
     private BenchRuns() {}
@@ -29,13 +29,13 @@ final class BenchRuns {
     }
 
     /** The all-privileges user, for lag and stop-catchup which write and stop replicas. */
-    static List<String> admin(DatabaseServer primary, DatabaseServer replica) {
+    public static List<String> admin(DatabaseServer primary, DatabaseServer replica) {
         return List.of("--host=" + primary.address().host(), "--port=" + primary.address().port(),
                 "--user=" + primary.credentials().user(), "--password=" + primary.credentials().password(),
                 "--replica-host=" + replica.address().host(), "--replica-port=" + replica.address().port());
     }
 
-    static Report run(String subcommand, List<String> args) {
+    public static Report run(String subcommand, List<String> args) {
         BenchCommand command = new BenchCommand();
         CommandLine line = BenchCommand.commandLine(command);
         StringWriter out = new StringWriter();
@@ -52,11 +52,11 @@ final class BenchRuns {
         return command.report();
     }
 
-    static long number(Report report, String key) {
+    public static long number(Report report, String key) {
         return ((Number) report.value(key)).longValue();
     }
 
-    static double decimal(Report report, String key) {
+    public static double decimal(Report report, String key) {
         return ((Number) report.value(key)).doubleValue();
     }
 

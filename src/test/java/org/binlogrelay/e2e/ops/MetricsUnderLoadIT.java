@@ -26,6 +26,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.binlogrelay.e2e.load.Sysbench;
 import org.binlogrelay.e2e.process.ChildProcesses;
+import org.binlogrelay.bench.report.Report;
+import org.binlogrelay.e2e.bench.BenchRuns;
 import org.binlogrelay.e2e.servers.Credentials;
 import org.binlogrelay.e2e.servers.DatabaseServer;
 import org.binlogrelay.e2e.servers.HostAndPort;
@@ -133,6 +135,25 @@ class MetricsUnderLoadIT {
             }
             LOG.info("FIGURE upstream lag vs pt-heartbeat (replica through the relay), {} tps sysbench: {}", RATE,
                     agreement);
+
+            // 1b. relay-bench lag through the relay, with the relay's own view from its metrics (issue 7).
+            List<String> lagArgs = new ArrayList<>(BenchRuns.admin(primary, replica));
+            lagArgs.addAll(List.of("--duration=6", "--interval=100", "--poll=2", "--relay-metrics=" + api + "/metrics"));
+            Report lag = BenchRuns.run("lag", lagArgs);
+            assertThat(lag.value("caught_up")).isEqualTo(true);
+            assertThat(BenchRuns.number(lag, "samples")).isGreaterThan(10);
+            assertThat(BenchRuns.number(lag, "relay_metrics_scrapes")).isGreaterThanOrEqualTo(5);
+            assertThat(BenchRuns.number(lag, "relay_latency_observations")).as("transactions handed to the replica")
+                    .isGreaterThan(50);
+            assertThat(BenchRuns.decimal(lag, "relay_latency_p99_ms"))
+                    .isGreaterThanOrEqualTo(BenchRuns.decimal(lag, "relay_latency_p50_ms")).isLessThan(10_000);
+            assertThat(BenchRuns.decimal(lag, "relay_upstream_behind_max_ms")).isBetween(0.0, 5_000.0);
+            LOG.info("FIGURE relay-bench lag through the relay, {} tps sysbench: heartbeat p50 {} / p99 {} ms; relay behind"
+                    + " the primary p50 {} / max {} ms; time in the relay mean {} / p50 {} / p99 {} ms ({} transactions)",
+                    RATE, lag.value("lag_p50_ms"), lag.value("lag_p99_ms"), lag.value("relay_upstream_behind_p50_ms"),
+                    lag.value("relay_upstream_behind_max_ms"), lag.value("relay_latency_mean_ms"),
+                    lag.value("relay_latency_p50_ms"), lag.value("relay_latency_p99_ms"),
+                    lag.value("relay_latency_observations"));
 
             // 2. Every metric family, plausible and non-zero under load.
             String m = scrape(api);
