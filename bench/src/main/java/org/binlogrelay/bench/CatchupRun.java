@@ -98,7 +98,7 @@ final class CatchupRun {
     });
     AtomicBoolean timedOut = new AtomicBoolean();
     ProcessSampler source = settings.sourcePid() == null ? null : ProcessSampler.of(settings.sourcePid());
-    ProcessSampler self = new ProcessSampler(ProcessHandle.current().pid());
+    ProcessSampler self = ProcessSampler.of(ProcessHandle.current().pid());
     try (ReplicaClient replica = ReplicaClient.start(client, start, settings.nonBlocking(), 0, rebuilder)) {
       DumpStreamReader stream = replica.stream();
       double sourceCpu0 = source == null ? 0 : source.cpuSeconds();

@@ -81,8 +81,8 @@ final class LagRun {
       write.start();
       Distribution lag = new Distribution();
       Series series = new Series("lag ms");
-      RelayView relay = settings.relayMetrics() == null ? null : new RelayView(new RelayMetrics(settings.relayMetrics()),
-          t0);
+      RelayMetricsSampler relay = settings.relayMetrics() == null ? null
+          : new RelayMetricsSampler(new RelayMetrics(settings.relayMetrics()), t0);
       long lastSeen = firstSeq;
       long polls = 0;
       long drain = deadline + settings.setupTimeout().toNanos();
@@ -133,92 +133,11 @@ final class LagRun {
           .figure("caught_up", "replica saw the last heartbeat", lastSeen >= lastSent, "")
           .note("resolution: one --poll (" + settings.poll().toMillis() + " ms) plus a query round trip; heartbeat"
               + " every " + settings.interval().toMillis() + " ms")
-          .plot("lag", "ms", relay == null ? List.of(series) : List.of(series, relay.upstreamSeries));
+          .plot("lag", "ms", relay == null ? List.of(series) : List.of(series, relay.upstreamSeries()));
       if (relay != null) {
         relay.report(report);
       }
       return report;
-    }
-  }
-
-  /** The relay's metrics over the run: sampled gauges and the latency histogram's difference. */
-  private static final class RelayView {
-    final RelayMetrics metrics;
-    final RelayMetrics.Snapshot first;
-    final Distribution upstreamMicros = new Distribution();
-    final Distribution replicaMicros = new Distribution();
-    final Series upstreamSeries = new Series("relay behind the primary ms (its metrics)");
-    final AtomicReference<Throwable> failure = new AtomicReference<>();
-    final Thread sampler;
-    volatile boolean stopping;
-    long scrapes;
-    RelayMetrics.Snapshot last;
-
-    RelayView(RelayMetrics metrics, long t0) throws IOException, InterruptedException {
-      this.metrics = metrics;
-      this.first = metrics.scrape();
-      this.sampler = new Thread(() -> {
-        try {
-          while (!stopping) {
-            RelayMetrics.Snapshot s = metrics.scrape();
-            long now = System.nanoTime();
-            synchronized (this) {
-              scrapes++;
-              if (s.upstreamBehind() != null) {
-                upstreamMicros.add(Math.round(s.upstreamBehind() * 1e6));
-                upstreamSeries.add((now - t0) / 1e9, s.upstreamBehind() * 1e3);
-              }
-              if (s.replicaBehind() != null) {
-                replicaMicros.add(Math.round(s.replicaBehind() * 1e6));
-              }
-            }
-            Thread.sleep(500);
-          }
-        } catch (IOException | RuntimeException e) {
-          failure.set(e);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }, "relay-metrics");
-      sampler.setDaemon(true);
-      sampler.start();
-    }
-
-    void stop() throws IOException, InterruptedException {
-      stopping = true;
-      sampler.join(10_000);
-      Throwable f = failure.get();
-      if (f != null) {
-        throw new IOException("reading the relay's metrics at " + metrics.uri() + " failed: " + f.getMessage(), f);
-      }
-      last = metrics.scrape();
-    }
-
-    /** Seconds as milliseconds; "none" for a histogram without observations in the run. */
-    private static Object millis(double seconds) {
-      return Double.isNaN(seconds) ? "none" : seconds * 1e3;
-    }
-
-    synchronized void report(Report report) {
-      RelayMetrics.Snapshot run = last.since(first);
-      report.figure("relay_metrics_scrapes", "scrapes of " + metrics.uri(), scrapes, "")
-          .figure("relay_upstream_behind_p50_ms", "relay behind the primary (its metrics), p50",
-              upstreamMicros.percentile(50) / 1000.0, "ms")
-          .figure("relay_upstream_behind_p99_ms", "relay behind the primary (its metrics), p99",
-              upstreamMicros.percentile(99) / 1000.0, "ms")
-          .figure("relay_upstream_behind_max_ms", "relay behind the primary (its metrics), max",
-              upstreamMicros.max() / 1000.0, "ms")
-          .figure("relay_replicas_behind_max_ms", "its replicas' feeds behind the relay (its metrics), max",
-              replicaMicros.max() / 1000.0, "ms")
-          .figure("relay_latency_observations", "transactions handed to a replica during the run (histogram count)",
-              Math.round(run.count()), "")
-          .figure("relay_latency_mean_ms", "time in the relay, mean", millis(run.mean()), "ms")
-          .figure("relay_latency_p50_ms", "time in the relay, p50 (within its bucket)", millis(run.quantile(0.5)), "ms")
-          .figure("relay_latency_p95_ms", "time in the relay, p95", millis(run.quantile(0.95)), "ms")
-          .figure("relay_latency_p99_ms", "time in the relay, p99", millis(run.quantile(0.99)), "ms")
-          .note("relay figures from its /metrics: binlogrelay_upstream_behind_source_seconds and"
-              + " binlogrelay_replica_behind_seconds sampled every 500 ms; binlogrelay_relay_latency_seconds over the"
-              + " run (buckets 0.1 ms to 10 s, so a quantile is known to its bucket)");
     }
   }
 

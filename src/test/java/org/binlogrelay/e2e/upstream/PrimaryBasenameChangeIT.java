@@ -17,6 +17,7 @@ import org.binlogrelay.e2e.servers.ServerFarm;
 import org.binlogrelay.e2e.servers.ServerFarmExtension;
 import org.binlogrelay.e2e.servers.ServerSpec;
 import org.binlogrelay.e2e.servers.ServerVersion;
+import org.binlogrelay.protocol.event.EventHeader;
 import org.binlogrelay.protocol.gtid.GtidSet;
 import org.binlogrelay.server.upstream.StartPosition;
 import org.binlogrelay.server.upstream.UpstreamState;
@@ -48,8 +49,8 @@ class PrimaryBasenameChangeIT {
     private static final Logger log = LoggerFactory.getLogger(PrimaryBasenameChangeIT.class);
     /** The FORMAT_DESCRIPTION's flags byte, after the magic number and the 17-byte event header start. */
     private static final int IN_USE_FLAG_OFFSET = 4 + 17;
-    /** The server_id in the FORMAT_DESCRIPTION's header, after the magic number, timestamp and type. */
-    private static final int FORMAT_SERVER_ID_OFFSET = 4 + 5;
+    /** Where a binlog file's FORMAT_DESCRIPTION starts, after the magic number. */
+    private static final int FORMAT_DESCRIPTION_OFFSET = 4;
 
     @Test
     void continuesByGtidWhenThePrimaryRestartsWithAnotherBasename(ServerFarm farm, @TempDir Path dir)
@@ -107,10 +108,7 @@ class PrimaryBasenameChangeIT {
                 byte[] ours = Files.readAllBytes(relay.store().directory().resolve(f.name()));
                 byte[] theirs = primaryOldFiles.get(f.name());
                 if (theirs == null) { // a file of the relay's naming, holding newbase.000001's transactions
-                    long serverId = (ours[FORMAT_SERVER_ID_OFFSET] & 0xffL)
-                            | (ours[FORMAT_SERVER_ID_OFFSET + 1] & 0xffL) << 8
-                            | (ours[FORMAT_SERVER_ID_OFFSET + 2] & 0xffL) << 16
-                            | (ours[FORMAT_SERVER_ID_OFFSET + 3] & 0xffL) << 24;
+                    long serverId = EventHeader.parse(ours, FORMAT_DESCRIPTION_OFFSET).serverId();
                     assertThat(serverId).as("server_id in the FORMAT_DESCRIPTION of " + f.name())
                             .isEqualTo(RelayUnderTest.RELAY_SERVER_ID);
                     continue;

@@ -131,10 +131,11 @@ final class DumpSession {
   void verifyHistory() throws IOException {
     try (Configured c = openConfigured()) {
       Optional<Position> resume = store.startStream();
-      if (resume.isEmpty() || store.files().isEmpty()) {
-        return; // an empty store (perhaps with the name of the file it was fetching) holds no history yet
+      Optional<StoreTail> tail = resume.isEmpty() ? Optional.empty() : StoreTail.read(store, resume.get());
+      if (tail.isEmpty()) {
+        return; // an empty store holds no history yet
       }
-      GtidSet stored = storedGtids(StoreTail.read(store, resume.get()).end());
+      GtidSet stored = storedGtids(tail.get().end());
       ResumePlan.requireHistory(c.connection.address(), c.primaryServerId, c.flavor,
           c.flavor.executedGtids(c.connection), stored);
     }

@@ -67,13 +67,12 @@ final class ResumePlan {
     if (resume.isEmpty()) {
       return new ResumePlan(resolver.resolve(start), null, null, PrimaryFiles.INSTANCE);
     }
-    if (store.files().isEmpty()) {
-      // Recovery removed the store's only file (created just before a crash, before its FORMAT_DESCRIPTION was
-      // complete): the store is empty but knows the primary's file it was fetching. Only an empty store starts in
-      // the primary's naming, so that file is the primary's: fetch it again from its start.
+    Optional<StoreTail> read = StoreTail.read(store, resume.get());
+    if (read.isEmpty()) {
+      // only an empty store starts in the primary's naming, so the file it was fetching is the primary's
       return new ResumePlan(resume.get(), null, null, PrimaryFiles.INSTANCE);
     }
-    StoreTail tail = StoreTail.read(store, resume.get());
+    StoreTail tail = read.get();
     GtidSet stored = storedGtids.upTo(tail.end());
     requireHistory(connection.address(), primaryServerId, flavor, flavor.executedGtids(connection), stored);
     boolean gtidsUsable = !(stored.isEmpty() && holdsTransactions(store));

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.List;
+import java.util.Optional;
 import org.binlogrelay.protocol.event.EventHeader;
 import org.binlogrelay.protocol.event.EventType;
 import org.binlogrelay.storage.BinlogFileName;
@@ -25,21 +26,23 @@ import org.binlogrelay.storage.Position;
 record StoreTail(Position end, String nextFile, long writtenBy) {
 
   /**
-   * Reads the tail of {@code store} on the writer's thread.
+   * Reads the tail of {@code store} on the writer's thread; empty when the store lists no file although it resumes
+   * somewhere: recovery removed its only file (created just before a crash, before its FORMAT_DESCRIPTION was
+   * complete), and the store knows only the name of the primary's file it was fetching. Such a store holds no
+   * history yet and starts again from that file.
    *
-   * @param resume what {@link BinlogStore#startStream()} returned (the store is not empty)
+   * @param resume what {@link BinlogStore#startStream()} returned
    */
-  static StoreTail read(BinlogStore store, Position resume) throws IOException {
+  static Optional<StoreTail> read(BinlogStore store, Position resume) throws IOException {
     List<FileMetadata> files = store.files();
     if (files.isEmpty()) {
-      throw new IllegalStateException("binlog store " + store.directory() + " resumes at " + resume
-          + " but lists no file");
+      return Optional.empty();
     }
     FileMetadata last = files.get(files.size() - 1);
     boolean sameFile = resume.file().equals(last.name());
     Position end = sameFile ? resume : new Position(last.name(), last.size());
     String next = sameFile ? BinlogFileName.next(last.name()) : resume.file();
-    return new StoreTail(end, next, formatServerId(store, last.name()));
+    return Optional.of(new StoreTail(end, next, formatServerId(store, last.name())));
   }
 
   /** The server_id in the header of the FORMAT_DESCRIPTION at offset 4 of {@code name}. */

@@ -58,7 +58,7 @@ class RelayFilesTest {
   @Test
   void continuesInRelayNamedFilesAcrossTheSourcesRotation() throws Exception {
     byte[] oldFile = storedBytes("binlog.000003");
-    StoreTail tail = StoreTail.read(store, store.startStream().orElseThrow());
+    StoreTail tail = StoreTail.read(store, store.startStream().orElseThrow()).orElseThrow();
     assertThat(tail.writtenBy()).isEqualTo(P);
     assertThat(tail.nextFile()).isEqualTo("binlog.000004");
 
@@ -91,14 +91,14 @@ class RelayFilesTest {
     assertThat(serverIdOfFormat("binlog.000005")).isEqualTo(RELAY);
     assertThat(relay.position()).isEqualTo(store.readableEnd());
 
-    StoreTail again = StoreTail.read(store, store.startStream().orElseThrow());
+    StoreTail again = StoreTail.read(store, store.startStream().orElseThrow()).orElseThrow();
     assertThat(again.writtenBy()).as("the relay's own file marks the store as relay-named").isEqualTo(RELAY);
     assertThat(again.nextFile()).isEqualTo("binlog.000006");
   }
 
   @Test
   void aStopOfTheSourceClosesTheRelayFileAndItsNextFileStartsAnother() throws Exception {
-    StoreTail tail = StoreTail.read(store, store.startStream().orElseThrow());
+    StoreTail tail = StoreTail.read(store, store.startStream().orElseThrow()).orElseThrow();
     SourceStream r = new SourceStream(R).dumpStart("mysql-bin.000007", 4).formatDescription()
         .previousGtids(P_UUID + ":1-2").transaction(R_UUID, 1).stop("mysql-bin.000008").formatDescription()
         .previousGtids(P_UUID + ":1-2," + R_UUID + ":1").transaction(R_UUID, 2);
@@ -111,7 +111,7 @@ class RelayFilesTest {
 
   @Test
   void aMidFileStartOfTheSourceIsRewrittenToo() throws Exception {
-    StoreTail tail = StoreTail.read(store, store.startStream().orElseThrow());
+    StoreTail tail = StoreTail.read(store, store.startStream().orElseThrow()).orElseThrow();
     SourceStream r = new SourceStream(R).dumpStart("mysql-bin.000001", 4000).formatDescription()
         .transaction(R_UUID, 5);
     feed(new RelayFiles(tail, RELAY, new MysqlPrimary("9.7.4"), this::gtidsUpTo), r.events());
@@ -121,7 +121,7 @@ class RelayFilesTest {
 
   @Test
   void refusesEventsBeforeTheFormatDescriptionAndAFileStartInTheMiddleOfAFile() throws Exception {
-    StoreTail tail = StoreTail.read(store, store.startStream().orElseThrow());
+    StoreTail tail = StoreTail.read(store, store.startStream().orElseThrow()).orElseThrow();
     SourceStream r = new SourceStream(R).dumpStart("mysql-bin.000001", 4).formatDescription()
         .previousGtids("").transaction(R_UUID, 1);
     List<BinlogEvent> events = r.events();
@@ -139,7 +139,7 @@ class RelayFilesTest {
 
   @Test
   void eventsItMakesCarryValidChecksumsAndTheRelaysServerId() throws Exception {
-    StoreTail tail = StoreTail.read(store, store.startStream().orElseThrow());
+    StoreTail tail = StoreTail.read(store, store.startStream().orElseThrow()).orElseThrow();
     SourceStream r = new SourceStream(R).dumpStart("mysql-bin.000001", 4).formatDescription();
     RelayFiles relay = new RelayFiles(tail, RELAY, new MysqlPrimary("9.7.4"), this::gtidsUpTo);
     List<BinlogEvent> out = relay.map(r.events().get(1), FormatDescriptionEvent.parse(r.events().get(1)));
