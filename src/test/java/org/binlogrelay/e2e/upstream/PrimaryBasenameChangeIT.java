@@ -83,8 +83,9 @@ class PrimaryBasenameChangeIT {
 
             List<String> primaryFiles = primary.queryRows("SHOW BINARY LOGS").stream().map(r -> r.get("Log_name"))
                     .toList();
-            assertThat(primaryFiles).as("the primary's index after the restart with --log-bin=newbase")
-                    .containsExactly("newbase.000001");
+            // a new index of newbase.* files only (the load after the restart may have rotated past the first)
+            assertThat(primaryFiles).as("the primary's index after the restart with --log-bin=newbase").isNotEmpty()
+                    .allSatisfy(name -> assertThat(name).startsWith("newbase.")).first().isEqualTo("newbase.000001");
             GtidSet afterRestart = RelayUnderTest.executedOn(primary);
             assertThat(afterRestart.containsAll(beforeRestart)).as("the primary keeps its GTIDs across the rename: "
                     + beforeRestart + " in " + afterRestart).isTrue();
@@ -141,10 +142,12 @@ class PrimaryBasenameChangeIT {
                     b -> b.start(StartPosition.gtids(oldStoreGtids)))) {
                 fresh.awaitCaughtUp(UpstreamScenarios.CATCH_UP);
                 assertThat(fresh.store().files()).extracting(FileMetadata::name).as("the new store's files")
-                        .containsExactly("newbase.000001");
-                byte[] ours = Files.readAllBytes(fresh.store().directory().resolve("newbase.000001"));
-                byte[] theirs = Files.readAllBytes(primary.binlogDir().resolve("newbase.000001"));
-                assertThat(ours).as("the new store's newbase.000001 vs the primary's (both open)").isEqualTo(theirs);
+                        .isEqualTo(primaryFiles);
+                for (String name : primaryFiles) {
+                    byte[] ours = Files.readAllBytes(fresh.store().directory().resolve(name));
+                    byte[] theirs = Files.readAllBytes(primary.binlogDir().resolve(name));
+                    assertThat(ours).as("the new store's " + name + " vs the primary's").isEqualTo(theirs);
+                }
                 assertThat(fresh.store().executedGtids().toString())
                         .as("the new store's GTIDs: only the transactions since the restart")
                         .isEqualTo(sinceRestart(oldStoreGtids, primary.executedGtidSet()));
