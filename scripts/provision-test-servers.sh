@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs everything the tests need on a Debian 12 machine, idempotently:
 #   - JDK 17 and Maven (if absent), MariaDB 10.11, sysbench, percona-toolkit, debootstrap from Debian;
-#   - MySQL 9.7 (server and clients, mysqlbinlog included) in a Debian sid root made with debootstrap,
-#     cached outside the checkout in $BINLOG_RELAY_CACHE (default ~/.cache/binlog-relay/mysql-sid-root)
-#     and reused on later runs.
+#   - MySQL 9.7 (server and clients, mysqlbinlog included) and MariaDB 11.8 (server and clients,
+#     mariadb-binlog included) in Debian sid roots made with debootstrap, cached outside the checkout in
+#     $BINLOG_RELAY_CACHE (default ~/.cache/binlog-relay/mysql-sid-root and .../mariadb-sid-root) and reused
+#     on later runs.
 # Needs root (apt-get, debootstrap and chroot); uses sudo when not run as root.
 set -euo pipefail
 
@@ -16,7 +17,6 @@ fi
 
 CACHE="${BINLOG_RELAY_CACHE:-${HOME}/.cache/binlog-relay}"
 MYSQL_ROOT="${CACHE}/mysql-sid-root"
-MARKER="${MYSQL_ROOT}/.binlog-relay-provisioned"
 
 # --- Debian packages -------------------------------------------------------------------------------
 need=()
@@ -47,25 +47,50 @@ mirror() {
   echo "${uri:-http://deb.debian.org/debian}"
 }
 
-if [ -f "$MARKER" ] && $SUDO chroot "$MYSQL_ROOT" mysqld --version >/dev/null 2>&1; then
-  log "MySQL root cached at $MYSQL_ROOT"
-else
+# sid_root NAME PACKAGES PROGRAM...: a Debian sid root made with debootstrap in $CACHE/NAME, holding PACKAGES
+# (comma-separated), reused while its marker exists and every PROGRAM answers --version inside it.
+runs_in() {
+  local root="$1" program
+  shift
+  for program in "$@"; do
+    $SUDO chroot "$root" "$program" --version >/dev/null 2>&1 || return 1
+  done
+}
+sid_root() {
+  local name="$1" packages="$2"
+  shift 2
+  local root="${CACHE}/${name}" url
+  if [ -f "${root}/.binlog-relay-provisioned" ] && runs_in "$root" "$@"; then
+    log "${name} cached at ${root}"
+    return
+  fi
   url=$(mirror)
-  log "building the MySQL root with debootstrap from $url (about a minute, 650 MB)"
-  $SUDO rm -rf "${MYSQL_ROOT}.tmp"
+  log "building ${name} with debootstrap from $url (about a minute, 650 MB)"
+  $SUDO rm -rf "${root}.tmp"
   mkdir -p "$CACHE"
-  $SUDO debootstrap --variant=minbase --include=mysql-server-core,mysql-client-core \
-    sid "${MYSQL_ROOT}.tmp" "$url" >"${CACHE}/debootstrap.log" 2>&1 \
-    || { log "debootstrap failed; see ${CACHE}/debootstrap.log"; tail -n 20 "${CACHE}/debootstrap.log" >&2; exit 1; }
-  $SUDO chroot "${MYSQL_ROOT}.tmp" mysqld --version >/dev/null
-  $SUDO mkdir -p "${MYSQL_ROOT}.tmp/data"
-  $SUDO touch "${MYSQL_ROOT}.tmp/.binlog-relay-provisioned"
-  $SUDO rm -rf "$MYSQL_ROOT"
-  $SUDO mv "${MYSQL_ROOT}.tmp" "$MYSQL_ROOT"
-fi
+  $SUDO debootstrap --variant=minbase --include="$packages" \
+    sid "${root}.tmp" "$url" >"${CACHE}/debootstrap-${name}.log" 2>&1 \
+    || { log "debootstrap failed; see ${CACHE}/debootstrap-${name}.log"; tail -n 20 "${CACHE}/debootstrap-${name}.log" >&2; exit 1; }
+  runs_in "${root}.tmp" "$@" || { log "${name}: $* did not run in the new root"; exit 1; }
+  $SUDO mkdir -p "${root}.tmp/data"
+  $SUDO touch "${root}.tmp/.binlog-relay-provisioned"
+  $SUDO rm -rf "$root"
+  $SUDO mv "${root}.tmp" "$root"
+}
+
+# MySQL 9.7 and MariaDB 11.8 (the current LTS) are Debian sid's; each gets its own root. The two builds are
+# independent, so they run side by side.
+sid_root mysql-sid-root mysql-server-core,mysql-client-core mysqld mysqlbinlog &
+mysql_job=$!
+sid_root mariadb-sid-root mariadb-server-core,mariadb-client mariadbd mariadb-binlog mariadb &
+mariadb_job=$!
+wait "$mysql_job"
+wait "$mariadb_job"
+MARIADB_ROOT="${CACHE}/mariadb-sid-root"
 
 log "mariadbd:    $(mariadbd --version)"
 log "mysqld:      $($SUDO chroot "$MYSQL_ROOT" mysqld --version)"
 log "mysqlbinlog: $($SUDO chroot "$MYSQL_ROOT" mysqlbinlog --version)"
+log "mariadbd:    $($SUDO chroot "$MARIADB_ROOT" mariadbd --version) (sid root)"
 log "sysbench:    $(sysbench --version)"
 log "java:        $(java -version 2>&1 | head -n1)"
