@@ -21,10 +21,12 @@ import org.binlogrelay.server.downstream.AnnouncedVersion;
 import org.binlogrelay.server.downstream.ReplicaServer;
 import org.binlogrelay.server.downstream.sql.Dialect;
 import org.binlogrelay.server.downstream.sql.MariadbDialect;
+import org.binlogrelay.server.downstream.sql.MirroredVariables;
 import org.binlogrelay.server.downstream.sql.MysqlDialect;
 import org.binlogrelay.server.metrics.RelayMetrics;
 import org.binlogrelay.server.metrics.UpstreamSuccession;
 import org.binlogrelay.server.serving.StoreDumpHandler;
+import org.binlogrelay.server.upstream.PrimaryVariables;
 import org.binlogrelay.server.upstream.UpstreamConfig;
 import org.binlogrelay.server.upstream.UpstreamReplicator;
 import org.binlogrelay.server.upstream.UpstreamStatus;
@@ -94,6 +96,8 @@ public final class Relay implements AutoCloseable {
   private volatile ReaderRegistry readers;
   private volatile ReplicaServer replicaServer;
   private volatile UpstreamReplicator upstream;
+  /** The primary's variables replicas are shown, as the last replicator that streamed read them. */
+  private volatile PrimaryVariables primaryVariables = PrimaryVariables.NONE;
   private volatile Retention retention;
   private volatile Retention manualRetention;
   private ScheduledExecutorService scheduler;
@@ -233,7 +237,8 @@ public final class Relay implements AutoCloseable {
     String version = AnnouncedVersion.choose(null, upstreamVersion(), dialect);
     log.info("announcing server version '{}' to replicas", version);
     try {
-      replicaServer = ReplicaServer.start(config.downstream().toConfig(dialect, version), serving.dumpHandler(),
+      replicaServer = ReplicaServer.start(config.downstream().toConfig(dialect, version,
+              MirroredVariables.of(gtidFlavor, name -> primaryVariables.value(name))), serving.dumpHandler(),
           serving.listing(), new TimeClock(time));
     } catch (UncheckedIOException e) {
       throw new RelayStartException(e.getMessage() + "; choose another --port or --bind-address", e);
@@ -278,6 +283,9 @@ public final class Relay implements AutoCloseable {
   private void startReplicator(UpstreamConfig c) {
     UpstreamReplicator replicator = new UpstreamReplicator(c, store, time);
     replicator.addListener(s -> {
+      if (s.status() == UpstreamStatus.STREAMING) {
+        primaryVariables = replicator.primaryVariables();
+      }
       if (s.status() == UpstreamStatus.FAILED) {
         log.error("upstream stopped for good; the relay keeps serving the {} stored file(s). Fix the cause above"
             + " and start it again (relayctl source start, or restart the relay; a purged binlog needs a new"

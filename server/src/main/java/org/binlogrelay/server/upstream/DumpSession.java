@@ -59,14 +59,18 @@ final class DumpSession {
     /** Hears nothing (a connection that only checks the primary). */
     Progress NONE = new Progress() {
       @Override
-      public void connected(PrimaryConnection connection, long primaryServerId) {}
+      public void connected(PrimaryConnection connection, long primaryServerId, PrimaryVariables variables) {}
 
       @Override
       public void streaming(String requested) {}
     };
 
-    /** Authenticated and set up; about to register and request the dump. */
-    void connected(PrimaryConnection connection, long primaryServerId);
+    /**
+     * Authenticated and set up; about to register and request the dump.
+     *
+     * @param variables the primary's variables that the relay passes on to its replicas
+     */
+    void connected(PrimaryConnection connection, long primaryServerId, PrimaryVariables variables);
 
     /** The first packet of the dump was accepted; {@code requested} says what the dump asked for. */
     void streaming(String requested);
@@ -93,7 +97,7 @@ final class DumpSession {
   void run() throws IOException {
     try (Configured c = openConfigured()) {
       PrimaryConnection connection = c.connection;
-      progress.connected(connection, c.primaryServerId);
+      progress.connected(connection, c.primaryServerId, PrimaryVariables.read(connection));
       boolean semiSync = config.semiSync() && requestSemiSync(c);
       connection.command(ReplicationCommands.registerReplica(config.serverId(), config.reportHost(),
           config.reportPort()), "COM_REGISTER_SLAVE for server_id " + config.serverId());

@@ -90,6 +90,7 @@ public final class UpstreamReplicator implements Closeable {
   private volatile Phase phase;
   private volatile String primaryVersion;
   private volatile long primaryServerId;
+  private volatile PrimaryVariables primaryVariables = PrimaryVariables.NONE;
   private volatile String tls;
   private volatile long connections;
   private boolean started;
@@ -232,6 +233,14 @@ public final class UpstreamReplicator implements Closeable {
   }
 
   /** The newest transaction received and the failures by kind, for lag and metrics. Thread-safe. */
+  /**
+   * The primary's variables that replicas of the relay are shown ({@link PrimaryVariables#MIRRORED}), as read on the
+   * last connection; {@link PrimaryVariables#NONE} before the first. Set before that connection reaches STREAMING.
+   */
+  public PrimaryVariables primaryVariables() {
+    return primaryVariables;
+  }
+
   public IngestStats ingestStats() {
     return counters.stats();
   }
@@ -511,9 +520,10 @@ public final class UpstreamReplicator implements Closeable {
   /** Session callbacks: connection facts and the switch to STREAMING. */
   private final class SessionProgress implements DumpSession.Progress {
     @Override
-    public void connected(PrimaryConnection connection, long serverId) {
+    public void connected(PrimaryConnection connection, long serverId, PrimaryVariables variables) {
       primaryVersion = connection.serverVersion();
       primaryServerId = serverId;
+      primaryVariables = variables;
       tls = connection.tls();
     }
 
