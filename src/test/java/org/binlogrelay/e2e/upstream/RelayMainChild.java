@@ -40,7 +40,8 @@ import org.binlogrelay.server.RelayMain;
  * relay's own format, {@code yyyy-MM-dd HH:mm:ss.SSS LEVEL [thread] Logger: message}). Polls are bounded.
  */
 final class RelayMainChild implements AutoCloseable {
-    private static final Pattern ERROR_LINE = Pattern.compile("^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3} ERROR .*");
+    private static final Pattern ERROR_LINE =
+            Pattern.compile("^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3} ERROR .*");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long RELAY_SERVER_ID = 9401;
 
@@ -70,8 +71,8 @@ final class RelayMainChild implements AutoCloseable {
     record RelayctlRun(int code, String out, String err) {}
 
     /**
-     * Starts the relay with an empty store in {@code dir/relay-data}, its primary's password in {@code dir/primary-password}
-     * (the test's replication password), heartbeats every 500 ms.
+     * Starts the relay with an empty store in {@code dir/relay-data}, its primary's password in {@code
+     * dir/primary-password} (the test's replication password), heartbeats every 500 ms.
      */
     static RelayMainChild start(DatabaseServer primary, HostAndPort via, Path dir) throws IOException {
         Path passwordFile = Files.writeString(dir.resolve("primary-password"),
@@ -97,14 +98,15 @@ final class RelayMainChild implements AutoCloseable {
     }
 
     Answer get(String path) throws IOException, InterruptedException {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
-                .GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
         return new Answer(r.statusCode(), r.body());
     }
 
     Answer post(String path) throws IOException, InterruptedException {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
-                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.noBody()).build(),
+                HttpResponse.BodyHandlers.ofString());
         return new Answer(r.statusCode(), r.body());
     }
 
