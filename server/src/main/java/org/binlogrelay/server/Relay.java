@@ -287,9 +287,10 @@ public final class Relay implements AutoCloseable {
         primaryVariables = replicator.primaryVariables();
       }
       if (s.status() == UpstreamStatus.FAILED) {
-        log.error("upstream stopped for good; the relay keeps serving the {} stored file(s). Fix the cause above"
-            + " and start it again (relayctl source start, or restart the relay; a purged binlog needs a new"
-            + " --data-dir or --start)", store.files().size());
+        // the replicator's ERROR line said why and what to do; this one says what the relay does meanwhile
+        log.warn("upstream stopped for good; the relay keeps serving the {} stored file(s), and /health answers"
+            + " DOWN until the upstream is started again (relayctl source start, or restart the relay; a purged"
+            + " binlog needs a new --data-dir or --start)", store.files().size());
       }
     });
     upstreams.replace(replicator);
