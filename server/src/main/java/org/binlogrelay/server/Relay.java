@@ -233,13 +233,40 @@ public final class Relay implements AutoCloseable {
     String version = AnnouncedVersion.choose(null, upstreamVersion(), dialect);
     log.info("announcing server version '{}' to replicas", version);
     try {
-      replicaServer = ReplicaServer.start(config.downstream().toConfig(dialect, version), serving.dumpHandler(),
-          serving.listing(), new TimeClock(time));
+      replicaServer = ReplicaServer.start(config.downstream().toConfig(dialect, version, ownVariables(dialect,
+              config.downstream().toConfig(dialect, version).identity())),
+          serving.dumpHandler(), serving.listing(), new TimeClock(time), new UpstreamReport(this::upstream,
+              () -> store, serving.listing(), time), UpstreamReport.dumps(() -> dumps));
     } catch (UncheckedIOException e) {
       throw new RelayStartException(e.getMessage() + "; choose another --port or --bind-address", e);
     } catch (IllegalArgumentException e) {
       throw new RelayStartException("cannot serve replicas: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The binlog variables that describe the relay's own storage rather than the primary's (docs/downstream.md):
+   * expiry from the retention policy, {@code sync_binlog} from the sync policy.
+   */
+  private java.util.List<org.binlogrelay.server.downstream.sql.SystemVariable> ownVariables(Dialect dialect,
+      org.binlogrelay.server.downstream.sql.ServerIdentity identity) {
+    java.util.Set<String> known = new java.util.HashSet<>();
+    dialect.variables(identity, org.binlogrelay.server.downstream.sql.BinlogListing.EMPTY).forEach(v ->
+        known.add(v.name()));
+    long expire = config.retention().maxAge().toSeconds();
+    boolean purges = expire > 0 || config.retention().maxTotalBytes() > 0 || config.retention().maxFiles() > 0;
+    String sync = config.syncPolicy().kind() == org.binlogrelay.storage.SyncPolicy.Kind.EVERY_TRANSACTION ? "1" : "0";
+    return java.util.List.of(
+        org.binlogrelay.server.downstream.sql.SystemVariable.global("binlog_expire_logs_seconds",
+            org.binlogrelay.server.downstream.sql.VariableType.UNSIGNED, Long.toString(expire)),
+        org.binlogrelay.server.downstream.sql.SystemVariable.global("binlog_expire_logs_auto_purge",
+            org.binlogrelay.server.downstream.sql.VariableType.BOOLEAN, purges ? "1" : "0"),
+        org.binlogrelay.server.downstream.sql.SystemVariable.global("expire_logs_days",
+            org.binlogrelay.server.downstream.sql.VariableType.STRING,
+            String.format(java.util.Locale.ROOT, "%.6f", expire / 86400.0)),
+        org.binlogrelay.server.downstream.sql.SystemVariable.global("sync_binlog",
+            org.binlogrelay.server.downstream.sql.VariableType.UNSIGNED, sync))
+        .stream().filter(v -> known.contains(v.name())).toList();
   }
 
   private void serveAdmin() throws RelayStartException {

@@ -92,6 +92,8 @@ public final class UpstreamReplicator implements Closeable {
   private volatile long primaryServerId;
   private volatile String tls;
   private volatile long connections;
+  private volatile java.util.Map<String, String> primaryVariables = java.util.Map.of();
+  private volatile long lastErrorMillis;
   private boolean started;
   private boolean stopping;
   private DumpSession session;
@@ -229,6 +231,19 @@ public final class UpstreamReplicator implements Closeable {
         address(c), primaryVersion, primaryServerId, tls, counters.bytes, counters.events, counters.heartbeats,
         counters.transactions, counters.position, counters.lastEventMillis, counters.semiSync,
         counters.acksRequested, counters.acksSent, counters.lastAck);
+  }
+
+  /**
+   * The primary's binlog variables as read at the last connection (lower-case name to value; {@code
+   * DumpSession#PRIMARY_VARIABLES}), empty before one. Thread-safe.
+   */
+  public java.util.Map<String, String> primaryVariables() {
+    return primaryVariables;
+  }
+
+  /** When the last failure ({@link UpstreamState#lastError()}) happened, epoch milliseconds; 0 if none. */
+  public long lastErrorMillis() {
+    return lastErrorMillis;
   }
 
   /** The newest transaction received and the failures by kind, for lag and metrics. Thread-safe. */
@@ -497,6 +512,10 @@ public final class UpstreamReplicator implements Closeable {
         && next.attempt() == phase.attempt()) {
       return;
     }
+    if (lastError != null && (!Objects.equals(lastError, phase.lastError()) || status == UpstreamStatus.BACKING_OFF
+        || status == UpstreamStatus.FAILED)) {
+      lastErrorMillis = next.sinceMillis();
+    }
     phase = next;
     UpstreamState snapshot = state();
     for (UpstreamListener l : listeners) {
@@ -515,6 +534,11 @@ public final class UpstreamReplicator implements Closeable {
       primaryVersion = connection.serverVersion();
       primaryServerId = serverId;
       tls = connection.tls();
+    }
+
+    @Override
+    public void primaryVariables(java.util.Map<String, String> variables) {
+      UpstreamReplicator.this.primaryVariables = java.util.Map.copyOf(variables);
     }
 
     @Override
