@@ -3,7 +3,6 @@ package org.binlogrelay.server.downstream.sql;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.List;
 import java.util.Locale;
 import org.binlogrelay.protocol.gtid.MysqlGtidSet;
 import org.binlogrelay.protocol.query.ColumnType;
@@ -116,6 +115,10 @@ final class Functions {
       default:
         break;
     }
+    // The servers resolve variables while parsing, so an unknown variable among the arguments is reported first.
+    for (int i = 0; i < f.arguments().size(); i++) {
+      argument(f, i);
+    }
     throw new StatementRefused(env.dialect().unknownFunction(f.name().toLowerCase(Locale.ROOT), session.database()));
   }
 
@@ -216,10 +219,5 @@ final class Functions {
 
   private static StatementRefused wrongCount(Expression.FunctionCall f) {
     return new StatementRefused(ErrorMessages.wrongParameterCount(f.name().toLowerCase(Locale.ROOT)));
-  }
-
-  /** The argument list of a call, for callers that only need to know it is there. */
-  static List<Expression> argumentsOf(Expression.FunctionCall f) {
-    return f.arguments();
   }
 }
