@@ -15,7 +15,6 @@ import org.binlogrelay.e2e.servers.DatabaseServer;
 import org.binlogrelay.e2e.servers.ServerFlavor;
 import org.binlogrelay.protocol.auth.CachingSha2Hash;
 import org.binlogrelay.protocol.auth.NativePasswordHash;
-import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.server.DownstreamSettings;
 import org.binlogrelay.server.Relay;
 import org.binlogrelay.server.RelayConfig;
@@ -60,7 +59,8 @@ final class RelayInFront implements AutoCloseable {
         UpstreamConfig upstream = UpstreamConfig.builder(primary.address().host(), primary.address().port(),
                         repl.user(), repl.password())
                 .serverId(SERVER_ID).report("127.0.0.1", 0).heartbeatPeriod(Duration.ofMillis(500)).build();
-        RelayConfig config = new RelayConfig(dir.resolve("data"), mysql ? GtidFlavor.MYSQL : GtidFlavor.MARIADB,
+        // No flavour given: the relay learns it, and the version it announces, from the primary's greeting.
+        RelayConfig config = new RelayConfig(dir.resolve("data"), null,
                 SyncPolicy.everyTransaction(), RetentionPolicy.keepEverything(), RelayConfig.DEFAULT_RETENTION_INTERVAL,
                 upstream, downstream, Duration.ofSeconds(30));
         Relay relay = new Relay(config, Time.SYSTEM);

@@ -270,6 +270,10 @@ final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<MysqlPack
     if (ctx.pipeline().get(ServerPipeline.TRAFFIC) instanceof TrafficCounter traffic) {
       connection.session.traffic(traffic);
     }
+    if (org.binlogrelay.protocol.handshake.CapabilityFlags.has(capabilities,
+        org.binlogrelay.protocol.handshake.CapabilityFlags.CLIENT_IGNORE_SPACE)) {
+      server.responder.ignoreSpace(connection.session);
+    }
     if (response.database() != null && !response.database().isEmpty()) {
       connection.session.database(response.database());
     }

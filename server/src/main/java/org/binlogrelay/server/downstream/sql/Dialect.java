@@ -129,4 +129,7 @@ public interface Dialect {
   Privilege binlogEventsPrivilege();
 
   String binlogEventsPrivileges();
+
+  /** The {@code sql_mode} names this server knows, in its order ({@link SqlModes}). */
+  List<String> sqlModes();
 }

@@ -265,4 +265,9 @@ public final class MariadbDialect implements Dialect {
   public String binlogEventsPrivileges() {
     return "BINLOG MONITOR";
   }
+
+  @Override
+  public List<String> sqlModes() {
+    return SqlModes.MARIADB;
+  }
 }

@@ -251,4 +251,9 @@ public final class MysqlDialect implements Dialect {
   public String binlogEventsPrivileges() {
     return "REPLICATION SLAVE";
   }
+
+  @Override
+  public List<String> sqlModes() {
+    return SqlModes.MYSQL;
+  }
 }

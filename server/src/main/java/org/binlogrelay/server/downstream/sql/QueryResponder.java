@@ -78,6 +78,19 @@ public final class QueryResponder {
     return env.variables();
   }
 
+  /**
+   * A new session of a client that asked for CLIENT_IGNORE_SPACE in its handshake: as on the servers, its {@code
+   * sql_mode} gets IGNORE_SPACE.
+   */
+  public void ignoreSpace(SessionVariables session) {
+    env.variables().find("sql_mode").ifPresent(v -> {
+      String mode = SqlModes.normalise(v.globalValue().get() + ",IGNORE_SPACE", env.dialect().sqlModes());
+      if (mode != null) {
+        session.setSystem("sql_mode", mode);
+      }
+    });
+  }
+
   /** The answer to one statement; never throws for anything a client can send. */
   public QueryResponse respond(String sql, ClientContext client, SessionVariables session) {
     statements.count("Questions");
@@ -499,7 +512,8 @@ public final class QueryResponder {
       }
       return () -> session.setSystem(name, null);
     }
-    String normal = variable.normalise(value.text());
+    String normal = name.equals("sql_mode") ? SqlModes.normalise(value.text(), env.dialect().sqlModes())
+        : variable.normalise(value.text());
     if (normal == null) {
       throw new StatementRefused(variable.type() == VariableType.STRING || value.kind() == UserValue.Kind.STRING
           && variable.type() == VariableType.BOOLEAN
@@ -508,8 +522,7 @@ public final class QueryResponder {
     if (name.startsWith("character_set_") && !CHARACTER_SETS.contains(normal.toLowerCase(Locale.ROOT))) {
       throw new StatementRefused(ErrorMessages.unknownCharacterSet(normal));
     }
-    String stored = name.equals("sql_mode") ? normal.toUpperCase(Locale.ROOT).replace(" ", "") : normal;
-    return () -> session.setSystem(name, stored);
+    return () -> session.setSystem(name, normal);
   }
 
   private Runnable names(Assignment.Names n, SessionVariables session) {
