@@ -59,6 +59,14 @@ public interface Dialect {
    */
   int rejectedWordIndex(String showSpelling);
 
+  /**
+   * {@link #rejectedWordIndex(String)} for a server announcing {@code versionNumber} (80036 for 8.0.36): MySQL
+   * before 8.4 still has the MASTER and SLAVE spellings.
+   */
+  default int rejectedWordIndex(String showSpelling, int versionNumber) {
+    return rejectedWordIndex(showSpelling);
+  }
+
   TextResultSet binaryLogs(Columns columns, List<BinlogListing.BinlogFile> files);
 
   TextResultSet binaryLogStatus(Columns columns, Optional<BinlogListing.Position> position, String executedGtids);
@@ -105,8 +113,11 @@ public interface Dialect {
   /** The replication rows of SHOW STATUS: semi-sync, and MariaDB's {@code Slave_running}, {@code Slaves_*}. */
   Map<String, String> replicationStatus(Optional<SourceStatus> source, int registeredReplicas, long dumps);
 
-  /** SHOW REPLICA STATUS; {@code all} for MariaDB's SHOW ALL SLAVES STATUS. */
-  ResultTable replicaStatus(Columns columns, Optional<SourceStatus> source, boolean all);
+  /**
+   * SHOW REPLICA STATUS; {@code all} for MariaDB's SHOW ALL SLAVES STATUS; {@code slaveSpelling} for SHOW SLAVE
+   * STATUS, which MySQL before 8.4 answers with the old column names (Master_Host, Slave_IO_Running ...).
+   */
+  ResultTable replicaStatus(Columns columns, Optional<SourceStatus> source, boolean all, boolean slaveSpelling);
 
   /** The error for SHOW REPLICA STATUS of a channel or connection name that does not exist. */
   ErrPacket noSuchChannel(String name);

@@ -228,7 +228,8 @@ public final class MariadbDialect implements Dialect {
   }
 
   @Override
-  public ResultTable replicaStatus(Columns columns, Optional<SourceStatus> source, boolean all) {
+  public ResultTable replicaStatus(Columns columns, Optional<SourceStatus> source, boolean all,
+      boolean slaveSpelling) {
     return ReplicaStatusTables.mariadb(columns, source, all);
   }
 

@@ -100,6 +100,18 @@ public final class MysqlDialect implements Dialect {
     return v;
   }
 
+  /** The spellings MySQL 8.4 removed, which 8.0 (announced when the primary is 8.0) still has. */
+  private static final Set<String> BEFORE_84 = Set.of("MASTER STATUS", "MASTER LOGS", "SLAVE HOSTS", "SLAVE STATUS");
+  private static final int MYSQL_84 = 80400;
+
+  @Override
+  public int rejectedWordIndex(String showSpelling, int versionNumber) {
+    if (versionNumber < MYSQL_84 && BEFORE_84.contains(showSpelling)) {
+      return -1;
+    }
+    return rejectedWordIndex(showSpelling);
+  }
+
   @Override
   public int rejectedWordIndex(String showSpelling) {
     if (SPELLINGS.contains(showSpelling)) {
@@ -208,8 +220,10 @@ public final class MysqlDialect implements Dialect {
   }
 
   @Override
-  public ResultTable replicaStatus(Columns columns, Optional<SourceStatus> source, boolean all) {
-    return ReplicaStatusTables.mysql(columns, source);
+  public ResultTable replicaStatus(Columns columns, Optional<SourceStatus> source, boolean all,
+      boolean slaveSpelling) {
+    ResultTable table = ReplicaStatusTables.mysql(columns, source);
+    return slaveSpelling ? ReplicaStatusTables.oldNames(table) : table;
   }
 
   @Override

@@ -171,7 +171,8 @@ public final class QueryResponder {
       if (show.channel() != null && !show.channel().isEmpty()) {
         throw new StatementRefused(dialect.noSuchChannel(show.channel()));
       }
-      return rows(dialect.replicaStatus(columns, source.status(), show.all()).toResultSet());
+      return rows(dialect.replicaStatus(columns, source.status(), show.all(), show.spelling().startsWith("SLAVE"))
+          .toResultSet());
     }
     if (statement instanceof Statement.ShowProcessList show) {
       return rows(dialect.processList(columns, visibleProcesses(client), show.full()).toResultSet());
@@ -303,7 +304,7 @@ public final class QueryResponder {
   }
 
   private void spelling(String spelling, int at, String sql) {
-    int word = env.dialect().rejectedWordIndex(spelling);
+    int word = env.dialect().rejectedWordIndex(spelling, env.identity().versionNumber());
     if (word < 0) {
       return;
     }

@@ -180,6 +180,25 @@ final class ReplicaStatusTables {
     return table(c, cols, status);
   }
 
+  /**
+   * MySQL 8.0's SHOW SLAVE STATUS: the same columns under their old names (Source becomes Master, Replica becomes
+   * Slave).
+   */
+  static ResultTable oldNames(ResultTable table) {
+    List<ColumnDefinition> renamed = new ArrayList<>();
+    for (ColumnDefinition d : table.columns()) {
+      String name = d.name().replace("Source_public_key", "Master_public_key")
+          .replace("Get_Source_public_key", "Get_master_public_key").replace("Source", "Master")
+          .replace("Replica", "Slave");
+      if (d.name().equals("Get_Source_public_key")) {
+        name = "Get_master_public_key";
+      }
+      renamed.add(new ColumnDefinition(d.schema(), d.table(), d.originalTable(), name, d.originalName(),
+          d.characterSet(), d.columnLength(), d.type(), d.flags(), d.decimals()));
+    }
+    return new ResultTable(renamed, table.rows());
+  }
+
   private static ResultTable table(Columns c, List<Column> cols, Optional<SourceStatus> status) {
     List<ColumnDefinition> defs = new ArrayList<>();
     for (Column col : cols) {

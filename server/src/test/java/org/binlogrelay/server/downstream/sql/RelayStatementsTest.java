@@ -311,8 +311,14 @@ class RelayStatementsTest {
         + " @@global.innodb_lock_wait_timeout, @@net_write_timeout, @@sql_select_limit, @@time_zone,"
         + " @@transaction_isolation")).containsExactly("10", "10", "50", "600", "18446744073709551615", "+00:00",
         "READ-COMMITTED");
-    assertThat(row(mysql, "SELECT @@sql_mode")).containsExactly("ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,"
-        + "NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION,ANSI_QUOTES");
+    assertThat(row(mysql, "SELECT @@sql_mode")).as("in MySQL's own order").containsExactly("ANSI_QUOTES,"
+        + "ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,"
+        + "NO_ENGINE_SUBSTITUTION");
+    assertThat(err(mysql, "SET sql_mode = 'NO_SUCH_MODE'").code()).isEqualTo(1231);
+    session.reset();
+    ok(mariadb, "SET sql_mode = CONCAT(@@sql_mode, ',STRICT_TRANS_TABLES')");
+    assertThat(row(mariadb, "SELECT @@sql_mode")).as("once, MariaDB Connector/J's connect").containsExactly(
+        "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION");
     assertThat(err(mysql, "SET transaction_isolation = 'sometimes'").code()).isEqualTo(1231);
     ok(mariadb, "SET SESSION lock_wait_timeout = 10");
     assertThat(row(mariadb, "SELECT @@lock_wait_timeout, @@global.lock_wait_timeout")).containsExactly("10",
@@ -331,6 +337,15 @@ class RelayStatementsTest {
         .containsEntry("Seconds_Behind_Source", "2").containsEntry("Source_UUID", UUID)
         .containsEntry("Replica_IO_State", "Waiting for source to send event");
     assertThat(err(mysql, "SHOW SLAVE STATUS").code()).as("MySQL 8.4 dropped it").isEqualTo(1064);
+    ServerIdentity mysql80 = new ServerIdentity("8.0.36-binlog-relay", "binlog-relay", 77,
+        "11111111-2222-3333-4444-555555555555", 0, 67108864, 28800, "relay-host", 3306);
+    QueryResponder old = responder(MysqlDialect.INSTANCE, mysql80);
+    Map<String, String> slave = columnsToValues(rows(old, "SHOW SLAVE STATUS"));
+    assertThat(slave).containsEntry("Master_Host", "primary.example").containsEntry("Slave_IO_Running", "Yes")
+        .containsEntry("Seconds_Behind_Master", "2").containsKeys("Master_UUID", "Get_master_public_key",
+            "Master_public_key_path", "Master_Retry_Count", "Relay_Master_Log_File", "Exec_Master_Log_Pos");
+    assertThat(columnsToValues(rows(old, "SHOW REPLICA STATUS"))).containsKey("Source_Host");
+    assertThat(rows(old, "SHOW MASTER STATUS").rows()).hasSize(1);
     assertThat(err(mysql, "SHOW REPLICA STATUS FOR CHANNEL 'x'").code()).isEqualTo(3074);
     assertThat(err(mysql, "SHOW REPLICA STATUS", OTHER).message()).contains("SUPER, REPLICATION CLIENT");
     Map<String, String> m = columnsToValues(rows(mariadb, "SHOW SLAVE STATUS"));
