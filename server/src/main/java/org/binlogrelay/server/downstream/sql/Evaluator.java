@@ -71,7 +71,8 @@ final class Evaluator {
           return new Value(new UserValue(l.text(), UserValue.Kind.STRING), columns.stringValue(name, l.text()));
         case INTEGER: {
           String n = integerLiteral(l.text());
-          return new Value(new UserValue(n, UserValue.Kind.INTEGER), columns.integerValue(name, Math.max(1, n.length())));
+          return new Value(new UserValue(n, UserValue.Kind.INTEGER),
+              columns.integerValue(name, Math.max(1, n.length())));
         }
         case DECIMAL: {
           String d = new BigDecimal(l.text()).toPlainString();

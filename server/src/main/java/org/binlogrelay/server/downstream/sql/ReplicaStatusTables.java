@@ -34,7 +34,8 @@ final class ReplicaStatusTables {
   private ReplicaStatusTables() {}
 
   /** What one column is: its name, its shape, and how the row's value is taken from the status. */
-  private record Column(String name, ColumnType type, long length, java.util.function.Function<SourceStatus, String> value) {}
+  private record Column(String name, ColumnType type, long length,
+      java.util.function.Function<SourceStatus, String> value) {}
 
   static ResultTable mysql(Columns c, Optional<SourceStatus> status) {
     List<Column> cols = List.of(
@@ -102,7 +103,10 @@ final class ReplicaStatusTables {
     return table(c, cols, status);
   }
 
-  /** MariaDB's SHOW SLAVE STATUS (and SHOW REPLICA STATUS, same columns); {@code all} adds SHOW ALL SLAVES STATUS' columns. */
+  /**
+   * MariaDB's SHOW SLAVE STATUS (and SHOW REPLICA STATUS, same columns); {@code all} adds SHOW ALL SLAVES STATUS'
+   * columns.
+   */
   static ResultTable mariadb(Columns c, Optional<SourceStatus> status, boolean all) {
     List<Column> cols = new ArrayList<>();
     if (all) {
@@ -187,12 +191,8 @@ final class ReplicaStatusTables {
   static ResultTable oldNames(ResultTable table) {
     List<ColumnDefinition> renamed = new ArrayList<>();
     for (ColumnDefinition d : table.columns()) {
-      String name = d.name().replace("Source_public_key", "Master_public_key")
-          .replace("Get_Source_public_key", "Get_master_public_key").replace("Source", "Master")
-          .replace("Replica", "Slave");
-      if (d.name().equals("Get_Source_public_key")) {
-        name = "Get_master_public_key";
-      }
+      String name = d.name().equals("Get_Source_public_key") ? "Get_master_public_key"
+          : d.name().replace("Source", "Master").replaceFirst("^Replica_", "Slave_");
       renamed.add(new ColumnDefinition(d.schema(), d.table(), d.originalTable(), name, d.originalName(),
           d.characterSet(), d.columnLength(), d.type(), d.flags(), d.decimals()));
     }

@@ -55,7 +55,8 @@ public record SourceStatus(String host, int port, String user, IoState io, boole
     long sourceServerId, String sourceUuid, String retrievedGtids, String executedGtids, Double secondsBehind,
     int lastIoErrno, String lastIoError, long lastIoErrorMillis, long connectRetrySeconds,
     double heartbeatPeriodSeconds, long heartbeats, long lastHeartbeatMillis, boolean tlsAllowed, boolean tlsVerify,
-    String tlsCa, String tlsCert, String tlsKey, String tlsVersion, String tlsCipher, boolean autoPosition, boolean semiSync,
+    String tlsCa, String tlsCert, String tlsKey, String tlsVersion, String tlsCipher, boolean autoPosition,
+    boolean semiSync,
     String lastGtid, long lastOriginalCommitMicros, long lastImmediateCommitMicros, long transactions,
     long events, Map<String, String> primaryVariables) {
 

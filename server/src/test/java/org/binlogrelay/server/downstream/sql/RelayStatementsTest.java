@@ -343,7 +343,8 @@ class RelayStatementsTest {
     Map<String, String> slave = columnsToValues(rows(old, "SHOW SLAVE STATUS"));
     assertThat(slave).containsEntry("Master_Host", "primary.example").containsEntry("Slave_IO_Running", "Yes")
         .containsEntry("Seconds_Behind_Master", "2").containsKeys("Master_UUID", "Get_master_public_key",
-            "Master_public_key_path", "Master_Retry_Count", "Relay_Master_Log_File", "Exec_Master_Log_Pos");
+            "Master_public_key_path", "Master_Retry_Count", "Relay_Master_Log_File", "Exec_Master_Log_Pos",
+            "Replicate_Do_DB", "Slave_SQL_Running_State");
     assertThat(columnsToValues(rows(old, "SHOW REPLICA STATUS"))).containsKey("Source_Host");
     assertThat(rows(old, "SHOW MASTER STATUS").rows()).hasSize(1);
     assertThat(err(mysql, "SHOW REPLICA STATUS FOR CHANNEL 'x'").code()).isEqualTo(3074);
