@@ -168,6 +168,11 @@ public final class ErrorMessages {
     return new ErrPacket(ER_BAD_FIELD_ERROR, "42S22", "Unknown column '" + cut(column, 192) + "' in '" + where + "'");
   }
 
+  /** ER_ILLEGAL_VALUE_FOR_TYPE for a number literal out of a double's range. */
+  public static ErrPacket illegalDouble(String text) {
+    return new ErrPacket(1367, "22007", "Illegal double '" + cut(text, 64) + "' value found during parsing");
+  }
+
   /** {@code SELECT *} without a table (ER_NO_TABLES_USED). */
   public static ErrPacket noTablesUsed() {
     return new ErrPacket(1096, "HY000", "No tables used");

@@ -29,6 +29,10 @@ final class Evaluator {
   }
 
   private static final int DIVISION_SCALE = 4;
+  /** The most characters a number literal may have (MySQL keeps 65 decimal digits, doubles about 17). */
+  private static final int MAX_NUMBER_CHARS = 100;
+  /** A double's largest decimal exponent. */
+  private static final int MAX_EXPONENT = 308;
 
   private final Environment env;
   private final ClientContext client;
@@ -70,11 +74,13 @@ final class Evaluator {
         case STRING:
           return new Value(new UserValue(l.text(), UserValue.Kind.STRING), columns.stringValue(name, l.text()));
         case INTEGER: {
+          checkNumber(l.text());
           String n = integerLiteral(l.text());
           return new Value(new UserValue(n, UserValue.Kind.INTEGER),
               columns.integerValue(name, Math.max(1, n.length())));
         }
         case DECIMAL: {
+          checkNumber(l.text());
           String d = new BigDecimal(l.text()).toPlainString();
           return new Value(new UserValue(d, UserValue.Kind.DECIMAL), columns.decimalValue(name, d));
         }
@@ -126,6 +132,22 @@ final class Evaluator {
       throw new StatementRefused(ErrorMessages.parseError(env.dialect().productName(), "*", 1));
     }
     throw new StatementRefused(ErrorMessages.parseError(env.dialect().productName(), name, 1));
+  }
+
+  /**
+   * Numbers beyond a double's range (or with more digits than the servers keep) are MySQL's ER_ILLEGAL_VALUE_FOR_TYPE,
+   * and would otherwise cost memory out of proportion to the statement ({@code 1e999999999} written out).
+   */
+  private static void checkNumber(String text) {
+    boolean tooLong = text.length() > MAX_NUMBER_CHARS;
+    boolean tooLarge = false;
+    if (!tooLong && !text.startsWith("0x") && !text.startsWith("0X")) {
+      BigDecimal n = new BigDecimal(text);
+      tooLarge = n.signum() != 0 && (n.precision() - n.scale() > MAX_EXPONENT || n.scale() > MAX_NUMBER_CHARS);
+    }
+    if (tooLong || tooLarge) {
+      throw new StatementRefused(ErrorMessages.illegalDouble(text));
+    }
   }
 
   static String integerLiteral(String text) {

@@ -461,4 +461,29 @@ class RelayStatementsTest {
         .containsExactly("1", "1", "1", "0", "0", "1", "0.6667", "3", "-77", "7", null, "1", "a77");
     assertThat(rows(mysql, "SELECT 1 FROM DUAL WHERE 1 = 0").rows()).isEmpty();
   }
+
+  @Test
+  void anyCombinationOfTheGrammarIsAnAnswerNeverAnException() {
+    List<String> pieces = List.of("SELECT", "SHOW", "SET", "KILL", "BEGIN", "COMMIT", "(", ")", ",", "*", "-", "+",
+        "/", "DIV", "MOD", "=", "<=>", "<>", "IN", "LIKE", "NOT", "AND", "OR", "IS", "NULL", "1", "0x1F", "1.5e3",
+        "1e999999999", "'a'", "@x", "@@server_id", "@@global.gtid_executed", "GTID_SUBTRACT(", "GTID_SUBSET(",
+        "COUNT(*)", "FROM", "information_schema.PROCESSLIST", "performance_schema.replication_connection_status",
+        "WHERE", "ORDER", "BY", "LIMIT", "STATUS", "VARIABLES", "REPLICA", "SLAVE", "PROCESSLIST", "BINLOG",
+        "EVENTS", "TRANSACTION", "ISOLATION", "LEVEL", "READ", "ONLY", "CONCAT(", "IFNULL(", "NOW()", "CASE", "id");
+    java.util.Random random = new java.util.Random(20);
+    processes.add(new ProcessInfo(12, "repl", "127.0.0.1:5000", null, ProcessInfo.Activity.QUERY, 0, "x", 0, false));
+    for (int i = 0; i < 20_000; i++) {
+      StringBuilder sql = new StringBuilder();
+      int n = 1 + random.nextInt(9);
+      for (int j = 0; j < n; j++) {
+        sql.append(pieces.get(random.nextInt(pieces.size()))).append(' ');
+      }
+      for (QueryResponder r : List.of(mysql, mariadb)) {
+        QueryResponse answer = r.respond(sql.toString(), REPL, session);
+        assertThat(answer).as(sql.toString()).isNotNull();
+      }
+    }
+    assertThat(err(mysql, "SELECT 1e999999999").code()).isEqualTo(1367);
+    assertThat(err(mysql, "SELECT " + "9".repeat(200)).code()).isEqualTo(1367);
+  }
 }
