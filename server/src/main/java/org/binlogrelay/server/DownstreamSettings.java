@@ -64,16 +64,17 @@ public record DownstreamSettings(InetSocketAddress bind, long serverId, String s
    * @param version the server version to announce ({@link org.binlogrelay.server.downstream.AnnouncedVersion})
    */
   public ReplicaServerConfig toConfig(Dialect dialect, String version) {
-    return toConfig(dialect, version, List.of());
+    return toConfig(dialect, version, java.util.List.of());
   }
 
   /**
-   * The downstream server's configuration for {@code dialect}, with {@code extraVariables} added to or replacing the
-   * dialect's (such as {@link org.binlogrelay.server.downstream.sql.MirroredVariables}).
+   * The downstream server's configuration for {@code dialect}, with {@code variables} added to or replacing the
+   * dialect's (the relay's own retention and sync settings).
    */
-  public ReplicaServerConfig toConfig(Dialect dialect, String version, List<SystemVariable> extraVariables) {
+  public ReplicaServerConfig toConfig(Dialect dialect, String version,
+      java.util.List<org.binlogrelay.server.downstream.sql.SystemVariable> variables) {
     ReplicaServerConfig.Builder builder = ReplicaServerConfig.builder(dialect)
-        .extraVariables(extraVariables)
+        .extraVariables(variables)
         .version(version)
         .bind(bind)
         .serverId(serverId)

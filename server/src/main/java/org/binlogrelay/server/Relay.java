@@ -21,12 +21,10 @@ import org.binlogrelay.server.downstream.AnnouncedVersion;
 import org.binlogrelay.server.downstream.ReplicaServer;
 import org.binlogrelay.server.downstream.sql.Dialect;
 import org.binlogrelay.server.downstream.sql.MariadbDialect;
-import org.binlogrelay.server.downstream.sql.MirroredVariables;
 import org.binlogrelay.server.downstream.sql.MysqlDialect;
 import org.binlogrelay.server.metrics.RelayMetrics;
 import org.binlogrelay.server.metrics.UpstreamSuccession;
 import org.binlogrelay.server.serving.StoreDumpHandler;
-import org.binlogrelay.server.upstream.PrimaryVariables;
 import org.binlogrelay.server.upstream.UpstreamConfig;
 import org.binlogrelay.server.upstream.UpstreamReplicator;
 import org.binlogrelay.server.upstream.UpstreamStatus;
@@ -97,7 +95,6 @@ public final class Relay implements AutoCloseable {
   private volatile ReplicaServer replicaServer;
   private volatile UpstreamReplicator upstream;
   /** The primary's variables replicas are shown, as the last replicator that streamed read them. */
-  private volatile PrimaryVariables primaryVariables = PrimaryVariables.NONE;
   private volatile Retention retention;
   private volatile Retention manualRetention;
   private ScheduledExecutorService scheduler;
@@ -237,14 +234,40 @@ public final class Relay implements AutoCloseable {
     String version = AnnouncedVersion.choose(null, upstreamVersion(), dialect);
     log.info("announcing server version '{}' to replicas", version);
     try {
-      replicaServer = ReplicaServer.start(config.downstream().toConfig(dialect, version,
-              MirroredVariables.of(gtidFlavor, name -> primaryVariables.value(name))), serving.dumpHandler(),
-          serving.listing(), new TimeClock(time));
+      replicaServer = ReplicaServer.start(config.downstream().toConfig(dialect, version, ownVariables(dialect,
+              config.downstream().toConfig(dialect, version).identity())),
+          serving.dumpHandler(), serving.listing(), new TimeClock(time), new UpstreamReport(this::upstream,
+              () -> store, serving.listing(), time), UpstreamReport.dumps(() -> dumps));
     } catch (UncheckedIOException e) {
       throw new RelayStartException(e.getMessage() + "; choose another --port or --bind-address", e);
     } catch (IllegalArgumentException e) {
       throw new RelayStartException("cannot serve replicas: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The binlog variables that describe the relay's own storage rather than the primary's (docs/downstream.md):
+   * expiry from the retention policy, {@code sync_binlog} from the sync policy.
+   */
+  private java.util.List<org.binlogrelay.server.downstream.sql.SystemVariable> ownVariables(Dialect dialect,
+      org.binlogrelay.server.downstream.sql.ServerIdentity identity) {
+    java.util.Set<String> known = new java.util.HashSet<>();
+    dialect.variables(identity, org.binlogrelay.server.downstream.sql.BinlogListing.EMPTY).forEach(v ->
+        known.add(v.name()));
+    long expire = config.retention().maxAge().toSeconds();
+    boolean purges = expire > 0 || config.retention().maxTotalBytes() > 0 || config.retention().maxFiles() > 0;
+    String sync = config.syncPolicy().kind() == org.binlogrelay.storage.SyncPolicy.Kind.EVERY_TRANSACTION ? "1" : "0";
+    return java.util.List.of(
+        org.binlogrelay.server.downstream.sql.SystemVariable.global("binlog_expire_logs_seconds",
+            org.binlogrelay.server.downstream.sql.VariableType.UNSIGNED, Long.toString(expire)),
+        org.binlogrelay.server.downstream.sql.SystemVariable.global("binlog_expire_logs_auto_purge",
+            org.binlogrelay.server.downstream.sql.VariableType.BOOLEAN, purges ? "1" : "0"),
+        org.binlogrelay.server.downstream.sql.SystemVariable.global("expire_logs_days",
+            org.binlogrelay.server.downstream.sql.VariableType.STRING,
+            String.format(java.util.Locale.ROOT, "%.6f", expire / 86400.0)),
+        org.binlogrelay.server.downstream.sql.SystemVariable.global("sync_binlog",
+            org.binlogrelay.server.downstream.sql.VariableType.UNSIGNED, sync))
+        .stream().filter(v -> known.contains(v.name())).toList();
   }
 
   private void serveAdmin() throws RelayStartException {
@@ -283,9 +306,6 @@ public final class Relay implements AutoCloseable {
   private void startReplicator(UpstreamConfig c) {
     UpstreamReplicator replicator = new UpstreamReplicator(c, store, time);
     replicator.addListener(s -> {
-      if (s.status() == UpstreamStatus.STREAMING) {
-        primaryVariables = replicator.primaryVariables();
-      }
       if (s.status() == UpstreamStatus.FAILED) {
         // the replicator's ERROR line said why and what to do; this one says what the relay does meanwhile
         log.warn("upstream stopped for good; the relay keeps serving the {} stored file(s), and /health answers"

@@ -68,15 +68,17 @@ final class CommandPhaseHandler extends SimpleChannelInboundHandler<MysqlPacket>
         ctx.close();
         return;
       case COM_PING:
-        respond(ctx, reply, OkPacket.ok().encode());
+        respond(ctx, reply, ok());
         return;
       case COM_INIT_DB:
         connection.session.database(new String(payload, 1, payload.length - 1, StandardCharsets.UTF_8));
-        respond(ctx, reply, OkPacket.ok().encode());
+        connection.process.idle(connection.session.database());
+        respond(ctx, reply, ok());
         return;
       case COM_RESET_CONNECTION:
         connection.session.reset();
-        respond(ctx, reply, OkPacket.ok().encode());
+        connection.process.idle(null);
+        respond(ctx, reply, ok());
         return;
       case COM_QUERY:
         query(ctx, reply, new String(payload, 1, payload.length - 1, StandardCharsets.UTF_8));
@@ -94,16 +96,30 @@ final class CommandPhaseHandler extends SimpleChannelInboundHandler<MysqlPacket>
     }
   }
 
+  /** An OK carrying the session's status flags (AUTOCOMMIT, IN_TRANS). */
+  private byte[] ok() {
+    return new OkPacket(0, 0, connection.session.statusFlags(), 0, "").encode();
+  }
+
   private void query(ChannelHandlerContext ctx, int reply, String sql) {
-    QueryResponse answer = server.responder.respond(sql, connection.client, connection.session);
+    connection.process.query(sql, connection.session.database());
+    QueryResponse answer;
+    try {
+      answer = server.responder.respond(sql, connection.client, connection.session);
+    } finally {
+      connection.process.idle(connection.session.database());
+    }
     if (answer instanceof QueryResponse.Rows rows) {
       boolean deprecateEof = CapabilityFlags.has(connection.capabilities, CapabilityFlags.CLIENT_DEPRECATE_EOF);
-      Packets.writeAll(ctx, reply, rows.resultSet().encode(deprecateEof, OkPacket.SERVER_STATUS_AUTOCOMMIT));
+      Packets.writeAll(ctx, reply, rows.resultSet().encode(deprecateEof, connection.session.statusFlags()));
     } else if (answer instanceof QueryResponse.Ok ok) {
       respond(ctx, reply, ok.ok().encode());
     } else if (answer instanceof QueryResponse.Err err) {
       LOG.debug("Connection {}: {} -> ERR {} {}", connection.connectionId, sql, err.err().code(), err.err().message());
       respond(ctx, reply, err.err().encode());
+    }
+    if (connection.session.closeRequested()) {
+      ctx.close();
     }
   }
 
@@ -130,7 +146,7 @@ final class CommandPhaseHandler extends SimpleChannelInboundHandler<MysqlPacket>
     LOG.info("Connection {}: replica server_id {} registered from {} (report_host '{}', report_port {})",
         connection.connectionId, registration.serverId(), connection.client.peerAddress(), registration.host(),
         registration.port());
-    respond(ctx, reply, OkPacket.ok().encode());
+    respond(ctx, reply, ok());
   }
 
   private void dump(ChannelHandlerContext ctx, int reply, byte[] payload) {
@@ -153,6 +169,7 @@ final class CommandPhaseHandler extends SimpleChannelInboundHandler<MysqlPacket>
       return;
     }
     dumping = true;
+    connection.process.dump(request.command() == Command.COM_BINLOG_DUMP_GTID);
     if (ctx.pipeline().get(ServerPipeline.IDLE) != null) {
       ctx.pipeline().remove(ServerPipeline.IDLE);
     }

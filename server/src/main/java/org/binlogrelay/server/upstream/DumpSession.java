@@ -60,22 +60,31 @@ final class DumpSession {
     /** Hears nothing (a connection that only checks the primary). */
     Progress NONE = new Progress() {
       @Override
-      public void connected(PrimaryConnection connection, long primaryServerId, PrimaryVariables variables) {}
+      public void connected(PrimaryConnection connection, long primaryServerId) {}
 
       @Override
       public void streaming(String requested) {}
     };
 
+    /** Authenticated and set up; about to register and request the dump. */
+    void connected(PrimaryConnection connection, long primaryServerId);
+
     /**
-     * Authenticated and set up; about to register and request the dump.
-     *
-     * @param variables the primary's variables that the relay passes on to its replicas
+     * The primary's binlog variables ({@link #PRIMARY_VARIABLES}), name in lower case to value, read right after
+     * {@link #connected}.
      */
-    void connected(PrimaryConnection connection, long primaryServerId, PrimaryVariables variables);
+    default void primaryVariables(java.util.Map<String, String> variables) {}
 
     /** The first packet of the dump was accepted; {@code requested} says what the dump asked for. */
     void streaming(String requested);
   }
+
+  /**
+   * The primary's variables the relay reports as its own where it mirrors the primary (its binlog format,
+   * row image, checksum, sizes ...; docs/downstream.md), read at each connection.
+   */
+  static final String PRIMARY_VARIABLES = "SHOW GLOBAL VARIABLES WHERE Variable_name LIKE 'binlog%' OR Variable_name"
+      + " IN ('max_binlog_size', 'max_binlog_cache_size', 'max_binlog_stmt_cache_size', 'server_uuid')";
 
   private final UpstreamConfig config;
   private final BinlogStore store;
@@ -98,7 +107,8 @@ final class DumpSession {
   void run() throws IOException {
     try (Configured c = openConfigured()) {
       PrimaryConnection connection = c.connection;
-      progress.connected(connection, c.primaryServerId, PrimaryVariables.read(connection));
+      progress.connected(connection, c.primaryServerId);
+      progress.primaryVariables(primaryVariables(connection));
       boolean semiSync = config.semiSync() && requestSemiSync(c);
       connection.command(ReplicationCommands.registerReplica(config.serverId(), config.reportHost(),
           config.reportPort()), "COM_REGISTER_SLAVE for server_id " + config.serverId());
@@ -144,6 +154,22 @@ final class DumpSession {
       ResumePlan.requireHistory(c.connection.address(), c.primaryServerId, c.flavor,
           c.flavor.executedGtids(c.connection), stored);
     }
+  }
+
+  /** The primary's {@link #PRIMARY_VARIABLES}; a primary that refuses the statement gives none. */
+  private java.util.Map<String, String> primaryVariables(PrimaryConnection connection) throws IOException {
+    java.util.Map<String, String> values = new java.util.HashMap<>();
+    try {
+      for (List<String> row : connection.query(PRIMARY_VARIABLES).rows()) {
+        if (row.size() >= 2 && row.get(0) != null) {
+          values.put(row.get(0).toLowerCase(java.util.Locale.ROOT), row.get(1) == null ? "" : row.get(1));
+        }
+      }
+    } catch (PrimaryErrorException e) {
+      log.warn("upstream {}: cannot read the primary's binlog variables ({}); the relay reports its defaults",
+          connection.address(), e.getMessage());
+    }
+    return values;
   }
 
   /** Asks for semi-sync; false (and a warning) if the primary has no semi-sync source side. */

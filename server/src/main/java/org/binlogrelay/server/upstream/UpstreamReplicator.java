@@ -93,11 +93,12 @@ public final class UpstreamReplicator implements Closeable {
   private volatile Phase phase;
   private volatile String primaryVersion;
   private volatile long primaryServerId;
-  private volatile PrimaryVariables primaryVariables = PrimaryVariables.NONE;
   private volatile String tls;
   private volatile long connections;
   /** When the current connection started streaming ({@link Time#nanoseconds()}), -1 before. Replicator thread. */
   private long streamingSince = -1;
+  private volatile java.util.Map<String, String> primaryVariables = java.util.Map.of();
+  private volatile long lastErrorMillis;
   private boolean started;
   private boolean stopping;
   private DumpSession session;
@@ -238,15 +239,20 @@ public final class UpstreamReplicator implements Closeable {
         counters.acksRequested, counters.acksSent, counters.lastAck);
   }
 
-  /** The newest transaction received and the failures by kind, for lag and metrics. Thread-safe. */
   /**
-   * The primary's variables that replicas of the relay are shown ({@link PrimaryVariables#MIRRORED}), as read on the
-   * last connection; {@link PrimaryVariables#NONE} before the first. Set before that connection reaches STREAMING.
+   * The primary's binlog variables as read at the last connection (lower-case name to value; {@code
+   * DumpSession#PRIMARY_VARIABLES}), empty before one. Thread-safe.
    */
-  public PrimaryVariables primaryVariables() {
+  public java.util.Map<String, String> primaryVariables() {
     return primaryVariables;
   }
 
+  /** When the last failure ({@link UpstreamState#lastError()}) happened, epoch milliseconds; 0 if none. */
+  public long lastErrorMillis() {
+    return lastErrorMillis;
+  }
+
+  /** The newest transaction received and the failures by kind, for lag and metrics. Thread-safe. */
   public IngestStats ingestStats() {
     return counters.stats();
   }
@@ -517,6 +523,10 @@ public final class UpstreamReplicator implements Closeable {
         && next.attempt() == phase.attempt()) {
       return;
     }
+    if (lastError != null && (!Objects.equals(lastError, phase.lastError()) || status == UpstreamStatus.BACKING_OFF
+        || status == UpstreamStatus.FAILED)) {
+      lastErrorMillis = next.sinceMillis();
+    }
     phase = next;
     UpstreamState snapshot = state();
     for (UpstreamListener l : listeners) {
@@ -531,11 +541,15 @@ public final class UpstreamReplicator implements Closeable {
   /** Session callbacks: connection facts and the switch to STREAMING. */
   private final class SessionProgress implements DumpSession.Progress {
     @Override
-    public void connected(PrimaryConnection connection, long serverId, PrimaryVariables variables) {
+    public void connected(PrimaryConnection connection, long serverId) {
       primaryVersion = connection.serverVersion();
       primaryServerId = serverId;
-      primaryVariables = variables;
       tls = connection.tls();
+    }
+
+    @Override
+    public void primaryVariables(java.util.Map<String, String> variables) {
+      UpstreamReplicator.this.primaryVariables = java.util.Map.copyOf(variables);
     }
 
     @Override

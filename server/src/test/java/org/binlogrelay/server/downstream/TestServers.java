@@ -92,11 +92,14 @@ final class TestServers {
     List<org.binlogrelay.server.downstream.sql.SystemVariable> vars =
         new ArrayList<>(config.dialect().variables(config.identity(), binlogs));
     vars.addAll(config.extraVariables());
+    ConnectionStats stats = new ConnectionStats(clock, false);
+    ConnectionRegistry connections = new ConnectionRegistry(clock);
     QueryResponder responder = new QueryResponder(config.dialect(), config.identity(), new ServerVariables(vars),
-        binlogs, replicas::list, clock);
+        binlogs, replicas::list, clock, org.binlogrelay.server.downstream.sql.ReplicationSource.NONE, connections,
+        stats);
     return new ServerState(config, Map.of(sha2.name(), sha2, nat.name(), nat), new LoginThrottle(clock,
         config.maxFailedLogins(), config.failedLoginWindow(), config.blockDuration(), 100), responder, replicas, null,
-        dumps, authExecutor, clock, new SecureRandom());
+        dumps, authExecutor, clock, new SecureRandom(), stats, connections);
   }
 
   static EmbeddedChannel channel(ServerState state) {
