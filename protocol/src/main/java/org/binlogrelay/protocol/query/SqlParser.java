@@ -24,8 +24,10 @@ import java.util.Set;
  *   value      := expr | word | DEFAULT
  * </pre>
  *
- * Keywords are case-insensitive. Anything else throws {@link SqlSyntaxError} pointing at the first token
- * that does not fit, as MySQL's ER_PARSE_ERROR does. Not thread-safe; one instance per statement.
+ * and the statements that read table schemas ({@link MetadataStatement}, grammar in {@link MetadataParser}),
+ * chosen by their first tokens. Keywords are case-insensitive. Anything else throws {@link SqlSyntaxError}
+ * pointing at the first token that does not fit, as MySQL's ER_PARSE_ERROR does. Not thread-safe; one instance
+ * per statement.
  */
 public final class SqlParser {
   /** Statements longer than this are refused before lexing. */
@@ -59,6 +61,9 @@ public final class SqlParser {
       throw new SqlSyntaxError("statement of " + sql.length() + " characters", sql.substring(0, 80), 1);
     }
     List<Token> tokens = new SqlLexer(sql, serverVersion, mariadb, MAX_TOKENS).tokenize();
+    if (MetadataParser.recognizes(tokens)) {
+      return new Statement.Metadata(new MetadataParser(sql, tokens).statement());
+    }
     return new SqlParser(sql, tokens).statement();
   }
 

@@ -44,4 +44,10 @@ public sealed interface Statement {
 
   /** {@code SHOW WARNINGS} (always empty here; connection pools ask after each statement). */
   record ShowWarnings() implements Statement {}
+
+  /**
+   * A statement that reads table schemas ({@code SHOW CREATE TABLE}, {@code SHOW FULL TABLES}, a {@code SELECT} of
+   * {@code information_schema.COLUMNS}, ...), which the relay forwards to its schema source.
+   */
+  record Metadata(MetadataStatement statement) implements Statement {}
 }
