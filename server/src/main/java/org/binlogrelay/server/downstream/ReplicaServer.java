@@ -36,6 +36,7 @@ import org.binlogrelay.protocol.query.SqlParser;
 import org.binlogrelay.server.downstream.account.LoginThrottle;
 import org.binlogrelay.server.downstream.sql.BinlogListing;
 import org.binlogrelay.server.downstream.sql.QueryResponder;
+import org.binlogrelay.server.downstream.sql.SchemaStatements;
 import org.binlogrelay.server.downstream.sql.ServerVariables;
 import org.binlogrelay.server.downstream.sql.SystemVariable;
 import org.slf4j.Logger;
@@ -88,13 +89,23 @@ public final class ReplicaServer implements AutoCloseable {
    */
   public static ReplicaServer start(ReplicaServerConfig config, DumpHandler dumpHandler, BinlogListing binlogs,
       Clock clock) {
+    return start(config, dumpHandler, binlogs, SchemaStatements.off(config.dialect().productName()), clock);
+  }
+
+  /**
+   * Binds and starts serving, with {@code schema} answering the statements that read table schemas (the relay's
+   * schema source; {@link SchemaStatements#off} refuses them).
+   */
+  public static ReplicaServer start(ReplicaServerConfig config, DumpHandler dumpHandler, BinlogListing binlogs,
+      SchemaStatements schema, Clock clock) {
     Objects.requireNonNull(dumpHandler, "dumpHandler");
+    Objects.requireNonNull(schema, "schema");
     SecureRandom random = new SecureRandom();
     ReplicaRegistry replicas = new ReplicaRegistry();
     ExecutorService authExecutor = authExecutor(config);
     ServerState state = new ServerState(config, plugins(config, random), new LoginThrottle(clock,
         config.maxFailedLogins(), config.failedLoginWindow(), config.blockDuration(), THROTTLED_HOSTS),
-        responder(config, binlogs, replicas, clock), replicas, sslContext(config), dumpHandler, authExecutor, clock,
+        responder(config, binlogs, replicas, schema, clock), replicas, sslContext(config), dumpHandler, authExecutor, clock,
         random);
     // Accepting has a thread of its own, so that connections are taken off the kernel's queue while the I/O
     // threads are busy streaming; the queue holds max_connections, as MySQL's autosized back_log.
@@ -141,11 +152,11 @@ public final class ReplicaServer implements AutoCloseable {
   }
 
   private static QueryResponder responder(ReplicaServerConfig config, BinlogListing binlogs, ReplicaRegistry replicas,
-      Clock clock) {
+      SchemaStatements schema, Clock clock) {
     List<SystemVariable> variables = new ArrayList<>(config.dialect().variables(config.identity(), binlogs));
     variables.addAll(config.extraVariables());
     return new QueryResponder(config.dialect(), config.identity(), new ServerVariables(variables), binlogs,
-        replicas::list, clock);
+        replicas::list, clock, schema);
   }
 
   private static Map<String, AuthPlugin> plugins(ReplicaServerConfig config, SecureRandom random) {

@@ -27,7 +27,9 @@ import org.binlogrelay.server.downstream.account.Privilege;
  * ({@link SqlParser}), evaluates {@code SELECT} lists against the server's and the session's variables,
  * applies {@code SET}, and lists variables, binlogs and replicas. Every refusal is an ERR with the real
  * server's code and wording: 1064 for anything it does not understand, 1193 for unknown variables, 1227 for a
- * missing privilege, 1229 / 1238 for scope mistakes, 1231 for bad values.
+ * missing privilege, 1229 / 1238 for scope mistakes, 1231 for bad values. Statements that read table schemas go
+ * to the {@link SchemaStatements} given (the relay's schema source), whose answer may be {@link
+ * QueryResponse.Pending}.
  *
  * <p>Thread-safe: holds only immutable configuration and thread-safe sources; the per-connection state is the
  * {@link SessionVariables} passed in, which the caller's event loop owns.
@@ -43,9 +45,18 @@ public final class QueryResponder {
   private final Supplier<List<ReplicaInfo>> replicas;
   private final Clock clock;
   private final Columns columns;
+  private final SchemaStatements schema;
 
+  /** A responder without a schema source: statements that read table schemas get ER_NOT_SUPPORTED_YET. */
   public QueryResponder(Dialect dialect, ServerIdentity identity, ServerVariables variables, BinlogListing binlogs,
       Supplier<List<ReplicaInfo>> replicas, Clock clock) {
+    this(dialect, identity, variables, binlogs, replicas, clock, SchemaStatements.off(dialect.productName()));
+  }
+
+  /** @param schema answers the statements that read table schemas ({@link Statement.Metadata}) */
+  public QueryResponder(Dialect dialect, ServerIdentity identity, ServerVariables variables, BinlogListing binlogs,
+      Supplier<List<ReplicaInfo>> replicas, Clock clock, SchemaStatements schema) {
+    this.schema = Objects.requireNonNull(schema, "schema");
     this.dialect = Objects.requireNonNull(dialect, "dialect");
     this.identity = Objects.requireNonNull(identity, "identity");
     this.variables = Objects.requireNonNull(variables, "variables");
@@ -106,6 +117,9 @@ public final class QueryResponder {
       spelling(show.spelling(), show.at(), sql);
       require(client, dialect.replicaListPrivilege(), dialect.replicaListPrivileges());
       return rows(dialect.replicas(columns, replicas.get()));
+    }
+    if (statement instanceof Statement.Metadata metadata) {
+      return schema.answer(metadata.statement(), client, session);
     }
     if (statement instanceof Statement.ShowWarnings) {
       return rows(new TextResultSet(List.of(columns.text("Level", 28, true),
