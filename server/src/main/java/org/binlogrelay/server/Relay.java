@@ -242,8 +242,8 @@ public final class Relay implements AutoCloseable {
     if (config.schemaSource() != null) {
       schemaSource = new SchemaSource(config.schemaSource());
       schema = new ForwardingSchemaStatements(schemaSource);
-      log.info("schema source {}: statements that read table schemas are forwarded to it for accounts with"
-          + " SCHEMA_READ, connecting when first asked", config.schemaSource());
+      log.info("{}: statements that read table schemas are forwarded to it for accounts with SCHEMA_READ,"
+          + " connecting when first asked", config.schemaSource());
     } else {
       log.info("no schema source: statements that read table schemas get error 1235 (see --schema-source)");
     }

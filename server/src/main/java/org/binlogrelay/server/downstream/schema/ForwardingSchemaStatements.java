@@ -1,6 +1,7 @@
 package org.binlogrelay.server.downstream.schema;
 
 import java.util.Objects;
+import java.util.Optional;
 import org.binlogrelay.protocol.query.MetadataStatement;
 import org.binlogrelay.protocol.query.QueryResponse;
 import org.binlogrelay.server.downstream.account.Privilege;
@@ -23,9 +24,12 @@ import org.binlogrelay.server.downstream.sql.SessionVariables;
  */
 public final class ForwardingSchemaStatements implements SchemaStatements {
   private final SchemaSource source;
+  private final String defaultResultsCharset;
 
+  /** Clients that did not set {@code character_set_results} get answers in utf8mb4, the relay's character set. */
   public ForwardingSchemaStatements(SchemaSource source) {
     this.source = Objects.requireNonNull(source, "source");
+    this.defaultResultsCharset = ServerSchemaConnection.DEFAULT_RESULTS_CHARSET;
   }
 
   @Override
@@ -36,6 +40,8 @@ public final class ForwardingSchemaStatements implements SchemaStatements {
     if (statement.usesCurrentDatabase() && session.database() == null) {
       return new QueryResponse.Err(ErrorMessages.noDatabaseSelected());
     }
-    return new QueryResponse.Pending(source.forward(statement, session.database()));
+    Optional<SessionVariables.Setting> set = session.system("character_set_results");
+    String resultsCharset = set.isPresent() ? set.get().value() : defaultResultsCharset; // value null: NULL
+    return new QueryResponse.Pending(source.forward(statement, session.database(), resultsCharset));
   }
 }

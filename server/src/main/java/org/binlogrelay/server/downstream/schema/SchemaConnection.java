@@ -25,6 +25,12 @@ interface SchemaConnection extends Closeable {
   boolean backslashEscapes();
 
   /**
+   * Makes the session answer in {@code charset} ({@code character_set_results}), the client's: its name, or null
+   * for none (answers in each column's own character set, what Connector/J asks for). Sets it only if it differs.
+   */
+  void resultsCharset(String charset) throws IOException;
+
+  /**
    * Runs {@code sql} and returns the server's answer as it came.
    *
    * @throws org.binlogrelay.server.upstream.QueryConnection.AnswerTooLargeException if it is over {@code maxBytes}

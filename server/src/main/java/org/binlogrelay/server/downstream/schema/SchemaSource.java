@@ -22,6 +22,7 @@ import org.binlogrelay.protocol.query.MetadataStatement;
 import org.binlogrelay.protocol.query.QueryResponse;
 import org.binlogrelay.server.downstream.sql.ErrorMessages;
 import org.binlogrelay.server.upstream.QueryConnection;
+import org.binlogrelay.server.upstream.ServerEndpoint;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,7 +40,9 @@ import org.slf4j.LoggerFactory;
  *       from the pool that fails is replaced once (the server may have closed it after its wait_timeout), a read
  *       timeout excepted;
  *   <li>the statement is written for the connection it runs on ({@link MetadataStatement#sql}: its sql_mode decides
- *       the quoting), so nothing the client typed reaches the server as text.
+ *       the quoting), so nothing the client typed reaches the server as text; the connection answers in the
+ *       client's {@code character_set_results}, so column definitions and values are what the client would get
+ *       from the server directly.
  * </ul>
  *
  * The server's answer, ERR included, goes to the client as it came; only failures to get one are the relay's own
@@ -68,9 +71,18 @@ public final class SchemaSource implements AutoCloseable {
   /** A connection back in the pool, and since when (nanoTime). */
   private record Idle(SchemaConnection connection, long since) {}
 
-  /** A schema source that connects to {@code config}'s server with the relay's MySQL client. */
+  /**
+   * A schema source that connects to {@code config}'s server with the relay's MySQL client. Its sockets time out
+   * only after twice the timeout: a backstop, so that the deadline of {@link #forward} is what ends a wait and the
+   * client always reads the same error for it.
+   */
   public SchemaSource(SchemaSourceConfig config) {
-    this(config, ServerSchemaConnection.opener(config.endpoint(), MAX_PAYLOAD), System::nanoTime);
+    this(config, ServerSchemaConnection.opener(backstop(config.endpoint()), MAX_PAYLOAD), System::nanoTime);
+  }
+
+  private static ServerEndpoint backstop(ServerEndpoint e) {
+    return new ServerEndpoint(e.role(), e.host(), e.port(), e.user(), e.password(),
+        e.connectTimeout().multipliedBy(2), e.tls());
   }
 
   /**
@@ -100,12 +112,14 @@ public final class SchemaSource implements AutoCloseable {
    * the relay's 1429 / 1430 saying why there is none.
    *
    * @param currentDatabase the client's current database (fills in unqualified names), or null
+   * @param resultsCharset the client's {@code character_set_results}, or null for none
    */
-  public CompletableFuture<QueryResponse> forward(MetadataStatement statement, String currentDatabase) {
+  public CompletableFuture<QueryResponse> forward(MetadataStatement statement, String currentDatabase,
+      String resultsCharset) {
     if (closed) {
       return CompletableFuture.completedFuture(error(SchemaErrors.failed("the relay is stopping")));
     }
-    Request request = new Request(statement, currentDatabase);
+    Request request = new Request(statement, currentDatabase, resultsCharset);
     try {
       workers.execute(request);
     } catch (RejectedExecutionException e) {
@@ -217,13 +231,15 @@ public final class SchemaSource implements AutoCloseable {
     final CompletableFuture<QueryResponse> answer = new CompletableFuture<>();
     private final MetadataStatement statement;
     private final String currentDatabase;
+    private final String resultsCharset;
     /** The socket being connected, then the connection in use; what {@link #abort} closes. */
     private volatile Socket connecting;
     volatile SchemaConnection current;
 
-    Request(MetadataStatement statement, String currentDatabase) {
+    Request(MetadataStatement statement, String currentDatabase, String resultsCharset) {
       this.statement = statement;
       this.currentDatabase = currentDatabase;
+      this.resultsCharset = resultsCharset;
     }
 
     @Override
@@ -295,6 +311,7 @@ public final class SchemaSource implements AutoCloseable {
         return error(ErrorMessages.noDatabaseSelected());
       }
       try {
+        connection.resultsCharset(resultsCharset);
         QueryResponse response = connection.forward(sql, config.maxAnswerBytes());
         current = null;
         release(connection);

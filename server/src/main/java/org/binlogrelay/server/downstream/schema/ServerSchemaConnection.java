@@ -3,6 +3,7 @@ package org.binlogrelay.server.downstream.schema;
 import java.io.IOException;
 import java.net.Socket;
 import java.util.Locale;
+import java.util.Objects;
 import org.binlogrelay.protocol.query.QueryResponse;
 import org.binlogrelay.server.upstream.QueryConnection;
 import org.binlogrelay.server.upstream.ServerEndpoint;
@@ -12,7 +13,8 @@ import org.binlogrelay.server.upstream.ServerEndpoint;
  * logging in it sets the session up for forwarding:
  *
  * <pre>
- *   SET NAMES utf8mb4                  answers in the character set the relay's clients are served in
+ *   SET NAMES utf8mb4                  the relay's clients talk utf8mb4; character_set_results then follows
+ *                                      each client's (NULL for Connector/J), set before its statement
  *   SET SESSION TRANSACTION READ ONLY  a second fence behind the relay's grammar: the session cannot write
  *   SELECT @@SESSION.sql_mode          NO_BACKSLASH_ESCAPES changes how strings are quoted
  * </pre>
@@ -20,8 +22,13 @@ import org.binlogrelay.server.upstream.ServerEndpoint;
  * Thread-safety as {@link SchemaConnection}.
  */
 final class ServerSchemaConnection implements SchemaConnection {
+  /** What {@code SET NAMES} left {@code character_set_results} at. */
+  static final String DEFAULT_RESULTS_CHARSET = "utf8mb4";
+
   private final QueryConnection connection;
   private final boolean backslashEscapes;
+  /** The session's character_set_results: a name, or null for none. */
+  private String resultsCharset = DEFAULT_RESULTS_CHARSET;
 
   private ServerSchemaConnection(QueryConnection connection, boolean backslashEscapes) {
     this.connection = connection;
@@ -50,6 +57,18 @@ final class ServerSchemaConnection implements SchemaConnection {
   @Override
   public boolean backslashEscapes() {
     return backslashEscapes;
+  }
+
+  @Override
+  public void resultsCharset(String charset) throws IOException {
+    if (Objects.equals(charset, resultsCharset)) {
+      return;
+    }
+    if (charset != null && !charset.matches("[A-Za-z0-9_]{1,64}")) {
+      throw new IllegalArgumentException("not a character set name: " + charset);
+    }
+    connection.execute("SET character_set_results = " + (charset == null ? "NULL" : charset));
+    resultsCharset = charset;
   }
 
   @Override

@@ -49,6 +49,11 @@ class ForwardingSchemaStatementsTest {
         }
 
         @Override
+        public void resultsCharset(String charset) {
+          forwarded.add("charset " + charset);
+        }
+
+        @Override
         public QueryResponse forward(String sql, long maxBytes) {
           forwarded.add(sql);
           return new QueryResponse.Ok(OkPacket.ok());
@@ -106,7 +111,7 @@ class ForwardingSchemaStatementsTest {
   }
 
   @Test
-  void aGrantedAccountsStatementIsForwardedWithItsCurrentDatabase() throws Exception {
+  void aGrantedAccountsStatementIsForwardedWithItsCurrentDatabaseAndResultCharset() throws Exception {
     QueryResponder r = responder(MysqlDialect.INSTANCE, new ForwardingSchemaStatements(source));
     assertThat(err(r.respond("SHOW TABLES", GRANTED, session))).isEqualTo(new ErrPacket(1046, "3D000",
         "No database selected"));
@@ -115,7 +120,12 @@ class ForwardingSchemaStatementsTest {
     assertThat(answer).isInstanceOf(QueryResponse.Pending.class);
     assertThat(((QueryResponse.Pending) answer).answer().toCompletableFuture().get(30, TimeUnit.SECONDS))
         .isInstanceOf(QueryResponse.Ok.class);
-    assertThat(forwarded).containsExactly("SHOW FULL TABLES FROM `shop` WHERE (`Table_type` = 'BASE TABLE')");
+    session.setSystem("character_set_results", null);
+    QueryResponse again = r.respond("SHOW CREATE TABLE t", GRANTED, session);
+    ((QueryResponse.Pending) again).answer().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    assertThat(forwarded).containsExactly("charset utf8mb4",
+        "SHOW FULL TABLES FROM `shop` WHERE (`Table_type` = 'BASE TABLE')", "charset null",
+        "SHOW CREATE TABLE `shop`.`t`");
   }
 
   @Test

@@ -51,6 +51,7 @@ class SchemaSourceTest {
   private final class FakeConnection implements SchemaConnection {
     final boolean escapes;
     final List<String> statements = new CopyOnWriteArrayList<>();
+    final List<String> charsets = new CopyOnWriteArrayList<>();
     final List<Answer> script;
     volatile boolean closed;
 
@@ -62,6 +63,11 @@ class SchemaSourceTest {
     @Override
     public boolean backslashEscapes() {
       return escapes;
+    }
+
+    @Override
+    public void resultsCharset(String charset) {
+      charsets.add(charset);
     }
 
     @Override
@@ -118,13 +124,15 @@ class SchemaSourceTest {
   }
 
   @Test
-  void writesTheStatementForTheConnectionAndUsesItAgain() throws Exception {
+  void writesTheStatementForTheConnectionAndItsClientAndUsesItAgain() throws Exception {
     SchemaSource source = source(Duration.ofSeconds(10), 2, scripted(false, List.of()));
-    assertThat(get(source.forward(SHOW_CREATE, "shop"))).isEqualTo(OK);
-    assertThat(get(source.forward(SHOW_CREATE, "sh\\op"))).isEqualTo(OK);
+    assertThat(get(source.forward(SHOW_CREATE, "shop", "utf8mb4"))).isEqualTo(OK);
+    assertThat(get(source.forward(SHOW_CREATE, "sh\\op", null))).isEqualTo(OK);
     assertThat(opened).hasSize(1);
     assertThat(opened.get(0).statements).containsExactly("SHOW CREATE TABLE `shop`.`it's`",
         "SHOW CREATE TABLE `sh\\op`.`it's`");
+    assertThat(opened.get(0).charsets).as("each in its client's character_set_results").containsExactly("utf8mb4",
+        null);
     assertThat(source.openConnections()).isEqualTo(1);
   }
 
@@ -133,8 +141,8 @@ class SchemaSourceTest {
     ErrPacket noSuchTable = new ErrPacket(1146, "42S02", "Table 'shop.it's' doesn't exist");
     SchemaSource source = source(Duration.ofSeconds(10), 1, scripted(true,
         List.of(() -> new QueryResponse.Err(noSuchTable))));
-    assertThat(err(get(source.forward(SHOW_CREATE, "shop")))).isEqualTo(noSuchTable);
-    assertThat(get(source.forward(SHOW_CREATE, "shop"))).isEqualTo(OK);
+    assertThat(err(get(source.forward(SHOW_CREATE, "shop", "utf8mb4")))).isEqualTo(noSuchTable);
+    assertThat(get(source.forward(SHOW_CREATE, "shop", "utf8mb4"))).isEqualTo(OK);
     assertThat(opened).hasSize(1);
   }
 
@@ -143,7 +151,7 @@ class SchemaSourceTest {
     SchemaSource source = source(Duration.ofSeconds(10), 1, socket -> {
       throw new java.net.ConnectException("Connection refused");
     });
-    ErrPacket e = err(get(source.forward(SHOW_CREATE, "shop")));
+    ErrPacket e = err(get(source.forward(SHOW_CREATE, "shop", "utf8mb4")));
     assertThat(e.code()).isEqualTo(1429);
     assertThat(e.sqlState()).isEqualTo("HY000");
     assertThat(e.message()).isEqualTo("Unable to connect to foreign data source: schema source 127.0.0.1:3306:"
@@ -157,9 +165,10 @@ class SchemaSourceTest {
           "pw", Duration.ofMillis(300), TlsConfig.DISABLED);
       SchemaSource source = new SchemaSource(SchemaSourceConfig.of(endpoint));
       sources.add(source);
-      ErrPacket e = err(get(source.forward(SHOW_CREATE, "shop")));
-      assertThat(e.code()).isIn(1429, 1430);
-      assertThat(e.message()).contains("schema source 127.0.0.1:" + blackHole.getLocalPort());
+      ErrPacket e = err(get(source.forward(SHOW_CREATE, "shop", "utf8mb4")));
+      assertThat(e.code()).as("the deadline, not the socket's backstop timeout").isEqualTo(1430);
+      assertThat(e.message()).endsWith("schema source 127.0.0.1:" + blackHole.getLocalPort() + " did not answer"
+          + " within 300 ms (--schema-source-timeout)");
     }
   }
 
@@ -174,13 +183,13 @@ class SchemaSourceTest {
       }
       throw new SocketException("Socket closed");
     })));
-    ErrPacket e = err(get(source.forward(SHOW_CREATE, "shop")));
+    ErrPacket e = err(get(source.forward(SHOW_CREATE, "shop", "utf8mb4")));
     assertThat(e.code()).isEqualTo(1430);
     assertThat(e.message()).isEqualTo("There was a problem processing the query on the foreign data source. Data"
         + " source error: schema source 127.0.0.1:3306 did not answer within 200 ms (--schema-source-timeout)");
     assertThat(opened.get(0).closed).isTrue();
     release.countDown();
-    assertThat(get(source.forward(SHOW_CREATE, "shop"))).isEqualTo(OK);
+    assertThat(get(source.forward(SHOW_CREATE, "shop", "utf8mb4"))).isEqualTo(OK);
     assertThat(opened).hasSize(2);
   }
 
@@ -189,11 +198,11 @@ class SchemaSourceTest {
     SchemaSource source = source(Duration.ofSeconds(10), 1, scripted(true, List.of(() -> {
       throw new QueryConnection.AnswerTooLargeException("too much", 1 << 20);
     })));
-    ErrPacket e = err(get(source.forward(SHOW_CREATE, "shop")));
+    ErrPacket e = err(get(source.forward(SHOW_CREATE, "shop", "utf8mb4")));
     assertThat(e.code()).isEqualTo(1430);
     assertThat(e.message()).contains("more than 1048576 bytes").contains("narrow the statement");
     assertThat(opened.get(0).closed).isTrue();
-    assertThat(get(source.forward(SHOW_CREATE, "shop"))).isEqualTo(OK);
+    assertThat(get(source.forward(SHOW_CREATE, "shop", "utf8mb4"))).isEqualTo(OK);
     assertThat(opened).hasSize(2);
   }
 
@@ -209,8 +218,8 @@ class SchemaSourceTest {
       opened.add(c);
       return c;
     });
-    assertThat(get(source.forward(SHOW_CREATE, "shop"))).isEqualTo(OK);
-    assertThat(get(source.forward(SHOW_CREATE, "shop"))).as("answered on a new connection").isEqualTo(OK);
+    assertThat(get(source.forward(SHOW_CREATE, "shop", "utf8mb4"))).isEqualTo(OK);
+    assertThat(get(source.forward(SHOW_CREATE, "shop", "utf8mb4"))).as("answered on a new connection").isEqualTo(OK);
     assertThat(opened).hasSize(2);
     assertThat(opened.get(0).closed).isTrue();
   }
@@ -218,9 +227,9 @@ class SchemaSourceTest {
   @Test
   void aConnectionIdleTooLongIsClosedNotUsed() throws Exception {
     SchemaSource source = source(Duration.ofSeconds(10), 1, scripted(true, List.of()));
-    get(source.forward(SHOW_CREATE, "shop"));
+    get(source.forward(SHOW_CREATE, "shop", "utf8mb4"));
     now.addAndGet(Duration.ofSeconds(61).toNanos());
-    get(source.forward(SHOW_CREATE, "shop"));
+    get(source.forward(SHOW_CREATE, "shop", "utf8mb4"));
     assertThat(opened).hasSize(2);
     assertThat(opened.get(0).closed).isTrue();
     assertThat(opened.get(0).statements).hasSize(1);
@@ -240,13 +249,13 @@ class SchemaSourceTest {
       return OK;
     })));
     List<CompletableFuture<QueryResponse>> answers = new ArrayList<>();
-    answers.add(source.forward(SHOW_CREATE, "shop"));
+    answers.add(source.forward(SHOW_CREATE, "shop", "utf8mb4"));
     assertThat(started.await(BOUND_SECONDS, TimeUnit.SECONDS)).isTrue();
     int waiting = source.config().maxWaiting();
     for (int i = 0; i < waiting; i++) {
-      answers.add(source.forward(SHOW_CREATE, "shop"));
+      answers.add(source.forward(SHOW_CREATE, "shop", "utf8mb4"));
     }
-    ErrPacket refused = err(get(source.forward(SHOW_CREATE, "shop")));
+    ErrPacket refused = err(get(source.forward(SHOW_CREATE, "shop", "utf8mb4")));
     assertThat(refused.code()).isEqualTo(1430);
     assertThat(refused.message()).contains(waiting + " statements are already waiting");
     release.countDown();
@@ -268,20 +277,20 @@ class SchemaSourceTest {
       }
       throw new SocketException("Socket closed");
     })));
-    CompletableFuture<QueryResponse> running = source.forward(SHOW_CREATE, "shop");
+    CompletableFuture<QueryResponse> running = source.forward(SHOW_CREATE, "shop", "utf8mb4");
     assertThat(started.await(BOUND_SECONDS, TimeUnit.SECONDS)).isTrue();
-    CompletableFuture<QueryResponse> waiting = source.forward(SHOW_CREATE, "shop");
+    CompletableFuture<QueryResponse> waiting = source.forward(SHOW_CREATE, "shop", "utf8mb4");
     source.close();
     assertThat(err(get(waiting)).message()).contains("the relay is stopping");
     assertThat(err(get(running)).code()).isEqualTo(1430);
     assertThat(opened.get(0).closed).isTrue();
-    assertThat(err(get(source.forward(SHOW_CREATE, "shop"))).message()).contains("the relay is stopping");
+    assertThat(err(get(source.forward(SHOW_CREATE, "shop", "utf8mb4"))).message()).contains("the relay is stopping");
   }
 
   @Test
   void withoutACurrentDatabaseAnUnqualifiedNameIs1046() throws Exception {
     SchemaSource source = source(Duration.ofSeconds(10), 1, scripted(true, List.of()));
-    assertThat(err(get(source.forward(SHOW_CREATE, null))).code()).isEqualTo(1046);
+    assertThat(err(get(source.forward(SHOW_CREATE, null, "utf8mb4"))).code()).isEqualTo(1046);
   }
 
   @Test
@@ -300,7 +309,7 @@ class SchemaSourceTest {
       }
       throw new SocketException("Socket closed");
     });
-    assertThat(err(get(source.forward(SHOW_CREATE, "shop"))).code()).isEqualTo(1430);
+    assertThat(err(get(source.forward(SHOW_CREATE, "shop", "utf8mb4"))).code()).isEqualTo(1430);
     assertThat(given.get(BOUND_SECONDS, TimeUnit.SECONDS).isClosed()).isTrue();
   }
 }
