@@ -370,13 +370,15 @@ final class MetadataParser {
     return new Condition.Comparison(left, operator, operand());
   }
 
-  /** A comparison operator; the lexer gives {@code <}, {@code >}, {@code !} as symbols of their own. */
+  /**
+   * A comparison operator: adjacent tokens of {@code < > ! =} joined, so that it reads the same whether the lexer
+   * gives {@code <=} as one symbol or as two.
+   */
   private String operator() {
     Token t = peek();
     StringBuilder op = new StringBuilder();
     int end = t.start();
-    while (op.length() < 3 && (peek().type() == TokenType.EQUALS || peek().type() == TokenType.SYMBOL
-        && "<>!".contains(peek().value())) && peek().start() == end) {
+    while (isOperatorPart(peek()) && peek().start() == end && op.length() + peek().value().length() <= 3) {
       op.append(peek().value());
       end = peek().end();
       at++;
@@ -385,6 +387,11 @@ final class MetadataParser {
       throw error(t, "expected a comparison operator");
     }
     return op.toString();
+  }
+
+  private static boolean isOperatorPart(Token t) {
+    return t.type() == TokenType.EQUALS || t.type() == TokenType.SYMBOL && !t.value().isEmpty()
+        && t.value().chars().allMatch(c -> "<>!=".indexOf(c) >= 0);
   }
 
   // ---- operands ----

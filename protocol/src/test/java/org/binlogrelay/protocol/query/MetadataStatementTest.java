@@ -3,6 +3,8 @@ package org.binlogrelay.protocol.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -164,6 +166,19 @@ class MetadataStatementTest {
   void whatTheRelayWritesParsesBackToTheSameStatement(String sql) {
     String once = forwarded(sql);
     assertThat(forwarded(once)).isEqualTo(once);
+  }
+
+  @Test
+  void comparisonsReadTheSameWhetherTheLexerJoinsTheirCharactersOrNot() {
+    String sql = "SHOW TABLES WHERE a <=> b";
+    List<Token> split = new SqlLexer(sql, MYSQL_97, false, 100).tokenize();
+    List<Token> joined = new ArrayList<>(split.subList(0, 4));
+    joined.add(new Token(TokenType.SYMBOL, "<=>", 22, 25, 1));
+    joined.addAll(split.subList(split.size() - 2, split.size()));
+    assertThat(joined.get(3).value()).isEqualTo("a");
+    assertThat(new MetadataParser(sql, joined).statement().sql(IN_SHOP))
+        .isEqualTo(new MetadataParser(sql, split).statement().sql(IN_SHOP))
+        .isEqualTo("SHOW TABLES FROM `shop` WHERE (`a` <=> `b`)");
   }
 
   @Test
