@@ -1,10 +1,12 @@
 package org.binlogrelay.server;
 
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.Objects;
 import org.binlogrelay.server.downstream.ReplicaServerConfig;
 import org.binlogrelay.server.downstream.account.UserAccounts;
 import org.binlogrelay.server.downstream.sql.Dialect;
+import org.binlogrelay.server.downstream.sql.SystemVariable;
 
 /**
  * How the relay serves replicas, before it knows whether it acts as a MySQL or a MariaDB server: the {@link

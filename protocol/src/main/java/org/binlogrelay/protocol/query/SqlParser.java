@@ -25,11 +25,13 @@ import java.util.Set;
  *   describe   := (DESCRIBE | DESC | EXPLAIN) table
  * </pre>
  *
- * {@code SHOW} statements are {@link ShowParser}'s, expressions {@link ExpressionParser}'s. A statement that
- * starts like one of MySQL's or MariaDB's other statements ({@code CREATE}, {@code FLUSH}, {@code INSERT}, ...),
- * or uses a construct this server does not evaluate (a JOIN, GROUP BY, a subquery), is {@link
- * Statement.Unsupported}. Anything else throws {@link SqlSyntaxError} pointing at the first token that does not
- * fit, as MySQL's ER_PARSE_ERROR does. Keywords are case-insensitive. Not thread-safe; one instance per statement.
+ * {@code SHOW} statements are {@link ShowParser}'s, expressions {@link ExpressionParser}'s, and the statements that
+ * read table schemas {@link MetadataParser}'s ({@link MetadataStatement}), recognised by their first tokens before
+ * anything else. A statement that starts like one of MySQL's or MariaDB's other statements ({@code CREATE},
+ * {@code FLUSH}, {@code INSERT}, ...), or uses a construct this server does not evaluate (a JOIN, GROUP BY, a
+ * subquery), is {@link Statement.Unsupported}. Anything else throws {@link SqlSyntaxError} pointing at the first
+ * token that does not fit, as MySQL's ER_PARSE_ERROR does. Keywords are case-insensitive. Not thread-safe; one
+ * instance per statement.
  */
 public final class SqlParser {
   /** Statements longer than this are refused before lexing. */
@@ -70,6 +72,9 @@ public final class SqlParser {
       throw new SqlSyntaxError("statement of " + sql.length() + " characters", sql.substring(0, 80), 1);
     }
     List<Token> tokens = new SqlLexer(sql, serverVersion, mariadb, MAX_TOKENS).tokenize();
+    if (MetadataParser.recognizes(tokens)) {
+      return new Statement.Metadata(new MetadataParser(sql, tokens).statement());
+    }
     SqlParser parser = new SqlParser(sql, tokens);
     try {
       return parser.statement();

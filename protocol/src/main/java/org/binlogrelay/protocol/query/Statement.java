@@ -143,4 +143,10 @@ public sealed interface Statement {
       Objects.requireNonNull(what, "what");
     }
   }
+
+  /**
+   * A statement that reads table schemas ({@code SHOW CREATE TABLE}, {@code SHOW FULL TABLES}, a {@code SELECT} of
+   * {@code information_schema.COLUMNS}, ...), which the relay forwards to its schema source.
+   */
+  record Metadata(MetadataStatement statement) implements Statement {}
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -218,9 +219,16 @@ final class DumpSession {
     return store.executedGtids();
   }
 
-  /** True once this session wrote an event to the store. */
-  boolean madeProgress() {
-    return ingest != null && ingest.madeProgress();
+  /**
+   * What this session did, for {@link ReconnectSchedule}: where it resumed, the end of the last transaction it
+   * completed, and how long it streamed.
+   *
+   * @param streamed how long it streamed, measured by the caller
+   */
+  ReconnectSchedule.Attempt attempt(Duration streamed) {
+    EventIngest i = ingest;
+    return i == null ? new ReconnectSchedule.Attempt(null, null, streamed)
+        : new ReconnectSchedule.Attempt(i.start(), i.completedEnd(), streamed);
   }
 
   /** Closes every socket of this session; {@link #run()} then fails. Any thread; idempotent. */

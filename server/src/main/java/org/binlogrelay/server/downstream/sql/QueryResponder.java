@@ -31,8 +31,10 @@ import org.binlogrelay.server.downstream.account.Privilege;
  * 1064 for text that is not SQL, 1235 (naming binlog-relay) for valid SQL the relay does not execute, 1193 for
  * unknown variables, 1227 for a missing privilege, 1229 / 1238 for scope mistakes, 1231 for bad values.
  *
- * <p>The table-schema statements ({@code SHOW DATABASES}, {@code SHOW TABLES}, {@code SHOW COLUMNS}, {@code SHOW
- * CREATE TABLE}, {@code information_schema.SCHEMATA / TABLES / COLUMNS}) all go to {@link #tableSchema}.
+ * <p>The statements that read table schemas ({@link Statement.Metadata}: {@code SHOW DATABASES}, {@code SHOW
+ * TABLES}, {@code SHOW CREATE TABLE}, {@code information_schema} reads, ...) go to the {@link SchemaStatements}
+ * given (the relay's schema source), whose answer may be {@link QueryResponse.Pending}; the few forms of them its
+ * grammar does not take reach {@link #tableSchema}.
  *
  * <p>Thread-safe: holds only immutable configuration and thread-safe sources; the per-connection state is the
  * {@link SessionVariables} passed in, which the caller's event loop owns.
@@ -48,22 +50,41 @@ public final class QueryResponder {
   private final Connections connections;
   private final ServerCounters counters;
   private final StatementCounters statements = new StatementCounters();
+  private final SchemaStatements schema;
 
+  /** A responder without a schema source: statements that read table schemas get ER_NOT_SUPPORTED_YET. */
   public QueryResponder(Dialect dialect, ServerIdentity identity, ServerVariables variables, BinlogListing binlogs,
       Supplier<List<ReplicaInfo>> replicas, Clock clock) {
     this(dialect, identity, variables, binlogs, replicas, clock, ReplicationSource.NONE, Connections.NONE,
-        ServerCounters.NONE);
+        ServerCounters.NONE, SchemaStatements.off(dialect.productName()));
+  }
+
+  /** A responder with a schema source and without the relay's replication, connections or counters. */
+  public QueryResponder(Dialect dialect, ServerIdentity identity, ServerVariables variables, BinlogListing binlogs,
+      Supplier<List<ReplicaInfo>> replicas, Clock clock, SchemaStatements schema) {
+    this(dialect, identity, variables, binlogs, replicas, clock, ReplicationSource.NONE, Connections.NONE,
+        ServerCounters.NONE, schema);
+  }
+
+  /** A responder without a schema source: statements that read table schemas get ER_NOT_SUPPORTED_YET. */
+  public QueryResponder(Dialect dialect, ServerIdentity identity, ServerVariables variables, BinlogListing binlogs,
+      Supplier<List<ReplicaInfo>> replicas, Clock clock, ReplicationSource source, Connections connections,
+      ServerCounters counters) {
+    this(dialect, identity, variables, binlogs, replicas, clock, source, connections, counters,
+        SchemaStatements.off(dialect.productName()));
   }
 
   /**
    * @param source the relay's own replication ({@code SHOW REPLICA STATUS})
    * @param connections the server's connections ({@code SHOW PROCESSLIST}, {@code KILL})
    * @param counters the server's counters ({@code SHOW STATUS})
+   * @param schema answers the statements that read table schemas ({@link Statement.Metadata})
    */
   public QueryResponder(Dialect dialect, ServerIdentity identity, ServerVariables variables, BinlogListing binlogs,
       Supplier<List<ReplicaInfo>> replicas, Clock clock, ReplicationSource source, Connections connections,
-      ServerCounters counters) {
+      ServerCounters counters, SchemaStatements schema) {
     this.env = new Environment(dialect, identity, variables, binlogs, clock, new Columns(dialect.collationId()));
+    this.schema = Objects.requireNonNull(schema, "schema");
     this.replicas = Objects.requireNonNull(replicas, "replicas");
     this.source = Objects.requireNonNull(source, "source");
     this.connections = Objects.requireNonNull(connections, "connections");
@@ -164,6 +185,9 @@ public final class QueryResponder {
       spelling(show.spelling(), show.at(), sql);
       require(client, dialect.replicaListPrivilege(), dialect.replicaListPrivileges());
       return rows(dialect.replicas(columns, replicas.get()));
+    }
+    if (statement instanceof Statement.Metadata metadata) {
+      return schema.answer(metadata.statement(), client, session);
     }
     if (statement instanceof Statement.ShowReplicaStatus show) {
       spelling(show.spelling(), show.at(), sql);
