@@ -150,17 +150,12 @@ class StatementParserTest {
   }
 
   @Test
-  void tableSchemaStatementsAreParsedForTheirOwnAnswer() {
-    assertThat(parse("SHOW DATABASES")).isEqualTo(new Statement.ShowDatabases(new ShowFilter.All()));
-    assertThat(parse("SHOW SCHEMAS LIKE 'a%'")).isEqualTo(new Statement.ShowDatabases(new ShowFilter.Like(
-        LikePattern.compile("a%"))));
-    assertThat(parse("SHOW FULL TABLES FROM db")).isEqualTo(new Statement.ShowTables(true, "db",
-        new ShowFilter.All()));
-    assertThat(parse("SHOW TABLES")).isEqualTo(new Statement.ShowTables(false, null, new ShowFilter.All()));
-    assertThat(parse("SHOW CREATE TABLE `db`.`t`")).isEqualTo(new Statement.ShowCreateTable(new TableName("db",
-        "t")));
-    assertThat(parse("SHOW FULL COLUMNS FROM t FROM db")).isEqualTo(new Statement.ShowColumns(true,
-        new TableName("db", "t"), new ShowFilter.All()));
+  void tableSchemaStatementsAreTheSchemaSourcesAndDescribeIsShowColumns() {
+    for (String sql : List.of("SHOW DATABASES", "SHOW SCHEMAS LIKE 'a%'", "SHOW FULL TABLES FROM db", "SHOW TABLES",
+        "SHOW CREATE TABLE `db`.`t`", "SHOW FULL COLUMNS FROM t FROM db",
+        "SELECT * FROM information_schema.TABLES")) {
+      assertThat(parse(sql)).as(sql).isInstanceOf(Statement.Metadata.class);
+    }
     assertThat(parse("DESCRIBE db.t")).isEqualTo(new Statement.ShowColumns(false, new TableName("db", "t"),
         new ShowFilter.All()));
     assertThat(parse("USE db")).isEqualTo(new Statement.Use("db"));
@@ -172,7 +167,7 @@ class StatementParserTest {
       "SELECT * FROM a JOIN b", "SELECT * FROM a, b", "SELECT (SELECT 1)", "SELECT 1 UNION SELECT 2",
       "SELECT CASE WHEN 1 THEN 2 END", "LOCK TABLES t READ", "UNLOCK TABLES", "PURGE BINARY LOGS TO 'x'",
       "SET PASSWORD FOR x = 'y'", "SELECT 1 IN (SELECT 1)", "XA START 'x'", "DO 1", "SELECT DISTINCT a FROM t",
-      "EXPLAIN SELECT 1", "SHOW CREATE DATABASE d", "SHOW COUNT(*) WARNINGS"})
+      "EXPLAIN SELECT 1", "SHOW COUNT(*) WARNINGS"})
   void validStatementsTheServerDoesNotRunAreUnsupported(String sql) {
     assertThat(parse(sql)).isInstanceOf(Statement.Unsupported.class);
   }
