@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.concurrent.ExecutorService;
@@ -49,7 +53,8 @@ import org.slf4j.LoggerFactory;
  *       is not; the certificate's fingerprint pins it ({@code --ssl-fp});</li>
  *   <li>a relay whose account has another password refuses the replica and the client as usual (1045);</li>
  *   <li>a MySQL 9.7 replica ({@code SOURCE_SSL} left at its default) replicates through such a relay over TLS, as it
- *       does through a relay with a configured certificate.</li>
+ *       does through a relay with a configured certificate, and MySQL's {@code mysql} client and Connector/J log in
+ *       over TLS with a mysql_native_password account, ignoring the proof in the OK.</li>
  * </ul>
  */
 @ExtendWith(ServerFarmExtension.class)
@@ -182,7 +187,23 @@ class ZeroConfigTlsIT {
             ReplicationLink.establish(replica, farm.backend().hostPortForServers(relay.port()), Credentials.REPLICATION,
                     "relay");
             Replicas.awaitExecuted(replica, primary.executedGtidSet(), CATCH_UP);
-            assertThat(relay.tlsLogins()).as("MySQL replicas use TLS when offered").isPositive();
+            long replicaLogins = relay.tlsLogins();
+            assertThat(replicaLogins).as("MySQL replicas use TLS when offered").isPositive();
+
+            // MySQL clients ignore the certificate proof in the OK of a mysql_native_password login over TLS.
+            CommandResult mysql = RealClients.mysql(relay.port(), ServingRelay.PLAIN.user(),
+                    ServingRelay.PLAIN.password(), "--ssl-mode=REQUIRED", "-N", "-e", "SELECT CURRENT_USER()");
+            assertThat(mysql.exitCode()).as(mysql.output()).isZero();
+            assertThat(mysql.output()).contains("plain@%");
+            try (Connection c = DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + relay.port()
+                    + "/?sslMode=REQUIRED&connectTimeout=10000", ServingRelay.PLAIN.user(),
+                    ServingRelay.PLAIN.password());
+                    Statement s = c.createStatement();
+                    ResultSet rs = s.executeQuery("SELECT CURRENT_USER()")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString(1)).isEqualTo("plain@%");
+            }
+            assertThat(relay.tlsLogins()).isGreaterThanOrEqualTo(replicaLogins + 2);
             LOG.info("sysbench {}", load.run(Duration.ofSeconds(10)));
             long ms = Replicas.lag(primary, replica, CATCH_UP);
             LOG.info("FIGURE MySQL 9.7 replica through a relay with a generated certificate caught up {} ms after the"
