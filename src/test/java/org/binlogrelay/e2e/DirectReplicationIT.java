@@ -1,11 +1,13 @@
 package org.binlogrelay.e2e;
 
 import java.time.Duration;
+import java.util.List;
 
 import org.binlogrelay.e2e.checks.TableChecksums;
 import org.binlogrelay.e2e.load.Sysbench;
 import org.binlogrelay.e2e.load.SysbenchResult;
 import org.binlogrelay.e2e.servers.DatabaseServer;
+import org.binlogrelay.e2e.servers.MariadbSeriesTest;
 import org.binlogrelay.e2e.servers.ReplicaStatus;
 import org.binlogrelay.e2e.servers.ServerFarm;
 import org.binlogrelay.e2e.servers.ServerFarmExtension;
@@ -18,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The harness's smoke test, without the relay: a replica replicating straight from its primary under sysbench
- * write load ends with the same tables and the same GTIDs. If this fails, no relay test can be trusted.
+ * write load ends with the same tables and the same GTIDs, for MySQL 9.7, each MariaDB series, and MariaDB's upgrade
+ * path (a 10.11 primary, an 11.8 replica). If this fails, no relay test can be trusted.
  */
 @ExtendWith(ServerFarmExtension.class)
 class DirectReplicationIT {
@@ -33,13 +36,24 @@ class DirectReplicationIT {
         replicaMatchesItsPrimaryAfterWriteLoad(farm, ServerVersion.MYSQL_9_7);
     }
 
+    @MariadbSeriesTest
+    void mariadbReplicaMatchesItsPrimaryAfterWriteLoad(ServerVersion version, ServerFarm farm) {
+        replicaMatchesItsPrimaryAfterWriteLoad(farm, version);
+    }
+
+    /** MariaDB's upgrade path: the replica is upgraded first, so a newer replica follows an older primary. */
     @Test
-    void mariadbReplicaMatchesItsPrimaryAfterWriteLoad(ServerFarm farm) {
-        replicaMatchesItsPrimaryAfterWriteLoad(farm, ServerVersion.MARIADB_10_11);
+    void mariadb118ReplicaMatchesA1011PrimaryAfterWriteLoad(ServerFarm farm) {
+        DatabaseServer primary = farm.start(ServerVersion.MARIADB_10_11, "primary");
+        DatabaseServer replica = farm.start(ServerVersion.MARIADB_11_8, "replica1");
+        replicaMatchesItsPrimaryAfterWriteLoad(new Topology(primary, List.of(farm.replicate(replica, primary))));
     }
 
     private static void replicaMatchesItsPrimaryAfterWriteLoad(ServerFarm farm, ServerVersion version) {
-        Topology topology = farm.startPrimaryWithReplicas(version, 1);
+        replicaMatchesItsPrimaryAfterWriteLoad(farm.startPrimaryWithReplicas(version, 1));
+    }
+
+    private static void replicaMatchesItsPrimaryAfterWriteLoad(Topology topology) {
         DatabaseServer primary = topology.primary();
         DatabaseServer replica = topology.replicas().get(0);
         Sysbench load = Sysbench.against(primary).withTables(TABLES).withTableSize(TABLE_SIZE).withThreads(2);

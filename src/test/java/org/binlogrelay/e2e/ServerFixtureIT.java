@@ -6,6 +6,7 @@ import java.util.Optional;
 
 import org.binlogrelay.e2e.process.ChildProcesses;
 import org.binlogrelay.e2e.servers.DatabaseServer;
+import org.binlogrelay.e2e.servers.MariadbSeriesTest;
 import org.binlogrelay.e2e.servers.Provisioning;
 import org.binlogrelay.e2e.servers.ServerException;
 import org.binlogrelay.e2e.servers.ServerFarm;
@@ -15,10 +16,11 @@ import org.binlogrelay.e2e.servers.ServerSpec;
 import org.binlogrelay.e2e.servers.ServerVersion;
 import org.binlogrelay.e2e.servers.Topology;
 import org.binlogrelay.e2e.servers.local.LocalServer;
+import org.binlogrelay.e2e.servers.local.LocalServerBackend;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -27,14 +29,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @ExtendWith(ServerFarmExtension.class)
 class ServerFixtureIT {
 
-    @ParameterizedTest
-    @EnumSource(ServerFlavor.class)
-    void closingTheFarmKillsTheServerAndDeletesItsFiles(ServerFlavor flavor) {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("org.binlogrelay.e2e.servers.ServerVersion#local")
+    void closingTheFarmKillsTheServerAndDeletesItsFiles(ServerVersion version) {
         DatabaseServer server;
         Optional<ProcessHandle> process = Optional.empty();
         Path directory = null;
         try (ServerFarm farm = ServerFarm.create()) {
-            server = farm.start(ServerSpec.of(flavor).named("doomed"));
+            server = farm.start(ServerSpec.of(version).named("doomed"));
             server.execute("CREATE DATABASE doomed", "CREATE TABLE doomed.t (id INT PRIMARY KEY)");
             if (server instanceof LocalServer local) {
                 process = local.processHandle();
@@ -53,10 +55,10 @@ class ServerFixtureIT {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(ServerFlavor.class)
-    void serverKilledWithSigkillRestartsOnItsDataDirectory(ServerFlavor flavor, ServerFarm farm) {
-        DatabaseServer server = farm.start(ServerSpec.of(flavor).named("crashy"));
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("org.binlogrelay.e2e.servers.ServerVersion#local")
+    void serverKilledWithSigkillRestartsOnItsDataDirectory(ServerVersion version, ServerFarm farm) {
+        DatabaseServer server = farm.start(ServerSpec.of(version).named("crashy"));
         server.execute("CREATE DATABASE crashy", "CREATE TABLE crashy.t (id INT PRIMARY KEY, v VARCHAR(20))",
                 "INSERT INTO crashy.t VALUES (1, 'before'), (2, 'kill')");
         String gtidsBeforeKill = server.executedGtidSet();
@@ -116,23 +118,23 @@ class ServerFixtureIT {
     }
 
     /** The Docker backend resets every new server this way; checked here on the local servers. */
-    @ParameterizedTest
-    @EnumSource(ServerFlavor.class)
-    void resettingTheBinlogsLeavesNoGtidsAndOneBinlog(ServerFlavor flavor, ServerFarm farm) {
-        DatabaseServer server = farm.start(ServerSpec.of(flavor).named("reset"));
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("org.binlogrelay.e2e.servers.ServerVersion#local")
+    void resettingTheBinlogsLeavesNoGtidsAndOneBinlog(ServerVersion version, ServerFarm farm) {
+        DatabaseServer server = farm.start(ServerSpec.of(version).named("reset"));
         server.execute("CREATE DATABASE reset", "FLUSH BINARY LOGS");
         assertThat(server.executedGtidSet()).isNotEmpty();
 
-        server.execute(flavor.dialect().resetBinlogsStatement());
+        server.execute(version.flavor().dialect().resetBinlogsStatement());
 
         assertThat(server.executedGtidSet()).isEmpty();
         assertThat(server.queryRows("SHOW BINARY LOGS")).extracting(row -> row.get("Log_name"))
                 .containsExactly("binlog.000001");
     }
 
-    @Test
-    void aServerOptionReachesTheServer(ServerFarm farm) {
-        DatabaseServer server = farm.start(ServerSpec.of(ServerFlavor.MARIADB).withMaxBinlogSize(8192)
+    @MariadbSeriesTest
+    void aServerOptionReachesTheServer(ServerVersion version, ServerFarm farm) {
+        DatabaseServer server = farm.start(ServerSpec.of(version).withMaxBinlogSize(8192)
                 .withOptions("--binlog-row-image=MINIMAL"));
 
         assertThat(server.queryLong("SELECT @@max_binlog_size")).isEqualTo(8192);
@@ -141,9 +143,9 @@ class ServerFixtureIT {
         assertThat(server.queryValue("SELECT @@binlog_checksum")).isEqualTo("CRC32");
     }
 
-    @Test
-    void aServerThatCannotStartFailsWithItsErrorLogAndLeavesNothingBehind(ServerFarm farm) {
-        assertThatThrownBy(() -> farm.start(ServerSpec.of(ServerFlavor.MARIADB).named("broken")
+    @MariadbSeriesTest
+    void aServerThatCannotStartFailsWithItsErrorLogAndLeavesNothingBehind(ServerVersion version, ServerFarm farm) {
+        assertThatThrownBy(() -> farm.start(ServerSpec.of(version).named("broken")
                 .withOptions("--no-such-option=1")))
                 .isInstanceOf(ServerException.class)
                 .hasMessageContaining("broken-")
@@ -152,10 +154,10 @@ class ServerFixtureIT {
         assertThat(farm.servers()).isEmpty();
     }
 
-    @ParameterizedTest
-    @EnumSource(ServerFlavor.class)
-    void aBrokenReplicaFailsTheCatchUpAtOnceWithItsReplicationError(ServerFlavor flavor, ServerFarm farm) {
-        Topology topology = farm.startPrimaryWithReplicas(ServerVersion.defaultFor(flavor), 1);
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("org.binlogrelay.e2e.servers.ServerVersion#local")
+    void aBrokenReplicaFailsTheCatchUpAtOnceWithItsReplicationError(ServerVersion version, ServerFarm farm) {
+        Topology topology = farm.startPrimaryWithReplicas(version, 1);
         DatabaseServer primary = topology.primary();
         DatabaseServer replica = topology.replicas().get(0);
         primary.execute("CREATE DATABASE clash", "CREATE TABLE clash.t (id INT PRIMARY KEY)");
@@ -171,6 +173,41 @@ class ServerFixtureIT {
                 .hasMessageContaining("Last_SQL_Error: ")
                 .hasMessageContaining("Duplicate entry '1'");
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(30));
+    }
+
+    /**
+     * Both MariaDB series run side by side, each the series asked for, at the defaults the harness leaves alone: on
+     * 11.8 {@code binlog_legacy_event_pos=OFF} and {@code binlog_gtid_index=ON}, whose {@code binlog.NNNNNN.idx} files
+     * lie next to the binlogs but are no binlogs (not in the index, not in SHOW BINARY LOGS).
+     */
+    @Test
+    void theMariadbSeriesRunSideBySideAtTheirDefaults(ServerFarm farm) {
+        DatabaseServer older = farm.start(ServerSpec.of(ServerVersion.MARIADB_10_11).named("lts-10-11"));
+        DatabaseServer newer = farm.start(ServerSpec.of(ServerVersion.MARIADB_11_8).named("lts-11-8"));
+        assertThat(older.queryValue("SELECT VERSION()")).startsWith("10.11.");
+        assertThat(newer.queryValue("SELECT VERSION()")).startsWith("11.8.");
+        assertThat(newer.queryValue("SELECT @@binlog_legacy_event_pos")).isEqualTo("0");
+        assertThat(newer.queryValue("SELECT @@binlog_gtid_index")).isEqualTo("1");
+        assertThat(newer.queryValue("SELECT @@binlog_format")).isEqualTo("ROW");
+        assertThat(newer.queryValue("SELECT @@gtid_strict_mode")).isEqualTo("1");
+        newer.execute("CREATE DATABASE idx", "FLUSH BINARY LOGS", "CREATE TABLE idx.t (id INT PRIMARY KEY)");
+        assertThat(newer.queryRows("SHOW BINARY LOGS")).extracting(row -> row.get("Log_name"))
+                .containsExactly("binlog.000001", "binlog.000002");
+        assertThat(newer.binlogDir()).isDirectoryContaining("glob:**/binlog.000001.idx");
+        assertThat(older.binlogDir()).isDirectoryNotContaining("glob:**/*.idx");
+    }
+
+    /** The local backend refuses a series it has not installed, and says what it has. */
+    @Test
+    void theLocalBackendRefusesASeriesItHasNot(ServerFarm farm) {
+        if (!(farm.backend() instanceof LocalServerBackend)) {
+            return; // the Docker backend runs any series
+        }
+        assertThatThrownBy(() -> farm.start(ServerSpec.of(ServerVersion.MYSQL_8_4)))
+                .isInstanceOf(ServerException.class)
+                .hasMessageContaining("The local backend has no MySQL 8.4")
+                .hasMessageContaining("MariaDB 10.11, MariaDB 11.8")
+                .hasMessageContaining("-Dservers=docker");
     }
 
     @Test

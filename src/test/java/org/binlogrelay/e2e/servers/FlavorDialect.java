@@ -31,8 +31,21 @@ public interface FlavorDialect {
      */
     boolean hasExecuted(DatabaseServer server, String gtidSet);
 
-    /** Statements that make a server replicate from {@code source} by GTID auto-positioning, and start it. */
+    /**
+     * Statements that make a server replicate from {@code source} by GTID auto-positioning, and start it, with the
+     * replica's defaults for TLS (a MariaDB 11.8 replica insists on it, 10.11 does not ask for it).
+     */
     List<String> startReplicationStatements(HostAndPort source, Credentials credentials);
+
+    /**
+     * Like {@link #startReplicationStatements(HostAndPort, Credentials)}, for a source known to offer no TLS: the
+     * replica is told to connect without it (MariaDB {@code MASTER_SSL=0}; MySQL replicas need nothing, they fetch
+     * the source's RSA key instead).
+     */
+    List<String> startReplicationWithoutTlsStatements(HostAndPort source, Credentials credentials);
+
+    /** Whether {@code server}, as a source, accepts TLS connections from replicas. */
+    boolean offersTls(DatabaseServer server);
 
     List<String> stopReplicationStatements();
 

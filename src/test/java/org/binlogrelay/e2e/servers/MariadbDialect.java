@@ -78,13 +78,33 @@ final class MariadbDialect implements FlavorDialect {
 
     @Override
     public List<String> startReplicationStatements(HostAndPort source, Credentials credentials) {
+        return changeMasterAndStart(source, credentials, "");
+    }
+
+    /**
+     * {@code MASTER_SSL=0}: a MariaDB 11.8 replica asks for TLS by default ({@code Master_SSL_Allowed=Yes}) and fails
+     * against a source without it, such as a harness-made 10.11 server ("SSL is required, but the server does not
+     * support it"); 11.8 servers make their own certificate at start-up.
+     */
+    @Override
+    public List<String> startReplicationWithoutTlsStatements(HostAndPort source, Credentials credentials) {
+        return changeMasterAndStart(source, credentials, ", MASTER_SSL=0");
+    }
+
+    private static List<String> changeMasterAndStart(HostAndPort source, Credentials credentials, String more) {
         return List.of(
                 "CHANGE MASTER TO MASTER_HOST=" + quote(source.host())
                         + ", MASTER_PORT=" + source.port()
                         + ", MASTER_USER=" + quote(credentials.user())
                         + ", MASTER_PASSWORD=" + quote(credentials.password())
-                        + ", MASTER_USE_GTID=slave_pos, MASTER_CONNECT_RETRY=1",
+                        + ", MASTER_USE_GTID=slave_pos, MASTER_CONNECT_RETRY=1" + more,
                 "START SLAVE");
+    }
+
+    /** {@code @@have_ssl}: YES once the server has a certificate (11.8 makes one; the harness gives 10.11 none). */
+    @Override
+    public boolean offersTls(DatabaseServer server) {
+        return "YES".equalsIgnoreCase(server.queryValue("SELECT @@global.have_ssl"));
     }
 
     @Override

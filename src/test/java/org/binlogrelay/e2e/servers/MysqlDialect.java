@@ -64,6 +64,17 @@ final class MysqlDialect implements FlavorDialect {
     }
 
     @Override
+    public List<String> startReplicationWithoutTlsStatements(HostAndPort source, Credentials credentials) {
+        return startReplicationStatements(source, credentials);
+    }
+
+    /** MySQL makes its own certificates at start-up when it has none. */
+    @Override
+    public boolean offersTls(DatabaseServer server) {
+        return true;
+    }
+
+    @Override
     public List<String> stopReplicationStatements() {
         return List.of("STOP REPLICA");
     }

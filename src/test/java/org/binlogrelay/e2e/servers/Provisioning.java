@@ -27,6 +27,17 @@ public final class Provisioning {
                 + " missing one.";
     }
 
+    /**
+     * The cache where the provisioning script keeps its Debian sid roots ({@code mysql-sid-root},
+     * {@code mariadb-sid-root}): {@code $BINLOG_RELAY_CACHE}, by default {@code ~/.cache/binlog-relay}.
+     */
+    public static Path cacheDir() {
+        String cache = System.getenv("BINLOG_RELAY_CACHE");
+        Path dir = cache != null && !cache.isBlank() ? Path.of(cache)
+                : Path.of(System.getProperty("user.home"), ".cache", "binlog-relay");
+        return dir.toAbsolutePath().normalize();
+    }
+
     /** An executable on the PATH or in the usual system directories, or an error naming {@code what} is missing. */
     public static Path executable(String name, String what) {
         Optional<Path> onPath = Pattern.compile(":").splitAsStream(System.getenv().getOrDefault("PATH", ""))

@@ -28,9 +28,17 @@ public final class ReplicationLink {
         this.sourceDescription = sourceDescription;
     }
 
-    /** Makes {@code replica} replicate from {@code source} directly. */
+    /**
+     * Makes {@code replica} replicate from {@code source} directly; over TLS if the source offers it (the replica's
+     * default), else with TLS turned off on the replica, as a DBA does for a source without certificates.
+     */
     public static ReplicationLink establish(DatabaseServer replica, DatabaseServer source) {
-        return establish(replica, source.peerAddress(), source.replicationCredentials(), source.toString());
+        FlavorDialect dialect = replica.flavor().dialect();
+        List<String> statements = source.flavor().dialect().offersTls(source)
+                ? dialect.startReplicationStatements(source.peerAddress(), source.replicationCredentials())
+                : dialect.startReplicationWithoutTlsStatements(source.peerAddress(), source.replicationCredentials());
+        replica.execute(statements.toArray(String[]::new));
+        return new ReplicationLink(replica, source.peerAddress(), source.toString());
     }
 
     /**

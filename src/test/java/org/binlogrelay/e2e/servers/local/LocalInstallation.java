@@ -1,18 +1,28 @@
 package org.binlogrelay.e2e.servers.local;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
+import org.binlogrelay.e2e.process.ChildProcesses;
+import org.binlogrelay.e2e.process.CommandResult;
+import org.binlogrelay.e2e.process.Tails;
 import org.binlogrelay.e2e.servers.ServerException;
 import org.binlogrelay.e2e.servers.ServerFlavor;
+import org.binlogrelay.e2e.servers.ServerVersion;
 
 /**
- * Server binaries installed on this machine by {@code scripts/provision-test-servers.sh}, one implementation per
- * flavour: {@link LocalMysqlInstallation} (MySQL in a Debian sid root, run through {@code chroot}) and
- * {@link LocalMariadbInstallation} (Debian's MariaDB). Found once per JVM; a missing installation is an error whose
- * message says how to provision it, never a reason to skip a test.
+ * Server binaries installed on this machine by {@code scripts/provision-test-servers.sh}, one per series of
+ * {@link ServerVersion#local()}: {@link LocalMysqlInstallation} (MySQL 9.7 in a Debian sid root) and
+ * {@link LocalMariadbInstallation} (Debian's MariaDB 10.11 on the host; MariaDB 11.8 in its own sid root), found with
+ * {@link #of(ServerVersion)}. Found once per JVM and series; a missing installation is an error whose message says
+ * how to provision it, never a reason to skip a test. Implementations are immutable.
  */
 interface LocalInstallation {
 
@@ -24,7 +34,7 @@ interface LocalInstallation {
     /** The host directory under which this JVM's run directory for this installation lives. */
     Path runBase();
 
-    /** How the server process sees a host path (inside the chroot for MySQL). */
+    /** How the server process sees a host path (inside the chroot for MySQL and MariaDB 11.8). */
     String serverPath(Path hostPath);
 
     /**
@@ -38,6 +48,52 @@ interface LocalInstallation {
 
     /** The full command that runs a server with these options. */
     List<String> serverCommand(List<String> options);
+
+    /**
+     * The installation of {@code version}: MySQL 9.7 in {@code mysql-sid-root}, MariaDB 10.11 on the host, MariaDB
+     * 11.8 in {@code mariadb-sid-root}. Any other series is refused with a message suggesting the Docker backend.
+     */
+    static LocalInstallation of(ServerVersion version) {
+        if (version.equals(ServerVersion.MYSQL_9_7)) {
+            return LocalMysqlInstallation.discover();
+        }
+        if (version.equals(ServerVersion.MARIADB_10_11)) {
+            return LocalMariadbInstallation.discover(ProgramRoot.host("MariaDB 10.11"));
+        }
+        if (version.equals(ServerVersion.MARIADB_11_8)) {
+            return LocalMariadbInstallation.discover(ChrootRoot.find("mariadb-sid-root", "usr/sbin/mariadbd",
+                    "MariaDB 11.8"));
+        }
+        throw new ServerException("The local backend has no " + version + ": it has "
+                + ServerVersion.local().stream().map(ServerVersion::toString).collect(Collectors.joining(", "))
+                + ". Ask for one of those or run with -Dservers=docker.");
+    }
+
+    /** Runs {@code program --version} in {@code root} and returns the version it prints. */
+    static String probeVersion(ProgramRoot root, String program) {
+        List<String> command = root.command(program, List.of("--version"));
+        Path output;
+        try {
+            output = Files.createTempFile("binlog-relay-e2e-", ".out");
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create a temporary file", e);
+        }
+        try {
+            CommandResult result = ChildProcesses.run(command, output.getParent(), output, null,
+                    Duration.ofSeconds(60));
+            if (result.exitCode() != 0) {
+                throw new ServerException("Cannot run " + program + " in " + root + " (exit code " + result.exitCode()
+                        + "): " + String.join(" ", command) + "\n" + Tails.of(output, 20) + root.repairHint());
+            }
+            return parseVersion(result.output(), String.join(" ", command));
+        } finally {
+            try {
+                Files.deleteIfExists(output);
+            } catch (IOException e) {
+                // A leftover temporary file is harmless; the version check's result is what matters.
+            }
+        }
+    }
 
     /** The version from {@code mysqld --version} output such as {@code /usr/sbin/mysqld  Ver 9.7.4-2 for Linux}. */
     static String parseVersion(String versionOutput, String command) {

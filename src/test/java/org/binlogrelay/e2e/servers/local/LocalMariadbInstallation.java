@@ -11,51 +11,29 @@ import java.util.List;
 import org.binlogrelay.e2e.process.ChildProcesses;
 import org.binlogrelay.e2e.process.CommandResult;
 import org.binlogrelay.e2e.process.Tails;
-import org.binlogrelay.e2e.servers.Provisioning;
 import org.binlogrelay.e2e.servers.ServerException;
 import org.binlogrelay.e2e.servers.ServerFlavor;
 
 /**
- * Debian's MariaDB ({@code mariadbd}, {@code mariadb-install-db}), run directly. Run directories go to
- * {@code ${java.io.tmpdir}/binlog-relay-e2e}.
+ * A MariaDB installation ({@code mariadbd}, {@code mariadb-install-db}) in a {@link ProgramRoot}: Debian 12's MariaDB
+ * 10.11 run directly on the host (run directories in {@code ${java.io.tmpdir}/binlog-relay-e2e}), or MariaDB 11.8
+ * from Debian sid in {@code $BINLOG_RELAY_CACHE/mariadb-sid-root}, run as {@code chroot ROOT mariadbd ...} (run
+ * directories in {@code ROOT/data/binlog-relay-e2e}). Both are set up and started the same way.
  */
 final class LocalMariadbInstallation implements LocalInstallation {
 
     private static final String REDO_LOG_SIZE = "--innodb-log-file-size=48M";
 
-    private final Path mariadbd;
-    private final Path installDb;
+    private final ProgramRoot root;
     private final String version;
 
-    private LocalMariadbInstallation(Path mariadbd, Path installDb, String version) {
-        this.mariadbd = mariadbd;
-        this.installDb = installDb;
+    private LocalMariadbInstallation(ProgramRoot root, String version) {
+        this.root = root;
         this.version = version;
     }
 
-    static LocalMariadbInstallation discover() {
-        Path mariadbd = Provisioning.executable("mariadbd", "MariaDB");
-        Path installDb = Provisioning.executable("mariadb-install-db", "MariaDB");
-        List<String> command = List.of(mariadbd.toString(), "--version");
-        Path output;
-        try {
-            output = Files.createTempFile("binlog-relay-e2e-", ".out");
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot create a temporary file", e);
-        }
-        try {
-            CommandResult result = ChildProcesses.run(command, output.getParent(), output, null,
-                    Duration.ofSeconds(60));
-            result.requireSuccess("MariaDB version check");
-            return new LocalMariadbInstallation(mariadbd, installDb,
-                    LocalInstallation.parseVersion(result.output(), String.join(" ", command)));
-        } finally {
-            try {
-                Files.deleteIfExists(output);
-            } catch (IOException e) {
-                // A leftover temporary file is harmless.
-            }
-        }
+    static LocalMariadbInstallation discover(ProgramRoot root) {
+        return new LocalMariadbInstallation(root, LocalInstallation.probeVersion(root, "mariadbd"));
     }
 
     @Override
@@ -70,20 +48,22 @@ final class LocalMariadbInstallation implements LocalInstallation {
 
     @Override
     public Path runBase() {
-        return Path.of(System.getProperty("java.io.tmpdir"), "binlog-relay-e2e").toAbsolutePath();
+        return root.runBase();
     }
 
     @Override
     public String serverPath(Path hostPath) {
-        return hostPath.toAbsolutePath().toString();
+        return root.serverPath(hostPath);
     }
 
     @Override
     public void initializeTemplate(Path templateDataDir, Path workDir) {
         Path output = workDir.resolve("mariadb-install-db.out");
-        List<String> install = List.of(installDb.toString(), "--no-defaults", "--user=root",
-                "--datadir=" + templateDataDir, "--auth-root-authentication-method=normal", "--skip-test-db",
-                "--innodb-buffer-pool-size=64M", REDO_LOG_SIZE);
+        // --skip-name-resolve and --force: the machine's host name need not resolve (in a chroot it does not), and
+        // without them mariadb-install-db stops to say so; the harness's users are '%' anyway.
+        List<String> install = root.command("mariadb-install-db", List.of("--no-defaults", "--user=root",
+                "--datadir=" + serverPath(templateDataDir), "--auth-root-authentication-method=normal",
+                "--skip-test-db", "--skip-name-resolve", "--force", "--innodb-buffer-pool-size=64M", REDO_LOG_SIZE));
         ChildProcesses.run(install, workDir, output, null, Duration.ofMinutes(3)).requireSuccess("mariadb-install-db");
 
         // The users go in with the server in bootstrap mode, which reads SQL from stdin with the grant tables
@@ -96,9 +76,9 @@ final class LocalMariadbInstallation implements LocalInstallation {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot write " + usersSql, e);
         }
-        List<String> bootstrap = List.of(mariadbd.toString(), "--no-defaults", "--bootstrap", "--user=root",
-                "--datadir=" + templateDataDir, "--log-error=" + errorLog,
-                "--innodb-buffer-pool-size=64M", REDO_LOG_SIZE);
+        List<String> bootstrap = root.command("mariadbd", List.of("--no-defaults", "--bootstrap", "--user=root",
+                "--datadir=" + serverPath(templateDataDir), "--log-error=" + serverPath(errorLog),
+                "--innodb-buffer-pool-size=64M", REDO_LOG_SIZE));
         CommandResult result = ChildProcesses.run(bootstrap, workDir, workDir.resolve("mariadb-bootstrap.out"),
                 usersSql, Duration.ofMinutes(3));
         if (result.exitCode() != 0) {
@@ -115,13 +95,13 @@ final class LocalMariadbInstallation implements LocalInstallation {
 
     @Override
     public List<String> serverCommand(List<String> options) {
-        List<String> command = new ArrayList<>(List.of(mariadbd.toString(), "--no-defaults", "--user=root"));
-        command.addAll(options);
-        return command;
+        List<String> arguments = new ArrayList<>(List.of("--no-defaults", "--user=root"));
+        arguments.addAll(options);
+        return root.command("mariadbd", arguments);
     }
 
     @Override
     public String toString() {
-        return "MariaDB " + version + " (" + mariadbd + ")";
+        return "MariaDB " + version + " (" + (root instanceof ChrootRoot ? "in " + root : "on " + root) + ")";
     }
 }

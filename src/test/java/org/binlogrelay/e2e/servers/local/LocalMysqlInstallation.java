@@ -11,56 +11,27 @@ import java.util.List;
 import org.binlogrelay.e2e.process.ChildProcesses;
 import org.binlogrelay.e2e.process.CommandResult;
 import org.binlogrelay.e2e.process.Tails;
-import org.binlogrelay.e2e.servers.Provisioning;
 import org.binlogrelay.e2e.servers.ServerException;
 import org.binlogrelay.e2e.servers.ServerFlavor;
 
 /**
  * MySQL from Debian sid, installed by the provisioning script in a debootstrap root at
  * {@code $BINLOG_RELAY_CACHE/mysql-sid-root} (default {@code ~/.cache/binlog-relay/mysql-sid-root}) and run as
- * {@code chroot ROOT mysqld ...}. {@code chroot} needs root. Everything the server touches (data, binlogs, logs,
- * socket) must live inside the root: run directories go to {@code ROOT/data/binlog-relay-e2e}. The loopback
- * interface is shared, so clients connect to 127.0.0.1 as usual.
+ * {@code chroot ROOT mysqld ...} ({@link ChrootRoot}: root needed, every file the server touches inside the root).
  */
 final class LocalMysqlInstallation implements LocalInstallation {
 
-    private static final String MARKER = ".binlog-relay-provisioned";
-
-    private final Path root;
-    private final Path chroot;
+    private final ChrootRoot root;
     private final String version;
 
-    private LocalMysqlInstallation(Path root, Path chroot, String version) {
+    private LocalMysqlInstallation(ChrootRoot root, String version) {
         this.root = root;
-        this.chroot = chroot;
         this.version = version;
     }
 
     static LocalMysqlInstallation discover() {
-        String cacheVariable = System.getenv("BINLOG_RELAY_CACHE");
-        Path cache = cacheVariable != null && !cacheVariable.isBlank() ? Path.of(cacheVariable)
-                : Path.of(System.getProperty("user.home"), ".cache", "binlog-relay");
-        Path root = cache.resolve("mysql-sid-root").toAbsolutePath().normalize();
-        if (!Files.exists(root.resolve(MARKER)) || !Files.isExecutable(root.resolve("usr/sbin/mysqld"))) {
-            throw new ServerException("MySQL is not installed: " + root.resolve(MARKER) + " or "
-                    + root.resolve("usr/sbin/mysqld") + " is missing. " + Provisioning.hint());
-        }
-        Path chroot = Provisioning.executable("chroot", "chroot (coreutils)");
-        List<String> command = List.of(chroot.toString(), root.toString(), "mysqld", "--version");
-        Path output = temporaryFile();
-        try {
-            CommandResult result = ChildProcesses.run(command, root, output, null, Duration.ofSeconds(60));
-            if (result.exitCode() != 0) {
-                throw new ServerException("Cannot run MySQL in " + root + " (exit code " + result.exitCode()
-                        + "): " + String.join(" ", command) + "\n" + Tails.of(output, 20)
-                        + "chroot needs root: run the tests as root. If the root is damaged, delete it and "
-                        + Provisioning.hint());
-            }
-            return new LocalMysqlInstallation(root, chroot,
-                    LocalInstallation.parseVersion(result.output(), String.join(" ", command)));
-        } finally {
-            deleteQuietly(output);
-        }
+        ChrootRoot root = ChrootRoot.find("mysql-sid-root", "usr/sbin/mysqld", "MySQL");
+        return new LocalMysqlInstallation(root, LocalInstallation.probeVersion(root, "mysqld"));
     }
 
     @Override
@@ -75,17 +46,12 @@ final class LocalMysqlInstallation implements LocalInstallation {
 
     @Override
     public Path runBase() {
-        return root.resolve("data").resolve("binlog-relay-e2e");
+        return root.runBase();
     }
 
     @Override
     public String serverPath(Path hostPath) {
-        Path absolute = hostPath.toAbsolutePath().normalize();
-        if (!absolute.startsWith(root)) {
-            throw new IllegalArgumentException("Path " + hostPath + " is outside the MySQL root " + root
-                    + " and invisible to the server");
-        }
-        return "/" + root.relativize(absolute);
+        return root.serverPath(hostPath);
     }
 
     @Override
@@ -99,13 +65,13 @@ final class LocalMysqlInstallation implements LocalInstallation {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot write " + initFile, e);
         }
-        List<String> command = List.of(chroot.toString(), root.toString(), "mysqld", "--no-defaults",
+        List<String> command = root.command("mysqld", List.of("--no-defaults",
                 "--initialize-insecure", "--user=root",
                 "--datadir=" + serverPath(templateDataDir),
                 "--init-file=" + serverPath(initFile),
                 "--log-error=" + serverPath(errorLog),
                 "--innodb-buffer-pool-size=64M",
-                "--innodb-redo-log-capacity=64M");
+                "--innodb-redo-log-capacity=64M"));
         CommandResult result = ChildProcesses.run(command, workDir, output, null, Duration.ofMinutes(3));
         if (result.exitCode() != 0) {
             throw new ServerException("mysqld --initialize-insecure failed with exit code " + result.exitCode()
@@ -120,26 +86,9 @@ final class LocalMysqlInstallation implements LocalInstallation {
 
     @Override
     public List<String> serverCommand(List<String> options) {
-        List<String> command = new ArrayList<>(List.of(chroot.toString(), root.toString(), "mysqld",
-                "--no-defaults", "--user=root", "--secure-file-priv="));
-        command.addAll(options);
-        return command;
-    }
-
-    private static Path temporaryFile() {
-        try {
-            return Files.createTempFile("binlog-relay-e2e-", ".out");
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot create a temporary file", e);
-        }
-    }
-
-    private static void deleteQuietly(Path file) {
-        try {
-            Files.deleteIfExists(file);
-        } catch (IOException e) {
-            // A leftover temporary file is harmless; the version check's result is what matters.
-        }
+        List<String> arguments = new ArrayList<>(List.of("--no-defaults", "--user=root", "--secure-file-priv="));
+        arguments.addAll(options);
+        return root.command("mysqld", arguments);
     }
 
     @Override

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -18,17 +18,18 @@ import org.binlogrelay.e2e.servers.DatabaseServer;
 import org.binlogrelay.e2e.servers.HostAndPort;
 import org.binlogrelay.e2e.servers.ServerBackend;
 import org.binlogrelay.e2e.servers.ServerException;
-import org.binlogrelay.e2e.servers.ServerFlavor;
 import org.binlogrelay.e2e.servers.ServerSpec;
 import org.binlogrelay.e2e.servers.ServerVersion;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Servers as local processes of the binaries that {@code scripts/provision-test-servers.sh} installed: MySQL 9.7
- * (in a chroot) and MariaDB 10.11.
+ * Servers as local processes of the binaries that {@code scripts/provision-test-servers.sh} installed, one
+ * installation per series of {@link ServerVersion#local()}: MySQL 9.7 (in a chroot), MariaDB 10.11 (Debian's, on the
+ * host) and MariaDB 11.8 (in a chroot of its own), side by side; a spec's version picks the installation
+ * ({@link LocalInstallation#of(ServerVersion)}).
  *
- * <p>Per flavour and JVM, the first server pays for one template data directory ({@code mysqld
+ * <p>Per series and JVM, the first server pays for one template data directory ({@code mysqld
  * --initialize-insecure} or {@code mariadb-install-db}, with the harness users); every server then starts from a
  * copy of it. All files live in a run directory per JVM ({@link RunDirectory}), deleted on {@link #close()} and by
  * a shutdown hook. Thread-safe.
@@ -37,7 +38,7 @@ public final class LocalServerBackend implements ServerBackend {
 
     private static final Logger LOG = LoggerFactory.getLogger(LocalServerBackend.class);
 
-    private final Map<ServerFlavor, Template> templates = new EnumMap<>(ServerFlavor.class);
+    private final Map<ServerVersion, Template> templates = new HashMap<>();
     private final Map<Path, RunDirectory> runDirectories = new ConcurrentHashMap<>();
     private final Set<LocalServer> servers = ConcurrentHashMap.newKeySet();
     private final AtomicInteger sequence = new AtomicInteger(1);
@@ -56,13 +57,12 @@ public final class LocalServerBackend implements ServerBackend {
 
     @Override
     public DatabaseServer start(ServerSpec spec) {
-        Template template = template(spec.flavor());
+        Template template = template(spec.version());
         LocalInstallation installation = template.installation();
         if (!spec.version().matches(installation.reportedVersion())) {
-            throw new ServerException("The local backend has " + installation + ", not " + spec.version()
-                    + ", which server " + spec.name() + " asks for. Ask for "
-                    + ServerVersion.defaultFor(spec.flavor())
-                    + " or run with -Dservers=docker.");
+            throw new ServerException("The local backend's " + spec.version() + " is " + installation
+                    + ", which reports another series; server " + spec.name() + " asks for " + spec.version()
+                    + ". Re-provision the servers or run with -Dservers=docker.");
         }
         int number = sequence.getAndIncrement();
         int serverId = spec.serverId() != 0 ? spec.serverId() : number;
@@ -105,17 +105,17 @@ public final class LocalServerBackend implements ServerBackend {
         return runDirectories.values().stream().map(RunDirectory::path).toList();
     }
 
-    private synchronized Template template(ServerFlavor flavor) {
+    private synchronized Template template(ServerVersion version) {
         if (closed) {
             throw new IllegalStateException("The local server backend is closed");
         }
-        Template template = templates.get(flavor);
+        Template template = templates.get(version);
         if (template == null) {
             long started = System.nanoTime();
-            LocalInstallation installation = flavor == ServerFlavor.MYSQL ? LocalMysqlInstallation.discover()
-                    : LocalMariadbInstallation.discover();
+            LocalInstallation installation = LocalInstallation.of(version);
             RunDirectory runDirectory = runDirectories.computeIfAbsent(installation.runBase(), RunDirectory::create);
-            Path workDir = runDirectory.path().resolve("template-" + flavor.name().toLowerCase(Locale.ROOT));
+            Path workDir = runDirectory.path().resolve("template-" + version.flavor().name().toLowerCase(Locale.ROOT)
+                    + "-" + version.series());
             Path dataDir = workDir.resolve("data");
             try {
                 Files.createDirectories(workDir);
@@ -124,7 +124,7 @@ public final class LocalServerBackend implements ServerBackend {
             }
             installation.initializeTemplate(dataDir, workDir);
             template = new Template(installation, runDirectory, dataDir);
-            templates.put(flavor, template);
+            templates.put(version, template);
             LOG.info("Made the {} template data directory {} in {} ms", installation, dataDir,
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
         }
