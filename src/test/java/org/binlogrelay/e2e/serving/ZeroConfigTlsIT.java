@@ -127,6 +127,9 @@ class ZeroConfigTlsIT {
                 "-e", "SELECT 1");
         assertThat(proved.exitCode()).as(proved.output()).isZero();
         assertThat(proved.output().strip()).isEqualTo("1");
+        CommandResult session = RealClients.mariadb118(checked.host(), relay.port(), repl.user(), repl.password(),
+                "-N", "-e", "SHOW SESSION STATUS LIKE 'Ssl_version'");
+        assertThat(session.output()).as("the relay's view of the session").matches("(?s)Ssl_version\\tTLSv1\\.[23]\\s*");
 
         CommandResult unproved = RealClients.mariadb118(checked.host(), relay.port(), SHA2.user(), SHA2.password(),
                 "-N", "-e", "SELECT 1");
