@@ -2,8 +2,11 @@
 # Generates the real-server binlog fixtures the protocol tests parse:
 #   protocol/src/test/resources/fixtures/mysql-9.7/      binlog.00000N files + expected.properties
 #   protocol/src/test/resources/fixtures/mariadb-10.11/  mariadb-bin.00000N files + expected.properties
+#   protocol/src/test/resources/fixtures/mariadb-11.8/   the same workload on MariaDB 11.8 at its defaults
+#                                                        (binlog_legacy_event_pos=OFF: events inside a
+#                                                        transaction carry log_pos 0)
 #
-# Usage: scripts/generate-protocol-fixtures.sh [mysql|mariadb|all]     (default: all)
+# Usage: scripts/generate-protocol-fixtures.sh [mysql|mariadb|mariadb-11.8|all]     (default: all)
 #
 # For each flavour it starts a throwaway server on 127.0.0.1 (MySQL 3370, MariaDB 3371), runs a scripted
 # workload that covers the events the relay must understand (see docs/fixtures.md for what lands in which
@@ -13,8 +16,8 @@
 # failure. Re-running overwrites the fixtures; event bytes differ between runs (timestamps), the
 # structure and the GTIDs do not (the MySQL server_uuid is pinned).
 #
-# Needs root (chroot), MySQL 9.7 in the sid root made by scripts/provision-test-servers.sh, and
-# Debian 12's MariaDB 10.11 (mariadbd, mariadb-install-db, mariadb, mariadb-binlog).
+# Needs root (chroot), MySQL 9.7 and MariaDB 11.8 in the sid roots made by scripts/provision-test-servers.sh,
+# and Debian 12's MariaDB 10.11 (mariadbd, mariadb-install-db, mariadb, mariadb-binlog).
 set -euo pipefail
 
 log() { printf '[fixtures] %s\n' "$*" >&2; }
@@ -33,9 +36,38 @@ MYSQL_OTHER_UUID=11111111-2222-3333-4444-555555555555
 MYSQL_EXPECTED_VERSION='9.7.'
 
 MARIADB_PORT=3371
-MARIADB_DATA=/tmp/fxm
-MARIADB_SOCK=/tmp/fxm.sock
-MARIADB_EXPECTED_VERSION='10.11.'
+# Set by use_mariadb: the series, how MariaDB's programs are run (directly, or chroot into the sid root), the
+# data directory and socket as the server sees them, and the data directory as this script sees it.
+MARIADB_EXPECTED_VERSION=""
+MA_RUN=()
+MARIADB_DATA=""
+MARIADB_SOCK=""
+MARIADB_HOST_DATA=""
+MARIADB_INSTALL_OPTIONS=()
+
+use_mariadb() {
+  case "$1" in
+    10.11)
+      MARIADB_EXPECTED_VERSION='10.11.'
+      MA_RUN=()
+      MARIADB_DATA=/tmp/fxm
+      MARIADB_SOCK=/tmp/fxm.sock
+      MARIADB_HOST_DATA="$MARIADB_DATA"
+      MARIADB_INSTALL_OPTIONS=()
+      ;;
+    11.8)
+      local root="${CACHE}/mariadb-sid-root"
+      [ -x "${root}/usr/sbin/mariadbd" ] || die "MariaDB 11.8 root missing at $root; run scripts/provision-test-servers.sh"
+      MARIADB_EXPECTED_VERSION='11.8.'
+      MA_RUN=(chroot "$root")
+      MARIADB_DATA=/data/fxm
+      MARIADB_SOCK=/tmp/fxm.sock
+      MARIADB_HOST_DATA="${root}${MARIADB_DATA}"
+      # the host name does not resolve inside the root
+      MARIADB_INSTALL_OPTIONS=(--skip-name-resolve --force)
+      ;;
+  esac
+}
 
 LARGE_ROW_BYTES=204800                      # the "large row event": one ~200 KB LONGBLOB value
 
@@ -64,7 +96,7 @@ cleanup() {
   stop_pid "$MARIADB_PID" mariadbd
   MARIADB_PID=""
   rm -rf "${MYSQL_ROOT:?}${MYSQL_DATA_IN_ROOT}" "${MYSQL_ROOT:?}${MYSQL_SOCK_IN_ROOT}" "${MYSQL_ROOT:?}${MYSQL_SOCK_IN_ROOT}.lock"
-  rm -rf "${MARIADB_DATA:?}" "${MARIADB_SOCK}"
+  if [ -n "$MARIADB_HOST_DATA" ]; then rm -rf "${MARIADB_HOST_DATA:?}"; fi
   [ "$rc" -eq 0 ] || log "failed (exit $rc); servers stopped and data dirs removed"
   exit "$rc"
 }
@@ -105,27 +137,27 @@ mysql_stop() {
 mysql_gtid_executed() { my_query "SELECT REPLACE(@@GLOBAL.gtid_executed, '\n', '')"; }
 
 # --- MariaDB helpers ----------------------------------------------------------------------------------
-ma() { mariadb --no-defaults --socket="$MARIADB_SOCK" -uroot --batch --skip-column-names "$@"; }
+ma() { "${MA_RUN[@]}" mariadb --no-defaults --socket="$MARIADB_SOCK" -uroot --batch --skip-column-names "$@"; }
 ma_query() { ma -e "$1"; }
 
 mariadb_start() {
-  mariadbd --no-defaults --user=root --datadir="$MARIADB_DATA" --port="$MARIADB_PORT" \
+  "${MA_RUN[@]}" mariadbd --no-defaults --user=root --datadir="$MARIADB_DATA" --port="$MARIADB_PORT" \
     --bind-address=127.0.0.1 --socket="$MARIADB_SOCK" --pid-file="$MARIADB_DATA/mariadbd.pid" \
     --log-error="$MARIADB_DATA/error.log" --log-bin=mariadb-bin --server-id=1 --binlog-format=ROW \
     --binlog-checksum=CRC32 --gtid-strict-mode=ON --binlog-annotate-row-events=ON &
   MARIADB_PID=$!
   for _ in $(seq 1 120); do
-    if mariadb-admin --no-defaults --socket="$MARIADB_SOCK" -uroot ping >/dev/null 2>&1; then
+    if "${MA_RUN[@]}" mariadb-admin --no-defaults --socket="$MARIADB_SOCK" -uroot ping >/dev/null 2>&1; then
       return 0
     fi
-    kill -0 "$MARIADB_PID" 2>/dev/null || { tail -n 30 "$MARIADB_DATA/error.log" >&2; die "mariadbd exited during start"; }
+    kill -0 "$MARIADB_PID" 2>/dev/null || { tail -n 30 "$MARIADB_HOST_DATA/error.log" >&2; die "mariadbd exited during start"; }
     sleep 0.5
   done
   die "mariadbd did not answer ping in 60 s"
 }
 
 mariadb_stop() {
-  mariadb-admin --no-defaults --socket="$MARIADB_SOCK" -uroot shutdown
+  "${MA_RUN[@]}" mariadb-admin --no-defaults --socket="$MARIADB_SOCK" -uroot shutdown
   wait "$MARIADB_PID" || true
   MARIADB_PID=""
 }
@@ -319,17 +351,18 @@ SQL
 mariadb_binlog_state() { ma_query "SELECT @@GLOBAL.gtid_binlog_state"; }
 
 generate_mariadb() {
-  local out="${FIXTURES}/mariadb-10.11"
-  command -v mariadbd >/dev/null || die "mariadbd not installed; run scripts/provision-test-servers.sh"
+  use_mariadb "$1"
+  local out="${FIXTURES}/mariadb-$1"
+  "${MA_RUN[@]}" mariadbd --version >/dev/null 2>&1 || die "mariadbd $1 not installed; run scripts/provision-test-servers.sh"
   local version
-  version=$(mariadbd --version)
+  version=$("${MA_RUN[@]}" mariadbd --version)
   [[ "$version" == *" Ver ${MARIADB_EXPECTED_VERSION}"* ]] || die "expected mariadbd ${MARIADB_EXPECTED_VERSION}x, found: $version"
   port_free "$MARIADB_PORT" || die "port $MARIADB_PORT is in use"
 
   log "MariaDB: initialising $MARIADB_DATA"
-  rm -rf "$MARIADB_DATA"
-  mariadb-install-db --no-defaults --user=root --datadir="$MARIADB_DATA" \
-    --auth-root-authentication-method=normal >"/tmp/fxm-install.log" 2>&1 \
+  rm -rf "$MARIADB_HOST_DATA"
+  "${MA_RUN[@]}" mariadb-install-db --no-defaults --user=root --datadir="$MARIADB_DATA" \
+    --auth-root-authentication-method=normal "${MARIADB_INSTALL_OPTIONS[@]}" >"/tmp/fxm-install.log" 2>&1 \
     || { cat /tmp/fxm-install.log >&2; die "mariadb-install-db failed"; }
   rm -f /tmp/fxm-install.log
   mariadb_start
@@ -426,7 +459,7 @@ SET SESSION gtid_domain_id = 0;
 SQL
 
   local end_file end_pos
-  read -r end_file end_pos < <(settle_active_file "$MARIADB_DATA" "SHOW MASTER STATUS" ma_query)
+  read -r end_file end_pos < <(settle_active_file "$MARIADB_HOST_DATA" "SHOW MASTER STATUS" ma_query)
   local binlog_pos binlog_state files
   binlog_pos=$(ma_query "SELECT @@GLOBAL.gtid_binlog_pos")
   binlog_state=$(mariadb_binlog_state)
@@ -436,7 +469,7 @@ SQL
   rm -rf "$out"
   mkdir -p "$out"
   local f
-  for f in $files; do cp "$MARIADB_DATA/$f" "$out/$f"; chmod 644 "$out/$f"; done
+  for f in $files; do cp "$MARIADB_HOST_DATA/$f" "$out/$f"; chmod 644 "$out/$f"; done
 
   log "MariaDB: verifying the copies with mariadb-binlog"
   {
@@ -452,7 +485,7 @@ SQL
     echo "large_row.bytes=$LARGE_ROW_BYTES"
     for f in $files; do
       local decoded gtids last_end
-      decoded=$(mariadb-binlog --no-defaults --verify-binlog-checksum -vv "$out/$f") \
+      decoded=$("${MA_RUN[@]}" mariadb-binlog --no-defaults --verify-binlog-checksum -vv "$MARIADB_DATA/$f") \
         || die "mariadb-binlog rejected $f"
       last_end=$(grep -oE 'end_log_pos [0-9]+' <<<"$decoded" | tail -n1 | awk '{print $2}')
       [ "$last_end" = "$(stat -c %s "$out/$f")" ] || die "$f: last end_log_pos $last_end is not the file size"
@@ -469,8 +502,9 @@ SQL
 [ "$(id -u)" -eq 0 ] || die "must run as root (chroot into the MySQL root, servers started with --user=root)"
 case "${1:-all}" in
   mysql) generate_mysql ;;
-  mariadb) generate_mariadb ;;
-  all) generate_mysql; generate_mariadb ;;
-  *) die "usage: $0 [mysql|mariadb|all]" ;;
+  mariadb) generate_mariadb 10.11 ;;
+  mariadb-11.8) generate_mariadb 11.8 ;;
+  all) generate_mysql; generate_mariadb 10.11; generate_mariadb 11.8 ;;
+  *) die "usage: $0 [mysql|mariadb|mariadb-11.8|all]" ;;
 esac
 log "done: $(du -sh "$FIXTURES" | cut -f1) in $FIXTURES"

@@ -19,15 +19,20 @@ import org.binlogrelay.protocol.event.RotateEvent;
  *   ROTATE (artificial: flag 0x20, log_pos 0, timestamp 0) naming the file and the start position
  *   FORMAT_DESCRIPTION   from offset 4: the file's own (log_pos = its end, in-use flag cleared) - written;
  *                        mid-file: a copy with log_pos 0 - only used to decode, not written
- *   events ...           each with log_pos = its end offset - written where it starts
+ *   events ...           each with log_pos = its end offset (or 0 inside a MariaDB 11.4+ transaction) - written
+ *                        where it starts
  *   ROTATE (real)        log_pos = its end - written; the file is complete, the next file follows from 4
  *   (or STOP, after which the primary restarted into the next file)
  * </pre>
  *
- * Never written: HEARTBEAT and HEARTBEAT_V2 (their position is checked against the store's when they name
+ * Inside a transaction, MariaDB 11.4+ (binlog_legacy_event_pos=OFF, its default) sends the events between the
+ * GTID event and the commit with log_pos 0: each is written where the store ends, as MariaDB's own replica
+ * places it by its length; the commit's log_pos then proves the transaction's length.
+ *
+ * <p>Never written: HEARTBEAT and HEARTBEAT_V2 (their position is checked against the store's when they name
  * the current file), events flagged artificial (MariaDB's fake GTID_LIST and BINLOG_CHECKPOINT) and any
- * other event with log_pos 0 (e.g. MariaDB's START_ENCRYPTION re-flagged as ignorable). Skipping is safe:
- * a real event skipped by mistake would show up as a gap at the next event.
+ * other event with log_pos 0 outside a transaction (e.g. MariaDB's START_ENCRYPTION re-flagged as ignorable).
+ * Skipping is safe: a real event skipped by mistake would show up as a gap at the next positioned event.
  *
  * <p>Every other event must start exactly where the stored binlog ends (its log_pos minus its size): a gap
  * or an overlap is a {@link ContinuityException}, as is an event where a file start is expected, or a file
@@ -138,7 +143,7 @@ final class DumpStream {
       return format(event);
     }
     if (h.hasFlag(EventHeader.LOG_EVENT_ARTIFICIAL_F) || h.logPos() == 0) {
-      return Action.SKIP;
+      return unpositioned(event, atBoundary);
     }
     if (phase != Phase.IN_FILE || fileClosed) {
       throw error(h.typeName() + " event (log_pos " + h.logPos() + ") where " + awaited());
@@ -163,6 +168,22 @@ final class DumpStream {
       nextFile = null;
     }
     offset = end;
+    return Action.WRITE;
+  }
+
+  /**
+   * An event with log_pos 0 or flagged artificial: inside a transaction of the current file, an event of the file
+   * that MariaDB 11.4+ wrote without its position ({@link EventHeader#positionFits}), written where the store
+   * ends; anything else was made up for the dump and is skipped. A real event skipped or written by mistake shows
+   * up at the transaction's next positioned event (its XID or COMMIT), whose log_pos must then be the store's end.
+   */
+  private Action unpositioned(BinlogEvent event, boolean atBoundary) {
+    EventType type = event.type();
+    if (!event.header().unpositioned() || atBoundary || phase != Phase.IN_FILE || fileClosed
+        || type == EventType.ROTATE || type == EventType.STOP) {
+      return Action.SKIP;
+    }
+    offset += event.length();
     return Action.WRITE;
   }
 

@@ -16,7 +16,8 @@ import org.binlogrelay.protocol.gtid.GtidSet;
 /**
  * Reads a stored binlog file back, event by event, and stops at the first event that is not right: the
  * magic number, then for each event a complete 19-byte header, a size within limits and within the file,
- * the CRC32 (when the FORMAT_DESCRIPTION says events carry one), log_pos equal to the event's end, a place
+ * the CRC32 (when the FORMAT_DESCRIPTION says events carry one), log_pos equal to the event's end (or 0 inside a
+ * transaction, as MariaDB 11.4+ writes: {@link EventHeader#positionFits}), a place
  * in a transaction the flavour's tracker accepts, and nothing after a ROTATE or STOP. Everything before the
  * first problem is valid; the file's usable length is the last transaction boundary before it.
  *
@@ -81,7 +82,7 @@ final class FileScan {
       return s.result(0, null, gtids);
     }
     BinlogEventDecoder decoder = new BinlogEventDecoder(ChecksumAlgorithm.OFF, maxEventSize);
-    BinlogEvent fde = s.next(decoder, BinlogFileName.FIRST_EVENT_OFFSET);
+    BinlogEvent fde = s.next(decoder, BinlogFileName.FIRST_EVENT_OFFSET, false);
     if (fde == null || fde.type() != EventType.FORMAT_DESCRIPTION) {
       if (fde != null) {
         s.problem(BinlogFileName.FIRST_EVENT_OFFSET, "first event is " + fde.header().typeName()
@@ -108,7 +109,7 @@ final class FileScan {
       }
     }
     while (position < length) {
-      BinlogEvent event = s.next(decoder, position);
+      BinlogEvent event = s.next(decoder, position, !tracker.atBoundary());
       if (event == null || !s.feed(tracker, event, position)) {
         break;
       }
@@ -155,8 +156,12 @@ final class FileScan {
       return true;
     }
 
-    /** The checked event at {@code position}, or null after recording why there is none. */
-    BinlogEvent next(BinlogEventDecoder decoder, long position) throws IOException {
+    /**
+     * The checked event at {@code position}, or null after recording why there is none.
+     *
+     * @param insideTransaction whether a transaction is open before the event (it may then be unpositioned)
+     */
+    BinlogEvent next(BinlogEventDecoder decoder, long position, boolean insideTransaction) throws IOException {
       long left = length - position;
       if (left < EventHeader.SIZE) {
         problem(position, "truncated event: " + left + " bytes left, shorter than a header");
@@ -189,7 +194,7 @@ final class FileScan {
         problem(position, e.getMessage().replace("at offset " + at, "at offset " + position));
         return null;
       }
-      if (header.logPos() != Position.logPosOf(position + size)) {
+      if (!header.positionFits(position + size, insideTransaction)) {
         problem(position, header.typeName() + " event at " + position + " has log_pos " + header.logPos()
             + ", expected its end " + (position + size));
         return null;

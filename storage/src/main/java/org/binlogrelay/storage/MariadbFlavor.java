@@ -8,7 +8,6 @@ import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.protocol.gtid.GtidSet;
 import org.binlogrelay.protocol.gtid.MariadbGtid;
 import org.binlogrelay.protocol.gtid.MariadbGtidSet;
-import org.binlogrelay.protocol.txn.MariadbTransactionBoundaries;
 import org.binlogrelay.protocol.txn.TransactionBoundaries;
 
 /** MariaDB: binlog states ({@code domain-server-seq} per domain and server), GTID_LIST at each file's start. */
@@ -44,8 +43,7 @@ final class MariadbFlavor implements BinlogFlavor {
 
   @Override
   public TransactionBoundaries<?> newBoundaries(long start, FormatDescriptionEvent format) {
-    return format == null ? new MariadbTransactionBoundaries(start)
-        : new MariadbTransactionBoundaries(start, format);
+    return TransactionBoundaries.of(gtidFlavor(), start, format);
   }
 
   @Override

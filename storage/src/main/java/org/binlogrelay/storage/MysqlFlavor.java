@@ -8,7 +8,6 @@ import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.protocol.gtid.GtidSet;
 import org.binlogrelay.protocol.gtid.MysqlGtid;
 import org.binlogrelay.protocol.gtid.MysqlGtidSet;
-import org.binlogrelay.protocol.txn.MysqlTransactionBoundaries;
 import org.binlogrelay.protocol.txn.TransactionBoundaries;
 
 /** MySQL: {@code uuid[:tag]:intervals} sets, PREVIOUS_GTIDS at each file's start. Stateless. */
@@ -44,7 +43,7 @@ final class MysqlFlavor implements BinlogFlavor {
 
   @Override
   public TransactionBoundaries<?> newBoundaries(long start, FormatDescriptionEvent format) {
-    return format == null ? new MysqlTransactionBoundaries(start) : new MysqlTransactionBoundaries(start, format);
+    return TransactionBoundaries.of(gtidFlavor(), start, format);
   }
 
   @Override

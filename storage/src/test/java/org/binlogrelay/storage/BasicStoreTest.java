@@ -15,8 +15,8 @@ class BasicStoreTest {
   Path dir;
 
   @Test
-  void copiesBothFixturesByteForByte() throws Exception {
-    for (SourceBinlog source : SourceBinlog.both()) {
+  void copiesEveryFixtureByteForByte() throws Exception {
+    for (SourceBinlog source : SourceBinlog.all()) {
       Path d = dir.resolve(source.directory);
       StoreConfig config = StoreConfig.builder(d, source.flavor).build();
       try (BinlogStore store = BinlogStore.open(config)) {

@@ -17,7 +17,7 @@ import org.binlogrelay.protocol.event.BinlogEvent;
  *   @@DONE                   the whole stream is stored and synced
  * </pre>
  *
- * Arguments: store directory, fixture directory (mysql-9.7 or mariadb-10.11), sync policy, seed, max pause
+ * Arguments: store directory, fixture directory (mysql-9.7, mariadb-10.11 or mariadb-11.8), sync policy, seed, max pause
  * in microseconds.
  */
 public final class CrashChild {
@@ -25,7 +25,7 @@ public final class CrashChild {
 
   public static void main(String[] args) throws Exception {
     Path dir = Path.of(args[0]);
-    SourceBinlog source = args[1].startsWith("mysql") ? SourceBinlog.mysql() : SourceBinlog.mariadb();
+    SourceBinlog source = SourceBinlog.of(args[1]);
     SyncPolicy policy = SyncPolicy.parse(args[2]);
     Random random = new Random(Long.parseLong(args[3]));
     int maxPauseMicros = Integer.parseInt(args[4]);

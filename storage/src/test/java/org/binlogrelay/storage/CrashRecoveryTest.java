@@ -58,7 +58,7 @@ class CrashRecoveryTest {
     long started = System.nanoTime();
     List<Scenario> scenarios = new ArrayList<>();
     int n = 0;
-    for (SourceBinlog source : SourceBinlog.both()) {
+    for (SourceBinlog source : SourceBinlog.all()) {
       for (String policy : POLICIES) {
         scenarios.add(new Scenario(source, policy, dir.resolve("s" + n), 1000L * n + 17));
         n++;

@@ -18,7 +18,7 @@ class FilePermissionsTest {
 
   @Test
   void aNewStoreAndEveryFileItWritesAreOwnerOnly() throws Exception {
-    SourceBinlog source = SourceBinlog.both().get(0);
+    SourceBinlog source = SourceBinlog.all().get(0);
     Path d = dir.resolve("parent").resolve("store");
     try (BinlogStore store = BinlogStore.open(StoreConfig.builder(d, source.flavor).build())) {
       store.startStream();
@@ -45,7 +45,7 @@ class FilePermissionsTest {
   void anExistingDirectoryKeepsItsPermissions() throws Exception {
     Path d = Files.createDirectory(dir.resolve("given"),
         PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-x---")));
-    SourceBinlog source = SourceBinlog.both().get(0);
+    SourceBinlog source = SourceBinlog.all().get(0);
     try (BinlogStore store = BinlogStore.open(StoreConfig.builder(d, source.flavor).build())) {
       assertThat(store.files()).isEmpty();
     }

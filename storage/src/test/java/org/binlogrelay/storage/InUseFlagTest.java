@@ -89,7 +89,7 @@ class InUseFlagTest {
 
   @Test
   void aFileClosedByRotateOrStopHasItsFlagClearedInBothFlavours() throws IOException {
-    for (SourceBinlog source : SourceBinlog.both()) {
+    for (SourceBinlog source : SourceBinlog.all()) {
       Path d = dir.resolve(source.directory);
       Stores.fill(d, source);
       for (String f : source.files.subList(0, source.files.size() - 1)) {

@@ -221,11 +221,11 @@ class OpenOnFullDiskTest {
   @ParameterizedTest
   @EnumSource(Damage.class)
   void theStateFoundByReadingIsTheStateAWritingRecoveryLeaves(Damage damage) throws Exception {
-    for (SourceBinlog source : SourceBinlog.both()) {
-      Path dir = tmp.resolve(damage + "-" + source.flavor);
+    for (SourceBinlog source : SourceBinlog.all()) {
+      Path dir = tmp.resolve(damage + "-" + source.directory);
       Stores.fill(dir, source);
       damage(dir, source, damage);
-      Path copy = tmp.resolve(damage + "-" + source.flavor + "-copy");
+      Path copy = tmp.resolve(damage + "-" + source.directory + "-copy");
       Stores.copyDirectory(dir, copy);
       Map<String, String> before = contents(dir);
       Faults faults = new Faults().failAt(Faults.Op.WRITE, name -> true, 1);

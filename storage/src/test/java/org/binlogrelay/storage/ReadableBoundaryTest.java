@@ -23,7 +23,7 @@ class ReadableBoundaryTest {
 
   @Test
   void theReadableBoundaryOnlyStopsAtTransactionBoundariesWithTheRightGtidSet() throws IOException {
-    for (SourceBinlog source : SourceBinlog.both()) {
+    for (SourceBinlog source : SourceBinlog.all()) {
       Path d = dir.resolve(source.directory);
       try (BinlogStore store = BinlogStore.open(Stores.config(d, source).build())) {
         store.startStream();
@@ -98,7 +98,7 @@ class ReadableBoundaryTest {
 
   @Test
   void aStoreStartingAtALaterFileKnowsWhatCameBefore() throws IOException {
-    for (SourceBinlog source : SourceBinlog.both()) {
+    for (SourceBinlog source : SourceBinlog.all()) {
       Path d = dir.resolve("later-" + source.directory);
       String second = source.files.get(1);
       try (BinlogStore store = BinlogStore.open(Stores.config(d, source).build())) {

@@ -26,7 +26,7 @@ class ReadableMetadataTest {
 
   @Test
   void aFileClosedByRotateOrStopButNotYetByTheSyncerShowsItsTrueEnd() throws Exception {
-    for (SourceBinlog source : SourceBinlog.both()) {
+    for (SourceBinlog source : SourceBinlog.all()) {
       Faults disk = new Faults();
       Path d = dir.resolve("rotated-" + source.directory);
       try (BinlogStore store = BinlogStore.open(Stores.config(d, source).build(), disk);
@@ -100,7 +100,7 @@ class ReadableMetadataTest {
 
   @Test
   void whenReadersSeeOnlyDurableBytesFilesDescribeOnlyWhatIsReadable() throws Exception {
-    for (SourceBinlog source : SourceBinlog.both()) {
+    for (SourceBinlog source : SourceBinlog.all()) {
       String first = source.files.get(0);
       String second = source.files.get(1);
       Faults disk = new Faults();
@@ -150,7 +150,7 @@ class ReadableMetadataTest {
 
   @Test
   void theOpenFilesFirstGtidIsKnownAsSoonAsItsFirstTransactionIsReadable() throws IOException {
-    for (SourceBinlog source : SourceBinlog.both()) {
+    for (SourceBinlog source : SourceBinlog.all()) {
       for (boolean whenDurable : new boolean[] {false, true}) {
         String second = source.files.get(1);
         String expectedFirst = source.expected.getProperty("file." + second + ".gtids").split(",")[0];
@@ -189,7 +189,7 @@ class ReadableMetadataTest {
    */
   @Test
   void readersNeverSeeGtidsPastTheReadableBoundary() throws Exception {
-    for (SourceBinlog source : SourceBinlog.both()) {
+    for (SourceBinlog source : SourceBinlog.all()) {
       AtomicReference<BinlogStore> current = new AtomicReference<>();
       AtomicBoolean done = new AtomicBoolean();
       List<String> problems = new ArrayList<>();

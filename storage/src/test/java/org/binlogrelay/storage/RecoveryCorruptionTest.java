@@ -37,7 +37,7 @@ class RecoveryCorruptionTest {
 
   @BeforeAll
   static void baselines() throws IOException {
-    for (SourceBinlog source : SourceBinlog.both()) {
+    for (SourceBinlog source : SourceBinlog.all()) {
       Path base = shared.resolve("baseline-" + source.directory);
       Stores.fill(base, source);
       SOURCES.add(source);

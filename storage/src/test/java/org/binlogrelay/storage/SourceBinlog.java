@@ -70,6 +70,11 @@ final class SourceBinlog {
     }
   }
 
+  /** The fixture in {@code fixtures/DIRECTORY} (mysql-9.7, mariadb-10.11, mariadb-11.8). */
+  static SourceBinlog of(String directory) {
+    return new SourceBinlog(directory);
+  }
+
   static SourceBinlog mysql() {
     return new SourceBinlog("mysql-9.7");
   }
@@ -78,8 +83,14 @@ final class SourceBinlog {
     return new SourceBinlog("mariadb-10.11");
   }
 
-  static List<SourceBinlog> both() {
-    return List.of(mysql(), mariadb());
+  /** MariaDB 11.8 at its defaults: the events inside a transaction carry log_pos 0. */
+  static SourceBinlog mariadb118() {
+    return new SourceBinlog("mariadb-11.8");
+  }
+
+  /** Every fixture: MySQL 9.7, MariaDB 10.11 and 11.8. */
+  static List<SourceBinlog> all() {
+    return List.of(mysql(), mariadb(), mariadb118());
   }
 
   private InputStream resource(String name) {

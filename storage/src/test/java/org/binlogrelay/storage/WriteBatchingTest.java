@@ -24,7 +24,7 @@ class WriteBatchingTest {
 
   @Test
   void eachTransactionIsOneWriteEndingAtItsBoundary() throws IOException {
-    for (SourceBinlog source : SourceBinlog.both()) {
+    for (SourceBinlog source : SourceBinlog.all()) {
       Path d = dir.resolve(source.directory);
       Faults disk = new Faults();
       int boundaries = 0;

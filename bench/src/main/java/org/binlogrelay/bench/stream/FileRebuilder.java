@@ -18,7 +18,9 @@ import org.binlogrelay.protocol.event.EventType;
  *   ROTATE (real) / STOP                          the file's last event; the next FORMAT_DESCRIPTION starts the
  *                                                 named (or next-numbered) file
  *   HEARTBEAT, HEARTBEAT_V2, other events with the artificial flag or log_pos 0 (MariaDB's fake GTID_LIST and
- *   BINLOG_CHECKPOINT)                            not part of any file
+ *   BINLOG_CHECKPOINT)                            not part of any file, except:
+ *   log_pos 0 after an event of the file, not artificial (MariaDB 11.4+: inside a transaction)
+ *                                                 where the last event ended
  * </pre>
  *
  * Offsets past 4 GiB: log_pos is the end offset modulo 2^32, so the offset is taken as the one nearest the end of
@@ -48,7 +50,12 @@ public final class FileRebuilder {
     if (type == EventType.HEARTBEAT.code() || type == EventType.HEARTBEAT_V2.code()) {
       return;
     }
-    boolean artificial = (flags & EventHeader.LOG_EVENT_ARTIFICIAL_F) != 0 || logPos == 0;
+    boolean format = type == EventType.FORMAT_DESCRIPTION.code();
+    // MariaDB 11.4+ sends the events inside a transaction with log_pos 0: after an event of the file (the
+    // transaction's GTID event), one that is not flagged artificial is where the last one ended
+    boolean unpositioned = logPos == 0 && (flags & EventHeader.LOG_EVENT_ARTIFICIAL_F) == 0 && !format
+        && type != EventType.ROTATE.code() && file != null && pendingFile == null && end > 4;
+    boolean artificial = ((flags & EventHeader.LOG_EVENT_ARTIFICIAL_F) != 0 || logPos == 0) && !unpositioned;
     if (type == EventType.ROTATE.code() && artificial) {
       file = rotateName(b, at, length, checksumBytes);
       pendingFile = null;
@@ -58,7 +65,6 @@ public final class FileRebuilder {
     if (artificial) {
       return;
     }
-    boolean format = type == EventType.FORMAT_DESCRIPTION.code();
     if (format && pendingFile != null) {
       file = pendingFile;
       pendingFile = null;
@@ -68,10 +74,15 @@ public final class FileRebuilder {
       throw new ProtocolException("a " + EventType.forCode(type) + " event (log_pos " + logPos + ") before any ROTATE"
           + " named the file");
     }
-    long start = logPos - length;
-    long offset = (end & ~(FOUR_GIB - 1)) | (start & (FOUR_GIB - 1));
-    if (offset < end - FOUR_GIB / 2) {
-      offset += FOUR_GIB;
+    long offset;
+    if (unpositioned) {
+      offset = end;
+    } else {
+      long start = logPos - length;
+      offset = (end & ~(FOUR_GIB - 1)) | (start & (FOUR_GIB - 1));
+      if (offset < end - FOUR_GIB / 2) {
+        offset += FOUR_GIB;
+      }
     }
     if (offset < 4) {
       throw new ProtocolException(EventType.forCode(type) + " event of " + length + " bytes with log_pos " + logPos

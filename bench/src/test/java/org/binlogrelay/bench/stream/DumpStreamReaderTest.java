@@ -53,7 +53,7 @@ class DumpStreamReaderTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"mysql-9.7", "mariadb-10.11"})
+  @ValueSource(strings = {"mysql-9.7", "mariadb-10.11", "mariadb-11.8"})
   void countsAndRebuildsARealServersFilesByteForByte(String fixture) throws IOException {
     copyFixture(fixture);
     List<String> names = DumpStreams.files(fixture);

@@ -17,7 +17,9 @@ import org.binlogrelay.protocol.event.CorruptEventException.Reason;
  *
  * Each {@link #next()} checks the event as {@link BinlogEventDecoder} does (size limit, truncation,
  * FORMAT_DESCRIPTION tracking, CRC32) and compares its log_pos with its end offset; mismatches are collected
- * in {@link #logPosMismatches()} rather than thrown. A truncated or corrupt event stops the walk with a
+ * in {@link #logPosMismatches()} rather than thrown. The parser does not follow transactions, so an unpositioned
+ * event (log_pos 0) after the FORMAT_DESCRIPTION is taken as one inside a MariaDB 11.4+ transaction ({@link
+ * EventHeader#positionFits}), not as a mismatch. A truncated or corrupt event stops the walk with a
  * {@link CorruptEventException} giving its offset, which {@link #position()} also still holds: everything
  * before it is valid.
  *
@@ -91,7 +93,7 @@ public final class BinlogFileParser implements Iterator<BinlogEvent> {
     }
     BinlogEvent event = decoder.decode(file, position, (int) header.eventSize());
     long end = (long) position + event.length();
-    if (header.logPos() != end) {
+    if (!header.positionFits(end, header.type() != EventType.FORMAT_DESCRIPTION)) {
       mismatches.add(new LogPosMismatch(position, header.typeName(), end, header.logPos()));
     }
     position = (int) end;

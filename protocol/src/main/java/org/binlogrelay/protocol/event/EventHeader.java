@@ -13,7 +13,9 @@ import org.binlogrelay.protocol.bytes.LittleEndian;
  *   5       4     server_id    originating server
  *   9       4     event_size   whole event: header + body + checksum
  *   13      4     log_pos      end position of the event in its binlog file (the next event's offset);
- *                              0 for some artificial events (fake ROTATE, events inside a payload)
+ *                              0 for some artificial events (fake ROTATE, events inside a payload), and for
+ *                              the events inside a transaction that MariaDB 11.4+ writes with
+ *                              binlog_legacy_event_pos=OFF, its default (see {@link #positionFits})
  *   17      2     flags        LOG_EVENT_*_F bits below
  * </pre>
  *
@@ -107,6 +109,37 @@ public record EventHeader(long timestamp, int typeCode, long serverId, long even
 
   public boolean hasFlag(int flag) {
     return (flags & flag) != 0;
+  }
+
+  /**
+   * Whether this event's log_pos fits an event that ends at {@code end} of its binlog file: log_pos is that end
+   * (modulo 2^32: files past 4 GiB wrap it), or the event is unpositioned inside a transaction.
+   *
+   * <p>MariaDB 11.4 and later (with {@code binlog_legacy_event_pos=OFF}, the default) copy a transaction from its
+   * cache into the binlog without setting the positions of the events inside it: the Annotate_rows, Table_map,
+   * rows and query events between the GTID event and the commit carry log_pos 0; the GTID event and the XID or
+   * COMMIT carry real ones. Such an event is where its length puts it, as MariaDB's own replica counts it. Outside
+   * a transaction a log_pos of 0 marks an event the server made up for the dump, never one of the file.
+   *
+   * @param end where the event ends in its file
+   * @param insideTransaction whether a transaction is open before this event (its GTID event was seen)
+   */
+  public boolean positionFits(long end, boolean insideTransaction) {
+    return positionFits(logPos, flags, end, insideTransaction);
+  }
+
+  /** {@link #positionFits(long, boolean)} on the raw log_pos and flags fields, for readers that do not parse. */
+  public static boolean positionFits(long logPos, int flags, long end, boolean insideTransaction) {
+    return logPos == (end & 0xffff_ffffL) || (insideTransaction && unpositioned(logPos, flags));
+  }
+
+  /** log_pos 0 on an event not flagged artificial: in a file, an event inside a MariaDB 11.4+ transaction. */
+  public boolean unpositioned() {
+    return unpositioned(logPos, flags);
+  }
+
+  private static boolean unpositioned(long logPos, int flags) {
+    return logPos == 0 && (flags & LOG_EVENT_ARTIFICIAL_F) == 0;
   }
 
   public EventHeader withEventSize(long size) {

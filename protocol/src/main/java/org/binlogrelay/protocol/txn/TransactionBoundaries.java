@@ -2,6 +2,8 @@ package org.binlogrelay.protocol.txn;
 
 import org.binlogrelay.protocol.ProtocolException;
 import org.binlogrelay.protocol.event.BinlogEvent;
+import org.binlogrelay.protocol.event.FormatDescriptionEvent;
+import org.binlogrelay.protocol.gtid.GtidFlavor;
 
 /**
  * Follows a binlog event stream and knows, after every event, whether the stream is at a transaction
@@ -26,6 +28,20 @@ import org.binlogrelay.protocol.event.BinlogEvent;
  * @param <G> the flavour's GTID type
  */
 public interface TransactionBoundaries<G> {
+
+  /**
+   * The flavour's tracker for a stream whose first event starts at {@code start}.
+   *
+   * @param format the stream's FORMAT_DESCRIPTION when it will not be fed (the tracker starts after it), or
+   *     {@code null} when the stream starts with it (a file from offset 4)
+   */
+  static TransactionBoundaries<?> of(GtidFlavor flavor, long start, FormatDescriptionEvent format) {
+    return switch (flavor) {
+      case MYSQL -> format == null ? new MysqlTransactionBoundaries(start) : new MysqlTransactionBoundaries(start, format);
+      case MARIADB -> format == null ? new MariadbTransactionBoundaries(start)
+          : new MariadbTransactionBoundaries(start, format);
+    };
+  }
 
   /**
    * Feeds the next event.

@@ -2,6 +2,7 @@ package org.binlogrelay.protocol.event;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -77,5 +78,24 @@ class EventHeaderTest {
     assertEquals(EventType.UNRECOGNIZED, e.type());
     assertEquals(99, e.header().typeCode());
     assertEquals("type 99@127(26 bytes, log_pos 153, crc)", e.toString());
+  }
+
+  @Test
+  void logPosFitsTheEndOrIsZeroInsideATransaction() {
+    EventHeader positioned = new EventHeader(1, EventType.XID.code(), 1, 31, 1367, 0);
+    assertTrue(positioned.positionFits(1367, false));
+    assertFalse(positioned.positionFits(1336, true));
+    assertTrue(new EventHeader(1, 19, 1, 31, 10, 0).positionFits((1L << 32) + 10, false), "modulo 2^32");
+
+    EventHeader unpositioned = new EventHeader(1, EventType.TABLE_MAP.code(), 1, 60, 0, 0);
+    assertTrue(unpositioned.unpositioned());
+    assertTrue(unpositioned.positionFits(1100, true), "MariaDB 11.4+: inside a transaction");
+    assertFalse(unpositioned.positionFits(1100, false), "outside one it is made up for the dump");
+
+    EventHeader artificial = unpositioned.withFlags(EventHeader.LOG_EVENT_ARTIFICIAL_F);
+    assertFalse(artificial.unpositioned());
+    assertFalse(artificial.positionFits(1100, true), "an artificial event is never one of the file");
+    assertEquals(artificial.positionFits(1100, true),
+        EventHeader.positionFits(artificial.logPos(), artificial.flags(), 1100, true));
   }
 }

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class FixtureFilesTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"mysql-9.7", "mariadb-10.11"})
+  @ValueSource(strings = {"mysql-9.7", "mariadb-10.11", "mariadb-11.8"})
   void everyEventOfEveryFixtureParses(String dir) throws IOException {
     Properties expected = new Properties();
     try (InputStream in = getClass().getResourceAsStream("/fixtures/" + dir + "/expected.properties")) {

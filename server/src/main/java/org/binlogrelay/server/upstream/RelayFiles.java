@@ -10,6 +10,7 @@ import org.binlogrelay.protocol.event.EventType;
 import org.binlogrelay.protocol.event.FormatDescriptionEvent;
 import org.binlogrelay.protocol.event.RotateEvent;
 import org.binlogrelay.protocol.gtid.GtidSet;
+import org.binlogrelay.protocol.txn.TransactionBoundaries;
 import org.binlogrelay.storage.BinlogFileName;
 import org.binlogrelay.storage.Position;
 
@@ -24,14 +25,15 @@ import org.binlogrelay.storage.Position;
  *   ROTATE (artificial) to the next relay file, offset 4   - the store closes its last file, if open, as it is
  *   FORMAT_DESCRIPTION  the source's, with the relay's server_id, log_pos 4 + size, CRC32 again
  *   PREVIOUS_GTIDS / GTID_LIST   the store's GTIDs at that point, made by the relay (relay's server_id)
- *   events ...          the source's, log_pos rewritten to the relay file's offsets, CRC32 again
+ *   events ...          the source's, log_pos rewritten to the relay file's offsets, CRC32 again (events a
+ *                       MariaDB 11.4+ source sends unpositioned inside a transaction keep log_pos 0)
  *   ROTATE              for each ROTATE of the source: to the next relay file (relay's server_id); then the
  *                       source's next FORMAT_DESCRIPTION and a header again, as above
  * </pre>
  *
- * Dropped: heartbeats, artificial events and events with log_pos 0 (made up by the source for the dump), the
- * source's own PREVIOUS_GTIDS / GTID_LIST (the relay writes its own) and MariaDB's BINLOG_CHECKPOINT (it names
- * the source's files). A STOP of the source is kept; the source's next file then starts a relay file after an
+ * Dropped: heartbeats, artificial events and events with log_pos 0 outside a transaction (made up by the source
+ * for the dump), the source's own PREVIOUS_GTIDS / GTID_LIST (the relay writes its own) and MariaDB's
+ * BINLOG_CHECKPOINT (it names the source's files). A STOP of the source is kept; the source's next file then starts a relay file after an
  * artificial ROTATE, as after a restarted primary. Every connection starts a new relay file, so that one file
  * never mixes two connections' formats (checksum settings may differ).
  *
@@ -72,6 +74,8 @@ final class RelayFiles implements StreamMapping {
   private boolean checksum;
   /** Where the store ends after the last event given to it (at first: the tail). */
   private Position storedEnd;
+  /** The transactions of {@link #file}, fed with what it is given (from its header on). */
+  private TransactionBoundaries<?> transactions;
 
   /**
    * @param tail the store's end
@@ -102,7 +106,7 @@ final class RelayFiles implements StreamMapping {
       return formatDescription(event);
     }
     if (type == EventType.HEARTBEAT || type == EventType.HEARTBEAT_V2
-        || h.hasFlag(EventHeader.LOG_EVENT_ARTIFICIAL_F) || h.logPos() == 0) {
+        || h.hasFlag(EventHeader.LOG_EVENT_ARTIFICIAL_F) || (h.logPos() == 0 && !insideTransaction())) {
       return List.of();
     }
     requireInFile(event);
@@ -113,13 +117,20 @@ final class RelayFiles implements StreamMapping {
       return List.of(rotate(event, format));
     }
     long end = offset + event.length();
-    BinlogEvent moved = EventRewrite.moved(event, end);
+    // An unpositioned event (MariaDB 11.4+) stays so: its bytes do not depend on where it is.
+    BinlogEvent moved = h.logPos() == 0 ? event : EventRewrite.moved(event, end);
+    transactions.accept(moved, offset);
     offset = end;
     storedEnd = position();
     if (type == EventType.STOP) {
       phase = Phase.STOPPED;
     }
     return List.of(moved);
+  }
+
+  /** Whether a transaction of the relay file is open: an event with log_pos 0 is then one of it (MariaDB 11.4+). */
+  private boolean insideTransaction() {
+    return phase == Phase.IN_FILE && !transactions.atBoundary();
   }
 
   private List<BinlogEvent> formatDescription(BinlogEvent fde) throws IOException {
@@ -173,6 +184,7 @@ final class RelayFiles implements StreamMapping {
         at, body, checksum);
     offset = at + header.length();
     storedEnd = position();
+    transactions = TransactionBoundaries.of(flavor.gtidFlavor(), offset, format);
     phase = Phase.IN_FILE;
     return List.of(fde, header);
   }

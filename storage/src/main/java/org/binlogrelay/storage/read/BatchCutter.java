@@ -110,8 +110,8 @@ final class BatchCutter {
     while (at + EventHeader.SIZE <= got) {
       long size = bytes.getInt(at + EventHeader.EVENT_SIZE_OFFSET) & 0xffff_ffffL;
       long end = start + at + size;
-      if (size < EventHeader.SIZE || size > maxEventSize || end > limit
-          || (bytes.getInt(at + EventHeader.LOG_POS_OFFSET) & 0xffff_ffffL) != (end & 0xffff_ffffL)) {
+      if (size < EventHeader.SIZE || size > maxEventSize || end > limit || !positionFits(bytes, at, end,
+          at > 0 || cursor.atKnownEventStart())) {
         break;
       }
       if (at > 0 && BOUNDARY_BEFORE[bytes.get(at + EventHeader.TYPE_OFFSET) & 0xff]) {
@@ -148,6 +148,18 @@ final class BatchCutter {
     ByteBuffer view = buffer.duplicate();
     view.clear().limit(at);
     return new EventBatch(file, start, start + at, Arrays.copyOf(sizes, count), atBoundary, view.slice());
+  }
+
+  /**
+   * The check {@link EventCursor#peek} makes of log_pos, on the raw header at {@code at}: an unpositioned event
+   * (MariaDB 11.4+) is accepted where the cursor would accept it, at a known event start other than a
+   * FORMAT_DESCRIPTION.
+   */
+  private static boolean positionFits(ByteBuffer bytes, int at, long end, boolean knownStart) {
+    long logPos = bytes.getInt(at + EventHeader.LOG_POS_OFFSET) & 0xffff_ffffL;
+    int flags = bytes.getShort(at + EventHeader.FLAGS_OFFSET) & 0xffff;
+    return EventHeader.positionFits(logPos, flags, end,
+        knownStart && (bytes.get(at + EventHeader.TYPE_OFFSET) & 0xff) != EventType.FORMAT_DESCRIPTION.code());
   }
 
   /** {@link #boundaryBefore} by event type code. */

@@ -7,6 +7,7 @@ import org.binlogrelay.protocol.event.BinlogEvent;
 import org.binlogrelay.protocol.event.BinlogEventDecoder;
 import org.binlogrelay.protocol.event.CorruptEventException;
 import org.binlogrelay.protocol.event.EventHeader;
+import org.binlogrelay.protocol.event.EventType;
 import org.binlogrelay.storage.Position;
 import org.binlogrelay.storage.read.BinlogReadException.Reason;
 
@@ -24,10 +25,19 @@ import org.binlogrelay.storage.read.BinlogReadException.Reason;
  * event therefore fails here with {@link Reason#CORRUPT} instead of yielding garbage; a file shorter on disk
  * than the limit fails with {@link Reason#TRUNCATED}.
  *
+ * <p>MariaDB 11.4+ writes the events inside a transaction with log_pos 0 ({@link EventHeader#positionFits}). The
+ * cursor does not follow transactions, so it accepts log_pos 0 on any event but the FORMAT_DESCRIPTION that it
+ * reached by walking or by a {@link #seek} (a start the caller knows); the event at the start it was created
+ * with must carry its position, or be reached by walking the file's headers from its start (a replica may ask
+ * for any event start, as MariaDB serves it; the positions lookups find are transaction boundaries, where the GTID
+ * event is positioned, and pay nothing).
+ *
  * <p>Not thread-safe; the channel may be shared (positional reads only).
  */
 public final class EventCursor {
   static final int WINDOW_SIZE = 64 << 10;
+  /** Where a binlog file's first event (its FORMAT_DESCRIPTION) starts, after the magic number. */
+  private static final long FIRST_EVENT_OFFSET = 4;
 
   private final String file;
   private final FileChannel channel;
@@ -39,6 +49,8 @@ public final class EventCursor {
   private long windowStart;
   private int windowLength;
   private EventHeader peeked;
+  /** Whether {@link #position()} is known to be an event start: reached by walking or by a seek. */
+  private boolean knownStart;
 
   /**
    * @param file the file's name, for messages
@@ -103,7 +115,8 @@ public final class EventCursor {
       throw corrupt(header.typeName() + " event of " + size + " bytes would end at " + end + ", past the readable"
           + " end at " + limit);
     }
-    if (header.logPos() != (end & 0xffff_ffffL)) {
+    if (!header.positionFits(end, knownStart && header.type() != EventType.FORMAT_DESCRIPTION)
+        && !(header.unpositioned() && header.type() != EventType.FORMAT_DESCRIPTION && reachedByWalking())) {
       throw corrupt(header.typeName() + " event of " + size + " bytes has log_pos " + header.logPos()
           + ", but it would end at " + end);
     }
@@ -111,10 +124,32 @@ public final class EventCursor {
     return header;
   }
 
+  /**
+   * Whether the start the cursor was created with is an event start, found by walking the headers from the file's
+   * first event: the only way to tell an unpositioned event (MariaDB 11.4+) there from bytes inside an event.
+   * Reads every header of the file up to the start; only a start at such an event pays for it.
+   */
+  private boolean reachedByWalking() throws IOException {
+    if (knownStart) {
+      return false;
+    }
+    EventCursor walk = new EventCursor(file, channel, FIRST_EVENT_OFFSET, position, maxEventSize);
+    try {
+      while (walk.hasNext()) {
+        walk.skip();
+      }
+    } catch (BinlogReadException e) {
+      return false; // the start is inside an event (or the file is damaged before it)
+    }
+    knownStart = walk.position() == position;
+    return knownStart;
+  }
+
   /** Moves past the event at {@link #position()} without reading its body. */
   public void skip() throws IOException {
     position += peek().eventSize();
     peeked = null;
+    knownStart = true;
   }
 
   /**
@@ -134,6 +169,7 @@ public final class EventCursor {
     }
     position += size;
     peeked = null;
+    knownStart = true;
     return event;
   }
 
@@ -144,6 +180,15 @@ public final class EventCursor {
     }
     position = offset;
     peeked = null;
+    knownStart = true;
+  }
+
+  /**
+   * Whether {@link #position()} is known to be an event start (reached by walking or by a seek), so that the event
+   * there may be unpositioned (MariaDB 11.4+); false at the start the cursor was created with until it moves.
+   */
+  public boolean atKnownEventStart() {
+    return knownStart;
   }
 
   /** Makes {@code [at, at + len)} available in the window and returns its offset there. */

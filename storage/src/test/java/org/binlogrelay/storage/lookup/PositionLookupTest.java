@@ -31,7 +31,7 @@ class PositionLookupTest {
 
   @Test
   void everyOffsetOfACompleteFileIsJudgedRight() throws Exception {
-    for (SourceFiles source : SourceFiles.both()) {
+    for (SourceFiles source : SourceFiles.all()) {
       try (BinlogStore store = TestStores.filled(dir.resolve(source.directory), source)) {
         PositionLookup lookup = new PositionLookup(store);
         for (String f : source.files.subList(0, 2)) {
@@ -46,7 +46,7 @@ class PositionLookupTest {
 
   @Test
   void offsetsOfTheFileBeingWritten() throws Exception {
-    for (SourceFiles source : SourceFiles.both()) {
+    for (SourceFiles source : SourceFiles.all()) {
       try (BinlogStore store = TestStores.filled(dir.resolve(source.directory), source)) {
         PositionLookup lookup = new PositionLookup(store);
         String f = source.lastFile();

@@ -30,7 +30,7 @@ class BinlogReaderTest {
   @Test
   void readsEveryFileByteForByteAcrossRotations() throws Exception {
     int run = 0;
-    for (SourceFiles source : SourceFiles.both()) {
+    for (SourceFiles source : SourceFiles.all()) {
       try (BinlogStore store = TestStores.filled(dir.resolve("s" + run++), source)) {
         for (int batchBytes : new int[] {1, 200, 5000, ReaderOptions.DEFAULT_MAX_BATCH_BYTES}) {
           for (boolean zeroCopy : new boolean[] {true, false}) {
@@ -90,7 +90,7 @@ class BinlogReaderTest {
 
   @Test
   void startsAtAnyEventBoundary() throws Exception {
-    for (SourceFiles source : SourceFiles.both()) {
+    for (SourceFiles source : SourceFiles.all()) {
       Path d = dir.resolve(source.directory);
       try (BinlogStore store = TestStores.filled(d, source)) {
         String file = source.files.get(1);
@@ -114,7 +114,7 @@ class BinlogReaderTest {
   @Test
   void aBufferedPollHandsOutTheSameBytesInBatchesCutAtBoundariesAndHoldsThem() throws Exception {
     int run = 0;
-    for (SourceFiles source : SourceFiles.both()) {
+    for (SourceFiles source : SourceFiles.all()) {
       try (BinlogStore store = TestStores.filled(dir.resolve("b" + run++), source)) {
         for (int capacity : new int[] {1, 19, 200, 5000, ReaderOptions.DEFAULT_MAX_BATCH_BYTES}) {
           for (boolean direct : new boolean[] {true, false}) {
@@ -191,7 +191,7 @@ class BinlogReaderTest {
 
   @Test
   void aStartInsideAnEventFailsAtTheFirstPoll() throws Exception {
-    for (SourceFiles source : SourceFiles.both()) {
+    for (SourceFiles source : SourceFiles.all()) {
       Path d = dir.resolve(source.directory);
       try (BinlogStore store = TestStores.filled(d, source)) {
         String file = source.files.get(1);

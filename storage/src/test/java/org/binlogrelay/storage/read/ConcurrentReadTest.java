@@ -37,7 +37,7 @@ class ConcurrentReadTest {
 
   @Test
   void readersSeeOnlyWholeTransactionsWhileAWriterAppends() {
-    for (SourceFiles source : SourceFiles.both()) {
+    for (SourceFiles source : SourceFiles.all()) {
       RandomCases.check("concurrent readers " + source.directory, 3, rnd -> {
         try {
           runOnce(source, rnd, Files.createTempDirectory(dir, "store"));

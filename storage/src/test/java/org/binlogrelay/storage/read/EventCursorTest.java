@@ -21,7 +21,7 @@ class EventCursorTest {
 
   @Test
   void walksEveryEventOfTheFixtures() throws IOException {
-    for (SourceFiles source : SourceFiles.both()) {
+    for (SourceFiles source : SourceFiles.all()) {
       for (String f : source.files) {
         Path p = dir.resolve(f);
         Files.write(p, source.bytes(f));
@@ -41,7 +41,7 @@ class EventCursorTest {
 
   @Test
   void refusesEveryOffsetInsideAnEvent() throws IOException {
-    for (SourceFiles source : SourceFiles.both()) {
+    for (SourceFiles source : SourceFiles.all()) {
       for (String f : source.files.subList(0, 2)) {
         Path p = dir.resolve(f);
         Files.write(p, source.bytes(f));

@@ -20,7 +20,7 @@ class TransactionIteratorTest {
 
   @Test
   void findsEveryTransactionOfEveryFixtureFileFromAnyBoundary() throws IOException {
-    for (SourceFiles source : SourceFiles.both()) {
+    for (SourceFiles source : SourceFiles.all()) {
       for (String f : source.files) {
         Path p = dir.resolve(f);
         Files.write(p, source.bytes(f));
@@ -41,7 +41,7 @@ class TransactionIteratorTest {
 
   @Test
   void followsAGrowingLimit() throws IOException {
-    for (SourceFiles source : SourceFiles.both()) {
+    for (SourceFiles source : SourceFiles.all()) {
       String f = source.lastFile();
       Path p = dir.resolve(f);
       Files.write(p, source.bytes(f));

@@ -72,8 +72,14 @@ public final class SourceFiles {
     return new SourceFiles("mariadb-10.11");
   }
 
-  public static List<SourceFiles> both() {
-    return List.of(mysql(), mariadb());
+  /** MariaDB 11.8 at its defaults: the events inside a transaction carry log_pos 0. */
+  public static SourceFiles mariadb118() {
+    return new SourceFiles("mariadb-11.8");
+  }
+
+  /** Every fixture: MySQL 9.7, MariaDB 10.11 and 11.8. */
+  public static List<SourceFiles> all() {
+    return List.of(mysql(), mariadb(), mariadb118());
   }
 
   private InputStream resource(String name) {
