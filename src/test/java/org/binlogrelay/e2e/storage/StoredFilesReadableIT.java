@@ -48,7 +48,7 @@ class StoredFilesReadableIT {
 
     /** Each fixture with the mariadb-binlog of each MariaDB series of the matrix. */
     static Stream<Arguments> fixturesAndMariadbSeries() {
-        return Stream.of("mysql-9.7", "mariadb-10.11").flatMap(fixture -> ServerVersion.mariadbSeries().stream()
+        return Stream.of("mysql-9.7", "mariadb-10.11", "mariadb-11.8").flatMap(fixture -> ServerVersion.mariadbSeries().stream()
                 .map(series -> Arguments.of(fixture, series)));
     }
 
