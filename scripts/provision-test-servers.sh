@@ -4,7 +4,9 @@
 #   - MySQL 9.7 (server and clients, mysqlbinlog included) and MariaDB 11.8 (server and clients,
 #     mariadb-binlog included) in Debian sid roots made with debootstrap, cached outside the checkout in
 #     $BINLOG_RELAY_CACHE (default ~/.cache/binlog-relay/mysql-sid-root and .../mariadb-sid-root) and reused
-#     on later runs.
+#     on later runs;
+#   - the third-party binlog libraries of BinlogLibrariesIT (python-mysql-replication, zongji, go-mysql), pinned,
+#     in $BINLOG_RELAY_CACHE/binlog-clients (scripts/provision-binlog-clients.sh).
 # Needs root (apt-get, debootstrap and chroot); uses sudo when not run as root.
 set -euo pipefail
 
@@ -87,6 +89,9 @@ mariadb_job=$!
 wait "$mysql_job"
 wait "$mariadb_job"
 MARIADB_ROOT="${CACHE}/mariadb-sid-root"
+
+# --- third-party binlog libraries (python-mysql-replication, zongji, go-mysql) ------------------------------------
+"$(dirname "$0")/provision-binlog-clients.sh"
 
 log "mariadbd:    $(mariadbd --version)"
 log "mysqld:      $($SUDO chroot "$MYSQL_ROOT" mysqld --version)"

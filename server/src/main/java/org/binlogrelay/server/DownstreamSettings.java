@@ -1,10 +1,12 @@
 package org.binlogrelay.server;
 
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.Objects;
 import org.binlogrelay.server.downstream.ReplicaServerConfig;
 import org.binlogrelay.server.downstream.account.UserAccounts;
 import org.binlogrelay.server.downstream.sql.Dialect;
+import org.binlogrelay.server.downstream.sql.SystemVariable;
 
 /**
  * How the relay serves replicas, before it knows whether it acts as a MySQL or a MariaDB server: the {@link
@@ -62,7 +64,17 @@ public record DownstreamSettings(InetSocketAddress bind, long serverId, String s
    * @param version the server version to announce ({@link org.binlogrelay.server.downstream.AnnouncedVersion})
    */
   public ReplicaServerConfig toConfig(Dialect dialect, String version) {
+    return toConfig(dialect, version, java.util.List.of());
+  }
+
+  /**
+   * The downstream server's configuration for {@code dialect}, with {@code variables} added to or replacing the
+   * dialect's (the relay's own retention and sync settings).
+   */
+  public ReplicaServerConfig toConfig(Dialect dialect, String version,
+      java.util.List<org.binlogrelay.server.downstream.sql.SystemVariable> variables) {
     ReplicaServerConfig.Builder builder = ReplicaServerConfig.builder(dialect)
+        .extraVariables(variables)
         .version(version)
         .bind(bind)
         .serverId(serverId)

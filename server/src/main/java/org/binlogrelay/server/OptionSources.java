@@ -25,7 +25,8 @@ import picocli.CommandLine.Model.OptionSpec;
  *
  * The primary's password is one setting with two options, {@code primary-password} and {@code
  * primary-password-file}: the highest layer that gives either of them gives the password, so a {@code
- * --primary-password-file} on the command line overrides {@code $BINLOG_RELAY_PRIMARY_PASSWORD}. An empty
+ * --primary-password-file} on the command line overrides {@code $BINLOG_RELAY_PRIMARY_PASSWORD}; the schema
+ * source's ({@code schema-source-password}, {@code schema-source-password-file}) likewise. An empty
  * environment variable counts as unset; one that names no option is reported by {@link #warnings()}.
  * Immutable; thread-safe.
  */
@@ -48,6 +49,11 @@ final class OptionSources implements IDefaultValueProvider {
 
   /** The two options that give the primary's password. */
   static final Set<String> PASSWORD_KEYS = Set.of("primary-password", "primary-password-file");
+  /** The two options that give the schema source's password. */
+  static final Set<String> SCHEMA_SOURCE_PASSWORD_KEYS = Set.of("schema-source-password",
+      "schema-source-password-file");
+  /** Each password is one setting of two options. */
+  private static final List<Set<String>> PASSWORD_GROUPS = List.of(PASSWORD_KEYS, SCHEMA_SOURCE_PASSWORD_KEYS);
   /** Variables with the prefix that the relay's scripts and tests use for other things. */
   private static final Set<String> OTHER_VARIABLES = Set.of("BINLOG_RELAY_JAR", "BINLOG_RELAY_CACHE",
       "BINLOG_RELAY_CONFIG");
@@ -55,14 +61,15 @@ final class OptionSources implements IDefaultValueProvider {
 
   private final Map<String, Setting> environment;
   private final ConfigFile file;
-  private final boolean passwordOnCommandLine;
+  /** The password groups the command line gives (one of their options is on it). */
+  private final Set<Set<String>> passwordsOnCommandLine;
   private final List<String> warnings;
 
-  private OptionSources(Map<String, Setting> environment, ConfigFile file, boolean passwordOnCommandLine,
+  private OptionSources(Map<String, Setting> environment, ConfigFile file, Set<Set<String>> passwordsOnCommandLine,
       List<String> warnings) {
     this.environment = environment;
     this.file = file;
-    this.passwordOnCommandLine = passwordOnCommandLine;
+    this.passwordsOnCommandLine = passwordsOnCommandLine;
     this.warnings = warnings;
   }
 
@@ -95,14 +102,18 @@ final class OptionSources implements IDefaultValueProvider {
         environment.put(key, new Setting(v.getValue().strip(), Layer.ENVIRONMENT, "$" + name));
       }
     }
-    boolean password = false;
+    Set<Set<String>> passwords = new java.util.HashSet<>();
     for (String arg : args) {
       if (arg.equals("--")) {
         break;
       }
-      password |= arg.startsWith("--primary-password");
+      for (Set<String> group : PASSWORD_GROUPS) {
+        if (group.stream().anyMatch(key -> arg.startsWith("--" + key))) {
+          passwords.add(group);
+        }
+      }
     }
-    return new OptionSources(Collections.unmodifiableMap(environment), file, password,
+    return new OptionSources(Collections.unmodifiableMap(environment), file, Set.copyOf(passwords),
         Collections.unmodifiableList(warnings));
   }
 
@@ -116,8 +127,9 @@ final class OptionSources implements IDefaultValueProvider {
 
   /** The value {@code key} gets from the environment or the file, and where from; empty if neither gives one. */
   Optional<Setting> setting(String key) {
-    if (PASSWORD_KEYS.contains(key)) {
-      Layer top = passwordLayer();
+    Set<String> group = PASSWORD_GROUPS.stream().filter(g -> g.contains(key)).findFirst().orElse(null);
+    if (group != null) {
+      Layer top = passwordLayer(group);
       return top == Layer.ENVIRONMENT ? Optional.ofNullable(environment.get(key))
           : top == Layer.FILE ? fromFile(key) : Optional.empty();
     }
@@ -125,16 +137,16 @@ final class OptionSources implements IDefaultValueProvider {
     return fromEnvironment != null ? Optional.of(fromEnvironment) : fromFile(key);
   }
 
-  private Layer passwordLayer() {
-    if (passwordOnCommandLine) {
+  private Layer passwordLayer(Set<String> group) {
+    if (passwordsOnCommandLine.contains(group)) {
       return Layer.COMMAND_LINE;
     }
-    for (String key : PASSWORD_KEYS) {
+    for (String key : group) {
       if (environment.containsKey(key)) {
         return Layer.ENVIRONMENT;
       }
     }
-    for (String key : PASSWORD_KEYS) {
+    for (String key : group) {
       if (fromFile(key).isPresent()) {
         return Layer.FILE;
       }

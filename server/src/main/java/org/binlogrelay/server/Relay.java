@@ -19,9 +19,12 @@ import org.binlogrelay.server.admin.AdminConfig;
 import org.binlogrelay.server.admin.AdminServer;
 import org.binlogrelay.server.downstream.AnnouncedVersion;
 import org.binlogrelay.server.downstream.ReplicaServer;
+import org.binlogrelay.server.downstream.schema.ForwardingSchemaStatements;
+import org.binlogrelay.server.downstream.schema.SchemaSource;
 import org.binlogrelay.server.downstream.sql.Dialect;
 import org.binlogrelay.server.downstream.sql.MariadbDialect;
 import org.binlogrelay.server.downstream.sql.MysqlDialect;
+import org.binlogrelay.server.downstream.sql.SchemaStatements;
 import org.binlogrelay.server.metrics.RelayMetrics;
 import org.binlogrelay.server.metrics.UpstreamSuccession;
 import org.binlogrelay.server.serving.StoreDumpHandler;
@@ -45,11 +48,13 @@ import org.slf4j.LoggerFactory;
  * from the primary, the {@link ReplicaServer} that serves it, and {@link Retention}.
  *
  * <pre>
- *   start():  flavour ({@link FlavorDetection}) -> open the store (recovery) -> listen for replicas
+ *   start():  flavour ({@link FlavorDetection}) -> open the store (recovery) -> listen for replicas (with the
+ *             schema source, if configured: {@link SchemaSource}, connected on demand)
  *             -> admin HTTP server (if configured) -> follow the primary (if one is configured)
  *             -> schedule retention and the metrics sampler
- *   close():  stop accepting replicas (and close their connections) -> stop the admin server (waits for the
- *             commands in work) -> stop retention -> stop upstream -> close the store (final force)
+ *   close():  stop accepting replicas (and close their connections) -> close the schema source's connections
+ *             -> stop the admin server (waits for the commands in work) -> stop retention -> stop upstream
+ *             -> close the store (final force)
  * </pre>
  *
  * Metrics ({@link RelayMetrics}) are registered before the store opens its writer to the upstream, so that every
@@ -93,7 +98,9 @@ public final class Relay implements AutoCloseable {
   private volatile BinlogStore store;
   private volatile ReaderRegistry readers;
   private volatile ReplicaServer replicaServer;
+  private volatile SchemaSource schemaSource;
   private volatile UpstreamReplicator upstream;
+  /** The primary's variables replicas are shown, as the last replicator that streamed read them. */
   private volatile Retention retention;
   private volatile Retention manualRetention;
   private ScheduledExecutorService scheduler;
@@ -232,14 +239,50 @@ public final class Relay implements AutoCloseable {
     Dialect dialect = gtidFlavor == GtidFlavor.MARIADB ? MariadbDialect.INSTANCE : MysqlDialect.INSTANCE;
     String version = AnnouncedVersion.choose(null, upstreamVersion(), dialect);
     log.info("announcing server version '{}' to replicas", version);
+    SchemaStatements schema = SchemaStatements.off(dialect.productName());
+    if (config.schemaSource() != null) {
+      schemaSource = new SchemaSource(config.schemaSource());
+      schema = new ForwardingSchemaStatements(schemaSource);
+      log.info("{}: statements that read table schemas are forwarded to it for accounts with SCHEMA_READ,"
+          + " connecting when first asked", config.schemaSource());
+    } else {
+      log.info("no schema source: statements that read table schemas get error 1235 (see --schema-source)");
+    }
     try {
-      replicaServer = ReplicaServer.start(config.downstream().toConfig(dialect, version), serving.dumpHandler(),
-          serving.listing(), new TimeClock(time));
+      replicaServer = ReplicaServer.start(config.downstream().toConfig(dialect, version, ownVariables(dialect,
+              config.downstream().toConfig(dialect, version).identity())),
+          serving.dumpHandler(), serving.listing(), schema, new TimeClock(time), new UpstreamReport(this::upstream,
+              () -> store, serving.listing(), time), UpstreamReport.dumps(() -> dumps));
     } catch (UncheckedIOException e) {
       throw new RelayStartException(e.getMessage() + "; choose another --port or --bind-address", e);
     } catch (IllegalArgumentException e) {
       throw new RelayStartException("cannot serve replicas: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The binlog variables that describe the relay's own storage rather than the primary's (docs/downstream.md):
+   * expiry from the retention policy, {@code sync_binlog} from the sync policy.
+   */
+  private java.util.List<org.binlogrelay.server.downstream.sql.SystemVariable> ownVariables(Dialect dialect,
+      org.binlogrelay.server.downstream.sql.ServerIdentity identity) {
+    java.util.Set<String> known = new java.util.HashSet<>();
+    dialect.variables(identity, org.binlogrelay.server.downstream.sql.BinlogListing.EMPTY).forEach(v ->
+        known.add(v.name()));
+    long expire = config.retention().maxAge().toSeconds();
+    boolean purges = expire > 0 || config.retention().maxTotalBytes() > 0 || config.retention().maxFiles() > 0;
+    String sync = config.syncPolicy().kind() == org.binlogrelay.storage.SyncPolicy.Kind.EVERY_TRANSACTION ? "1" : "0";
+    return java.util.List.of(
+        org.binlogrelay.server.downstream.sql.SystemVariable.global("binlog_expire_logs_seconds",
+            org.binlogrelay.server.downstream.sql.VariableType.UNSIGNED, Long.toString(expire)),
+        org.binlogrelay.server.downstream.sql.SystemVariable.global("binlog_expire_logs_auto_purge",
+            org.binlogrelay.server.downstream.sql.VariableType.BOOLEAN, purges ? "1" : "0"),
+        org.binlogrelay.server.downstream.sql.SystemVariable.global("expire_logs_days",
+            org.binlogrelay.server.downstream.sql.VariableType.STRING,
+            String.format(java.util.Locale.ROOT, "%.6f", expire / 86400.0)),
+        org.binlogrelay.server.downstream.sql.SystemVariable.global("sync_binlog",
+            org.binlogrelay.server.downstream.sql.VariableType.UNSIGNED, sync))
+        .stream().filter(v -> known.contains(v.name())).toList();
   }
 
   private void serveAdmin() throws RelayStartException {
@@ -279,9 +322,10 @@ public final class Relay implements AutoCloseable {
     UpstreamReplicator replicator = new UpstreamReplicator(c, store, time);
     replicator.addListener(s -> {
       if (s.status() == UpstreamStatus.FAILED) {
-        log.error("upstream stopped for good; the relay keeps serving the {} stored file(s). Fix the cause above"
-            + " and start it again (relayctl source start, or restart the relay; a purged binlog needs a new"
-            + " --data-dir or --start)", store.files().size());
+        // the replicator's ERROR line said why and what to do; this one says what the relay does meanwhile
+        log.warn("upstream stopped for good; the relay keeps serving the {} stored file(s), and /health answers"
+            + " DOWN until the upstream is started again (relayctl source start, or restart the relay; a purged"
+            + " binlog needs a new --data-dir or --start)", store.files().size());
       }
     });
     upstreams.replace(replicator);
@@ -478,6 +522,9 @@ public final class Relay implements AutoCloseable {
   private void closeParts() {
     if (replicaServer != null) {
       step("stop serving replicas", replicaServer::close);
+    }
+    if (schemaSource != null) {
+      step("close the schema source's connections", schemaSource::close);
     }
     if (adminServer != null) {
       step("stop the admin server", adminServer::close);

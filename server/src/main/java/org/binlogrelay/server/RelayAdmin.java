@@ -255,7 +255,9 @@ final class RelayAdmin implements RelayControl {
     if (s == Relay.State.CLOSING || s == Relay.State.CLOSED) {
       return Optional.of("the relay is " + s.name().toLowerCase(java.util.Locale.ROOT));
     }
-    return Optional.empty();
+    // FAILED does not cure itself (BACKING_OFF and WAITING_FOR_STORE do): someone must act
+    return relay.upstream().map(UpstreamReplicator::state).filter(u -> u.status() == UpstreamStatus.FAILED)
+        .map(u -> "the upstream FAILED: " + u.lastError());
   }
 
   @Override

@@ -6,13 +6,15 @@ import java.util.Objects;
 import java.util.Optional;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.server.admin.AdminConfig;
+import org.binlogrelay.server.downstream.schema.SchemaSourceConfig;
 import org.binlogrelay.server.upstream.UpstreamConfig;
 import org.binlogrelay.storage.SyncPolicy;
 import org.binlogrelay.storage.retention.RetentionPolicy;
 
 /**
  * Everything a {@link Relay} needs to run, as the command line or the configuration file gave it. Immutable;
- * {@link #toString()} hides the primary's password (through {@link UpstreamConfig#toString()}).
+ * {@link #toString()} hides the primary's and the schema source's passwords (through {@link
+ * UpstreamConfig#toString()} and {@link SchemaSourceConfig#toString()}).
  *
  * @param dataDir the store's directory (created if missing)
  * @param flavor MySQL or MariaDB, {@code null} to detect it: from the stored files if there are any, else from
@@ -24,10 +26,12 @@ import org.binlogrelay.storage.retention.RetentionPolicy;
  * @param downstream how replicas are served
  * @param detectionTimeout how long to keep trying to reach the primary when its flavour must be detected
  * @param admin the admin HTTP server ({@code /metrics}, {@code /api/v1}), {@code null} to serve none
+ * @param schemaSource the server statements that read table schemas are forwarded to, {@code null} to refuse them
+ *     (ER_NOT_SUPPORTED_YET)
  */
 public record RelayConfig(Path dataDir, GtidFlavor flavor, SyncPolicy syncPolicy, RetentionPolicy retention,
     Duration retentionInterval, UpstreamConfig upstream, DownstreamSettings downstream, Duration detectionTimeout,
-    AdminConfig admin) {
+    AdminConfig admin, SchemaSourceConfig schemaSource) {
 
   /** Retention runs once a minute by default; MySQL purges at each rotation, which is rarer on a busy primary. */
   public static final Duration DEFAULT_RETENTION_INTERVAL = Duration.ofMinutes(1);
@@ -40,10 +44,24 @@ public record RelayConfig(Path dataDir, GtidFlavor flavor, SyncPolicy syncPolicy
     this(dataDir, flavor, syncPolicy, retention, retentionInterval, upstream, downstream, detectionTimeout, null);
   }
 
+  /** A configuration without a schema source. */
+  public RelayConfig(Path dataDir, GtidFlavor flavor, SyncPolicy syncPolicy, RetentionPolicy retention,
+      Duration retentionInterval, UpstreamConfig upstream, DownstreamSettings downstream, Duration detectionTimeout,
+      AdminConfig admin) {
+    this(dataDir, flavor, syncPolicy, retention, retentionInterval, upstream, downstream, detectionTimeout, admin,
+        null);
+  }
+
   /** The same configuration with {@code adminConfig} ({@code null}: no admin server). */
   public RelayConfig withAdmin(AdminConfig adminConfig) {
     return new RelayConfig(dataDir, flavor, syncPolicy, retention, retentionInterval, upstream, downstream,
-        detectionTimeout, adminConfig);
+        detectionTimeout, adminConfig, schemaSource);
+  }
+
+  /** The same configuration with {@code source} as the schema source ({@code null}: none). */
+  public RelayConfig withSchemaSource(SchemaSourceConfig source) {
+    return new RelayConfig(dataDir, flavor, syncPolicy, retention, retentionInterval, upstream, downstream,
+        detectionTimeout, admin, source);
   }
 
   public RelayConfig {

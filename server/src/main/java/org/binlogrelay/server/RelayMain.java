@@ -69,6 +69,8 @@ import picocli.CommandLine.Spec;
       "$BINLOG_RELAY_CONFIG) whose keys are the long option names (sync-binlog: 2s). Precedence: command",
       "line, then environment, then file, then defaults.",
       "  " + RelayOptions.PASSWORD_ENV + "  the primary's password (or --primary-password-file).",
+      "  " + RelayOptions.SCHEMA_SOURCE_PASSWORD_ENV + "  the schema source's password (or"
+          + " --schema-source-password-file).",
       "",
       "Examples:",
       "  Follow a primary and serve replicas on 127.0.0.1:3307:",
@@ -160,6 +162,7 @@ public final class RelayMain implements Callable<Integer> {
       if (options.primary == null && layer("primary-password") == Layer.ENVIRONMENT) {
         options.primaryPassword = null; // $BINLOG_RELAY_PRIMARY_PASSWORD is only read when there is a primary
       }
+      settleSchemaSourcePassword();
       if (options.serverId == null) {
         options.serverId = DerivedServerId.of(DerivedServerId.hostName(), options.dataDir);
         warnings.add("no --server-id: using " + options.serverId + ", derived from this host's name and the data"
@@ -182,7 +185,40 @@ public final class RelayMain implements Callable<Integer> {
       log.warn("--source with a password: other users of this host can read it in ps; prefer"
           + " --primary-password-file or ${}", RelayOptions.PASSWORD_ENV);
     }
+    if (options.schemaSource != null && (options.schemaSource.password() != null && layer("schema-source")
+        == Layer.COMMAND_LINE || args.stream().anyMatch(a -> a.startsWith("--schema-source-password=")))) {
+      log.warn("the schema source's password on the command line: other users of this host can read it in ps;"
+          + " prefer --schema-source-password-file or ${}", RelayOptions.SCHEMA_SOURCE_PASSWORD_ENV);
+    }
     return launcher.run(config);
+  }
+
+  /**
+   * The schema source's password, like the primary's, from the highest layer that gives one: the password in the
+   * {@code --schema-source} URL or {@code --schema-source-password[-file]}; two at the same layer stay for {@link
+   * RelayOptions} to refuse. Without a schema source, {@code $BINLOG_RELAY_SCHEMA_SOURCE_PASSWORD} is not read.
+   */
+  private void settleSchemaSourcePassword() {
+    Layer option = layer("schema-source-password").compareTo(layer("schema-source-password-file")) > 0
+        ? layer("schema-source-password") : layer("schema-source-password-file");
+    if (options.schemaSource == null) {
+      if (option == Layer.ENVIRONMENT) {
+        options.schemaSourcePassword = null;
+        options.schemaSourcePasswordFile = null;
+      }
+      return;
+    }
+    SourceUrl url = options.schemaSource;
+    if (url.password() == null || option == Layer.DEFAULT) {
+      return;
+    }
+    Layer urlLayer = layer("schema-source");
+    if (option.compareTo(urlLayer) > 0) {
+      options.schemaSource = new SourceUrl(url.scheme(), url.host(), url.user(), null, url.parameters());
+    } else if (option.compareTo(urlLayer) < 0) {
+      options.schemaSourcePassword = null;
+      options.schemaSourcePasswordFile = null;
+    }
   }
 
   /** Where the value of the option {@code key} came from. */

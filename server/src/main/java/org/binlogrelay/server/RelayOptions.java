@@ -15,6 +15,8 @@ import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.server.admin.AdminConfig;
 import org.binlogrelay.server.downstream.ReplicaServerConfig;
 import org.binlogrelay.server.downstream.account.UserAccounts;
+import org.binlogrelay.server.downstream.schema.SchemaSourceConfig;
+import org.binlogrelay.server.upstream.ServerEndpoint;
 import org.binlogrelay.server.upstream.StartPosition;
 import org.binlogrelay.server.upstream.TlsConfig;
 import org.binlogrelay.server.upstream.TlsMode;
@@ -32,6 +34,8 @@ import picocli.CommandLine.Option;
 public final class RelayOptions {
   /** The environment variable that may hold the primary's password. */
   public static final String PASSWORD_ENV = "BINLOG_RELAY_PRIMARY_PASSWORD";
+  /** The environment variable that may hold the schema source's password. */
+  public static final String SCHEMA_SOURCE_PASSWORD_ENV = "BINLOG_RELAY_SCHEMA_SOURCE_PASSWORD";
   static final int DEFAULT_PORT = 3307;
   static final int DEFAULT_PRIMARY_PORT = 3306;
 
@@ -192,6 +196,35 @@ public final class RelayOptions {
           + " excepted).")
   Path adminTokenFile;
 
+  @Option(names = "--schema-source", paramLabel = "URL", order = 70,
+      converter = OptionConverters.SourceUrlConverter.class,
+      description = {"The server that answers statements reading table schemas (SHOW CREATE TABLE, SHOW FULL TABLES,"
+          + " information_schema reads) for accounts with SCHEMA_READ, as mysql://USER[:PASSWORD]@HOST[:PORT]"
+          + "[?ssl-mode=MODE&ssl-ca=FILE...] (or mariadb://): an account that can see the metadata, ideally with"
+          + " nothing but REFERENCES. Default: none (such statements get error 1235)."})
+  SourceUrl schemaSource;
+
+  @Option(names = "--schema-source-password", paramLabel = "PASSWORD", order = 71, arity = "0..1",
+      interactive = true, prompt = "Password of the schema source's user: ",
+      description = {"Prompts for the schema source's password. A value given here is visible in ps: prefer"
+          + " --schema-source-password-file or $" + SCHEMA_SOURCE_PASSWORD_ENV + "."})
+  String schemaSourcePassword;
+
+  @Option(names = "--schema-source-password-file", paramLabel = "FILE", order = 72,
+      description = "File whose first line is the schema source's password.")
+  Path schemaSourcePasswordFile;
+
+  @Option(names = "--schema-source-timeout", paramLabel = "DURATION", order = 73, defaultValue = "5s",
+      converter = OptionConverters.DurationConverter.class,
+      description = "Bound on connecting to the schema source and on each answer from it; later, the client gets"
+          + " error 1430 (default: ${DEFAULT-VALUE}).")
+  Duration schemaSourceTimeout;
+
+  @Option(names = "--schema-source-connections", paramLabel = "N", order = 74,
+      defaultValue = "" + SchemaSourceConfig.DEFAULT_MAX_CONNECTIONS,
+      description = "Connections to the schema source at most, opened on demand (default: ${DEFAULT-VALUE}).")
+  int schemaSourceConnections;
+
   /**
    * The configuration these options describe.
    *
@@ -213,7 +246,97 @@ public final class RelayOptions {
       refuseWithoutPrimary();
     }
     return new RelayConfig(dataDir, flavor, syncBinlog, retention, RelayConfig.DEFAULT_RETENTION_INTERVAL, upstream,
-        downstream, RelayConfig.DEFAULT_DETECTION_TIMEOUT, admin());
+        downstream, RelayConfig.DEFAULT_DETECTION_TIMEOUT, admin(), schemaSource(environment));
+  }
+
+  /** The schema source, or null without {@code --schema-source}. */
+  private SchemaSourceConfig schemaSource(Map<String, String> environment) {
+    if (schemaSource == null) {
+      if (schemaSourcePassword != null || schemaSourcePasswordFile != null) {
+        throw new IllegalArgumentException((schemaSourcePassword != null ? "--schema-source-password"
+            : "--schema-source-password-file") + " given without --schema-source URL");
+      }
+      return null;
+    }
+    if (schemaSource.user() == null) {
+      throw new IllegalArgumentException("--schema-source " + schemaSource + " names no user; write"
+          + " mysql://USER@HOST[:PORT] with an account that can read the metadata (see docs/downstream.md)");
+    }
+    if (schemaSourceTimeout.toMillis() < 1 || schemaSourceTimeout.compareTo(Duration.ofHours(1)) > 0) {
+      throw new IllegalArgumentException("--schema-source-timeout " + schemaSourceTimeout + " is outside 1 ms .. 1 h");
+    }
+    if (schemaSourceConnections < 1 || schemaSourceConnections > 256) {
+      throw new IllegalArgumentException("--schema-source-connections " + schemaSourceConnections
+          + " is outside 1..256");
+    }
+    ServerEndpoint endpoint = new ServerEndpoint("schema source", schemaSource.host().host(),
+        schemaSource.host().port(), schemaSource.user(), schemaSourcePassword(environment), schemaSourceTimeout,
+        schemaSourceTls());
+    return new SchemaSourceConfig(endpoint, schemaSourceConnections, SchemaSourceConfig.DEFAULT_MAX_ANSWER_BYTES,
+        SchemaSourceConfig.DEFAULT_IDLE_TIMEOUT);
+  }
+
+  /** TLS from the URL's parameters; {@code preferred} by default, as the mysql client's. */
+  private TlsConfig schemaSourceTls() {
+    Map<String, String> p = schemaSource.parameters();
+    TlsMode mode;
+    try {
+      mode = p.containsKey("primary-ssl-mode") ? OptionValues.tlsMode(p.get("primary-ssl-mode")) : TlsMode.PREFERRED;
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--schema-source " + schemaSource + ": " + e.getMessage());
+    }
+    Path ca = p.containsKey("primary-ssl-ca") ? Path.of(p.get("primary-ssl-ca")) : null;
+    Path cert = p.containsKey("primary-ssl-cert") ? Path.of(p.get("primary-ssl-cert")) : null;
+    Path key = p.containsKey("primary-ssl-key") ? Path.of(p.get("primary-ssl-key")) : null;
+    for (Path file : new Path[] {ca, cert, key}) {
+      if (file != null) {
+        requireReadable(file, "--schema-source " + (file == ca ? "ssl-ca" : file == cert ? "ssl-cert" : "ssl-key"));
+      }
+    }
+    if (mode == TlsMode.DISABLED && (ca != null || cert != null || key != null)) {
+      throw new IllegalArgumentException("--schema-source: ssl-ca, ssl-cert and ssl-key need ssl-mode preferred,"
+          + " required, verify_ca or verify_identity");
+    }
+    if ((cert == null) != (key == null)) {
+      throw new IllegalArgumentException("--schema-source: ssl-cert and ssl-key go together");
+    }
+    return new TlsConfig(mode, ca, cert, key);
+  }
+
+  private String schemaSourcePassword(Map<String, String> environment) {
+    List<String> given = new ArrayList<>();
+    if (schemaSource.password() != null) {
+      given.add("the password in --schema-source");
+    }
+    if (schemaSourcePassword != null) {
+      given.add("--schema-source-password");
+    }
+    if (schemaSourcePasswordFile != null) {
+      given.add("--schema-source-password-file");
+    }
+    if (given.size() > 1) {
+      throw new IllegalArgumentException(String.join(" and ", given) + " both give the schema source's password;"
+          + " keep one");
+    }
+    if (schemaSource.password() != null) {
+      return schemaSource.password();
+    }
+    if (schemaSourcePassword != null) {
+      return schemaSourcePassword;
+    }
+    if (schemaSourcePasswordFile != null) {
+      String text = read(schemaSourcePasswordFile, "--schema-source-password-file");
+      int end = text.indexOf('\n');
+      String line = end < 0 ? text : text.substring(0, end);
+      return line.endsWith("\r") ? line.substring(0, line.length() - 1) : line;
+    }
+    String fromEnvironment = environment.get(SCHEMA_SOURCE_PASSWORD_ENV);
+    if (fromEnvironment != null) {
+      return fromEnvironment;
+    }
+    throw new IllegalArgumentException("the schema source's password is missing: give --schema-source-password-file"
+        + " FILE, set $" + SCHEMA_SOURCE_PASSWORD_ENV + ", or pass --schema-source-password without a value to be"
+        + " prompted");
   }
 
   private AdminConfig admin() {

@@ -42,6 +42,19 @@ class LayeringTest {
           .resideInAnyPackage("io.micrometer..", "io.netty.handler.codec.http..", "com.fasterxml.jackson..",
               "org.binlogrelay.server.admin..", "org.binlogrelay.server.metrics..");
 
+  /**
+   * The statement responder knows the schema source only through {@code sql.SchemaStatements}, its one dispatch
+   * point; the schema source's pool uses the upstream client, never the other way round.
+   */
+  @ArchTest
+  static final ArchRule schemaSourceBehindOneInterface =
+      noClasses()
+          .that()
+          .resideInAnyPackage("org.binlogrelay.server.downstream.sql..", "org.binlogrelay.server.upstream..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("org.binlogrelay.server.downstream.schema..");
+
   /** Production classes only, whatever the build directory is called. */
   static final class MainClassesOnly implements ImportOption {
     @Override

@@ -31,12 +31,13 @@ class DownstreamClientsIT {
     void mysqlClientLogsInOverTlsOverRsaAndFromTheCache() {
         try (RelayUnderTest relay = RelayUnderTest.start(ServerFlavor.MYSQL)) {
             CommandResult tls = RealClients.mysql(relay.port(), "repl", "repl-pass", "-N", "-e",
-                    "SELECT @@version, CURRENT_USER(), @@global.gtid_mode, @@server_id; SHOW STATUS LIKE 'x'");
-            // SHOW STATUS is not a relay statement: the client prints the server's 1064 and stops.
-            assertThat(tls.output()).contains("9.7.4-binlog-relay\trepl@%\tON\t4000")
+                    "SELECT @@version, CURRENT_USER(), @@global.gtid_mode, @@server_id; SHOW STATUS LIKE 'Ssl_version';"
+                            + " SHOW STATUS LIKE 'x'; SELEC 1");
+            // The session's own TLS in SHOW STATUS; a misspelt statement is the server's 1064, and the client stops.
+            assertThat(tls.output()).contains("9.7.4-binlog-relay\trepl@%\tON\t4000").contains("Ssl_version\tTLSv1.3")
                     .contains("ERROR 1064 (42000) at line 1: You have an error in your SQL syntax; check the manual that"
-                            + " corresponds to your MySQL server version for the right syntax to use near 'STATUS LIKE"
-                            + " 'x'' at line 1");
+                            + " corresponds to your MySQL server version for the right syntax to use near 'SELEC 1' at"
+                            + " line 1");
             CommandResult rsa = RealClients.mysql(relay.port(), "sha", "sha-pass", "--ssl-mode=DISABLED",
                     "--get-server-public-key", "-N", "-e", "SELECT USER()");
             assertThat(rsa.output()).contains("sha@127.0.0.1");
@@ -140,6 +141,11 @@ class DownstreamClientsIT {
                         assertThat(rs.getString("Value")).isEqualTo("CRC32");
                     }
                     assertThatThrownBy(() -> s.executeQuery("SELECT * FROM t"))
+                            .isInstanceOfSatisfying(SQLException.class, e -> {
+                                assertThat(e.getErrorCode()).as("as MySQL: no database selected").isEqualTo(1046);
+                                assertThat(e.getSQLState()).isEqualTo("3D000");
+                            });
+                    assertThatThrownBy(() -> s.executeQuery("SELECT * FROM t WHERE"))
                             .isInstanceOfSatisfying(SQLException.class, e -> {
                                 assertThat(e.getErrorCode()).isEqualTo(1064);
                                 assertThat(e.getSQLState()).isEqualTo("42000");

@@ -163,6 +163,38 @@ public final class SqlLexer {
         }
         add(TokenType.SYMBOL, ":", start, pos, startLine);
         break;
+      case '<':
+      case '>':
+      case '!':
+      case '|':
+      case '&':
+        operator(c, start, startLine);
+        break;
+      default:
+        add(TokenType.SYMBOL, String.valueOf(c), start, pos, startLine);
+    }
+  }
+
+  /** Comparison and logical operators of two or three characters ({@code <=>}, {@code <>}, {@code !=}, ...). */
+  private void operator(char c, int start, int startLine) {
+    String two = String.valueOf(c) + peek(0);
+    if (two.equals("<=") && peek(1) == '>') {
+      pos += 2;
+      add(TokenType.SYMBOL, "<=>", start, pos, startLine);
+      return;
+    }
+    switch (two) {
+      case "<=":
+      case ">=":
+      case "<>":
+      case "!=":
+      case "||":
+      case "&&":
+      case "<<":
+      case ">>":
+        pos++;
+        add(TokenType.SYMBOL, two, start, pos, startLine);
+        return;
       default:
         add(TokenType.SYMBOL, String.valueOf(c), start, pos, startLine);
     }

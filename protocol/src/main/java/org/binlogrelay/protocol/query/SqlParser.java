@@ -9,42 +9,55 @@ import java.util.Set;
  * A recursive-descent parser for the statements a binlog server answers (see {@link Statement}):
  *
  * <pre>
- *   statement  := (select | show | set) [';']
- *   select     := SELECT item {',' item} [FROM DUAL] [LIMIT n]
- *   item       := expr [[AS] alias]
- *   expr       := ['-'|'+'] number | string | NULL | TRUE | FALSE | '@'name | sysvar
- *               | word '(' [expr {',' expr}] ')' | CURRENT_USER | '(' expr ')'
- *   sysvar     := '@@' [(GLOBAL|SESSION|LOCAL) '.'] name
- *   show       := SHOW [GLOBAL|SESSION|LOCAL] VARIABLES [LIKE string | WHERE Variable_name (= | LIKE) string]
- *               | SHOW (BINARY|MASTER) LOGS | SHOW (BINARY LOG|MASTER|BINLOG) STATUS
- *               | SHOW REPLICAS | SHOW (SLAVE|REPLICA) HOSTS | SHOW WARNINGS [LIMIT n]
- *   set        := SET assignment {',' assignment}
+ *   statement  := (select | show | set | begin | commit | rollback | kill | use | describe) [';']
+ *   select     := SELECT [DISTINCT | modifiers] item {',' item} [FROM (DUAL | table [[AS] alias])]
+ *                 [WHERE expr] [ORDER BY key [ASC | DESC] {',' ...}] [LIMIT n [OFFSET m] | LIMIT m ',' n]
+ *                 [FOR UPDATE | FOR SHARE | LOCK IN SHARE MODE]
+ *   item       := expr [[AS] alias] | [table '.'] '*'
+ *   set        := SET assignment {',' assignment} | SET [GLOBAL | SESSION] TRANSACTION characteristic {',' ...}
  *   assignment := '@'name ('='|':=') value | NAMES (charset|DEFAULT) [COLLATE name]
  *               | CHARACTER SET charset | [GLOBAL|SESSION|LOCAL] name '=' value | sysvar '=' value
  *   value      := expr | word | DEFAULT
+ *   begin      := BEGIN [WORK] | START TRANSACTION [READ ONLY | READ WRITE | WITH CONSISTENT SNAPSHOT {',' ...}]
+ *   commit     := (COMMIT | ROLLBACK) [WORK] [AND [NO] CHAIN] [[NO] RELEASE]
+ *   kill       := KILL [HARD | SOFT] [CONNECTION | QUERY [ID]] expr
+ *   use        := USE name
+ *   describe   := (DESCRIBE | DESC | EXPLAIN) table
  * </pre>
  *
- * Keywords are case-insensitive. Anything else throws {@link SqlSyntaxError} pointing at the first token
- * that does not fit, as MySQL's ER_PARSE_ERROR does. Not thread-safe; one instance per statement.
+ * {@code SHOW} statements are {@link ShowParser}'s, expressions {@link ExpressionParser}'s, and the statements that
+ * read table schemas {@link MetadataParser}'s ({@link MetadataStatement}), recognised by their first tokens before
+ * anything else. A statement that starts like one of MySQL's or MariaDB's other statements ({@code CREATE},
+ * {@code FLUSH}, {@code INSERT}, ...), or uses a construct this server does not evaluate (a JOIN, GROUP BY, a
+ * subquery), is {@link Statement.Unsupported}. Anything else throws {@link SqlSyntaxError} pointing at the first
+ * token that does not fit, as MySQL's ER_PARSE_ERROR does. Keywords are case-insensitive. Not thread-safe; one
+ * instance per statement.
  */
 public final class SqlParser {
   /** Statements longer than this are refused before lexing. */
   public static final int MAX_STATEMENT_CHARS = 1 << 20;
   private static final int MAX_TOKENS = 10_000;
-  private static final int MAX_ARGUMENTS = 16;
-  /** Nesting of parentheses accepted, so recursion stays shallow. */
-  private static final int MAX_DEPTH = 32;
+  private static final int MAX_ORDER_KEYS = 16;
+  /** Words that may follow an expression in a select list without being its alias. */
   private static final Set<String> NOT_ALIASES = Set.of(
-      "FROM", "LIMIT", "WHERE", "INTO", "UNION", "ORDER", "GROUP", "HAVING", "FOR", "LOCK", "WINDOW");
+      "FROM", "LIMIT", "WHERE", "INTO", "UNION", "ORDER", "GROUP", "HAVING", "FOR", "LOCK", "WINDOW", "EXCEPT",
+      "INTERSECT");
+  /**
+   * The first words of MySQL's and MariaDB's other statements: valid SQL this server does not execute, answered
+   * "not supported" rather than as a syntax error.
+   */
+  private static final Set<String> OTHER_STATEMENTS = Set.of("ALTER", "ANALYZE", "BACKUP", "BINLOG", "CACHE", "CALL",
+      "CHANGE", "CHECK", "CHECKSUM", "CLONE", "CREATE", "DEALLOCATE", "DELETE", "DO", "DROP", "EXECUTE", "FLUSH",
+      "GET", "GRANT", "HANDLER", "HELP", "IMPORT", "INSERT", "INSTALL", "LOAD", "LOCK", "OPTIMIZE", "PREPARE",
+      "PURGE", "RELEASE", "RENAME", "REPAIR", "REPLACE", "RESET", "RESIGNAL", "RESTART", "REVOKE", "SAVEPOINT",
+      "SHUTDOWN", "SIGNAL", "STOP", "TABLE", "TRUNCATE", "UNINSTALL", "UNLOCK", "UPDATE", "VALUES", "WITH", "XA");
 
-  private final String sql;
-  private final List<Token> tokens;
-  private int at;
-  private int depth;
+  private final TokenStream in;
+  private final ExpressionParser expressions;
 
   private SqlParser(String sql, List<Token> tokens) {
-    this.sql = sql;
-    this.tokens = tokens;
+    this.in = new TokenStream(sql, tokens);
+    this.expressions = new ExpressionParser(in);
   }
 
   /**
@@ -59,7 +72,15 @@ public final class SqlParser {
       throw new SqlSyntaxError("statement of " + sql.length() + " characters", sql.substring(0, 80), 1);
     }
     List<Token> tokens = new SqlLexer(sql, serverVersion, mariadb, MAX_TOKENS).tokenize();
-    return new SqlParser(sql, tokens).statement();
+    if (MetadataParser.recognizes(tokens)) {
+      return new Statement.Metadata(new MetadataParser(sql, tokens).statement());
+    }
+    SqlParser parser = new SqlParser(sql, tokens);
+    try {
+      return parser.statement();
+    } catch (TokenStream.UnsupportedSyntax e) {
+      return new Statement.Unsupported(e.getMessage());
+    }
   }
 
   /** The version number MySQL compares executable comments with: "8.4.0-x" is 80400, "10.11.6" is 101106. */
@@ -83,56 +104,178 @@ public final class SqlParser {
   }
 
   private Statement statement() {
-    Token first = peek();
+    Token first = in.peek();
+    String keyword = in.peekKeyword();
     Statement statement;
-    if (first.isWord("SELECT")) {
-      statement = select();
-    } else if (first.isWord("SHOW")) {
-      statement = show();
-    } else if (first.isWord("SET")) {
-      statement = set();
-    } else {
-      throw error(first, "unsupported statement");
+    switch (keyword) {
+      case "SELECT":
+        statement = select();
+        break;
+      case "SHOW":
+        statement = new ShowParser(in, expressions).show();
+        break;
+      case "SET":
+        statement = set();
+        break;
+      case "BEGIN":
+        statement = begin();
+        break;
+      case "START":
+        statement = start();
+        break;
+      case "COMMIT":
+      case "ROLLBACK":
+        statement = endTransaction();
+        break;
+      case "KILL":
+        statement = kill();
+        break;
+      case "USE":
+        in.next();
+        statement = new Statement.Use(in.identifier("a database name"));
+        break;
+      case "DESCRIBE":
+      case "DESC":
+      case "EXPLAIN":
+        statement = describe();
+        break;
+      default:
+        if (OTHER_STATEMENTS.contains(keyword)) {
+          throw in.unsupported(leadingWords());
+        }
+        throw in.error(first, "unsupported statement");
     }
-    if (peek().type() == TokenType.SEMICOLON) {
-      at++;
-    }
-    if (peek().type() != TokenType.END) {
-      throw error(peek(), "unexpected text after the statement");
+    in.accept(TokenType.SEMICOLON);
+    if (!in.atEnd()) {
+      throw in.error(in.peek(), "unexpected text after the statement");
     }
     return statement;
+  }
+
+  /** The statement's first two words, upper case ("CREATE TABLE"), as ER_NOT_SUPPORTED_YET names a statement. */
+  private String leadingWords() {
+    String first = in.next().value().toUpperCase(Locale.ROOT);
+    Token second = in.peek();
+    return second.type() == TokenType.WORD ? first + " " + second.value().toUpperCase(Locale.ROOT) : first;
   }
 
   // ---- SELECT ----
 
   private Statement select() {
-    at++;
+    in.next();
+    boolean distinct = false;
+    while (true) {
+      String k = in.peekKeyword();
+      if (k.equals("DISTINCT") || k.equals("DISTINCTROW")) {
+        distinct = true;
+      } else if (!k.equals("ALL") && !k.startsWith("SQL_") && !k.equals("HIGH_PRIORITY")
+          && !k.equals("STRAIGHT_JOIN")) {
+        break;
+      }
+      in.next();
+    }
+    if (distinct) {
+      throw in.unsupported("SELECT DISTINCT");
+    }
     List<SelectItem> items = new ArrayList<>();
     do {
       items.add(selectItem());
-    } while (accept(TokenType.COMMA));
-    if (peekWord("FROM")) {
-      at++;
-      expectWord("DUAL");
+    } while (in.accept(TokenType.COMMA));
+    if (in.peekWord("INTO")) {
+      throw in.unsupported("SELECT ... INTO");
+    }
+    TableName from = null;
+    if (in.acceptWord("FROM")) {
+      if (!in.acceptWord("DUAL")) {
+        if (in.peek().type() == TokenType.LEFT_PAREN) {
+          throw in.unsupported("derived table");
+        }
+        from = in.tableName();
+        if (in.acceptWord("AS")) {
+          in.identifier("an alias");
+        } else if (in.peek().type() == TokenType.QUOTED_IDENTIFIER || (in.peek().type() == TokenType.WORD
+            && !ExpressionParser.RESERVED.contains(in.peekKeyword()) && !in.peekWord("NATURAL"))) {
+          in.next();
+        }
+        if (in.peek().type() == TokenType.COMMA || in.peekWord("JOIN") || in.peekWord("INNER")
+            || in.peekWord("LEFT") || in.peekWord("RIGHT") || in.peekWord("CROSS") || in.peekWord("NATURAL")
+            || in.peekWord("STRAIGHT_JOIN")) {
+          throw in.unsupported("JOIN");
+        }
+      }
+    }
+    Expression where = null;
+    if (in.acceptWord("WHERE")) {
+      where = expressions.expression();
+    }
+    if (in.peekWord("GROUP") || in.peekWord("HAVING") || in.peekWord("WINDOW")) {
+      throw in.unsupported(in.peekKeyword().equals("GROUP") ? "GROUP BY" : in.peekKeyword());
+    }
+    List<Statement.Ordering> orderBy = new ArrayList<>();
+    if (in.acceptWord("ORDER")) {
+      in.expectWord("BY");
+      do {
+        if (orderBy.size() == MAX_ORDER_KEYS) {
+          throw in.error(in.peek(), "more than " + MAX_ORDER_KEYS + " ORDER BY keys");
+        }
+        Expression key = expressions.expression();
+        boolean descending = in.acceptWord("DESC");
+        if (!descending) {
+          in.acceptWord("ASC");
+        }
+        orderBy.add(new Statement.Ordering(key, descending));
+      } while (in.accept(TokenType.COMMA));
     }
     long limit = -1;
-    if (peekWord("LIMIT")) {
-      at++;
-      Token n = expect(TokenType.NUMBER, "a row count");
-      limit = parseCount(n);
+    long offset = 0;
+    if (in.acceptWord("LIMIT")) {
+      limit = in.count("a row count");
+      if (in.accept(TokenType.COMMA)) {
+        offset = limit;
+        limit = in.count("a row count");
+      } else if (in.acceptWord("OFFSET")) {
+        offset = in.count("an offset");
+      }
     }
-    return new Statement.Select(items, limit);
+    lockingClause();
+    if (in.peekWord("UNION") || in.peekWord("EXCEPT") || in.peekWord("INTERSECT")) {
+      throw in.unsupported(in.peekKeyword());
+    }
+    return new Statement.Select(items, from, where, orderBy, limit, offset);
+  }
+
+  /** {@code FOR UPDATE | FOR SHARE [NOWAIT | SKIP LOCKED] | LOCK IN SHARE MODE}: nothing to lock here. */
+  private void lockingClause() {
+    if (in.acceptWord("FOR")) {
+      if (!in.acceptWord("UPDATE")) {
+        in.expectWord("SHARE");
+      }
+      if (!in.acceptWord("NOWAIT") && in.acceptWord("SKIP")) {
+        in.expectWord("LOCKED");
+      }
+    } else if (in.acceptWord("LOCK")) {
+      in.expectWord("IN");
+      in.expectWord("SHARE");
+      in.expectWord("MODE");
+    }
   }
 
   private SelectItem selectItem() {
-    Token start = peek();
-    Expression expression = expression();
-    int end = tokens.get(at - 1).end();
+    Token start = in.peek();
+    if (start.type() == TokenType.STAR) {
+      in.next();
+      return new SelectItem(new Expression.AllColumns(null), "*");
+    }
+    Expression expression = expressions.expression();
+    if (expression instanceof Expression.AllColumns) {
+      return new SelectItem(expression, "*");
+    }
+    int end = in.previous().end();
     String name = expression instanceof Expression.Literal l && l.kind() == Expression.Literal.Kind.STRING
-        ? l.text() : sql.substring(start.start(), end);
-    Token next = peek();
+        ? l.text() : expression instanceof Expression.Column c ? c.name() : in.sql().substring(start.start(), end);
+    Token next = in.peek();
     if (next.isWord("AS")) {
-      at++;
+      in.next();
       return new SelectItem(expression, alias());
     }
     if ((next.type() == TokenType.WORD && !NOT_ALIASES.contains(next.value().toUpperCase(Locale.ROOT)))
@@ -143,360 +286,258 @@ public final class SqlParser {
   }
 
   private String alias() {
-    Token t = peek();
+    Token t = in.peek();
     if (t.type() == TokenType.WORD || t.type() == TokenType.QUOTED_IDENTIFIER || t.type() == TokenType.STRING) {
-      at++;
+      in.next();
       return t.value();
     }
-    throw error(t, "expected an alias");
-  }
-
-  private Expression expression() {
-    if (++depth > MAX_DEPTH) {
-      throw error(peek(), "expression nested more than " + MAX_DEPTH + " deep");
-    }
-    try {
-      return primary();
-    } finally {
-      depth--;
-    }
-  }
-
-  private Expression primary() {
-    Token t = peek();
-    switch (t.type()) {
-      case NUMBER:
-        at++;
-        return number(t.value());
-      case MINUS:
-      case PLUS:
-        at++;
-        Token n = expect(TokenType.NUMBER, "a number");
-        return number((t.type() == TokenType.MINUS ? "-" : "") + n.value());
-      case STRING:
-        at++;
-        return new Expression.Literal(Expression.Literal.Kind.STRING, t.value());
-      case USER_VARIABLE:
-        at++;
-        if (t.value().isEmpty()) {
-          throw error(t, "expected a user variable name after @");
-        }
-        return new Expression.UserVariable(t.value());
-      case AT_AT:
-        return systemVariable();
-      case LEFT_PAREN:
-        at++;
-        Expression inner = expression();
-        expect(TokenType.RIGHT_PAREN, "')'");
-        return inner;
-      case WORD:
-        return wordExpression(t);
-      default:
-        throw error(t, "expected an expression");
-    }
-  }
-
-  private Expression wordExpression(Token t) {
-    String upper = t.value().toUpperCase(Locale.ROOT);
-    if (tokens.get(at + 1).type() == TokenType.LEFT_PAREN) {
-      at += 2;
-      List<Expression> arguments = new ArrayList<>();
-      if (!accept(TokenType.RIGHT_PAREN)) {
-        do {
-          if (arguments.size() == MAX_ARGUMENTS) {
-            throw error(peek(), "more than " + MAX_ARGUMENTS + " function arguments");
-          }
-          arguments.add(expression());
-        } while (accept(TokenType.COMMA));
-        expect(TokenType.RIGHT_PAREN, "')'");
-      }
-      return new Expression.FunctionCall(upper, arguments);
-    }
-    at++;
-    switch (upper) {
-      case "NULL":
-        return Expression.Literal.nullValue();
-      case "TRUE":
-        return new Expression.Literal(Expression.Literal.Kind.INTEGER, "1");
-      case "FALSE":
-        return new Expression.Literal(Expression.Literal.Kind.INTEGER, "0");
-      case "CURRENT_USER":
-        return new Expression.FunctionCall(upper);
-      default:
-        at--;
-        throw error(t, "unknown column or expression");
-    }
-  }
-
-  private Expression.SystemVariable systemVariable() {
-    expect(TokenType.AT_AT, "'@@'");
-    VariableScope scope = VariableScope.DEFAULT;
-    Token name = variableName();
-    if (peek().type() == TokenType.DOT) {
-      VariableScope prefix = scopeWord(name);
-      if (prefix == null) {
-        throw error(name, "expected GLOBAL, SESSION or LOCAL before '.'");
-      }
-      at++;
-      scope = prefix;
-      name = variableName();
-    }
-    return new Expression.SystemVariable(scope, name.value());
-  }
-
-  private Token variableName() {
-    Token t = peek();
-    if (t.type() == TokenType.WORD || t.type() == TokenType.QUOTED_IDENTIFIER) {
-      at++;
-      return t;
-    }
-    throw error(t, "expected a variable name");
-  }
-
-  private static VariableScope scopeWord(Token t) {
-    if (t.type() != TokenType.WORD) {
-      return null;
-    }
-    switch (t.value().toUpperCase(Locale.ROOT)) {
-      case "GLOBAL":
-        return VariableScope.GLOBAL;
-      case "SESSION":
-      case "LOCAL":
-        return VariableScope.SESSION;
-      default:
-        return null;
-    }
-  }
-
-  private static Expression number(String text) {
-    boolean decimal = text.indexOf('.') >= 0 || text.indexOf('e') >= 0 || text.indexOf('E') >= 0;
-    return new Expression.Literal(decimal ? Expression.Literal.Kind.DECIMAL : Expression.Literal.Kind.INTEGER, text);
-  }
-
-  // ---- SHOW ----
-
-  private Statement show() {
-    at++;
-    Token t = peek();
-    VariableScope scope = scopeWord(t);
-    if (scope != null) {
-      at++;
-      expectWord("VARIABLES");
-      return new Statement.ShowVariables(scope, variableFilter());
-    }
-    String word = t.type() == TokenType.WORD ? t.value().toUpperCase(Locale.ROOT) : "";
-    int from = t.start();
-    switch (word) {
-      case "VARIABLES":
-        at++;
-        return new Statement.ShowVariables(VariableScope.DEFAULT, variableFilter());
-      case "BINARY":
-        at++;
-        if (peekWord("LOGS")) {
-          at++;
-          return new Statement.ShowBinaryLogs("BINARY LOGS", from);
-        }
-        expectWord("LOG");
-        expectWord("STATUS");
-        return new Statement.ShowBinaryLogStatus("BINARY LOG STATUS", from);
-      case "MASTER":
-        at++;
-        if (peekWord("LOGS")) {
-          at++;
-          return new Statement.ShowBinaryLogs("MASTER LOGS", from);
-        }
-        expectWord("STATUS");
-        return new Statement.ShowBinaryLogStatus("MASTER STATUS", from);
-      case "BINLOG":
-        at++;
-        expectWord("STATUS");
-        return new Statement.ShowBinaryLogStatus("BINLOG STATUS", from);
-      case "REPLICAS":
-        at++;
-        return new Statement.ShowReplicas("REPLICAS", from);
-      case "SLAVE":
-      case "REPLICA":
-        at++;
-        expectWord("HOSTS");
-        return new Statement.ShowReplicas(word + " HOSTS", from);
-      case "WARNINGS":
-        at++;
-        if (peekWord("LIMIT")) {
-          at++;
-          expect(TokenType.NUMBER, "a row count");
-        }
-        return new Statement.ShowWarnings();
-      default:
-        throw error(t, "unsupported SHOW statement");
-    }
-  }
-
-  private VariableFilter variableFilter() {
-    if (peekWord("LIKE")) {
-      at++;
-      return new VariableFilter.Like(LikePattern.compile(expect(TokenType.STRING, "a pattern").value()));
-    }
-    if (peekWord("WHERE")) {
-      at++;
-      Token column = peek();
-      if (!(column.type() == TokenType.WORD || column.type() == TokenType.QUOTED_IDENTIFIER)
-          || !column.value().equalsIgnoreCase("Variable_name")) {
-        throw error(column, "only WHERE Variable_name = '...' is supported");
-      }
-      at++;
-      if (peekWord("LIKE")) {
-        at++;
-        return new VariableFilter.Like(LikePattern.compile(expect(TokenType.STRING, "a pattern").value()));
-      }
-      expect(TokenType.EQUALS, "'='");
-      return new VariableFilter.NameEquals(expect(TokenType.STRING, "a variable name").value());
-    }
-    return new VariableFilter.All();
+    throw in.error(t, "expected an alias");
   }
 
   // ---- SET ----
 
   private Statement set() {
-    at++;
+    in.next();
+    VariableScope scope = ExpressionParser.scopeWord(in.peek());
+    if (in.peekWord("TRANSACTION") || (scope != null && in.peek(1).isWord("TRANSACTION"))) {
+      if (scope != null) {
+        in.next();
+      }
+      in.next();
+      return setTransaction(scope == null ? VariableScope.DEFAULT : scope);
+    }
+    String k = in.peekKeyword();
+    if (k.equals("PASSWORD") && in.peek(1).type() != TokenType.EQUALS || k.equals("ROLE")
+        || (k.equals("DEFAULT") && in.peek(1).isWord("ROLE")) || (k.equals("RESOURCE") && in.peek(1).isWord("GROUP"))
+        || (k.equals("STATEMENT") && in.peek(1).type() != TokenType.EQUALS)) {
+      throw in.unsupported("SET " + k);
+    }
     List<Assignment> assignments = new ArrayList<>();
     do {
       assignments.add(assignment());
-    } while (accept(TokenType.COMMA));
+    } while (in.accept(TokenType.COMMA));
     return new Statement.Set(assignments);
   }
 
-  private Assignment assignment() {
-    Token t = peek();
-    if (t.type() == TokenType.USER_VARIABLE) {
-      at++;
-      if (t.value().isEmpty()) {
-        throw error(t, "expected a user variable name after @");
+  private Statement setTransaction(VariableScope scope) {
+    String isolation = null;
+    Boolean readOnly = null;
+    do {
+      if (in.acceptWord("ISOLATION")) {
+        in.expectWord("LEVEL");
+        isolation = isolationLevel();
+      } else if (in.acceptWord("READ")) {
+        if (in.acceptWord("ONLY")) {
+          readOnly = true;
+        } else {
+          in.expectWord("WRITE");
+          readOnly = false;
+        }
+      } else {
+        throw in.error(in.peek(), "expected ISOLATION LEVEL, READ ONLY or READ WRITE");
       }
-      if (!accept(TokenType.EQUALS) && !accept(TokenType.ASSIGN)) {
-        throw error(peek(), "expected '=' or ':='");
+    } while (in.accept(TokenType.COMMA));
+    return new Statement.SetTransaction(scope, isolation, readOnly);
+  }
+
+  private String isolationLevel() {
+    if (in.acceptWord("SERIALIZABLE")) {
+      return "SERIALIZABLE";
+    }
+    if (in.acceptWord("REPEATABLE")) {
+      in.expectWord("READ");
+      return "REPEATABLE-READ";
+    }
+    in.expectWord("READ");
+    if (in.acceptWord("COMMITTED")) {
+      return "READ-COMMITTED";
+    }
+    in.expectWord("UNCOMMITTED");
+    return "READ-UNCOMMITTED";
+  }
+
+  private Assignment assignment() {
+    Token t = in.peek();
+    if (t.type() == TokenType.USER_VARIABLE) {
+      in.next();
+      if (t.value().isEmpty()) {
+        throw in.error(t, "expected a user variable name after @");
+      }
+      if (!in.accept(TokenType.EQUALS) && !in.accept(TokenType.ASSIGN)) {
+        throw in.error(in.peek(), "expected '=' or ':='");
       }
       return new Assignment.UserVariable(t.value(), value());
     }
     if (t.type() == TokenType.AT_AT) {
-      Expression.SystemVariable variable = systemVariable();
+      Expression.SystemVariable variable = expressions.systemVariable();
       expectEquals();
       return new Assignment.SystemVariable(variable.scope(), variable.name(), value());
     }
     if (t.isWord("NAMES")) {
-      at++;
+      in.next();
       String charset = charsetName();
       String collation = null;
-      if (peekWord("COLLATE")) {
-        at++;
+      if (in.acceptWord("COLLATE")) {
         collation = charsetName();
       }
       return new Assignment.Names(charset, collation);
     }
-    if ((t.isWord("CHARACTER") && tokens.get(at + 1).isWord("SET")) || t.isWord("CHARSET")) {
-      at += t.isWord("CHARSET") ? 1 : 2;
+    if ((t.isWord("CHARACTER") && in.peek(1).isWord("SET")) || t.isWord("CHARSET")) {
+      in.next();
+      if (t.isWord("CHARACTER")) {
+        in.next();
+      }
       return new Assignment.Names(charsetName(), null);
     }
     VariableScope scope = VariableScope.DEFAULT;
-    VariableScope prefix = scopeWord(t);
-    if (prefix != null && tokens.get(at + 1).type() != TokenType.EQUALS) {
-      at++;
+    VariableScope prefix = ExpressionParser.scopeWord(t);
+    if (prefix != null && in.peek(1).type() != TokenType.EQUALS) {
+      in.next();
       scope = prefix;
     }
-    Token name = variableName();
-    if (peek().type() == TokenType.DOT && scopeWord(name) == null) {
-      throw error(peek(), "structured variable names are not supported");
+    Token name = expressions.variableName();
+    if (in.peek().type() == TokenType.DOT && ExpressionParser.scopeWord(name) == null) {
+      throw in.error(in.peek(), "structured variable names are not supported");
     }
     expectEquals();
     return new Assignment.SystemVariable(scope, name.value(), value());
   }
 
   private void expectEquals() {
-    if (!accept(TokenType.EQUALS) && !accept(TokenType.ASSIGN)) {
-      throw error(peek(), "expected '='");
+    if (!in.accept(TokenType.EQUALS) && !in.accept(TokenType.ASSIGN)) {
+      throw in.error(in.peek(), "expected '='");
     }
   }
 
   private String charsetName() {
-    Token t = peek();
+    Token t = in.peek();
     if (t.type() == TokenType.WORD || t.type() == TokenType.QUOTED_IDENTIFIER || t.type() == TokenType.STRING) {
-      at++;
+      in.next();
       return t.type() == TokenType.WORD && t.value().equalsIgnoreCase("DEFAULT") ? "default" : t.value();
     }
-    throw error(t, "expected a character set name");
+    throw in.error(t, "expected a character set name");
   }
 
   private Expression value() {
-    Token t = peek();
-    if (t.type() == TokenType.WORD && tokens.get(at + 1).type() != TokenType.LEFT_PAREN) {
-      String upper = t.value().toUpperCase(Locale.ROOT);
-      switch (upper) {
+    Token t = in.peek();
+    Token after = in.peek(1);
+    boolean alone = after.type() == TokenType.COMMA || after.type() == TokenType.SEMICOLON
+        || after.type() == TokenType.END;
+    if (t.type() == TokenType.WORD && after.type() != TokenType.LEFT_PAREN) {
+      switch (t.value().toUpperCase(Locale.ROOT)) {
         case "DEFAULT":
-          at++;
+          in.next();
           return new Expression.Default();
         case "NULL":
         case "TRUE":
         case "FALSE":
         case "CURRENT_USER":
-          return expression();
+          return expressions.expression();
         default:
-          at++;
-          return new Expression.Word(t.value());
+          if (alone) {
+            in.next();
+            return new Expression.Word(t.value());
+          }
+          return expressions.expression();
       }
     }
-    if (t.type() == TokenType.QUOTED_IDENTIFIER) {
-      at++;
+    if (t.type() == TokenType.QUOTED_IDENTIFIER && alone) {
+      in.next();
       return new Expression.Word(t.value());
     }
-    return expression();
+    return expressions.expression();
   }
 
-  // ---- helpers ----
+  // ---- transactions ----
 
-  private long parseCount(Token n) {
-    try {
-      long v = Long.parseLong(n.value());
-      if (v >= 0) {
-        return v;
+  private Statement begin() {
+    in.next();
+    if (in.peekWord("NOT")) {
+      throw in.unsupported("BEGIN NOT ATOMIC");
+    }
+    in.acceptWord("WORK");
+    return new Statement.Begin(false);
+  }
+
+  private Statement start() {
+    in.next();
+    if (!in.acceptWord("TRANSACTION")) {
+      if (in.peek().type() == TokenType.WORD) {
+        throw in.unsupported("START " + in.peekKeyword());
       }
-    } catch (NumberFormatException e) {
-      // fall through
+      throw in.error(in.peek(), "expected TRANSACTION");
     }
-    throw error(n, "expected a row count");
-  }
-
-  private Token peek() {
-    return tokens.get(at);
-  }
-
-  private boolean peekWord(String keyword) {
-    return peek().isWord(keyword);
-  }
-
-  private boolean accept(TokenType type) {
-    if (peek().type() == type) {
-      at++;
-      return true;
+    boolean readOnly = false;
+    if (in.peek().type() == TokenType.WORD) {
+      do {
+        if (in.acceptWord("WITH")) {
+          in.expectWord("CONSISTENT");
+          in.expectWord("SNAPSHOT");
+        } else {
+          in.expectWord("READ");
+          if (in.acceptWord("ONLY")) {
+            readOnly = true;
+          } else {
+            in.expectWord("WRITE");
+          }
+        }
+      } while (in.accept(TokenType.COMMA));
     }
-    return false;
+    return new Statement.Begin(readOnly);
   }
 
-  private Token expect(TokenType type, String what) {
-    Token t = peek();
-    if (t.type() != type) {
-      throw error(t, "expected " + what);
+  private Statement endTransaction() {
+    boolean commit = in.next().isWord("COMMIT");
+    in.acceptWord("WORK");
+    if (!commit && in.peekWord("TO")) {
+      throw in.unsupported("ROLLBACK TO SAVEPOINT");
     }
-    at++;
-    return t;
-  }
-
-  private void expectWord(String keyword) {
-    if (!peekWord(keyword)) {
-      throw error(peek(), "expected " + keyword);
+    boolean chain = false;
+    if (in.acceptWord("AND")) {
+      chain = !in.acceptWord("NO");
+      in.expectWord("CHAIN");
     }
-    at++;
+    boolean release = false;
+    if (in.acceptWord("NO")) {
+      in.expectWord("RELEASE");
+    } else if (in.acceptWord("RELEASE")) {
+      release = true;
+    }
+    return new Statement.EndTransaction(commit, chain, release);
   }
 
-  private SqlSyntaxError error(Token t, String reason) {
-    return new SqlSyntaxError(reason, sql.substring(Math.min(t.start(), sql.length())), t.line());
+  // ---- KILL, DESCRIBE ----
+
+  private Statement kill() {
+    in.next();
+    if (!in.acceptWord("HARD")) {
+      in.acceptWord("SOFT");
+    }
+    boolean query = false;
+    if (in.acceptWord("QUERY")) {
+      query = true;
+      if (in.peekWord("ID") && in.peek(1).type() != TokenType.END) {
+        throw in.unsupported("KILL QUERY ID");
+      }
+    } else if (!in.acceptWord("CONNECTION") && in.peekWord("USER")) {
+      throw in.unsupported("KILL USER");
+    }
+    return new Statement.Kill(query, expressions.expression());
+  }
+
+  private Statement describe() {
+    in.next();
+    String k = in.peekKeyword();
+    if (k.equals("SELECT") || k.equals("FORMAT") || k.equals("ANALYZE") || k.equals("EXTENDED")
+        || k.equals("PARTITIONS") || k.equals("INSERT") || k.equals("UPDATE") || k.equals("DELETE")
+        || k.equals("REPLACE") || k.equals("FOR") || k.equals("TABLE") || k.equals("WITH")
+        || in.peek().type() == TokenType.LEFT_PAREN) {
+      throw in.unsupported("EXPLAIN");
+    }
+    TableName table = in.tableName();
+    if (!in.atEnd() && in.peek().type() != TokenType.SEMICOLON) {
+      expressions.expression(); // DESCRIBE t column: a column name or pattern
+    }
+    return new Statement.ShowColumns(false, table, new ShowFilter.All());
   }
 }

@@ -5,7 +5,8 @@ import org.binlogrelay.server.downstream.sql.SessionVariables;
 
 /**
  * The state of one logged-in connection that the command phase works with: who it is, what both sides'
- * capabilities allow, whether it is TLS, its session variables and its replica registration.
+ * capabilities allow, whether it is TLS, its session variables, its replica registration and its process-list
+ * entry.
  *
  * <p>Not thread-safe: owned by the channel's event loop.
  */
@@ -16,11 +17,15 @@ final class ClientConnection {
   final boolean secure;
   final SessionVariables session = new SessionVariables();
   ReplicaRegistration registration;
+  /** Its line in SHOW PROCESSLIST. */
+  final ConnectionRegistry.Entry process;
 
-  ClientConnection(long connectionId, ClientContext client, int capabilities, boolean secure) {
+  ClientConnection(long connectionId, ClientContext client, int capabilities, boolean secure,
+      ConnectionRegistry.Entry process) {
     this.connectionId = connectionId;
     this.client = client;
     this.capabilities = capabilities;
     this.secure = secure;
+    this.process = process;
   }
 }

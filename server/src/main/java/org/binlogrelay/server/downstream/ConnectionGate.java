@@ -38,6 +38,7 @@ final class ConnectionGate extends ChannelInboundHandlerAdapter {
   public void channelActive(ChannelHandlerContext ctx) throws Exception {
     state.channels.add(ctx.channel());
     int open = state.openConnections.incrementAndGet();
+    state.stats.opened(open);
     ctx.channel().closeFuture().addListener(f -> state.openConnections.decrementAndGet());
     String host = Packets.hostOf(ctx.channel().remoteAddress());
     if (open > state.config.maxConnections()) {
@@ -66,7 +67,8 @@ final class ConnectionGate extends ChannelInboundHandlerAdapter {
     super.channelActive(ctx);
   }
 
-  private static void refuse(ChannelHandlerContext ctx, ErrPacket err) {
+  private void refuse(ChannelHandlerContext ctx, ErrPacket err) {
+    state.stats.aborted.incrementAndGet();
     byte[] payload = Packets.preHandshakeErr(err);
     ctx.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {(byte) payload.length, (byte) (payload.length >>> 8),
         (byte) (payload.length >>> 16), 0}, payload)).addListener(ChannelFutureListener.CLOSE);

@@ -133,6 +133,12 @@ final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<MysqlPack
     state = State.TLS;
     ChannelPipeline p = ctx.pipeline();
     SslHandler tls = server.ssl.newHandler(ctx.alloc());
+    server.stats.tlsAccepts.incrementAndGet();
+    tls.handshakeFuture().addListener(f -> {
+      if (f.isSuccess()) {
+        server.stats.tlsFinished.incrementAndGet();
+      }
+    });
     p.addAfter(ServerPipeline.FRAME, ServerPipeline.TLS, tls);
     p.addAfter(ServerPipeline.TLS, ServerPipeline.FRAME_TLS, new HandshakeFrameDecoder(server.maxHandshakePacket()));
     p.remove(ServerPipeline.FRAME);
@@ -243,6 +249,7 @@ final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<MysqlPack
       }
     } else if (step instanceof AuthStep.Reject reject) {
       state = State.DONE;
+      server.stats.aborted.incrementAndGet();
       server.throttle.recordFailure(host);
       LOG.info("Connection {}: access denied for '{}'@'{}' ({})", connectionId, response.user(), host, reject.reason());
       Packets.failAndClose(ctx, reply, ErrorMessages.accessDenied(response.user(), host, reject.passwordUsed()));
@@ -252,9 +259,21 @@ final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<MysqlPack
   private void loggedIn(ChannelHandlerContext ctx) {
     state = State.DONE;
     server.throttle.recordSuccess(host);
+    SslHandler tls = ctx.pipeline().get(SslHandler.class);
+    String tlsVersion = tls == null ? "" : tls.engine().getSession().getProtocol();
+    String tlsCipher = tls == null ? "" : TlsNames.openSsl(tls.engine().getSession().getCipherSuite());
     ClientContext client = new ClientContext(account.user(), account.host().text(), host, connectionId,
-        account.privileges());
-    ClientConnection connection = new ClientConnection(connectionId, client, capabilities, secure);
+        account.privileges(), tlsVersion, tlsCipher);
+    ConnectionRegistry.Entry process = server.connections.register(connectionId, account.user(),
+        Packets.hostAndPortOf(ctx.channel().remoteAddress()), ctx.channel());
+    ClientConnection connection = new ClientConnection(connectionId, client, capabilities, secure, process);
+    if (ctx.pipeline().get(ServerPipeline.TRAFFIC) instanceof TrafficCounter traffic) {
+      connection.session.traffic(traffic);
+    }
+    if (org.binlogrelay.protocol.handshake.CapabilityFlags.has(capabilities,
+        org.binlogrelay.protocol.handshake.CapabilityFlags.CLIENT_IGNORE_SPACE)) {
+      server.responder.ignoreSpace(connection.session);
+    }
     if (response.database() != null && !response.database().isEmpty()) {
       connection.session.database(response.database());
     }

@@ -16,26 +16,35 @@ import org.binlogrelay.protocol.gtid.MysqlGtidSet;
  *   u16    flags               0x01 BINLOG_DUMP_NON_BLOCK: end with EOF instead of waiting (mysqlbinlog)
  *                              0x02 USE_HEARTBEAT_EVENT_V2 (MySQL 8.0.26+ replicas; MariaDB replicas set it too)
  *   u32    server id           the replica's
- *   rest   file name           empty: from the first file
+ *   rest   file name           up to its first NUL byte, if any; empty: from the first file
  *
  * COM_BINLOG_DUMP_GTID (0x1e), MySQL:
  *   u16    flags               as above; documented BINLOG_THROUGH_GTID 0x04 is not what decides, see below
  *   u32    server id
  *   u32    file name length    at most 512
- *   n      file name
+ *   n      file name           up to its first NUL byte, if any; empty: GTID auto-positioning
  *   u64    position
  *   u32    data length         MySQL's source reads these two whatever the flags (rpl_source.cc); replicas
  *   n      GTID set            send flags 0x02 and binlog-connector-java flags 0 with a set
  * </pre>
  *
- * MariaDB asks for GTID positioning differently: a plain COM_BINLOG_DUMP after
+ * The file name is a C string to both servers: MySQL's {@code com_binlog_dump} copies it with {@code strdup}, its
+ * {@code com_binlog_dump_gtid} terminates the copied bytes and reads them as a string, and MariaDB's {@code
+ * COM_BINLOG_DUMP} takes {@code strlen} of it. So a name ends at its first NUL byte and whatever follows is ignored,
+ * as client libraries rely on: zongji sends {@code binlog.000001\0}, python-mysql-replication {@code \0\0\0} (MySQL,
+ * COM_BINLOG_DUMP_GTID) or {@code \0\0\0\0} (MariaDB), which are the empty name. What an empty name means is the
+ * serving side's business: the first file for COM_BINLOG_DUMP (MySQL's {@code find_log_pos} with no name, MariaDB's
+ * "Find first log"), GTID auto-positioning for COM_BINLOG_DUMP_GTID.
+ *
+ * <p>MariaDB asks for GTID positioning differently: a plain COM_BINLOG_DUMP after
  * {@code SET @slave_connect_state='0-1-100,...'}; the connection's flavour fills {@link #startGtids} from that
- * variable ({@link #withStartGtids}). Immutable.
+ * variable ({@link #withStartGtids}), and the file name is then ignored. Immutable.
  *
  * @param command COM_BINLOG_DUMP or COM_BINLOG_DUMP_GTID
  * @param serverId the replica's server id
  * @param flags the dump flags
- * @param binlogFile the file to start in, empty for "the first one" or for GTID positioning
+ * @param binlogFile the file to start in (never containing a NUL), empty for "the first one" or for GTID
+ *     positioning
  * @param position the offset to start at
  * @param startGtids the GTIDs the replica has (MySQL) or its connect state (MariaDB); null when positioned by
  *     file and offset
@@ -53,6 +62,9 @@ public record DumpRequest(Command command, long serverId, int flags, String binl
   public DumpRequest {
     Objects.requireNonNull(command, "command");
     Objects.requireNonNull(binlogFile, "binlogFile");
+    if (binlogFile.indexOf('\0') >= 0) {
+      throw new IllegalArgumentException("a binlog file name ends at its first NUL: " + binlogFile.replace("\0", "\\0"));
+    }
     if (command != Command.COM_BINLOG_DUMP && command != Command.COM_BINLOG_DUMP_GTID) {
       throw new IllegalArgumentException(command + " is not a dump command");
     }
@@ -80,11 +92,7 @@ public record DumpRequest(Command command, long serverId, int flags, String binl
       long position = in.u32("COM_BINLOG_DUMP position");
       int flags = in.u16("COM_BINLOG_DUMP flags");
       long serverId = in.u32("COM_BINLOG_DUMP server id");
-      if (in.remaining() > MAX_FILE_NAME_BYTES) {
-        throw new ProtocolException("COM_BINLOG_DUMP: file name of " + in.remaining() + " bytes, limit "
-            + MAX_FILE_NAME_BYTES);
-      }
-      String file = in.string(in.remaining(), "COM_BINLOG_DUMP file name");
+      String file = cString(in, in.remaining(), Command.COM_BINLOG_DUMP);
       return new DumpRequest(Command.COM_BINLOG_DUMP, serverId, flags, file, position, null);
     }
     if (code == Command.COM_BINLOG_DUMP_GTID.code()) {
@@ -95,7 +103,7 @@ public record DumpRequest(Command command, long serverId, int flags, String binl
         throw new ProtocolException("COM_BINLOG_DUMP_GTID: file name of " + nameLength + " bytes, limit "
             + MAX_FILE_NAME_BYTES);
       }
-      String file = in.string((int) nameLength, "COM_BINLOG_DUMP_GTID file name");
+      String file = cString(in, (int) nameLength, Command.COM_BINLOG_DUMP_GTID);
       long position = in.u64("COM_BINLOG_DUMP_GTID position");
       GtidSet gtids = null;
       if (in.hasRemaining()) {
@@ -111,6 +119,27 @@ public record DumpRequest(Command command, long serverId, int flags, String binl
       return new DumpRequest(Command.COM_BINLOG_DUMP_GTID, serverId, flags, file, position, gtids);
     }
     throw new ProtocolException("not a dump command: " + Command.nameOf(code));
+  }
+
+  /**
+   * The next {@code n} bytes read as C reads a string: up to the first NUL (all {@code n} if there is none), at most
+   * {@link #MAX_FILE_NAME_BYTES} long; the reader moves past all {@code n}.
+   */
+  private static String cString(ByteReader in, int n, Command command) {
+    String what = command.name() + " file name";
+    in.require(n, what);
+    byte[] buf = in.array();
+    int start = in.arrayOffset();
+    int length = 0;
+    while (length < n && buf[start + length] != 0) {
+      length++;
+    }
+    if (length > MAX_FILE_NAME_BYTES) {
+      throw new ProtocolException(command.name() + ": file name of " + length + " bytes, limit " + MAX_FILE_NAME_BYTES);
+    }
+    String name = in.string(length, what);
+    in.skip(n - length, what);
+    return name;
   }
 
   /** Encodes the request as a replica would send it (for tests). */

@@ -62,4 +62,12 @@ final class Packets {
     }
     return String.valueOf(address);
   }
+
+  /** {@code address:port}, as the Host column of SHOW PROCESSLIST shows a client. */
+  static String hostAndPortOf(SocketAddress address) {
+    if (address instanceof InetSocketAddress inet) {
+      return hostOf(address) + ":" + inet.getPort();
+    }
+    return String.valueOf(address);
+  }
 }

@@ -36,6 +36,8 @@ import org.binlogrelay.protocol.query.SqlParser;
 import org.binlogrelay.server.downstream.account.LoginThrottle;
 import org.binlogrelay.server.downstream.sql.BinlogListing;
 import org.binlogrelay.server.downstream.sql.QueryResponder;
+import org.binlogrelay.server.downstream.sql.ReplicationSource;
+import org.binlogrelay.server.downstream.sql.SchemaStatements;
 import org.binlogrelay.server.downstream.sql.ServerVariables;
 import org.binlogrelay.server.downstream.sql.SystemVariable;
 import org.slf4j.Logger;
@@ -88,14 +90,43 @@ public final class ReplicaServer implements AutoCloseable {
    */
   public static ReplicaServer start(ReplicaServerConfig config, DumpHandler dumpHandler, BinlogListing binlogs,
       Clock clock) {
+    return start(config, dumpHandler, binlogs, SchemaStatements.off(config.dialect().productName()), clock,
+        ReplicationSource.NONE, DumpActivity.UNKNOWN);
+  }
+
+  /**
+   * Binds and starts serving, with {@code schema} answering the statements that read table schemas (the relay's
+   * schema source; {@link SchemaStatements#off} refuses them).
+   */
+  public static ReplicaServer start(ReplicaServerConfig config, DumpHandler dumpHandler, BinlogListing binlogs,
+      SchemaStatements schema, Clock clock) {
+    return start(config, dumpHandler, binlogs, schema, clock, ReplicationSource.NONE, DumpActivity.UNKNOWN);
+  }
+
+  /**
+   * Binds and starts serving, for a relay: as {@link #start(ReplicaServerConfig, DumpHandler, BinlogListing,
+   * Clock)}, with the relay's schema source, its own replication for {@code SHOW REPLICA STATUS} and its dumps'
+   * states for {@code SHOW PROCESSLIST}.
+   *
+   * @param schema answers the statements that read table schemas ({@link SchemaStatements#off} refuses them)
+   * @param source the relay's replication from its primary ({@link ReplicationSource#NONE} without one)
+   * @param dumpActivity what each dump does, by connection id
+   */
+  public static ReplicaServer start(ReplicaServerConfig config, DumpHandler dumpHandler, BinlogListing binlogs,
+      SchemaStatements schema, Clock clock, ReplicationSource source, DumpActivity dumpActivity) {
     Objects.requireNonNull(dumpHandler, "dumpHandler");
+    Objects.requireNonNull(schema, "schema");
     SecureRandom random = new SecureRandom();
     ReplicaRegistry replicas = new ReplicaRegistry();
     ExecutorService authExecutor = authExecutor(config);
+    SslContext ssl = sslContext(config);
+    ConnectionStats stats = new ConnectionStats(clock, ssl != null);
+    ConnectionRegistry connections = new ConnectionRegistry(clock);
+    connections.dumpActivity(dumpActivity);
     ServerState state = new ServerState(config, plugins(config, random), new LoginThrottle(clock,
         config.maxFailedLogins(), config.failedLoginWindow(), config.blockDuration(), THROTTLED_HOSTS),
-        responder(config, binlogs, replicas, clock), replicas, sslContext(config), dumpHandler, authExecutor, clock,
-        random);
+        responder(config, binlogs, replicas, clock, source, connections, stats, schema), replicas, ssl, dumpHandler,
+        authExecutor, clock, random, stats, connections);
     // Accepting has a thread of its own, so that connections are taken off the kernel's queue while the I/O
     // threads are busy streaming; the queue holds max_connections, as MySQL's autosized back_log.
     EventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
@@ -141,11 +172,12 @@ public final class ReplicaServer implements AutoCloseable {
   }
 
   private static QueryResponder responder(ReplicaServerConfig config, BinlogListing binlogs, ReplicaRegistry replicas,
-      Clock clock) {
-    List<SystemVariable> variables = new ArrayList<>(config.dialect().variables(config.identity(), binlogs));
+      Clock clock, ReplicationSource source, ConnectionRegistry connections, ConnectionStats stats,
+      SchemaStatements schema) {
+    List<SystemVariable> variables = new ArrayList<>(config.dialect().variables(config.identity(), binlogs, source));
     variables.addAll(config.extraVariables());
     return new QueryResponder(config.dialect(), config.identity(), new ServerVariables(variables), binlogs,
-        replicas::list, clock);
+        replicas::list, clock, source, connections, stats, schema);
   }
 
   private static Map<String, AuthPlugin> plugins(ReplicaServerConfig config, SecureRandom random) {

@@ -17,10 +17,13 @@ import org.binlogrelay.protocol.packet.PacketEncoder;
  *   dump:     gate | [tls] | decoder | aggregator               | encoder |                       | command (dumping)
  * </pre>
  *
+ * A {@link TrafficCounter} comes before the gate in every phase (bytes on the wire, for SHOW STATUS).
+ *
  * Stateless apart from the shared {@link ServerState}; the initializer is {@code @Sharable} by
  * {@link ChannelInitializer}'s contract.
  */
 final class ServerPipeline extends ChannelInitializer<Channel> {
+  static final String TRAFFIC = "traffic";
   static final String GATE = "gate";
   static final String FRAME = "frame";
   static final String FRAME_TLS = "frame-tls";
@@ -44,6 +47,7 @@ final class ServerPipeline extends ChannelInitializer<Channel> {
   @Override
   protected void initChannel(Channel ch) {
     ChannelPipeline p = ch.pipeline();
+    p.addLast(TRAFFIC, new TrafficCounter(server.stats));
     p.addLast(GATE, gate);
     p.addLast(FRAME, new HandshakeFrameDecoder(server.maxHandshakePacket()));
     p.addLast(ENCODER, encoder);

@@ -18,8 +18,8 @@ import org.binlogrelay.server.downstream.sql.QueryResponder;
 /**
  * What all connections of one {@link ReplicaServer} share: the configuration, the auth plugins (with
  * caching_sha2_password's fast-auth cache and RSA keys) and the executor that runs their exchanges, the login
- * throttle, the statement responder, the registry of replicas, the TLS context, the dump handler, and the connection
- * counters.
+ * throttle, the statement responder, the registry of replicas, the TLS context, the dump handler, the connection
+ * counters ({@link ConnectionStats}) and the logged-in connections ({@link ConnectionRegistry}).
  *
  * <p>Thread-safe: every component is immutable or thread-safe.
  */
@@ -49,10 +49,24 @@ final class ServerState {
   final AtomicLong refusedBlocked = new AtomicLong();
   /** Every open connection, so that closing the server closes them. */
   final ChannelGroup channels = new DefaultChannelGroup("replica-connections", GlobalEventExecutor.INSTANCE);
+  /** What SHOW GLOBAL STATUS counts. */
+  final ConnectionStats stats;
+  /** The logged-in connections, for SHOW PROCESSLIST and KILL. */
+  final ConnectionRegistry connections;
 
   ServerState(ReplicaServerConfig config, Map<String, AuthPlugin> plugins, LoginThrottle throttle,
       QueryResponder responder, ReplicaRegistry replicas, SslContext ssl, DumpHandler dumpHandler,
       Executor authExecutor, Clock clock, SecureRandom random) {
+    this(config, plugins, throttle, responder, replicas, ssl, dumpHandler, authExecutor, clock, random,
+        new ConnectionStats(clock, ssl != null), new ConnectionRegistry(clock));
+  }
+
+  ServerState(ReplicaServerConfig config, Map<String, AuthPlugin> plugins, LoginThrottle throttle,
+      QueryResponder responder, ReplicaRegistry replicas, SslContext ssl, DumpHandler dumpHandler,
+      Executor authExecutor, Clock clock, SecureRandom random, ConnectionStats stats,
+      ConnectionRegistry connections) {
+    this.stats = stats;
+    this.connections = connections;
     this.config = config;
     this.plugins = Map.copyOf(plugins);
     this.throttle = throttle;

@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #executedGtids()}: MySQL {@code gtid_executed} text ({@code uuid:1-5,\nuuid:...}); MariaDB the
  *       newest GTID per domain ({@code @@gtid_binlog_pos}); the full MariaDB state is {@link #binlogState()};
  *   <li>{@link #purgedGtids()}: the GTIDs before the oldest stored file ({@code @@gtid_purged});
- *   <li>{@link #gtidPositionAt}: MariaDB's {@code BINLOG_GTID_POS()} ({@link GtidPositionScan}); empty on MySQL.
+ *   <li>{@link #gtidPositionAt}: MariaDB's {@code BINLOG_GTID_POS()} ({@link GtidPositionScan}); empty on MySQL;
+ *   <li>{@link #events}: {@code SHOW BINLOG EVENTS} ({@link BinlogEventsScan}).
  * </ul>
  *
  * <p>Thread-safe (the store's methods are).
@@ -80,6 +81,17 @@ public final class StoreBinlogListing implements BinlogListing {
       return Optional.empty();
     } catch (IOException e) {
       LOG.warn("BINLOG_GTID_POS('{}', {}) could not read the stored binlog", file, offset, e);
+      return Optional.empty();
+    }
+  }
+
+  /** {@code SHOW BINLOG EVENTS}, from the stored file's readable part ({@link BinlogEventsScan}). */
+  @Override
+  public Optional<List<EventRow>> events(String file, long from, long offset, long count) {
+    try {
+      return BinlogEventsScan.rows(store, file, from, offset, count);
+    } catch (IOException e) {
+      LOG.warn("SHOW BINLOG EVENTS IN '{}' could not read the stored binlog", file, e);
       return Optional.empty();
     }
   }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -68,9 +69,22 @@ final class DumpSession {
     /** Authenticated and set up; about to register and request the dump. */
     void connected(PrimaryConnection connection, long primaryServerId);
 
+    /**
+     * The primary's binlog variables ({@link #PRIMARY_VARIABLES}), name in lower case to value, read right after
+     * {@link #connected}.
+     */
+    default void primaryVariables(java.util.Map<String, String> variables) {}
+
     /** The first packet of the dump was accepted; {@code requested} says what the dump asked for. */
     void streaming(String requested);
   }
+
+  /**
+   * The primary's variables the relay reports as its own where it mirrors the primary (its binlog format,
+   * row image, checksum, sizes ...; docs/downstream.md), read at each connection.
+   */
+  static final String PRIMARY_VARIABLES = "SHOW GLOBAL VARIABLES WHERE Variable_name LIKE 'binlog%' OR Variable_name"
+      + " IN ('max_binlog_size', 'max_binlog_cache_size', 'max_binlog_stmt_cache_size', 'server_uuid')";
 
   private final UpstreamConfig config;
   private final BinlogStore store;
@@ -94,6 +108,7 @@ final class DumpSession {
     try (Configured c = openConfigured()) {
       PrimaryConnection connection = c.connection;
       progress.connected(connection, c.primaryServerId);
+      progress.primaryVariables(primaryVariables(connection));
       boolean semiSync = config.semiSync() && requestSemiSync(c);
       connection.command(ReplicationCommands.registerReplica(config.serverId(), config.reportHost(),
           config.reportPort()), "COM_REGISTER_SLAVE for server_id " + config.serverId());
@@ -139,6 +154,22 @@ final class DumpSession {
       ResumePlan.requireHistory(c.connection.address(), c.primaryServerId, c.flavor,
           c.flavor.executedGtids(c.connection), stored);
     }
+  }
+
+  /** The primary's {@link #PRIMARY_VARIABLES}; a primary that refuses the statement gives none. */
+  private java.util.Map<String, String> primaryVariables(PrimaryConnection connection) throws IOException {
+    java.util.Map<String, String> values = new java.util.HashMap<>();
+    try {
+      for (List<String> row : connection.query(PRIMARY_VARIABLES).rows()) {
+        if (row.size() >= 2 && row.get(0) != null) {
+          values.put(row.get(0).toLowerCase(java.util.Locale.ROOT), row.get(1) == null ? "" : row.get(1));
+        }
+      }
+    } catch (PrimaryErrorException e) {
+      log.warn("upstream {}: cannot read the primary's binlog variables ({}); the relay reports its defaults",
+          connection.address(), e.getMessage());
+    }
+    return values;
   }
 
   /** Asks for semi-sync; false (and a warning) if the primary has no semi-sync source side. */
@@ -188,9 +219,16 @@ final class DumpSession {
     return store.executedGtids();
   }
 
-  /** True once this session wrote an event to the store. */
-  boolean madeProgress() {
-    return ingest != null && ingest.madeProgress();
+  /**
+   * What this session did, for {@link ReconnectSchedule}: where it resumed, the end of the last transaction it
+   * completed, and how long it streamed.
+   *
+   * @param streamed how long it streamed, measured by the caller
+   */
+  ReconnectSchedule.Attempt attempt(Duration streamed) {
+    EventIngest i = ingest;
+    return i == null ? new ReconnectSchedule.Attempt(null, null, streamed)
+        : new ReconnectSchedule.Attempt(i.start(), i.completedEnd(), streamed);
   }
 
   /** Closes every socket of this session; {@link #run()} then fails. Any thread; idempotent. */

@@ -71,6 +71,10 @@ final class EventIngest {
   private String primaryFile;
   /** Where the store stands after the last append of this connection, or where the connection started. */
   private Position stored;
+  /** Where the store ended when the connection started ({@code null} if empty). */
+  private final Position start;
+  /** The end of the last transaction this connection completed, {@code null} before one. */
+  private Position completedEnd;
 
   /**
    * A connection without semi-sync that stores the primary's files as they are.
@@ -106,6 +110,7 @@ final class EventIngest {
     this.mapping = mapping;
     this.acks = acks;
     this.stored = storeStart;
+    this.start = storeStart;
   }
 
   /** The largest dump packet this ingest accepts: the largest event, its 0x00 marker and a semi-sync header. */
@@ -163,6 +168,9 @@ final class EventIngest {
       if (appended.position() != null) {
         stored = appended.position();
       }
+      if (appended.completedTransaction()) {
+        completedEnd = appended.position();
+      }
     }
     events++;
     EventType type = event.type();
@@ -209,9 +217,22 @@ final class EventIngest {
     return events == 0 ? "before its first event" : "stream at " + counters.position;
   }
 
-  /** True once an event of this connection was written to the store (the stream moved forward). */
+  /**
+   * True once an event of this connection was written to the store. Not progress in the sense of {@link
+   * ReconnectSchedule}: the events of a transaction the connection did not complete are cut by the next one.
+   */
   boolean madeProgress() {
     return progress;
+  }
+
+  /** Where the store ended when this connection started, {@code null} if it was empty. */
+  Position start() {
+    return start;
+  }
+
+  /** The end of the last transaction this connection completed in the store, {@code null} if none. */
+  Position completedEnd() {
+    return completedEnd;
   }
 
   /** The current format (after the first FORMAT_DESCRIPTION: the file's), to parse typed views. */

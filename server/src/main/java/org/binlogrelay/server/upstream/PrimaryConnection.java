@@ -16,9 +16,11 @@ import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLSession;
 import javax.net.ssl.SSLSocket;
 import org.binlogrelay.protocol.packet.ErrPacket;
+import org.binlogrelay.protocol.query.QueryResponse;
 
 /**
- * One client connection to the primary. mysql-binlog-connector-java does the parts it does well: the
+ * One client connection to the primary (or, through {@link QueryConnection}, to another server the relay only
+ * runs statements on: its schema source). mysql-binlog-connector-java does the parts it does well: the
  * handshake ({@link GreetingPacket}) and authentication ({@link Authenticator}: {@code mysql_native_password},
  * {@code caching_sha2_password} with the fast path or, without TLS, the RSA public key fetched from the server).
  * After that the connection reads packets itself ({@link PacketReader}) and writes commands through the
@@ -44,6 +46,7 @@ final class PrimaryConnection implements Closeable {
   /** CLIENT_SSL: the server can switch to TLS after its handshake packet. */
   static final int CLIENT_SSL = 0x0800;
 
+  private final String role;
   private final String address;
   private final Socket socket;
   private final String tls;
@@ -53,8 +56,9 @@ final class PrimaryConnection implements Closeable {
   private final long connectionId;
   private final Object ackLock = new Object();
 
-  private PrimaryConnection(String address, Socket socket, PacketChannel channel, int maxPayload,
+  private PrimaryConnection(String role, String address, Socket socket, PacketChannel channel, int maxPayload,
       GreetingPacket greeting, String tls) {
+    this.role = role;
     this.address = address;
     this.socket = socket;
     this.tls = tls;
@@ -72,23 +76,34 @@ final class PrimaryConnection implements Closeable {
    * @throws PrimaryErrorException if the primary refused the connection or the credentials
    */
   static PrimaryConnection open(Socket socket, UpstreamConfig config, int maxPayload) throws IOException {
-    String address = config.host() + ":" + config.port();
-    int timeout = (int) config.connectTimeout().toMillis();
+    return open(socket, config.endpoint(), maxPayload);
+  }
+
+  /**
+   * Connects {@code socket} to {@code endpoint} and authenticates: the primary, or another server the relay is a
+   * client of (its schema source); messages name the endpoint's role.
+   *
+   * @throws PrimaryErrorException if the server refused the connection or the credentials
+   */
+  static PrimaryConnection open(Socket socket, ServerEndpoint endpoint, int maxPayload) throws IOException {
+    String address = endpoint.address();
+    String role = endpoint.role();
+    int timeout = (int) endpoint.connectTimeout().toMillis();
     socket.setTcpNoDelay(true);
     socket.setKeepAlive(true);
     socket.setSoTimeout(timeout);
-    socket.connect(new InetSocketAddress(config.host(), config.port()), timeout);
+    socket.connect(new InetSocketAddress(endpoint.host(), endpoint.port()), timeout);
     PacketChannel channel = new PacketChannel(socket);
     byte[] hello = channel.read();
     if (ErrPacket.isErr(hello)) {
-      throw PrimaryErrorException.of("primary " + address + " refused the connection", ErrPacket.decode(hello));
+      throw PrimaryErrorException.of(role + " " + address + " refused the connection", ErrPacket.decode(hello));
     }
     GreetingPacket greeting = new GreetingPacket(hello);
-    SSLSocket secured = startTls(socket, channel, greeting, config, address);
+    SSLSocket secured = startTls(socket, channel, greeting, endpoint);
     try {
-      new Authenticator(greeting, channel, null, config.user(), config.password()).authenticate();
+      new Authenticator(greeting, channel, null, endpoint.user(), endpoint.password()).authenticate();
     } catch (ServerException e) {
-      throw new PrimaryErrorException("primary " + address + " did not authenticate user '" + config.user() + "'",
+      throw new PrimaryErrorException(role + " " + address + " did not authenticate user '" + endpoint.user() + "'",
           e.getErrorCode(), e.getSqlState() == null ? ErrPacket.GENERAL_SQL_STATE : e.getSqlState(), e.getMessage());
     }
     channel.authenticationComplete();
@@ -97,7 +112,8 @@ final class PrimaryConnection implements Closeable {
       SSLSession session = secured.getSession();
       tls = session.getProtocol() + " " + session.getCipherSuite();
     }
-    return new PrimaryConnection(address, secured != null ? secured : socket, channel, maxPayload, greeting, tls);
+    return new PrimaryConnection(role, address, secured != null ? secured : socket, channel, maxPayload, greeting,
+        tls);
   }
 
   /**
@@ -107,21 +123,23 @@ final class PrimaryConnection implements Closeable {
    * @throws FatalUpstreamException if TLS is required and not offered, or the certificate is refused
    */
   private static SSLSocket startTls(Socket socket, PacketChannel channel, GreetingPacket greeting,
-      UpstreamConfig config, String address) throws IOException {
-    TlsConfig tls = config.tls();
+      ServerEndpoint endpoint) throws IOException {
+    TlsConfig tls = endpoint.tls();
+    String address = endpoint.address();
+    String role = endpoint.role();
     if (tls.mode() == TlsMode.DISABLED) {
       return null;
     }
     if ((greeting.getServerCapabilities() & CLIENT_SSL) == 0) {
       if (tls.mode().requiresTls()) {
-        throw new FatalUpstreamException("primary " + address + " (" + greeting.getServerVersion() + ") does not"
+        throw new FatalUpstreamException(role + " " + address + " (" + greeting.getServerVersion() + ") does not"
             + " offer TLS, but the relay's TLS mode is " + tls.mode() + "; nothing was sent to it (no password, no"
-            + " RSA key request). Enable TLS on the primary (ssl_cert, ssl_key) or choose TLS mode PREFERRED or"
+            + " RSA key request). Enable TLS on the " + role + " (ssl_cert, ssl_key) or choose TLS mode PREFERRED or"
             + " DISABLED");
       }
       return null;
     }
-    SSLSocket secured = TlsContexts.layer(tls, socket, config.host(), config.port());
+    SSLSocket secured = TlsContexts.layer(tls, socket, endpoint.host(), endpoint.port());
     SSLRequestCommand request = new SSLRequestCommand();
     request.setCollation(greeting.getServerCollation());
     channel.write(request);
@@ -129,9 +147,9 @@ final class PrimaryConnection implements Closeable {
       channel.upgradeToSSL(plain -> secured, null);
     } catch (SSLHandshakeException e) {
       if (certificateRefused(e)) {
-        throw new FatalUpstreamException("primary " + address + ": TLS certificate refused (" + tls + "): "
-            + e.getMessage() + ". Check the CA file and the primary's certificate" + (tls.mode() == TlsMode
-            .VERIFY_IDENTITY ? " (it must name host '" + config.host() + "' in its subject alternative names)" : "")
+        throw new FatalUpstreamException(role + " " + address + ": TLS certificate refused (" + tls + "): "
+            + e.getMessage() + ". Check the CA file and the " + role + "'s certificate" + (tls.mode() == TlsMode
+            .VERIFY_IDENTITY ? " (it must name host '" + endpoint.host() + "' in its subject alternative names)" : "")
             + "; a man in the middle looks the same", e);
       }
       throw e;
@@ -171,19 +189,31 @@ final class PrimaryConnection implements Closeable {
   /** Runs a statement that returns rows. */
   ResultRows query(String sql) throws IOException {
     send(ReplicationCommands.query(sql));
-    return ResultSetReader.read(reader, "primary " + address + " failed '" + sql + "'");
+    return ResultSetReader.read(reader, role + " " + address + " failed '" + sql + "'");
   }
 
   /** Runs a statement that returns no rows. */
   void execute(String sql) throws IOException {
     send(ReplicationCommands.query(sql));
-    ResultSetReader.readOk(reader, "primary " + address + " failed '" + sql + "'");
+    ResultSetReader.readOk(reader, role + " " + address + " failed '" + sql + "'");
+  }
+
+  /**
+   * Runs a statement and returns the server's answer as it came, to be passed on to a client: its OK, its ERR
+   * (not thrown), or its result set byte for byte ({@link ResultSetReader#readForwarded}).
+   *
+   * @param maxBytes the most bytes of column definitions and rows accepted
+   * @throws QueryConnection.AnswerTooLargeException if the result set is larger; the connection is out of step
+   */
+  QueryResponse forward(String sql, long maxBytes) throws IOException {
+    send(ReplicationCommands.query(sql));
+    return ResultSetReader.readForwarded(reader, maxBytes, role + " " + address + " answering '" + sql + "'");
   }
 
   /** Sends a command whose answer is OK or ERR. */
   void command(byte[] payload, String what) throws IOException {
     send(payload);
-    ResultSetReader.readOk(reader, "primary " + address + " refused " + what);
+    ResultSetReader.readOk(reader, role + " " + address + " refused " + what);
   }
 
   /** Sends a command (sequence id 0); the answer's packets count from 1. */

@@ -7,6 +7,8 @@ import org.binlogrelay.protocol.ProtocolException;
 import org.binlogrelay.protocol.bytes.ByteReader;
 import org.binlogrelay.protocol.packet.ErrPacket;
 import org.binlogrelay.protocol.packet.OkPacket;
+import org.binlogrelay.protocol.query.ForwardedResultSet;
+import org.binlogrelay.protocol.query.QueryResponse;
 
 /**
  * Reads the answer to a COM_QUERY in the text protocol, as a client without CLIENT_DEPRECATE_EOF gets it
@@ -61,6 +63,59 @@ final class ResultSetReader {
       }
       rows.add(row(packet, columns.size()));
     }
+  }
+
+  /**
+   * Reads one whole answer to pass on to a client: the server's OK or ERR as they are, or its result set with the
+   * column definitions and rows kept byte for byte ({@link ForwardedResultSet}). An ERR among the rows (the
+   * statement failed half way) is the answer. Nothing is decoded but the framing.
+   *
+   * @param maxBytes the most bytes of column definitions and rows accepted
+   * @throws QueryConnection.AnswerTooLargeException if the result set has more; the rest is left unread, so the
+   *     connection is out of step and must be closed
+   */
+  static QueryResponse readForwarded(PacketReader reader, long maxBytes, String what) throws IOException {
+    byte[] first = reader.read();
+    if (ErrPacket.isErr(first)) {
+      return new QueryResponse.Err(ErrPacket.decode(first));
+    }
+    if (OkPacket.isOk(first)) {
+      return new QueryResponse.Ok(OkPacket.decode(first));
+    }
+    long count = new ByteReader(first).lenencInt("column count");
+    if (count < 1 || count > 4096) {
+      throw new ProtocolException(what + ": result set with " + count + " columns");
+    }
+    long total = 0;
+    List<byte[]> columns = new ArrayList<>((int) count);
+    for (int i = 0; i < count; i++) {
+      byte[] column = reader.read();
+      total = within(total + column.length, maxBytes, what);
+      columns.add(column);
+    }
+    if (!isEof(reader.read())) {
+      throw new ProtocolException(what + ": no EOF after the " + count + " column definitions");
+    }
+    List<byte[]> rows = new ArrayList<>();
+    while (true) {
+      byte[] packet = reader.read();
+      if (isEof(packet)) {
+        return new QueryResponse.Forwarded(new ForwardedResultSet(columns, rows));
+      }
+      if (ErrPacket.isErr(packet)) {
+        return new QueryResponse.Err(ErrPacket.decode(packet));
+      }
+      total = within(total + packet.length, maxBytes, what);
+      rows.add(packet);
+    }
+  }
+
+  private static long within(long total, long maxBytes, String what) throws QueryConnection.AnswerTooLargeException {
+    if (total > maxBytes) {
+      throw new QueryConnection.AnswerTooLargeException(what + ": the result set is larger than " + maxBytes
+          + " bytes", maxBytes);
+    }
+    return total;
   }
 
   /** Reads the answer to a statement that returns no rows: OK, or ERR as a {@link PrimaryErrorException}. */

@@ -80,6 +80,11 @@ public record UpstreamConfig(String host, int port, String user, String password
     }
   }
 
+  /** Where and as whom the relay logs in to the primary. */
+  public ServerEndpoint endpoint() {
+    return new ServerEndpoint("primary", host, port, user, password, connectTimeout, tls);
+  }
+
   /** How long the stream may stay silent before the connection is declared dead. */
   public Duration deadAfter() {
     return heartbeatPeriod.multipliedBy(deadAfterHeartbeats);

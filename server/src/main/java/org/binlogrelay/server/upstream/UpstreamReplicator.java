@@ -12,7 +12,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.DoubleSupplier;
 import org.binlogrelay.protocol.ProtocolException;
 import org.binlogrelay.storage.BinlogStore;
-import org.binlogrelay.storage.ContinuityException;
 import org.binlogrelay.storage.StoreException;
 import org.binlogrelay.storage.Time;
 import org.slf4j.Logger;
@@ -20,10 +19,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The relay's replica side: keeps one connection to the primary, copies its dump stream into a {@link
- * BinlogStore}, and reconnects forever (capped exponential backoff with jitter, see {@link Backoff}) until
- * {@link #stop} or a failure that reconnecting cannot cure ({@link FailurePolicy}: purged binlog, same
- * server_id, failed store, ...), which leaves it {@link UpstreamStatus#FAILED} with the server's or store's
- * text in {@link UpstreamState#lastError()}.
+ * BinlogStore}, and reconnects (capped exponential backoff with jitter, see {@link Backoff} and {@link
+ * ReconnectSchedule}) until {@link #stop}, a failure that reconnecting cannot cure ({@link FailurePolicy}:
+ * purged binlog, same server_id, failed store, ...), or the same deterministic failure (access denied, a binlog
+ * that does not continue the store, ...) {@link FailurePolicy#MAX_IDENTICAL_FAILURES} times in a row without a
+ * transaction stored in between. Those leave it {@link UpstreamStatus#FAILED} with the server's or store's text in
+ * {@link UpstreamState#lastError()} and one ERROR line saying what to do. Transient failures (network, a
+ * restarting or killing primary) are retried for as long as it takes, the first time after at most the backoff's
+ * initial delay.
  *
  * <pre>
  *   NEW -start-> CONNECTING -first event-> STREAMING
@@ -92,6 +95,10 @@ public final class UpstreamReplicator implements Closeable {
   private volatile long primaryServerId;
   private volatile String tls;
   private volatile long connections;
+  /** When the current connection started streaming ({@link Time#nanoseconds()}), -1 before. Replicator thread. */
+  private long streamingSince = -1;
+  private volatile java.util.Map<String, String> primaryVariables = java.util.Map.of();
+  private volatile long lastErrorMillis;
   private boolean started;
   private boolean stopping;
   private DumpSession session;
@@ -109,7 +116,8 @@ public final class UpstreamReplicator implements Closeable {
   }
 
   /**
-   * @param time stamps the state (status changes, last event); waits between attempts use the JVM's clock
+   * @param time stamps the state (status changes, last event), measures how long each connection streamed, and
+   *     times the waits between attempts ({@link Time#waitOn})
    */
   public UpstreamReplicator(UpstreamConfig config, BinlogStore store, Time time) {
     this(config, store, time, Math::random);
@@ -231,6 +239,19 @@ public final class UpstreamReplicator implements Closeable {
         counters.acksRequested, counters.acksSent, counters.lastAck);
   }
 
+  /**
+   * The primary's binlog variables as read at the last connection (lower-case name to value; {@code
+   * DumpSession#PRIMARY_VARIABLES}), empty before one. Thread-safe.
+   */
+  public java.util.Map<String, String> primaryVariables() {
+    return primaryVariables;
+  }
+
+  /** When the last failure ({@link UpstreamState#lastError()}) happened, epoch milliseconds; 0 if none. */
+  public long lastErrorMillis() {
+    return lastErrorMillis;
+  }
+
   /** The newest transaction received and the failures by kind, for lag and metrics. Thread-safe. */
   public IngestStats ingestStats() {
     return counters.stats();
@@ -263,12 +284,10 @@ public final class UpstreamReplicator implements Closeable {
   }
 
   private void run() {
-    int attempt = 0;
-    int continuityFailures = 0;
+    ReconnectSchedule schedule = new ReconnectSchedule(config.backoff());
     while (true) {
       if (switchIfAsked()) {
-        attempt = 0;
-        continuityFailures = 0;
+        schedule = new ReconnectSchedule(config.backoff());
       }
       DumpSession s = new DumpSession(config, store, counters, time, new SessionProgress());
       synchronized (lock) {
@@ -280,7 +299,8 @@ public final class UpstreamReplicator implements Closeable {
         }
         session = s;
       }
-      setPhase(UpstreamStatus.CONNECTING, phase.lastError(), attempt);
+      setPhase(UpstreamStatus.CONNECTING, phase.lastError(), phase.attempt());
+      streamingSince = -1;
       Throwable failure;
       try {
         s.run();
@@ -288,6 +308,8 @@ public final class UpstreamReplicator implements Closeable {
       } catch (Throwable t) {
         failure = t;
       }
+      Duration streamed = streamingSince < 0 ? Duration.ZERO
+          : Duration.ofNanos(Math.max(0, time.nanoseconds() - streamingSince));
       boolean switching;
       synchronized (lock) {
         session = null;
@@ -300,10 +322,6 @@ public final class UpstreamReplicator implements Closeable {
         log.info("{}: connection closed for the switch ({})", name, describe(failure));
         continue;
       }
-      if (s.madeProgress()) {
-        attempt = 0;
-        continuityFailures = 0;
-      }
       if (!store.health().accepting()) {
         StoreWait waited = awaitStore(describe(failure));
         if (waited == StoreWait.FAILED) {
@@ -312,30 +330,42 @@ public final class UpstreamReplicator implements Closeable {
         if (waited == StoreWait.STOPPED) {
           break;
         }
-        attempt = 0;
-        continuityFailures = 0;
+        schedule.reset();
         continue;
       }
-      continuityFailures = failure instanceof ContinuityException ? continuityFailures + 1 : 0;
       counters.failed(failure);
-      String text = describe(failure);
-      if (!FailurePolicy.retry(failure, continuityFailures)) {
-        log.error("{}: stopped: {}", name, text, failure);
-        setPhase(UpstreamStatus.FAILED, text, attempt + 1);
-        refusePendingSwitch("the replicator failed: " + text);
+      ReconnectSchedule.Decision next = schedule.next(failure, s.attempt(streamed), random.getAsDouble());
+      if (!next.retry()) {
+        fail(failure, next);
         return;
       }
-      attempt++;
-      Duration delay = config.backoff().delay(attempt, random.getAsDouble());
-      log.warn("{}: connection lost: {}; reconnecting in {} ms (attempt {})", name, text, delay.toMillis(), attempt);
-      setPhase(UpstreamStatus.BACKING_OFF, text, attempt);
-      if (!waitUnlessStopped(delay)) {
+      log.warn("{}: connection lost: {}; reconnecting in {} ms (attempt {}{})", name, next.reason(),
+          next.delay().toMillis(), next.attempt(), next.identical() > 1 ? "; the same failure " + next.identical()
+              + " times in a row, FAILED at " + FailurePolicy.MAX_IDENTICAL_FAILURES : "");
+      setPhase(UpstreamStatus.BACKING_OFF, next.reason(), next.attempt());
+      if (!waitUnlessStopped(next.delay())) {
         break;
       }
     }
     log.info("{}: stopped at {}", name, counters.position);
     setPhase(UpstreamStatus.STOPPED, phase.lastError(), 0);
     refusePendingSwitch("the replicator was stopped");
+  }
+
+  /**
+   * Stops in FAILED: the one ERROR line (the reason, what to do, how to start again), the status, and a pending
+   * switch refused.
+   */
+  private void fail(Throwable failure, ReconnectSchedule.Decision decision) {
+    String line = name + ": FAILED: " + decision.reason() + ". What to do: " + FailurePolicy.advice(failure)
+        + "; then start the upstream again (relayctl source start, or restart the relay)";
+    if (FailurePolicy.expected(failure)) {
+      log.error(line);
+    } else {
+      log.error(line, failure);
+    }
+    setPhase(UpstreamStatus.FAILED, decision.reason(), decision.attempt());
+    refusePendingSwitch("the replicator failed: " + decision.reason());
   }
 
   /**
@@ -465,30 +495,26 @@ public final class UpstreamReplicator implements Closeable {
     return "upstream-" + address(c);
   }
 
-  /** Waits {@code delay}; false if {@link #stop} came first; returns early (true) for a switch. */
+  /**
+   * Waits {@code delay} on the {@link Time} given; false if {@link #stop} came first; returns early (true) for a
+   * switch.
+   */
   private boolean waitUnlessStopped(Duration delay) {
-    long deadline = System.nanoTime() + delay.toNanos();
+    long deadline = time.nanoseconds() + delay.toNanos();
     synchronized (lock) {
-      while (!stopping && pendingSwitch == null) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          return true;
-        }
-        try {
-          lock.wait(Math.max(1, left / 1_000_000));
-        } catch (InterruptedException e) {
-          // nobody interrupts this thread (see the class comment); if someone does, stop cleanly
-          Thread.currentThread().interrupt();
-          stopping = true;
-        }
+      try {
+        time.waitOn(lock, () -> stopping || pendingSwitch != null, deadline);
+      } catch (InterruptedException e) {
+        // nobody interrupts this thread (see the class comment); if someone does, stop cleanly
+        Thread.currentThread().interrupt();
+        stopping = true;
       }
       return !stopping;
     }
   }
 
   private static String describe(Throwable failure) {
-    String message = failure.getMessage();
-    return message == null ? failure.toString() : message;
+    return ReconnectSchedule.describe(failure);
   }
 
   private void setPhase(UpstreamStatus status, String lastError, int attempt) {
@@ -496,6 +522,10 @@ public final class UpstreamReplicator implements Closeable {
     if (next.status() == phase.status() && Objects.equals(next.lastError(), phase.lastError())
         && next.attempt() == phase.attempt()) {
       return;
+    }
+    if (lastError != null && (!Objects.equals(lastError, phase.lastError()) || status == UpstreamStatus.BACKING_OFF
+        || status == UpstreamStatus.FAILED)) {
+      lastErrorMillis = next.sinceMillis();
     }
     phase = next;
     UpstreamState snapshot = state();
@@ -518,7 +548,13 @@ public final class UpstreamReplicator implements Closeable {
     }
 
     @Override
+    public void primaryVariables(java.util.Map<String, String> variables) {
+      UpstreamReplicator.this.primaryVariables = java.util.Map.copyOf(variables);
+    }
+
+    @Override
     public void streaming(String requested) {
+      streamingSince = time.nanoseconds();
       connections++;
       log.info("{}: streaming from {}", name, requested);
       setPhase(UpstreamStatus.STREAMING, phase.lastError(), 0);

@@ -9,7 +9,8 @@ import org.binlogrelay.storage.Position;
  * @param status what the replicator is doing
  * @param sinceMillis wall-clock time of the last status change
  * @param lastError the text of the last failure (kept after a successful reconnection), {@code null} if none
- * @param attempt failed connection attempts since the stream last made progress (0 while all is well)
+ * @param attempt failed connections since the stream last made progress (a transaction stored beyond the
+ *     furthest point reached, see {@link ReconnectSchedule}); 0 while streaming
  * @param connections connections that reached {@link UpstreamStatus#STREAMING}
  * @param source the source it follows, {@code host:port} (after a switch: the new one)
  * @param primaryVersion the primary's version string from its last handshake, {@code null} before one

@@ -8,7 +8,7 @@ public enum UpstreamStatus {
   CONNECTING,
   /** Receiving the primary's dump stream and appending it to the store. */
   STREAMING,
-  /** The last connection failed; waiting before the next attempt. */
+  /** The last connection failed; waiting before the next attempt ({@link ReconnectSchedule} says how long). */
   BACKING_OFF,
   /**
    * The store stopped accepting writes (disk full, I/O error): no connection is open; the replicator retries
@@ -17,6 +17,10 @@ public enum UpstreamStatus {
   WAITING_FOR_STORE,
   /** Stopped on request. */
   STOPPED,
-  /** Stopped by an error that reconnecting cannot cure; {@link UpstreamState#lastError()} says which. */
+  /**
+   * Stopped by an error that reconnecting cannot cure, or by the same deterministic failure on {@link
+   * FailurePolicy#MAX_IDENTICAL_FAILURES} connections in a row without progress ({@link ReconnectSchedule});
+   * {@link UpstreamState#lastError()} says which. Final: a new replicator starts again.
+   */
   FAILED
 }

@@ -93,6 +93,52 @@ class ConnectionFlowTest {
   }
 
   @Test
+  void transactionsProcessListKillAndTrafficOverTheWire() {
+    TestClient admin = client(mysql);
+    admin.login("nat", "nat-pass", "mysql_native_password", null);
+    EmbeddedChannel adminChannel = last();
+    TestClient.Packet begin = admin.command(query("BEGIN"));
+    assertThat(org.binlogrelay.protocol.packet.OkPacket.decode(begin.payload()).statusFlags())
+        .isEqualTo(org.binlogrelay.protocol.packet.OkPacket.SERVER_STATUS_AUTOCOMMIT
+            | org.binlogrelay.protocol.packet.OkPacket.SERVER_STATUS_IN_TRANS);
+    TestClient.Packet commit = admin.command(query("COMMIT"));
+    assertThat(org.binlogrelay.protocol.packet.OkPacket.decode(commit.payload()).statusFlags())
+        .isEqualTo(org.binlogrelay.protocol.packet.OkPacket.SERVER_STATUS_AUTOCOMMIT);
+
+    TestClient dumper = client(mysql);
+    dumper.login("nat", "nat-pass", "mysql_native_password", null);
+    EmbeddedChannel dumperChannel = last();
+    List<List<String>> processes = ((QueryResponse.Rows) admin.query("SHOW PROCESSLIST")).resultSet().rows();
+    assertThat(processes).hasSize(2);
+    assertThat(processes.get(0)).contains("nat", "Query", "SHOW PROCESSLIST");
+    assertThat(processes.get(1)).contains("nat", "Sleep");
+    String dumperId = processes.get(1).get(0);
+    assertThat(dumperChannel.isActive()).isTrue();
+    admin.command(query("KILL " + dumperId));
+    dumperChannel.runPendingTasks();
+    assertThat(dumperChannel.isActive()).as("KILL closes the connection").isFalse();
+    assertThat(admin.command(query("KILL " + dumperId)).err().code()).isEqualTo(1094);
+    List<List<String>> status = ((QueryResponse.Rows) admin.query("SHOW GLOBAL STATUS WHERE Variable_name IN"
+        + " ('Connections', 'Threads_connected', 'Com_kill')")).resultSet().rows();
+    assertThat(status).containsExactly(List.of("Com_kill", "2"), List.of("Connections", "2"),
+        List.of("Threads_connected", "1"));
+    long sent = Long.parseLong(((QueryResponse.Rows) admin.query("SHOW SESSION STATUS LIKE 'Bytes_sent'"))
+        .resultSet().rows().get(0).get(1));
+    assertThat(sent).isGreaterThan(100);
+    admin.command(query("COMMIT RELEASE"));
+    adminChannel.runPendingTasks();
+    assertThat(adminChannel.isActive()).as("COMMIT RELEASE closes the connection").isFalse();
+  }
+
+  private static byte[] query(String sql) {
+    byte[] text = sql.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] payload = new byte[text.length + 1];
+    payload[0] = (byte) Command.COM_QUERY.code();
+    System.arraycopy(text, 0, payload, 1, text.length);
+    return payload;
+  }
+
+  @Test
   void sha2AccountFromANativeClientSwitchesThenGoesFullAuthWithRsaThenFastPath() {
     TestClient first = client(mysql);
     first.login("repl", "repl-pass", "mysql_native_password", null);

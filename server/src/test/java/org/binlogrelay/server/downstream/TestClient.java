@@ -213,6 +213,17 @@ final class TestClient implements AutoCloseable {
     return reader.response();
   }
 
+  /** Reads the whole answer to a query sent earlier with {@link #send} (its packets count from 1 again). */
+  QueryResponse answer() {
+    seq = 1;
+    QueryResponseReader reader = new QueryResponseReader(true, 100, 10_000);
+    Packet p = receive();
+    while (!reader.accept(p.payload())) {
+      p = receive();
+    }
+    return reader.response();
+  }
+
   Packet receive() {
     Packet p = transport.receive();
     if (p == null) {

@@ -24,6 +24,7 @@ import org.binlogrelay.server.downstream.account.UserAccounts;
 import org.binlogrelay.server.downstream.sql.BinlogListing;
 import org.binlogrelay.server.downstream.sql.Dialect;
 import org.binlogrelay.server.downstream.sql.QueryResponder;
+import org.binlogrelay.server.downstream.sql.SchemaStatements;
 import org.binlogrelay.server.downstream.sql.ServerVariables;
 
 /** Test side: accounts, keys and a {@link ServerState} for driving the pipeline through {@link EmbeddedChannel}s. */
@@ -86,17 +87,32 @@ final class TestServers {
   /** With the auth plugins as {@code plugins} makes them of the real ones (to watch or hold their exchanges). */
   static ServerState state(ReplicaServerConfig config, DumpHandler dumps, Clock clock, Sha2FastAuthCache cache,
       BinlogListing binlogs, Executor authExecutor, UnaryOperator<AuthPlugin> plugins) {
+    return state(config, dumps, clock, cache, binlogs, authExecutor, plugins,
+        SchemaStatements.off(config.dialect().productName()));
+  }
+
+  /** With {@code schema} answering the statements that read table schemas. */
+  static ServerState state(ReplicaServerConfig config, DumpHandler dumps, Clock clock, SchemaStatements schema) {
+    return state(config, dumps, clock, new Sha2FastAuthCache(100), BinlogListing.EMPTY, Runnable::run,
+        UnaryOperator.identity(), schema);
+  }
+
+  static ServerState state(ReplicaServerConfig config, DumpHandler dumps, Clock clock, Sha2FastAuthCache cache,
+      BinlogListing binlogs, Executor authExecutor, UnaryOperator<AuthPlugin> plugins, SchemaStatements schema) {
     AuthPlugin sha2 = plugins.apply(new CachingSha2PasswordPlugin(KEYS, RsaKeyPair.Padding.OAEP_SHA1, cache));
     AuthPlugin nat = plugins.apply(new NativePasswordPlugin());
     ReplicaRegistry replicas = new ReplicaRegistry();
     List<org.binlogrelay.server.downstream.sql.SystemVariable> vars =
         new ArrayList<>(config.dialect().variables(config.identity(), binlogs));
     vars.addAll(config.extraVariables());
+    ConnectionStats stats = new ConnectionStats(clock, false);
+    ConnectionRegistry connections = new ConnectionRegistry(clock);
     QueryResponder responder = new QueryResponder(config.dialect(), config.identity(), new ServerVariables(vars),
-        binlogs, replicas::list, clock);
+        binlogs, replicas::list, clock, org.binlogrelay.server.downstream.sql.ReplicationSource.NONE, connections,
+        stats, schema);
     return new ServerState(config, Map.of(sha2.name(), sha2, nat.name(), nat), new LoginThrottle(clock,
         config.maxFailedLogins(), config.failedLoginWindow(), config.blockDuration(), 100), responder, replicas, null,
-        dumps, authExecutor, clock, new SecureRandom());
+        dumps, authExecutor, clock, new SecureRandom(), stats, connections);
   }
 
   static EmbeddedChannel channel(ServerState state) {

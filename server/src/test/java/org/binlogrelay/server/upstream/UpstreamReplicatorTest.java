@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.protocol.packet.ErrPacket;
@@ -23,7 +24,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The replicator's lifecycle against primaries that are not there or refuse it (loopback only). */
+/**
+ * The replicator's lifecycle against primaries that are not there or refuse it (loopback only); with a {@link
+ * ManualClock}, the exact waits between its attempts, which follow the clock it was given.
+ */
 class UpstreamReplicatorTest {
   private static final Backoff FAST = new Backoff(Duration.ofMillis(10), Duration.ofMillis(40), 0);
 
@@ -194,5 +198,100 @@ class UpstreamReplicatorTest {
     assertThat(r.config().port()).isEqualTo(first);
     await(r, st -> st.status() == UpstreamStatus.BACKING_OFF || st.status() == UpstreamStatus.CONNECTING);
     assertThat(r.stop(Duration.ofSeconds(5))).isTrue();
+  }
+
+  /** A loopback server that answers every connection with {@code err} instead of a greeting, and counts them. */
+  private static final class Refuser implements AutoCloseable {
+    final ServerSocket server;
+    final AtomicInteger accepted = new AtomicInteger();
+
+    Refuser(ErrPacket err) throws IOException {
+      server = new ServerSocket(0, 5, InetAddress.getLoopbackAddress());
+      Thread t = new Thread(() -> {
+        while (!server.isClosed()) {
+          try (Socket s = server.accept(); OutputStream out = s.getOutputStream()) {
+            accepted.incrementAndGet();
+            byte[] payload = err.encode();
+            out.write(new byte[] {(byte) payload.length, 0, 0, 0});
+            out.write(payload);
+          } catch (IOException e) {
+            return;
+          }
+        }
+      }, "refuser");
+      t.setDaemon(true);
+      t.start();
+    }
+
+    @Override
+    public void close() throws IOException {
+      server.close();
+    }
+  }
+
+  private UpstreamReplicator withDefaultBackoff(int port, Time time) {
+    UpstreamConfig config = UpstreamConfig.builder("127.0.0.1", port, "repl", "pw").serverId(77)
+        .connectTimeout(Duration.ofMillis(2000)).build();
+    UpstreamReplicator r = new UpstreamReplicator(config, store, time, () -> 0);
+    r.addListener(st -> {
+      synchronized (seen) {
+        seen.add(st);
+      }
+    });
+    return r;
+  }
+
+  @Test
+  void aPrimaryThatDeniesAccessIsRetriedWithGrowingWaitsOnTheGivenClockThenFails() throws Exception {
+    ManualClock clock = new ManualClock(1_000_000L);
+    try (Refuser refuser = new Refuser(new ErrPacket(1045, "28000",
+        "Access denied for user 'repl'@'localhost' (using password: YES)"))) {
+      UpstreamReplicator r = withDefaultBackoff(refuser.server.getLocalPort(), clock);
+      r.start();
+      long[] expected = {200, 400, 800, 1600};
+      for (int i = 0; i < expected.length; i++) {
+        Duration wait = clock.nextWait(Duration.ofSeconds(10));
+        assertThat(wait).isEqualTo(Duration.ofMillis(expected[i]));
+        assertThat(refuser.accepted.get()).isEqualTo(i + 1);
+        UpstreamState backingOff = r.state();
+        assertThat(backingOff.status()).isEqualTo(UpstreamStatus.BACKING_OFF);
+        assertThat(backingOff.attempt()).isEqualTo(i + 1);
+        clock.advance(wait);
+      }
+      UpstreamState failed = await(r, st -> st.status() == UpstreamStatus.FAILED);
+      assertThat(failed.lastError()).contains("refused the connection: error 1045 (28000): Access denied")
+          .contains("the same failure 5 times in a row");
+      assertThat(failed.attempt()).isEqualTo(5);
+      assertThat(refuser.accepted.get()).as("connections the primary saw").isEqualTo(FailurePolicy
+          .MAX_IDENTICAL_FAILURES);
+      assertThat(clock.pendingWaits()).isZero();
+      assertThat(r.ingestStats().failures()).containsEntry(IngestStats.FailureKind.PRIMARY_ERROR, 5L);
+      assertThat(r.stop(Duration.ofSeconds(5))).isTrue();
+      assertThat(r.state().status()).as("stop after FAILED keeps FAILED").isEqualTo(UpstreamStatus.FAILED);
+      synchronized (seen) {
+        assertThat(seen).extracting(UpstreamState::status).endsWith(UpstreamStatus.CONNECTING, UpstreamStatus.FAILED)
+            .filteredOn(st -> st == UpstreamStatus.FAILED).hasSize(1);
+      }
+    }
+  }
+
+  @Test
+  void anAbsentPrimaryIsRetriedForeverOnTheGivenClockAndStopEndsTheWait() throws Exception {
+    ManualClock clock = new ManualClock(0);
+    UpstreamReplicator r = withDefaultBackoff(closedPort(), clock);
+    r.start();
+    List<Long> waits = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      Duration wait = clock.nextWait(Duration.ofSeconds(10));
+      waits.add(wait.toMillis());
+      clock.advance(wait);
+    }
+    assertThat(waits).containsExactly(200L, 400L, 800L, 1600L, 3200L, 6400L, 12800L, 25600L, 30000L, 30000L, 30000L,
+        30000L);
+    clock.nextWait(Duration.ofSeconds(10));
+    assertThat(r.state().status()).isEqualTo(UpstreamStatus.BACKING_OFF);
+    assertThat(r.state().attempt()).isEqualTo(13);
+    assertThat(r.stop(Duration.ofSeconds(5))).as("stop wakes the wait on the manual clock").isTrue();
+    assertThat(r.state().status()).isEqualTo(UpstreamStatus.STOPPED);
   }
 }

@@ -12,7 +12,13 @@ public enum Privilege {
   /** SHOW BINARY LOGS, SHOW BINARY LOG STATUS / SHOW MASTER STATUS (MariaDB calls it BINLOG MONITOR). */
   REPLICATION_CLIENT("REPLICATION CLIENT"),
   /** MariaDB only: SHOW SLAVE HOSTS / SHOW REPLICA HOSTS, which REPLICATION SLAVE does not allow there. */
-  REPLICATION_MASTER_ADMIN("REPLICATION MASTER ADMIN");
+  REPLICATION_MASTER_ADMIN("REPLICATION MASTER ADMIN"),
+  /**
+   * The relay's own: the statements that read table schemas ({@code SHOW CREATE TABLE}, {@code SHOW FULL TABLES},
+   * {@code information_schema} reads), which the relay forwards to its schema source ({@code --schema-source}).
+   * Named as MySQL names its dynamic privileges.
+   */
+  SCHEMA_READ("SCHEMA_READ");
 
   private final String sqlName;
 
@@ -29,11 +35,11 @@ public enum Privilege {
   public static Privilege parse(String text) {
     String normal = text.trim().toUpperCase(Locale.ROOT).replace('_', ' ').replace('-', ' ');
     for (Privilege p : values()) {
-      if (p.sqlName.equals(normal)) {
+      if (p.sqlName.replace('_', ' ').equals(normal)) {
         return p;
       }
     }
     throw new IllegalArgumentException("unknown privilege '" + text + "'; known: REPLICATION_SLAVE, REPLICATION_CLIENT,"
-        + " REPLICATION_MASTER_ADMIN");
+        + " REPLICATION_MASTER_ADMIN, SCHEMA_READ");
   }
 }

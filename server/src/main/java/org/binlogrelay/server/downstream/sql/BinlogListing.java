@@ -45,6 +45,24 @@ public interface BinlogListing {
   /** MariaDB's {@code binlog_gtid_pos(file, offset)}: the GTID position at that point, empty if unknown. */
   Optional<String> gtidPositionAt(String file, long offset);
 
+  /**
+   * One event of {@code SHOW BINLOG EVENTS}: where it starts and ends in its file, its type as the server names it
+   * ({@code Gtid}, {@code Query}, {@code Write_rows}), the server_id it carries, and a description of it ({@code
+   * Info}: the statement of a query event, the GTID of a GTID event, empty where the relay does not describe the
+   * event).
+   */
+  record EventRow(String logName, long position, String eventType, long serverId, long endPosition, String info) {}
+
+  /**
+   * {@code SHOW BINLOG EVENTS [IN file] [FROM position] [LIMIT [offset,] count]}: the events of {@code file} (the
+   * first stored file when null) that start at or after {@code from}, skipping {@code offset}, at most {@code count}
+   * ({@code -1}: all; implementations may stop earlier at a limit of their own, which they document). Empty when
+   * the file is not stored ("Could not find target log").
+   */
+  default Optional<List<EventRow>> events(String file, long from, long offset, long count) {
+    return file == null ? Optional.of(List.of()) : Optional.empty();
+  }
+
   /** No binlogs at all. */
   BinlogListing EMPTY = new BinlogListing() {
     @Override

@@ -1,9 +1,12 @@
 package org.binlogrelay.server.downstream.sql;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.protocol.gtid.GtidSet;
+import org.binlogrelay.protocol.packet.ErrPacket;
+import org.binlogrelay.protocol.query.TableName;
 import org.binlogrelay.protocol.query.TextResultSet;
 import org.binlogrelay.server.downstream.account.Privilege;
 
@@ -38,8 +41,16 @@ public interface Dialect {
   /** The auth plugin named in the greeting (the server's default_authentication_plugin). */
   String defaultAuthPlugin();
 
-  /** The variables such a server has, with the relay's values; the GTID variables read {@code binlogs} live. */
-  List<SystemVariable> variables(ServerIdentity identity, BinlogListing binlogs);
+  /**
+   * The variables such a server has, with the relay's values; the GTID variables read {@code binlogs} live, the
+   * binlog format variables the primary's values from {@code source} ({@link BinlogVariables}).
+   */
+  List<SystemVariable> variables(ServerIdentity identity, BinlogListing binlogs, ReplicationSource source);
+
+  /** {@link #variables(ServerIdentity, BinlogListing, ReplicationSource)} of a relay without a primary. */
+  default List<SystemVariable> variables(ServerIdentity identity, BinlogListing binlogs) {
+    return variables(identity, binlogs, ReplicationSource.NONE);
+  }
 
   /**
    * Whether this server's grammar has a SHOW spelling such as "MASTER STATUS": -1 if it does, else the index of the
@@ -47,6 +58,14 @@ public interface Dialect {
    * ER_PARSE_ERROR quotes from.
    */
   int rejectedWordIndex(String showSpelling);
+
+  /**
+   * {@link #rejectedWordIndex(String)} for a server announcing {@code versionNumber} (80036 for 8.0.36): MySQL
+   * before 8.4 still has the MASTER and SLAVE spellings.
+   */
+  default int rejectedWordIndex(String showSpelling, int versionNumber) {
+    return rejectedWordIndex(showSpelling);
+  }
 
   TextResultSet binaryLogs(Columns columns, List<BinlogListing.BinlogFile> files);
 
@@ -75,4 +94,53 @@ public interface Dialect {
    * wording if the state is malformed.
    */
   Optional<GtidSet> connectState(SessionVariables session);
+
+  /** Whether MySQL's {@code GTID_SUBTRACT()} and {@code GTID_SUBSET()} exist. */
+  boolean hasGtidSetFunctions();
+
+  /** The error for a function the server does not have, with {@code database} the current one (null if none). */
+  ErrPacket unknownFunction(String name, String database);
+
+  /** How ER_BAD_FIELD_ERROR (1054) names the clause: 'field list' / 'where clause', or MariaDB's 'SELECT' / 'WHERE'. */
+  String columnClause(boolean where);
+
+  /** The statement counters of SHOW STATUS, in this server's names ({@code Com_show_replica_status} ...). */
+  List<String> statementCounters();
+
+  /** This server's name for the counter MySQL calls {@code mysqlName} (MariaDB: {@code Com_show_slave_status}). */
+  String counterName(String mysqlName);
+
+  /** The replication rows of SHOW STATUS: semi-sync, and MariaDB's {@code Slave_running}, {@code Slaves_*}. */
+  Map<String, String> replicationStatus(Optional<SourceStatus> source, int registeredReplicas, long dumps);
+
+  /**
+   * SHOW REPLICA STATUS; {@code all} for MariaDB's SHOW ALL SLAVES STATUS; {@code slaveSpelling} for SHOW SLAVE
+   * STATUS, which MySQL before 8.4 answers with the old column names (Master_Host, Slave_IO_Running ...).
+   */
+  ResultTable replicaStatus(Columns columns, Optional<SourceStatus> source, boolean all, boolean slaveSpelling);
+
+  /** The error for SHOW REPLICA STATUS of a channel or connection name that does not exist. */
+  ErrPacket noSuchChannel(String name);
+
+  /** SHOW [FULL] PROCESSLIST. */
+  ResultTable processList(Columns columns, List<ProcessInfo> processes, boolean full);
+
+  /**
+   * The tables of {@code performance_schema} / {@code information_schema} this server has and the relay fills
+   * ({@code information_schema.PROCESSLIST}, MySQL's {@code performance_schema.replication_connection_*}); empty
+   * for any other table.
+   */
+  Optional<ResultTable> systemTable(TableName table, Columns columns, List<ProcessInfo> processes,
+      Optional<SourceStatus> source);
+
+  /** The privileges named when SHOW REPLICA STATUS is refused (it needs REPLICATION CLIENT here). */
+  String replicaMonitorPrivileges();
+
+  /** The privilege SHOW BINLOG EVENTS needs, and the names its refusal gives. */
+  Privilege binlogEventsPrivilege();
+
+  String binlogEventsPrivileges();
+
+  /** The {@code sql_mode} names this server knows, in its order ({@link SqlModes}). */
+  List<String> sqlModes();
 }

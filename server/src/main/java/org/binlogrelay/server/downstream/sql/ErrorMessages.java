@@ -28,6 +28,16 @@ public final class ErrorMessages {
   public static final int ER_SP_DOES_NOT_EXIST = 1305;
   public static final int ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT = 1582;
   public static final int ER_EMPTY_QUERY = 1065;
+  public static final int ER_BAD_DB_ERROR = 1049;
+  public static final int ER_BAD_FIELD_ERROR = 1054;
+  public static final int ER_NO_SUCH_THREAD = 1094;
+  public static final int ER_KILL_DENIED_ERROR = 1095;
+  public static final int ER_ERROR_WHEN_EXECUTING_COMMAND = 1220;
+  public static final int ER_NOT_SUPPORTED_YET = 1235;
+  public static final int ER_CANT_CHANGE_TX_CHARACTERISTICS = 1568;
+  public static final int ER_MASTER_CONNECTION_NOT_FOUND = 1617;
+  public static final int ER_MALFORMED_GTID_SET_SPECIFICATION = 1772;
+  public static final int ER_REPLICA_CHANNEL_DOES_NOT_EXIST = 3074;
   public static final int ER_SECURE_TRANSPORT_REQUIRED = 3159;
   public static final int ER_CLIENT_INTERACTION_TIMEOUT = 4031;
 
@@ -134,6 +144,70 @@ public final class ErrorMessages {
   public static ErrPacket clientInteractionTimeout() {
     return new ErrPacket(ER_CLIENT_INTERACTION_TIMEOUT, "HY000", "The client was disconnected by the server because of"
         + " inactivity. See wait_timeout and interactive_timeout for configuring this behavior.");
+  }
+
+  /**
+   * ER_NOT_SUPPORTED_YET as MySQL words it ("This version of MySQL doesn't yet support '...'"), naming the relay:
+   * valid SQL the relay does not execute.
+   */
+  public static ErrPacket notSupportedYet(String what) {
+    return new ErrPacket(ER_NOT_SUPPORTED_YET, "42000", "This version of binlog-relay doesn't yet support '"
+        + cut(what, 128) + "'");
+  }
+
+  public static ErrPacket unknownThread(String id) {
+    return new ErrPacket(ER_NO_SUCH_THREAD, "HY000", "Unknown thread id: " + cut(id, 64));
+  }
+
+  public static ErrPacket killDenied(long id) {
+    return new ErrPacket(ER_KILL_DENIED_ERROR, "HY000", "You are not owner of thread " + id);
+  }
+
+  /** {@code where} is the clause as the server names it: 'field list', 'where clause' (MySQL), 'SELECT' (MariaDB). */
+  public static ErrPacket unknownColumn(String column, String where) {
+    return new ErrPacket(ER_BAD_FIELD_ERROR, "42S22", "Unknown column '" + cut(column, 192) + "' in '" + where + "'");
+  }
+
+  /** ER_ILLEGAL_VALUE_FOR_TYPE for a number literal out of a double's range. */
+  public static ErrPacket illegalDouble(String text) {
+    return new ErrPacket(1367, "22007", "Illegal double '" + cut(text, 64) + "' value found during parsing");
+  }
+
+  /** {@code SELECT *} without a table (ER_NO_TABLES_USED). */
+  public static ErrPacket noTablesUsed() {
+    return new ErrPacket(1096, "HY000", "No tables used");
+  }
+
+  public static ErrPacket unknownDatabase(String name) {
+    return new ErrPacket(ER_BAD_DB_ERROR, "42000", "Unknown database '" + cut(name, 64) + "'");
+  }
+
+  public static ErrPacket malformedGtidSet(String why) {
+    return new ErrPacket(ER_MALFORMED_GTID_SET_SPECIFICATION, "HY000", "Malformed GTID set specification '"
+        + cut(why, 400) + "'.");
+  }
+
+  /** {@code command} such as {@code SHOW BINLOG EVENTS}, {@code why} such as "Could not find target log". */
+  public static ErrPacket errorWhenExecuting(String command, String why) {
+    return new ErrPacket(ER_ERROR_WHEN_EXECUTING_COMMAND, "HY000", "Error when executing command " + command + ": "
+        + cut(why, 256));
+  }
+
+  public static ErrPacket cannotChangeTransactionCharacteristics() {
+    return new ErrPacket(ER_CANT_CHANGE_TX_CHARACTERISTICS, "25001", "Transaction characteristics can't be changed"
+        + " while a transaction is in progress");
+  }
+
+  /** MySQL: {@code SHOW REPLICA STATUS FOR CHANNEL 'x'} of a channel that does not exist. */
+  public static ErrPacket noSuchChannel(String channel) {
+    return new ErrPacket(ER_REPLICA_CHANNEL_DOES_NOT_EXIST, "HY000", "Replica channel '" + cut(channel, 64)
+        + "' does not exist.");
+  }
+
+  /** MariaDB: {@code SHOW SLAVE 'x' STATUS} of a connection that does not exist. */
+  public static ErrPacket noSuchMasterConnection(String name) {
+    return new ErrPacket(ER_MASTER_CONNECTION_NOT_FOUND, "HY000", "There is no master connection '" + cut(name, 64)
+        + "'");
   }
 
   /** MySQL's {@code %-.Ns}: at most {@code n} characters. */

@@ -1,12 +1,16 @@
 package org.binlogrelay.server.downstream.sql;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.protocol.gtid.GtidSet;
+import org.binlogrelay.protocol.packet.ErrPacket;
 import org.binlogrelay.protocol.query.ColumnType;
+import org.binlogrelay.protocol.query.TableName;
 import org.binlogrelay.protocol.query.TextResultSet;
 import org.binlogrelay.server.downstream.account.Privilege;
 
@@ -17,7 +21,17 @@ import org.binlogrelay.server.downstream.account.Privilege;
  */
 public final class MysqlDialect implements Dialect {
   public static final MysqlDialect INSTANCE = new MysqlDialect();
-  private static final Set<String> SPELLINGS = Set.of("BINARY LOGS", "BINARY LOG STATUS", "REPLICAS");
+  private static final Set<String> SPELLINGS = Set.of("BINARY LOGS", "BINARY LOG STATUS", "REPLICAS",
+      "REPLICA STATUS");
+  private static final List<String> COUNTERS = List.of("Com_begin", "Com_change_db", "Com_commit", "Com_kill",
+      "Com_rollback", "Com_select", "Com_set_option", "Com_show_binary_log_status", "Com_show_binlog_events",
+      "Com_show_binlogs", "Com_show_create_table", "Com_show_databases", "Com_show_fields", "Com_show_processlist",
+      "Com_show_replica_status", "Com_show_replicas", "Com_show_status", "Com_show_tables", "Com_show_variables",
+      "Com_show_warnings");
+
+  /** The isolation levels in MySQL's order (SET transaction_isolation = 0..3). */
+  static final String[] ISOLATION_LEVELS = {"READ-UNCOMMITTED", "READ-COMMITTED", "REPEATABLE-READ",
+      "SERIALIZABLE"};
 
   private MysqlDialect() {}
 
@@ -57,8 +71,20 @@ public final class MysqlDialect implements Dialect {
   }
 
   @Override
-  public List<SystemVariable> variables(ServerIdentity id, BinlogListing binlogs) {
+  public List<SystemVariable> variables(ServerIdentity id, BinlogListing binlogs, ReplicationSource source) {
     List<SystemVariable> v = new ArrayList<>(CommonVariables.of(id, this));
+    v.addAll(BinlogVariables.mysql(source));
+    v.add(SystemVariable.session("lock_wait_timeout", VariableType.UNSIGNED, "31536000"));
+    v.add(SystemVariable.session("session_track_system_variables", VariableType.STRING,
+        "time_zone,autocommit,character_set_client,character_set_results,character_set_connection"));
+    v.add(SystemVariable.session("session_track_gtids", VariableType.STRING, "OFF")
+        .withAllowed("OFF", "OWN_GTID", "ALL_GTIDS"));
+    v.add(SystemVariable.session("transaction_read_only", VariableType.BOOLEAN, "0"));
+    v.add(SystemVariable.session("max_execution_time", VariableType.UNSIGNED, "0"));
+    v.add(SystemVariable.session("group_concat_max_len", VariableType.UNSIGNED, "1024"));
+    v.add(SystemVariable.session("sql_require_primary_key", VariableType.BOOLEAN, "0"));
+    v.add(SystemVariable.session("sort_buffer_size", VariableType.UNSIGNED, "262144"));
+    v.add(SystemVariable.global("replica_net_timeout", VariableType.UNSIGNED, "60"));
     v.add(SystemVariable.global("server_uuid", VariableType.STRING, id.serverUuid()));
     v.add(SystemVariable.global("gtid_mode", VariableType.STRING, "ON"));
     v.add(SystemVariable.global("enforce_gtid_consistency", VariableType.STRING, "ON"));
@@ -66,12 +92,24 @@ public final class MysqlDialect implements Dialect {
     v.add(SystemVariable.live("gtid_purged", VariableType.STRING, binlogs::purgedGtids));
     v.add(SystemVariable.global("log_replica_updates", VariableType.BOOLEAN, "1"));
     v.add(SystemVariable.global("rpl_semi_sync_source_enabled", VariableType.BOOLEAN, "0"));
-    v.add(SystemVariable.global("binlog_transaction_compression", VariableType.BOOLEAN, "0"));
-    v.add(SystemVariable.session("transaction_isolation", VariableType.STRING, "REPEATABLE-READ"));
+    v.add(SystemVariable.session("transaction_isolation", VariableType.STRING, "REPEATABLE-READ")
+        .withAllowed(ISOLATION_LEVELS));
     v.add(SystemVariable.session("sql_mode", VariableType.STRING, "ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,"
         + "NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION"));
     v.add(SystemVariable.global("default_authentication_plugin", VariableType.STRING, defaultAuthPlugin()));
     return v;
+  }
+
+  /** The spellings MySQL 8.4 removed, which 8.0 (announced when the primary is 8.0) still has. */
+  private static final Set<String> BEFORE_84 = Set.of("MASTER STATUS", "MASTER LOGS", "SLAVE HOSTS", "SLAVE STATUS");
+  private static final int MYSQL_84 = 80400;
+
+  @Override
+  public int rejectedWordIndex(String showSpelling, int versionNumber) {
+    if (versionNumber < MYSQL_84 && BEFORE_84.contains(showSpelling)) {
+      return -1;
+    }
+    return rejectedWordIndex(showSpelling);
   }
 
   @Override
@@ -141,5 +179,95 @@ public final class MysqlDialect implements Dialect {
   @Override
   public Optional<GtidSet> connectState(SessionVariables session) {
     return Optional.empty();
+  }
+
+  @Override
+  public boolean hasGtidSetFunctions() {
+    return true;
+  }
+
+  @Override
+  public ErrPacket unknownFunction(String name, String database) {
+    return database == null ? ErrorMessages.noDatabaseSelected()
+        : ErrorMessages.functionDoesNotExist(database + "." + name);
+  }
+
+  @Override
+  public String columnClause(boolean where) {
+    return where ? "where clause" : "field list";
+  }
+
+  @Override
+  public List<String> statementCounters() {
+    return COUNTERS;
+  }
+
+  @Override
+  public String counterName(String mysqlName) {
+    return mysqlName;
+  }
+
+  /** MySQL 9.7 lists semi-sync status only with the plugins loaded; the relay reports both sides. */
+  @Override
+  public Map<String, String> replicationStatus(Optional<SourceStatus> source, int registeredReplicas, long dumps) {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("Rpl_semi_sync_replica_status", source.map(s -> s.io() == SourceStatus.IoState.STREAMING
+        && s.semiSync() ? "ON" : "OFF")
+        .orElse("OFF"));
+    m.put("Rpl_semi_sync_source_status", "OFF");
+    m.put("Rpl_semi_sync_source_clients", "0");
+    return m;
+  }
+
+  @Override
+  public ResultTable replicaStatus(Columns columns, Optional<SourceStatus> source, boolean all,
+      boolean slaveSpelling) {
+    ResultTable table = ReplicaStatusTables.mysql(columns, source);
+    return slaveSpelling ? ReplicaStatusTables.oldNames(table) : table;
+  }
+
+  @Override
+  public ErrPacket noSuchChannel(String name) {
+    return ErrorMessages.noSuchChannel(name);
+  }
+
+  @Override
+  public ResultTable processList(Columns columns, List<ProcessInfo> processes, boolean full) {
+    return ProcessListTables.show(columns, processes, full, false);
+  }
+
+  @Override
+  public Optional<ResultTable> systemTable(TableName table, Columns columns, List<ProcessInfo> processes,
+      Optional<SourceStatus> source) {
+    if (table.is("information_schema", "PROCESSLIST")) {
+      return Optional.of(ProcessListTables.table(columns, processes, false));
+    }
+    if (table.is("performance_schema", ReplicationTables.CONNECTION_STATUS)) {
+      return Optional.of(ReplicationTables.connectionStatus(columns, source));
+    }
+    if (table.is("performance_schema", ReplicationTables.CONNECTION_CONFIGURATION)) {
+      return Optional.of(ReplicationTables.connectionConfiguration(columns, source));
+    }
+    return Optional.empty();
+  }
+
+  @Override
+  public String replicaMonitorPrivileges() {
+    return "SUPER, REPLICATION CLIENT";
+  }
+
+  @Override
+  public Privilege binlogEventsPrivilege() {
+    return Privilege.REPLICATION_SLAVE;
+  }
+
+  @Override
+  public String binlogEventsPrivileges() {
+    return "REPLICATION SLAVE";
+  }
+
+  @Override
+  public List<String> sqlModes() {
+    return SqlModes.MYSQL;
   }
 }

@@ -9,16 +9,25 @@ import java.util.function.Supplier;
  * value ({@code SET SESSION}), whether its value may be NULL (such as {@code character_set_results}), where its
  * global value comes from (a constant or a live supplier, e.g. {@code gtid_executed} from storage), and, where a
  * server asks for a special privilege to change it, the privileges its refusal names (null: sessions may set it
- * freely / the dialect's generic SET GLOBAL privileges). Immutable; the supplier must be thread-safe.
+ * freely / the dialect's generic SET GLOBAL privileges), and, for an enumeration such as {@code
+ * transaction_isolation}, the values {@code SET} accepts (empty: any). Immutable; the supplier must be thread-safe.
  */
 public record SystemVariable(String name, VariableType type, boolean hasSessionValue, boolean nullable,
-    Supplier<String> globalValue, String sessionSetPrivileges, String globalSetPrivileges) {
+    Supplier<String> globalValue, String sessionSetPrivileges, String globalSetPrivileges,
+    java.util.List<String> allowedValues) {
 
   public SystemVariable {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(globalValue, "globalValue");
     name = name.toLowerCase(Locale.ROOT);
+    allowedValues = java.util.List.copyOf(allowedValues);
+  }
+
+  public SystemVariable(String name, VariableType type, boolean hasSessionValue, boolean nullable,
+      Supplier<String> globalValue, String sessionSetPrivileges, String globalSetPrivileges) {
+    this(name, type, hasSessionValue, nullable, globalValue, sessionSetPrivileges, globalSetPrivileges,
+        java.util.List.of());
   }
 
   public static SystemVariable global(String name, VariableType type, String value) {
@@ -33,14 +42,25 @@ public record SystemVariable(String name, VariableType type, boolean hasSessionV
     return new SystemVariable(name, type, false, false, value, null, null);
   }
 
+  /** A variable sessions may set, whose global value comes from {@code value} (e.g. the primary's). */
+  public static SystemVariable liveSession(String name, VariableType type, Supplier<String> value) {
+    return new SystemVariable(name, type, true, false, value, null, null);
+  }
+
   public SystemVariable withValue(String value) {
     return new SystemVariable(name, type, hasSessionValue, nullable, () -> value, sessionSetPrivileges,
-        globalSetPrivileges);
+        globalSetPrivileges, allowedValues);
   }
 
   public SystemVariable withNullable() {
     return new SystemVariable(name, type, hasSessionValue, true, globalValue, sessionSetPrivileges,
-        globalSetPrivileges);
+        globalSetPrivileges, allowedValues);
+  }
+
+  /** A copy that accepts only {@code values} (ignoring case; or their 0-based index), stored as spelled here. */
+  public SystemVariable withAllowed(String... values) {
+    return new SystemVariable(name, type, hasSessionValue, nullable, globalValue, sessionSetPrivileges,
+        globalSetPrivileges, java.util.List.of(values));
   }
 
   /**
@@ -49,7 +69,7 @@ public record SystemVariable(String name, VariableType type, boolean hasSessionV
    */
   public SystemVariable withPrivileges(String sessionPrivileges, String globalPrivileges) {
     return new SystemVariable(name, type, sessionPrivileges != null || hasSessionValue, nullable, globalValue,
-        sessionPrivileges, globalPrivileges);
+        sessionPrivileges, globalPrivileges, allowedValues);
   }
 
   /** The value as {@code SHOW VARIABLES} prints it: booleans as ON / OFF. */
@@ -65,6 +85,14 @@ public record SystemVariable(String name, VariableType type, boolean hasSessionV
    * ON/OFF/TRUE/FALSE/1/0 and are stored as 1/0; integers accept decimal integers.
    */
   public String normalise(String value) {
+    if (!allowedValues.isEmpty()) {
+      for (int i = 0; i < allowedValues.size(); i++) {
+        if (allowedValues.get(i).equalsIgnoreCase(value) || value.equals(Integer.toString(i))) {
+          return allowedValues.get(i);
+        }
+      }
+      return null;
+    }
     switch (type) {
       case BOOLEAN:
         switch (value.toUpperCase(Locale.ROOT)) {
