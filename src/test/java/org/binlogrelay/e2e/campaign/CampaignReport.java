@@ -122,9 +122,12 @@ final class CampaignReport {
         return s.toString();
     }
 
-    /** Writes {@code <dir>/<flavour>-<seed>.md} and copies {@code logs} into {@code <dir>/<flavour>-<seed>/}. */
+    /**
+     * Writes {@code <dir>/<flavour>-<series>-<seed>.md} (e.g. {@code mariadb-11.8-715.md}) and copies {@code logs} into
+     * {@code <dir>/<flavour>-<series>-<seed>/}.
+     */
     Path write(Path dir, List<Path> logs) throws IOException {
-        String name = version.flavor().name().toLowerCase(Locale.ROOT) + "-" + seed;
+        String name = version.flavor().name().toLowerCase(Locale.ROOT) + "-" + version.series() + "-" + seed;
         Files.createDirectories(dir);
         Path file = dir.resolve(name + ".md");
         Files.writeString(file, markdown() + timeline(), StandardCharsets.UTF_8);

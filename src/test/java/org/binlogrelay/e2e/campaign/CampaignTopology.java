@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * Test side: the campaign's topology, every part a real process on 127.0.0.1.
  *
  * <pre>
- *   primary (MySQL 9.7 | MariaDB 10.11, max_binlog_size 1M)
+ *   primary (MySQL 9.7 | MariaDB 10.11 | MariaDB 11.8, max_binlog_size 1M)
  *      ^  upstream link: FaultyProxy
  *   relay (RelayMain child process, -Xmx256m, data directory on a tmpfs)
  *      ^  downstream link: FaultyProxy
@@ -147,8 +147,8 @@ final class CampaignTopology implements AutoCloseable {
 
     /**
      * The relay's command line, as docs/running.md shows it: password file, accounts file with the flavour's default
-     * hash for {@code repl}, TLS for MySQL 9.7 replicas, heartbeat 500 ms (a dead primary link is noticed after
-     * 1.5 s), the relay's own logback.xml; -Xmx256m and ExitOnOutOfMemoryError, so that running out of memory is a
+     * hash for {@code repl}, TLS (MySQL 9.7 and MariaDB 11.8 replicas insist on it; 10.11 replicas do not ask for
+     * it), heartbeat 500 ms (a dead primary link is noticed after 1.5 s), the relay's own logback.xml; -Xmx256m and ExitOnOutOfMemoryError, so that running out of memory is a
      * death the campaign sees.
      */
     private static List<String> relayCommand(DatabaseServer primary, HostAndPort via, Path dataDir, int port,
@@ -173,10 +173,8 @@ final class CampaignTopology implements AutoCloseable {
                 "--admin-port", Integer.toString(adminPort),
                 "--accounts-file", accounts.toString(),
                 "--heartbeat-period", "500ms"));
-        if (mysql) {
-            Path[] tls = certificate(dir);
-            command.addAll(List.of("--ssl-cert", tls[0].toString(), "--ssl-key", tls[1].toString()));
-        }
+        Path[] tls = certificate(dir);
+        command.addAll(List.of("--ssl-cert", tls[0].toString(), "--ssl-key", tls[1].toString()));
         return command;
     }
 

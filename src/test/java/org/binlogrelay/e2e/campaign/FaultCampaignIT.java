@@ -13,6 +13,7 @@ import java.util.stream.Collectors;
 import org.binlogrelay.e2e.checks.TableChecksums;
 import org.binlogrelay.e2e.load.Sysbench;
 import org.binlogrelay.e2e.servers.DatabaseServer;
+import org.binlogrelay.e2e.servers.MariadbSeriesTest;
 import org.binlogrelay.e2e.servers.ServerFarm;
 import org.binlogrelay.e2e.servers.ServerFarmExtension;
 import org.binlogrelay.e2e.servers.ServerVersion;
@@ -31,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * replica killed or not reading; some of them overlapping), each followed by a marker transaction that must
  * reach the replica. Afterwards: the replica's GTIDs and CHECKSUM TABLE equal the primary's,
  * the relay's files are the primary's byte for byte with each transaction once, the relay never died on its own
- * and logged nothing no fault explains, and its RSS stayed under 600 MB with -Xmx256m.
+ * and logged nothing no fault explains, and its RSS stayed under 600 MB with -Xmx256m. Primaries (and their
+ * replica): MySQL 9.7 and each MariaDB series of the matrix ({@link MariadbSeriesTest}).
  *
  * <p>System properties: {@code campaign.seed} (default: random, logged and in the report), {@code
  * campaign.minutes} (default 3: one deck of every fault, then more until 3 minutes have passed; at most 80),
@@ -53,10 +55,11 @@ class FaultCampaignIT {
         campaign(farm, ServerVersion.MYSQL_9_7, dir);
     }
 
-    @Test
+    @MariadbSeriesTest
     @Timeout(value = 110, unit = TimeUnit.MINUTES)
-    void mariadbRelaySurvivesTheFaultCampaign(ServerFarm farm, @TempDir Path dir) throws Exception {
-        campaign(farm, ServerVersion.MARIADB_10_11, dir);
+    void mariadbRelaySurvivesTheFaultCampaign(ServerVersion version, ServerFarm farm, @TempDir Path dir)
+            throws Exception {
+        campaign(farm, version, dir);
     }
 
     private static double minutes() {

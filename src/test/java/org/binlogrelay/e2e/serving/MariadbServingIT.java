@@ -15,6 +15,7 @@ import org.binlogrelay.e2e.process.CommandResult;
 import org.binlogrelay.e2e.servers.Credentials;
 import org.binlogrelay.e2e.servers.DatabaseServer;
 import org.binlogrelay.e2e.servers.HostAndPort;
+import org.binlogrelay.e2e.servers.MariadbSeriesTest;
 import org.binlogrelay.e2e.servers.Provisioning;
 import org.binlogrelay.e2e.servers.ReplicaStatus;
 import org.binlogrelay.e2e.servers.ReplicationLink;
@@ -24,17 +25,17 @@ import org.binlogrelay.e2e.servers.ServerSpec;
 import org.binlogrelay.e2e.servers.ServerVersion;
 import org.binlogrelay.server.downstream.Command;
 import org.binlogrelay.server.downstream.DumpRequest;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * MariaDB 10.11 primary, the relay following it, and real MariaDB 10.11 replicas and {@code mariadb-binlog} served by
- * the relay: replicas by GTID ({@code MASTER_USE_GTID=slave_pos}) and by file/position end up with the primary's data
- * and GTIDs under load and across restarts; dumps from the relay are the primary's dumps byte for byte (server_id of
- * made-up events aside, fake GTID_LIST included); mariadb-binlog copies byte-identical files; refusals are MariaDB's.
+ * A MariaDB primary of each series of the matrix (10.11 and 11.8, {@link MariadbSeriesTest}), the relay following
+ * it, and real MariaDB replicas of the same series and (the host's) {@code mariadb-binlog} served by the relay:
+ * replicas by GTID ({@code MASTER_USE_GTID=slave_pos}) and by file/position end up with the primary's data and GTIDs
+ * under load and across restarts; dumps from the relay are the primary's dumps byte for byte (server_id of made-up
+ * events aside, fake GTID_LIST included); mariadb-binlog copies byte-identical files; refusals are MariaDB's.
  */
 @ExtendWith(ServerFarmExtension.class)
 class MariadbServingIT {
@@ -50,12 +51,12 @@ class MariadbServingIT {
     @TempDir
     Path dir;
 
-    @Test
-    void replicasByGtidAndByPositionFollowThePrimaryThroughTheRelay(ServerFarm farm) throws Exception {
-        DatabaseServer primary = farm.start(ServerSpec.of(ServerVersion.MARIADB_10_11).named("primary")
-                .withMaxBinlogSize(1 << 20));
-        DatabaseServer byGtid = farm.start(ServerVersion.MARIADB_10_11, "by-gtid");
-        DatabaseServer byPosition = farm.start(ServerVersion.MARIADB_10_11, "by-position");
+    @MariadbSeriesTest
+    void replicasByGtidAndByPositionFollowThePrimaryThroughTheRelay(ServerVersion version, ServerFarm farm)
+            throws Exception {
+        DatabaseServer primary = farm.start(ServerSpec.of(version).named("primary").withMaxBinlogSize(1 << 20));
+        DatabaseServer byGtid = farm.start(version, "by-gtid");
+        DatabaseServer byPosition = farm.start(version, "by-position");
         Sysbench load = Sysbench.against(primary).withRate(40);
         load.prepare();
         try (ServingRelay relay = ServingRelay.follow(primary, dir)) {
@@ -72,9 +73,10 @@ class MariadbServingIT {
         }
     }
 
-    @Test
-    void dumpsFromTheRelayAreThePrimarysDumpsAndMariadbBinlogCopiesIdenticalFiles(ServerFarm farm) throws Exception {
-        DatabaseServer primary = farm.start(ServerSpec.of(ServerVersion.MARIADB_10_11).named("primary")
+    @MariadbSeriesTest
+    void dumpsFromTheRelayAreThePrimarysDumpsAndMariadbBinlogCopiesIdenticalFiles(ServerVersion version,
+            ServerFarm farm) throws Exception {
+        DatabaseServer primary = farm.start(ServerSpec.of(version).named("primary")
                 .withMaxBinlogSize(64 << 10));
         Sysbench load = Sysbench.against(primary).withTables(2).withTableSize(2_000).withRate(100);
         load.prepare();
@@ -131,12 +133,12 @@ class MariadbServingIT {
         }
     }
 
-    @Test
-    void whatThePrimaryRefusesTheRelayRefusesAlikeAndKeepsServingOthers(ServerFarm farm) throws Exception {
-        DatabaseServer primary = farm.start(ServerSpec.of(ServerVersion.MARIADB_10_11).named("primary")
-                .withMaxBinlogSize(64 << 10));
-        DatabaseServer healthy = farm.start(ServerVersion.MARIADB_10_11, "healthy");
-        DatabaseServer diverged = farm.start(ServerVersion.MARIADB_10_11, "diverged");
+    @MariadbSeriesTest
+    void whatThePrimaryRefusesTheRelayRefusesAlikeAndKeepsServingOthers(ServerVersion version, ServerFarm farm)
+            throws Exception {
+        DatabaseServer primary = farm.start(ServerSpec.of(version).named("primary").withMaxBinlogSize(64 << 10));
+        DatabaseServer healthy = farm.start(version, "healthy");
+        DatabaseServer diverged = farm.start(version, "diverged");
         Sysbench load = Sysbench.against(primary).withTables(2).withTableSize(2_000).withRate(100);
         load.prepare();
         primary.execute("FLUSH BINARY LOGS", "FLUSH BINARY LOGS");

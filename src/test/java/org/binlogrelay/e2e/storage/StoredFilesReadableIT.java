@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
+import org.binlogrelay.e2e.servers.ServerVersion;
 import org.binlogrelay.protocol.event.BinlogEvent;
 import org.binlogrelay.protocol.event.EventHeader;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
@@ -22,7 +23,8 @@ import org.binlogrelay.storage.FileMetadata;
 import org.binlogrelay.storage.Position;
 import org.binlogrelay.storage.StoreConfig;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,7 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * store says they hold. The fixture binlogs (real MySQL 9.7 and MariaDB 10.11 files) are replayed into a store as a
  * primary's dump stream; then each stored file goes through the flavour's own tool, {@code mysqlbinlog
  * --verify-binlog-checksum -vv} (MySQL 9.7, in the provisioned chroot) or {@code mariadb-binlog
- * --verify-binlog-checksum -vv} (the host's MariaDB): it must exit with 0, print no ERROR, and print exactly the
+ * --verify-binlog-checksum -vv} of each MariaDB series of the matrix (10.11 on the host, 11.8 in its chroot; see
+ * {@link BinlogTool}): it must exit with 0, print no ERROR, and print exactly the
  * GTIDs, header set (Previous-GTIDs / Gtid list) and count of transactions the store's metadata gives for the file.
  * Closed files must read as closed, the open (last) file as in use ("this binlog is either in use or was not closed
  * properly"), as the primary's own would.
@@ -43,9 +46,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class StoredFilesReadableIT {
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"mysql-9.7", "mariadb-10.11"})
-    void everyStoredFileReadsLikeThePrimarysWithTheServersTools(String fixture) throws IOException {
+    /** Each fixture with the mariadb-binlog of each MariaDB series of the matrix. */
+    static Stream<Arguments> fixturesAndMariadbSeries() {
+        return Stream.of("mysql-9.7", "mariadb-10.11", "mariadb-11.8").flatMap(fixture -> ServerVersion.mariadbSeries().stream()
+                .map(series -> Arguments.of(fixture, series)));
+    }
+
+    @ParameterizedTest(name = "{0}, mariadb-binlog of {1}")
+    @MethodSource("fixturesAndMariadbSeries")
+    void everyStoredFileReadsLikeThePrimarysWithTheServersTools(String fixture, ServerVersion mariadb)
+            throws IOException {
         FixtureBinlogs source = FixtureBinlogs.load(fixture);
         Path work = workDirectory();
         try {
@@ -57,14 +67,14 @@ class StoredFilesReadableIT {
                 Path stored = dir.resolve(f.name());
                 assertThat(Files.readAllBytes(stored)).as(f.name() + " is the primary's, byte for byte")
                         .isEqualTo(source.bytes.get(f.name()));
-                BinlogTool.Dump own = ownTool(source).read(stored);
+                BinlogTool.Dump own = ownTool(source, mariadb).read(stored);
                 assertReadsAsStored(own, f, source.flavor);
                 assertThat(own.gtids()).as("GTIDs of %s, as the server listed them", f.name())
                         .isEqualTo(source.serverGtids(f.name()));
 
                 Path original = Files.copy(source.paths.get(f.name()), originals.resolve(f.name()));
-                BinlogTool.Dump ours = otherTool(source).read(stored);
-                BinlogTool.Dump theirs = otherTool(source).read(original);
+                BinlogTool.Dump ours = otherTool(source, mariadb).read(stored);
+                BinlogTool.Dump theirs = otherTool(source, mariadb).read(original);
                 assertThat(ours.exitCode()).as("%s on the stored and the primary's %s", ours.tool(), f.name())
                         .isEqualTo(theirs.exitCode());
                 assertThat(ours.outputWithoutPath()).as("%s on the stored and the primary's %s", ours.tool(), f.name())
@@ -80,9 +90,9 @@ class StoredFilesReadableIT {
      * A store that ends inside a file (the stream stopped at a transaction boundary there): that file is open, with
      * its in-use flag, and reads up to where the store ends with the GTIDs the store reports for it.
      */
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"mysql-9.7", "mariadb-10.11"})
-    void aStoreEndingInsideAFileReadsUpToThere(String fixture) throws IOException {
+    @ParameterizedTest(name = "{0}, mariadb-binlog of {1}")
+    @MethodSource("fixturesAndMariadbSeries")
+    void aStoreEndingInsideAFileReadsUpToThere(String fixture, ServerVersion mariadb) throws IOException {
         FixtureBinlogs source = FixtureBinlogs.load(fixture);
         for (String last : List.of(source.files.get(1), source.files.get(source.files.size() - 1))) {
             Path work = workDirectory();
@@ -97,7 +107,7 @@ class StoredFilesReadableIT {
                 byte flags = Files.readAllBytes(dir.resolve(last))[4 + EventHeader.FLAGS_OFFSET];
                 assertThat(flags & EventHeader.LOG_EVENT_BINLOG_IN_USE_F).as("in-use flag of " + last).isNotZero();
                 for (FileMetadata f : files) {
-                    assertReadsAsStored(ownTool(source).read(dir.resolve(f.name())), f, source.flavor);
+                    assertReadsAsStored(ownTool(source, mariadb).read(dir.resolve(f.name())), f, source.flavor);
                 }
             } finally {
                 deleteRecursively(work);
@@ -166,12 +176,12 @@ class StoredFilesReadableIT {
         return flavor == GtidFlavor.MYSQL ? MysqlGtidSet.parse(text) : MariadbGtidSet.parse(text);
     }
 
-    private static BinlogTool ownTool(FixtureBinlogs source) {
-        return source.flavor == GtidFlavor.MYSQL ? BinlogTool.MYSQLBINLOG : BinlogTool.MARIADB_BINLOG;
+    private static BinlogTool ownTool(FixtureBinlogs source, ServerVersion mariadb) {
+        return source.flavor == GtidFlavor.MYSQL ? BinlogTool.MYSQLBINLOG : BinlogTool.mariadbBinlog(mariadb);
     }
 
-    private static BinlogTool otherTool(FixtureBinlogs source) {
-        return source.flavor == GtidFlavor.MYSQL ? BinlogTool.MARIADB_BINLOG : BinlogTool.MYSQLBINLOG;
+    private static BinlogTool otherTool(FixtureBinlogs source, ServerVersion mariadb) {
+        return source.flavor == GtidFlavor.MYSQL ? BinlogTool.mariadbBinlog(mariadb) : BinlogTool.MYSQLBINLOG;
     }
 
     /** A new directory under the MySQL root's /tmp, where mysqlbinlog (chrooted) sees it too. */

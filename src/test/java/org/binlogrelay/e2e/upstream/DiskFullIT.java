@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.binlogrelay.e2e.load.Sysbench;
 import org.binlogrelay.e2e.load.SysbenchResult;
 import org.binlogrelay.e2e.servers.DatabaseServer;
+import org.binlogrelay.e2e.servers.MariadbSeriesTest;
 import org.binlogrelay.e2e.servers.ServerFarm;
 import org.binlogrelay.e2e.servers.ServerFarmExtension;
 import org.binlogrelay.e2e.servers.ServerSpec;
@@ -32,6 +33,7 @@ import org.slf4j.LoggerFactory;
  * (no unbounded buffering, nothing half-stored), waits in WAITING_FOR_STORE, resumes by itself once space is back,
  * and ends byte-identical to the primary with its exact GTID history. The data directory is a real tmpfs, shrunk to
  * just above what it holds to fill it and grown again to free it (root needed, as in CI; a failed mount fails).
+ * Primaries: MySQL 9.7 and each MariaDB series of the matrix ({@link MariadbSeriesTest}).
  */
 @ExtendWith(ServerFarmExtension.class)
 class DiskFullIT {
@@ -46,9 +48,10 @@ class DiskFullIT {
                 .withMaxBinlogSize(1L << 20)), dir);
     }
 
-    @Test
-    void mariadbRelayWaitsOutAFullDiskAndResumesExactly(ServerFarm farm, @TempDir Path dir) throws Exception {
-        waitsOutAFullDisk(farm.start(ServerSpec.of(ServerVersion.MARIADB_10_11).named("primary")
+    @MariadbSeriesTest
+    void mariadbRelayWaitsOutAFullDiskAndResumesExactly(ServerVersion version, ServerFarm farm, @TempDir Path dir)
+            throws Exception {
+        waitsOutAFullDisk(farm.start(ServerSpec.of(version).named("primary")
                 .withMaxBinlogSize(1L << 20)), dir);
     }
 

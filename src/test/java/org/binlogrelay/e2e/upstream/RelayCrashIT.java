@@ -19,6 +19,7 @@ import org.binlogrelay.e2e.load.SysbenchResult;
 import org.binlogrelay.e2e.process.ChildProcesses;
 import org.binlogrelay.e2e.process.Tails;
 import org.binlogrelay.e2e.servers.DatabaseServer;
+import org.binlogrelay.e2e.servers.MariadbSeriesTest;
 import org.binlogrelay.e2e.servers.ServerFarm;
 import org.binlogrelay.e2e.servers.ServerFarmExtension;
 import org.binlogrelay.e2e.servers.ServerFlavor;
@@ -34,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * The relay process ({@link RelayChild}: replicator and store in a JVM of its own) SIGKILLed 20 times at random
  * moments (one in five during its start-up, the others while it streams) while the primary is under write load,
  * restarted each time on the same store. At the end the store is
- * byte-identical to the primary's binlog, with every transaction exactly once.
+ * byte-identical to the primary's binlog, with every transaction exactly once. Primaries: MySQL 9.7 and each
+ * MariaDB series of the matrix ({@link MariadbSeriesTest}).
  */
 @ExtendWith(ServerFarmExtension.class)
 class RelayCrashIT {
@@ -48,9 +50,9 @@ class RelayCrashIT {
                 .withMaxBinlogSize(1L << 20)), dir);
     }
 
-    @Test
-    void mariadbRelaySurvives20Sigkills(ServerFarm farm, @TempDir Path dir) throws Exception {
-        survivesSigkills(farm.start(ServerSpec.of(ServerVersion.MARIADB_10_11).named("primary")
+    @MariadbSeriesTest
+    void mariadbRelaySurvives20Sigkills(ServerVersion version, ServerFarm farm, @TempDir Path dir) throws Exception {
+        survivesSigkills(farm.start(ServerSpec.of(version).named("primary")
                 .withMaxBinlogSize(1L << 20)), dir);
     }
 
@@ -61,11 +63,10 @@ class RelayCrashIT {
                 .named("primary")), dir);
     }
 
-    @Test
-    void mariadbRelayRefetchesAFirstFileKilledBeforeItsFormatDescription(ServerFarm farm, @TempDir Path dir)
-            throws Exception {
-        refetchesAFirstFileKilledBeforeItsFormatDescription(farm.start(ServerSpec.of(ServerVersion.MARIADB_10_11)
-                .named("primary")), dir);
+    @MariadbSeriesTest
+    void mariadbRelayRefetchesAFirstFileKilledBeforeItsFormatDescription(ServerVersion version, ServerFarm farm,
+            @TempDir Path dir) throws Exception {
+        refetchesAFirstFileKilledBeforeItsFormatDescription(farm.start(ServerSpec.of(version).named("primary")), dir);
     }
 
     /**

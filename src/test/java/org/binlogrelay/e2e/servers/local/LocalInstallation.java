@@ -69,6 +69,19 @@ interface LocalInstallation {
                 + ". Ask for one of those or run with -Dservers=docker.");
     }
 
+    /**
+     * Creates {@code workDir/tmp}, the tmpdir of the servers that make a template: a server deletes every
+     * {@code #sql} file in its tmpdir when it starts, so no two may share one.
+     */
+    static Path createTmpdir(Path workDir) {
+        Path tmpdir = workDir.resolve("tmp");
+        try {
+            return Files.createDirectories(tmpdir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create " + tmpdir, e);
+        }
+    }
+
     /** Runs {@code program --version} in {@code root} and returns the version it prints. */
     static String probeVersion(ProgramRoot root, String program) {
         List<String> command = root.command(program, List.of("--version"));

@@ -59,11 +59,13 @@ final class LocalMariadbInstallation implements LocalInstallation {
     @Override
     public void initializeTemplate(Path templateDataDir, Path workDir) {
         Path output = workDir.resolve("mariadb-install-db.out");
+        String tmpdir = "--tmpdir=" + serverPath(LocalInstallation.createTmpdir(workDir));
         // --skip-name-resolve and --force: the machine's host name need not resolve (in a chroot it does not), and
         // without them mariadb-install-db stops to say so; the harness's users are '%' anyway.
         List<String> install = root.command("mariadb-install-db", List.of("--no-defaults", "--user=root",
                 "--datadir=" + serverPath(templateDataDir), "--auth-root-authentication-method=normal",
-                "--skip-test-db", "--skip-name-resolve", "--force", "--innodb-buffer-pool-size=64M", REDO_LOG_SIZE));
+                "--skip-test-db", "--skip-name-resolve", "--force", tmpdir, "--innodb-buffer-pool-size=64M",
+                REDO_LOG_SIZE));
         ChildProcesses.run(install, workDir, output, null, Duration.ofMinutes(3)).requireSuccess("mariadb-install-db");
 
         // The users go in with the server in bootstrap mode, which reads SQL from stdin with the grant tables
@@ -77,7 +79,7 @@ final class LocalMariadbInstallation implements LocalInstallation {
             throw new UncheckedIOException("Cannot write " + usersSql, e);
         }
         List<String> bootstrap = root.command("mariadbd", List.of("--no-defaults", "--bootstrap", "--user=root",
-                "--datadir=" + serverPath(templateDataDir), "--log-error=" + serverPath(errorLog),
+                "--datadir=" + serverPath(templateDataDir), "--log-error=" + serverPath(errorLog), tmpdir,
                 "--innodb-buffer-pool-size=64M", REDO_LOG_SIZE));
         CommandResult result = ChildProcesses.run(bootstrap, workDir, workDir.resolve("mariadb-bootstrap.out"),
                 usersSql, Duration.ofMinutes(3));

@@ -70,6 +70,7 @@ final class LocalMysqlInstallation implements LocalInstallation {
                 "--datadir=" + serverPath(templateDataDir),
                 "--init-file=" + serverPath(initFile),
                 "--log-error=" + serverPath(errorLog),
+                "--tmpdir=" + serverPath(LocalInstallation.createTmpdir(workDir)),
                 "--innodb-buffer-pool-size=64M",
                 "--innodb-redo-log-capacity=64M"));
         CommandResult result = ChildProcesses.run(command, workDir, output, null, Duration.ofMinutes(3));

@@ -33,6 +33,8 @@ import org.slf4j.LoggerFactory;
  *   &lt;run dir&gt;/&lt;name&gt;/
  *     data/          the data directory, a copy of the flavour's template
  *     binlog/        binlog.000001 ..., binlog.index   ({@link #binlogDir()}; base name from the spec)
+ *     tmp/           its tmpdir (a server deletes every #sql file in its tmpdir at start-up: a shared one,
+ *                    such as the /tmp of a sid root, would lose other servers' temporary tables)
  *     error.log      the server's error log
  *     console.log    its stdout and stderr
  *     mysqld.sock, mysqld.pid
@@ -97,7 +99,14 @@ public final class LocalServer implements DatabaseServer {
 
     private void launchAndAwaitReady() {
         Path errorLog = errorLog();
+        Path tmpdir = directory.resolve("tmp");
+        try {
+            Files.createDirectories(tmpdir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create " + tmpdir, e);
+        }
         List<String> options = new ArrayList<>(List.of(
+                "--tmpdir=" + serverPath(tmpdir),
                 "--datadir=" + serverPath(directory.resolve("data")),
                 "--port=" + port,
                 "--bind-address=127.0.0.1",
