@@ -15,11 +15,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.binlogrelay.e2e.process.ChildProcesses;
 import org.binlogrelay.e2e.servers.Credentials;
 import org.binlogrelay.e2e.servers.DatabaseServer;
+import org.binlogrelay.e2e.servers.MariadbSeriesTest;
 import org.binlogrelay.e2e.servers.Provisioning;
 import org.binlogrelay.e2e.servers.ServerFarm;
 import org.binlogrelay.e2e.servers.ServerFarmExtension;
 import org.binlogrelay.e2e.servers.ServerFlavor;
 import org.binlogrelay.e2e.servers.ServerSpec;
+import org.binlogrelay.e2e.servers.ServerVersion;
 import org.binlogrelay.protocol.auth.CachingSha2Hash;
 import org.binlogrelay.protocol.auth.NativePasswordHash;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
@@ -66,38 +68,43 @@ class BinlogLibrariesIT {
 
     @Test
     void pythonMysqlReplicationOnMysql(ServerFarm farm) throws Exception {
-        pythonMysqlReplication(farm, ServerFlavor.MYSQL);
+        pythonMysqlReplication(farm, ServerVersion.MYSQL_9_7);
     }
 
+    /**
+     * MariaDB 10.11 only: python-mysql-replication 1.0.17 cannot read MariaDB 11.8's binlogs at all, from the primary
+     * itself (a QUERY event's status variables end in one it does not know: StatusVariableMismatch after the first
+     * CREATE DATABASE), so there is nothing to compare the relay's stream with.
+     */
     @Test
     void pythonMysqlReplicationOnMariadb(ServerFarm farm) throws Exception {
-        pythonMysqlReplication(farm, ServerFlavor.MARIADB);
+        pythonMysqlReplication(farm, ServerVersion.MARIADB_10_11);
     }
 
     @Test
     void zongjiOnMysql(ServerFarm farm) throws Exception {
-        zongji(farm, ServerFlavor.MYSQL);
+        zongji(farm, ServerVersion.MYSQL_9_7);
     }
 
-    @Test
-    void zongjiOnMariadb(ServerFarm farm) throws Exception {
-        zongji(farm, ServerFlavor.MARIADB);
+    @MariadbSeriesTest
+    void zongjiOnMariadb(ServerVersion version, ServerFarm farm) throws Exception {
+        zongji(farm, version);
     }
 
     @Test
     void goMysqlOnMysql(ServerFarm farm) throws Exception {
-        goMysql(farm, ServerFlavor.MYSQL);
+        goMysql(farm, ServerVersion.MYSQL_9_7);
     }
 
-    @Test
-    void goMysqlOnMariadb(ServerFarm farm) throws Exception {
-        goMysql(farm, ServerFlavor.MARIADB);
+    @MariadbSeriesTest
+    void goMysqlOnMariadb(ServerVersion version, ServerFarm farm) throws Exception {
+        goMysql(farm, version);
     }
 
-    private void pythonMysqlReplication(ServerFarm farm, ServerFlavor flavor) throws Exception {
+    private void pythonMysqlReplication(ServerFarm farm, ServerVersion version) throws Exception {
         BinlogLibraries library = BinlogLibraries.PYTHON_MYSQL_REPLICATION;
         library.requireInstalled();
-        try (Topology t = Topology.start(farm, flavor, dir)) {
+        try (Topology t = Topology.start(farm, version, dir)) {
             // MariaDB: the library asks for the first file whatever it is given (an empty name, "\0\0\0\0").
             compare(library, t, t.before, "end-position", 1);
             // MySQL: COM_BINLOG_DUMP_GTID with the name "\0\0\0"; MariaDB: @slave_connect_state.
@@ -105,10 +112,10 @@ class BinlogLibrariesIT {
         }
     }
 
-    private void zongji(ServerFarm farm, ServerFlavor flavor) throws Exception {
+    private void zongji(ServerFarm farm, ServerVersion version) throws Exception {
         BinlogLibraries library = BinlogLibraries.ZONGJI;
         library.requireInstalled();
-        try (Topology t = Topology.start(farm, flavor, dir)) {
+        try (Topology t = Topology.start(farm, version, dir)) {
             // COM_BINLOG_DUMP 'binlog.00000N\0' at the position before the load.
             compare(library, t, t.before, "end-position", 1);
 
@@ -129,10 +136,10 @@ class BinlogLibrariesIT {
         }
     }
 
-    private void goMysql(ServerFarm farm, ServerFlavor flavor) throws Exception {
+    private void goMysql(ServerFarm farm, ServerVersion version) throws Exception {
         BinlogLibraries library = BinlogLibraries.GO_MYSQL;
         library.requireInstalled();
-        try (Topology t = Topology.start(farm, flavor, dir)) {
+        try (Topology t = Topology.start(farm, version, dir)) {
             DecodedStream[] byPosition = compare(library, t, t.before, "end-position", 1);
             DecodedStream[] byGtid = compare(library, t, new BinlogLibraries.Start.Gtids(t.gtidsBefore),
                     "end-position", 2);
@@ -216,8 +223,9 @@ class BinlogLibrariesIT {
             this.gtidsBefore = gtidsBefore;
         }
 
-        static Topology start(ServerFarm farm, ServerFlavor flavor, Path dir) throws Exception {
-            DatabaseServer primary = farm.start(ServerSpec.of(flavor).named("primary")
+        static Topology start(ServerFarm farm, ServerVersion version, Path dir) throws Exception {
+            ServerFlavor flavor = version.flavor();
+            DatabaseServer primary = farm.start(ServerSpec.of(version).named("primary")
                     .withOptions("--binlog-row-metadata=FULL"));
             assertThat(primary.queryValue("SELECT @@global.binlog_row_metadata")).isEqualTo("FULL");
             LibraryLoad load = new LibraryLoad(primary, 15);
