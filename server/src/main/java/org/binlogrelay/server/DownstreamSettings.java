@@ -18,6 +18,8 @@ import org.binlogrelay.server.downstream.sql.SystemVariable;
  * @param serverUuid the relay's {@code server_uuid}
  * @param accounts who may log in
  * @param tls the certificate chain and key for TLS, {@code null} for none
+ * @param autoGenerateCerts without {@code tls}, offer TLS with a certificate generated at start ({@code
+ *     --auto-generate-certs}, as MySQL's {@code auto_generate_certs})
  * @param requireSecureTransport refuse logins that did not start TLS
  * @param maxConnections connections to the replica port beyond this get ER_CON_COUNT_ERROR ({@code
  *     --max-connections})
@@ -27,16 +29,27 @@ import org.binlogrelay.server.downstream.sql.SystemVariable;
  *     operating system size it
  */
 public record DownstreamSettings(InetSocketAddress bind, long serverId, String serverUuid, UserAccounts accounts,
-    ReplicaServerConfig.TlsFiles tls, boolean requireSecureTransport, int maxConnections,
+    ReplicaServerConfig.TlsFiles tls, boolean autoGenerateCerts, boolean requireSecureTransport, int maxConnections,
     int maxConnectRatePerHost, int sendBufferBytes) {
 
   /** {@code --max-connections} by default. */
   public static final int DEFAULT_MAX_CONNECTIONS = 256;
 
-  /** Settings with the default connection limit, without a connection rate limit and with the operating system's send buffer sizing. */
+  /**
+   * Settings with the default connection limit, without a connection rate limit and with the operating system's send
+   * buffer sizing; a certificate is generated without {@code tls}.
+   */
   public DownstreamSettings(InetSocketAddress bind, long serverId, String serverUuid, UserAccounts accounts,
       ReplicaServerConfig.TlsFiles tls, boolean requireSecureTransport) {
-    this(bind, serverId, serverUuid, accounts, tls, requireSecureTransport, DEFAULT_MAX_CONNECTIONS, 0, 0);
+    this(bind, serverId, serverUuid, accounts, tls, true, requireSecureTransport, DEFAULT_MAX_CONNECTIONS, 0, 0);
+  }
+
+  /** Settings that generate a certificate without {@code tls}, as the relay does by default. */
+  public DownstreamSettings(InetSocketAddress bind, long serverId, String serverUuid, UserAccounts accounts,
+      ReplicaServerConfig.TlsFiles tls, boolean requireSecureTransport, int maxConnections,
+      int maxConnectRatePerHost, int sendBufferBytes) {
+    this(bind, serverId, serverUuid, accounts, tls, true, requireSecureTransport, maxConnections,
+        maxConnectRatePerHost, sendBufferBytes);
   }
 
   public DownstreamSettings {
@@ -52,9 +65,9 @@ public record DownstreamSettings(InetSocketAddress bind, long serverId, String s
     if (sendBufferBytes < 0) {
       throw new IllegalArgumentException("--replica-send-buffer " + sendBufferBytes + " is negative");
     }
-    if (requireSecureTransport && tls == null) {
-      throw new IllegalArgumentException("--require-secure-transport needs a certificate and key (--ssl-cert and"
-          + " --ssl-key)");
+    if (requireSecureTransport && tls == null && !autoGenerateCerts) {
+      throw new IllegalArgumentException("--require-secure-transport needs TLS: a certificate and key (--ssl-cert and"
+          + " --ssl-key) or --auto-generate-certs");
     }
   }
 
@@ -80,6 +93,7 @@ public record DownstreamSettings(InetSocketAddress bind, long serverId, String s
         .serverId(serverId)
         .serverUuid(serverUuid)
         .accounts(accounts)
+        .autoGenerateCertificate(autoGenerateCerts)
         .requireSecureTransport(requireSecureTransport)
         .maxConnections(maxConnections)
         .maxConnectRatePerHost(maxConnectRatePerHost)

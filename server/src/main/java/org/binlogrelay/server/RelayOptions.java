@@ -148,16 +148,25 @@ public final class RelayOptions {
   Path accountsFile;
 
   @Option(names = "--ssl-cert", paramLabel = "FILE", order = 53,
-      description = "PEM certificate chain for TLS with replicas (MySQL 9 replicas require TLS).")
+      description = "PEM certificate chain for TLS with replicas (MySQL 9 replicas require TLS). Without it, see"
+          + " --auto-generate-certs.")
   Path sslCert;
 
   @Option(names = "--ssl-key", paramLabel = "FILE", order = 54,
       description = "PEM private key of --ssl-cert, unencrypted PKCS#8 ('BEGIN PRIVATE KEY').")
   Path sslKey;
 
+  @Option(names = "--auto-generate-certs", paramLabel = "true|false", order = 54, arity = "0..1",
+      fallbackValue = "true", defaultValue = "true",
+      description = {"Without --ssl-cert, offer TLS with a self-signed certificate generated in memory at start, as"
+          + " MySQL's auto_generate_certs and MariaDB 11.4+ (whose replicas and clients verify the server by default"
+          + " and accept it through the password); its fingerprint is logged. false: no TLS without --ssl-cert"
+          + " (default: ${DEFAULT-VALUE})."})
+  boolean autoGenerateCerts;
+
   @Option(names = "--require-secure-transport", paramLabel = "true|false", order = 55, arity = "0..1",
       fallbackValue = "true", defaultValue = "false",
-      description = "Refuse replicas that do not use TLS (needs --ssl-cert and --ssl-key).")
+      description = "Refuse replicas that do not use TLS (needs --ssl-cert and --ssl-key, or --auto-generate-certs).")
   boolean requireSecureTransport;
 
   @Option(names = "--max-connections", paramLabel = "N", order = 56,
@@ -238,7 +247,7 @@ public final class RelayOptions {
     long id = serverId();
     InetSocketAddress bind = bindAddress();
     DownstreamSettings downstream = new DownstreamSettings(bind, id, UpstreamConfig.defaultReplicaUuid(id).toString(),
-        accounts(warnings), tls(), requireSecureTransport, maxConnections(), maxConnectRatePerHost(),
+        accounts(warnings), tls(), autoGenerateCerts, requireSecureTransport, maxConnections(), maxConnectRatePerHost(),
         replicaSendBuffer());
     RetentionPolicy retention = retention();
     UpstreamConfig upstream = primary == null ? null : upstream(id, environment, warnings);
@@ -435,13 +444,15 @@ public final class RelayOptions {
 
   private ReplicaServerConfig.TlsFiles tls() {
     if (sslCert == null && sslKey == null) {
-      if (requireSecureTransport) {
-        throw new IllegalArgumentException("--require-secure-transport needs --ssl-cert and --ssl-key");
+      if (requireSecureTransport && !autoGenerateCerts) {
+        throw new IllegalArgumentException("--require-secure-transport needs TLS: --ssl-cert and --ssl-key, or"
+            + " --auto-generate-certs");
       }
       return null;
     }
     if (sslCert == null || sslKey == null) {
-      throw new IllegalArgumentException("--ssl-cert and --ssl-key go together: give both, or neither for no TLS");
+      throw new IllegalArgumentException("--ssl-cert and --ssl-key go together: give both, or neither for a generated"
+          + " certificate (--auto-generate-certs)");
     }
     requireReadable(sslCert, "--ssl-cert");
     requireReadable(sslKey, "--ssl-key");

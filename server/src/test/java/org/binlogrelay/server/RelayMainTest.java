@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import org.binlogrelay.protocol.auth.PasswordHashes;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
+import org.binlogrelay.server.downstream.sql.MysqlDialect;
 import org.binlogrelay.server.upstream.StartPosition;
 import org.binlogrelay.server.upstream.TlsConfig;
 import org.binlogrelay.server.upstream.TlsMode;
@@ -77,7 +78,7 @@ class RelayMainTest {
         "--server-id", "--report-host", "--report-port", "--start", "--heartbeat-period",
         "--rpl-semi-sync-replica-enabled", "--primary-ssl-mode", "--primary-ssl-ca", "--primary-ssl-cert",
         "--primary-ssl-key", "--bind-address", "--port",
-        "--accounts-file", "--ssl-cert", "--ssl-key", "--require-secure-transport", "--replica-send-buffer", "--max-connect-rate-per-host", "--max-connections", "--help", "--version")) {
+        "--accounts-file", "--ssl-cert", "--ssl-key", "--auto-generate-certs", "--require-secure-transport", "--replica-send-buffer", "--max-connect-rate-per-host", "--max-connections", "--help", "--version")) {
       assertThat(out).contains(option);
     }
     assertThat(out).contains("Examples:").contains(RelayOptions.PASSWORD_ENV).contains("Exit status: 0")
@@ -174,6 +175,10 @@ class RelayMainTest {
     assertThat(c.downstream().bind().getAddress().getHostAddress()).isEqualTo("127.0.0.1");
     assertThat(c.downstream().bind().getPort()).isEqualTo(3307);
     assertThat(c.downstream().accounts().all()).isEmpty();
+    assertThat(c.downstream().tls()).isNull();
+    assertThat(c.downstream().autoGenerateCerts()).as("TLS with a generated certificate, as MySQL's auto_generate_certs")
+        .isTrue();
+    assertThat(c.downstream().toConfig(MysqlDialect.INSTANCE, "9.7.4").autoGenerateCertificate()).isTrue();
     assertThat(c.downstream().requireSecureTransport()).isFalse();
   }
 
@@ -236,8 +241,8 @@ class RelayMainTest {
         "--accounts-file " + dir.resolve("none") + ": cannot read it");
     Path cert = Files.writeString(dir.resolve("cert.pem"), "-----BEGIN CERTIFICATE-----\n");
     assertUsageError(run("--server-id", "7", "--ssl-cert", cert.toString()), "--ssl-cert and --ssl-key go together");
-    assertUsageError(run("--server-id", "7", "--require-secure-transport"),
-        "--require-secure-transport needs --ssl-cert and --ssl-key");
+    assertUsageError(run("--server-id", "7", "--require-secure-transport", "--auto-generate-certs=false"),
+        "--require-secure-transport needs TLS: --ssl-cert and --ssl-key, or --auto-generate-certs");
     assertUsageError(run("--server-id", "7", "--max-connections", "0"), "--max-connections 0 is outside 1..100000");
     assertUsageError(run("--server-id", "7", "--max-connect-rate-per-host", "-1"),
         "--max-connect-rate-per-host -1 is outside 0..1000000 (0: no limit)");
@@ -250,6 +255,15 @@ class RelayMainTest {
         key.toString(), "--require-secure-transport")).as(err).isZero();
     assertThat(config().downstream().tls().certificateChain()).isEqualTo(cert);
     assertThat(config().downstream().requireSecureTransport()).isTrue();
+    launched.clear();
+    assertThat(run("--server-id", "7", "--flavor", "mysql", "--require-secure-transport")).as(err).isZero();
+    assertThat(config().downstream().tls()).isNull();
+    assertThat(config().downstream().autoGenerateCerts()).isTrue();
+    assertThat(config().downstream().requireSecureTransport()).as("over a generated certificate").isTrue();
+    launched.clear();
+    assertThat(run("--server-id", "7", "--flavor", "mysql", "--auto-generate-certs=false")).as(err).isZero();
+    assertThat(config().downstream().autoGenerateCerts()).isFalse();
+    assertThat(config().downstream().toConfig(MysqlDialect.INSTANCE, "9.7.4").autoGenerateCertificate()).isFalse();
   }
 
   @Test

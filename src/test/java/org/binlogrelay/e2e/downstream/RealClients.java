@@ -15,8 +15,10 @@ import org.binlogrelay.e2e.servers.ServerException;
 
 /**
  * The real command-line clients on this machine, run against a port on 127.0.0.1: MySQL 9.7's {@code mysql} and
- * {@code mysqlbinlog} inside the provisioned chroot (loopback is shared), and the host's MariaDB {@code mariadb} and
- * {@code mariadb-binlog} (MariaDB Connector/C). Every run is bounded in time; output goes to a temporary file.
+ * {@code mysqlbinlog} inside the provisioned chroot (loopback is shared), the host's MariaDB {@code mariadb} and
+ * {@code mariadb-binlog} (MariaDB 10.11, Connector/C 3.3), and MariaDB 11.8's {@code mariadb} in its chroot
+ * (Connector/C 3.4: TLS and server verification by default). Every run is bounded in time; output goes to a
+ * temporary file.
  * Thread-safe (stateless).
  */
 public final class RealClients {
@@ -36,6 +38,31 @@ public final class RealClients {
             throw new ServerException("MySQL client tools are not installed in " + root + ". " + Provisioning.hint());
         }
         return root;
+    }
+
+    /** The MariaDB 11.8 chroot: {@code mariadb-sid-root} beside {@link #mysqlRoot()}. */
+    static Path mariadb118Root() {
+        Path root = Provisioning.cacheDir().resolve("mariadb-sid-root");
+        if (!Files.isExecutable(root.resolve("usr/bin/mariadb"))) {
+            throw new ServerException("The MariaDB 11.8 client is not installed in " + root + ". "
+                    + Provisioning.hint());
+        }
+        return root;
+    }
+
+    /**
+     * MariaDB 11.8's {@code mariadb} at its defaults (TLS, {@code --ssl-verify-server-cert}) connecting over TCP to
+     * {@code host}, an address of this machine: {@code 127.0.0.1} or another spelling of it such as {@code 127.1}
+     * (Connector/C 3.4 lets a self-signed certificate pass unchecked for the literal {@code 127.0.0.1} and {@code ::1}
+     * only).
+     */
+    public static CommandResult mariadb118(String host, int port, String user, String password, String... args) {
+        List<String> command = new ArrayList<>(List.of(
+                Provisioning.executable("chroot", "chroot (coreutils)").toString(), mariadb118Root().toString(),
+                "mariadb", "--no-defaults", "--protocol=TCP", "-h" + host, "-P" + port, "-u" + user,
+                "-p" + password, "--connect-timeout=10"));
+        command.addAll(List.of(args));
+        return run(command);
     }
 
     /**

@@ -132,6 +132,16 @@ final class ServingRelay implements AutoCloseable {
         return server.port();
     }
 
+    /** Logins over TLS the relay's downstream server completed. */
+    long tlsLogins() {
+        return server.tlsLogins();
+    }
+
+    /** The certificate the relay presents to TLS clients (configured or generated). */
+    java.security.cert.X509Certificate tlsCertificate() {
+        return server.tlsCertificate().orElseThrow(() -> new AssertionError(this + " offers no TLS"));
+    }
+
     BinlogStore store() {
         return store;
     }

@@ -1,5 +1,7 @@
 package org.binlogrelay.protocol.auth;
 
+import java.util.Optional;
+
 /**
  * A server-side authentication method, named as MySQL names it. One class per method:
  * {@link NativePasswordPlugin}, {@link CachingSha2PasswordPlugin}. Implementations are thread-safe; each
@@ -19,4 +21,18 @@ public interface AuthPlugin {
 
   /** Starts authenticating one client; the request's credential is null or of this plugin's kind. */
   AuthExchange begin(AuthRequest request);
+
+  /**
+   * The {@link CertificateProof} a MariaDB 11.4+ server sends in the OK after a login over TLS with this plugin, or
+   * empty for a plugin that has none (one whose exchange a man in the middle could relay, such as
+   * caching_sha2_password with its clear-text password over TLS).
+   *
+   * @param credential the account's stored credential, of this plugin's kind
+   * @param scramble the handshake's nonce
+   * @param certificateSha256 SHA-256 of the server's leaf certificate (DER)
+   */
+  default Optional<String> certificateProof(Credential credential, byte[] scramble,
+      byte[] certificateSha256) {
+    return Optional.empty();
+  }
 }

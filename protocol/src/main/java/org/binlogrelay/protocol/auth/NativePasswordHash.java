@@ -79,6 +79,11 @@ public final class NativePasswordHash implements Credential {
     return out;
   }
 
+  /** SHA1(SHA1(password)), 20 bytes (a copy): what a {@link CertificateProof} is made of. */
+  byte[] stage2() {
+    return stage2.clone();
+  }
+
   @Override
   public String pluginName() {
     return PLUGIN;

@@ -1,15 +1,28 @@
 package org.binlogrelay.protocol.auth;
 
+import java.util.Optional;
+
 /**
  * {@code mysql_native_password}: one round trip. The client's response to the scramble is 20 bytes (or empty
  * for "no password", which no account here has); it is checked against the stored
- * {@link NativePasswordHash}. Stateless and thread-safe.
+ * {@link NativePasswordHash}. A man in the middle cannot relay it to another server without the hash, so MariaDB
+ * 11.4+ clients take its {@link CertificateProof} (over the stored SHA1(SHA1(password))) in place of a CA.
+ * Stateless and thread-safe.
  */
 public final class NativePasswordPlugin implements AuthPlugin {
 
   @Override
   public String name() {
     return NativePasswordHash.PLUGIN;
+  }
+
+  @Override
+  public Optional<String> certificateProof(Credential credential, byte[] scramble, byte[] certificateSha256) {
+    if (!(credential instanceof NativePasswordHash hash)) {
+      throw new IllegalArgumentException("mysql_native_password has no proof for a "
+          + (credential == null ? "missing" : credential.pluginName()) + " credential");
+    }
+    return Optional.of(CertificateProof.okInfo(hash.stage2(), scramble, certificateSha256));
   }
 
   @Override

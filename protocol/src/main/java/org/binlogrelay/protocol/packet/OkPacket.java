@@ -5,7 +5,7 @@ import org.binlogrelay.protocol.bytes.ByteReader;
 import org.binlogrelay.protocol.bytes.ByteWriter;
 
 /**
- * The OK packet payload, CLIENT_PROTOCOL_41 form without CLIENT_SESSION_TRACK:
+ * The OK packet payload, CLIENT_PROTOCOL_41 form:
  *
  * <pre>
  *   u8      0x00 (or 0xFE when it replaces EOF under CLIENT_DEPRECATE_EOF)
@@ -13,10 +13,13 @@ import org.binlogrelay.protocol.bytes.ByteWriter;
  *   lenenc  last insert id
  *   u16     status flags       SERVER_STATUS_*
  *   u16     warnings
- *   rest    info               human readable
+ *   lenenc  info               only when not empty (MySQL's and MariaDB's net_send_ok store it length-encoded,
+ *                              with or without CLIENT_SESSION_TRACK)
+ *   rest    session state      only under CLIENT_SESSION_TRACK; not modelled: skipped when decoding
  * </pre>
  *
- * Immutable.
+ * <p>The info is human readable text after a statement ("Rows matched: 1 ..."); after a login over TLS MariaDB
+ * 11.4+ puts its certificate proof there ({@link org.binlogrelay.protocol.auth.CertificateProof}). Immutable.
  *
  * @param affectedRows rows changed (unsigned 64-bit, kept raw)
  * @param lastInsertId last auto-increment value (unsigned 64-bit, kept raw)
@@ -45,6 +48,7 @@ public record OkPacket(long affectedRows, long lastInsertId, int statusFlags, in
   public static final int SERVER_SESSION_STATE_CHANGED = 0x4000;
 
   public OkPacket {
+    java.util.Objects.requireNonNull(info, "info");
     if (statusFlags < 0 || statusFlags > 0xffff || warnings < 0 || warnings > 0xffff) {
       throw new IllegalArgumentException("status " + statusFlags + " / warnings " + warnings + " outside u16");
     }
@@ -69,17 +73,22 @@ public record OkPacket(long affectedRows, long lastInsertId, int statusFlags, in
     if (header != HEADER && header != EOF_HEADER) {
       throw new IllegalArgumentException("OK header must be 0x00 or 0xfe, not 0x" + Integer.toHexString(header));
     }
-    return new ByteWriter(16 + info.length())
+    ByteWriter out = new ByteWriter(32 + info.length())
         .u8(header)
         .lenencInt(affectedRows)
         .lenencInt(lastInsertId)
         .u16(statusFlags)
-        .u16(warnings)
-        .string(info)
-        .toByteArray();
+        .u16(warnings);
+    if (!info.isEmpty()) {
+      out.lenencString(info);
+    }
+    return out.toByteArray();
   }
 
-  /** Decodes an OK payload (header 0x00 or 0xFE); {@link ProtocolException} if malformed. */
+  /**
+   * Decodes an OK payload (header 0x00 or 0xFE); {@link ProtocolException} if malformed, including an info whose
+   * length runs past the end. Session state after the info is skipped.
+   */
   public static OkPacket decode(byte[] payload) {
     ByteReader in = new ByteReader(payload);
     int header = in.u8("OK header");
@@ -90,6 +99,7 @@ public record OkPacket(long affectedRows, long lastInsertId, int statusFlags, in
     long lastId = in.lenencInt("OK last insert id");
     int status = in.u16("OK status flags");
     int warnings = in.u16("OK warnings");
-    return new OkPacket(affected, lastId, status, warnings, in.string(in.remaining(), "OK info"));
+    String info = in.remaining() == 0 ? "" : in.lenencString("OK info");
+    return new OkPacket(affected, lastId, status, warnings, info);
   }
 }

@@ -80,6 +80,23 @@ class ResultPacketTest {
   }
 
   @Test
+  void okInfoIsLengthEncodedAsMysqlAndMariadbSendIt() {
+    // After a login over TLS, MariaDB 11.4+ sends 0x01 and 64 hex digits: 65 bytes, length 0x41 in front.
+    String proof = "\u0001" + "7ED8C415248FCDBBE8CF52D418A27DAC7B840C8358482F3E003A13AB3AA599FE";
+    byte[] wire = new OkPacket(0, 0, OkPacket.SERVER_STATUS_AUTOCOMMIT, 0, proof).encode();
+    assertArrayEquals(HexFormat.of().parseHex("00" + "00" + "00" + "0200" + "0000" + "41" + "01"
+        + HexFormat.of().formatHex("7ED8C415248FCDBBE8CF52D418A27DAC7B840C8358482F3E003A13AB3AA599FE".getBytes(
+            java.nio.charset.StandardCharsets.US_ASCII))), wire);
+    assertEquals(proof, OkPacket.decode(wire).info());
+    // Session state (CLIENT_SESSION_TRACK) after the info is skipped; an info running past the end is refused.
+    byte[] tracked = HexFormat.of().parseHex("00000002400000" + "026869" + "0a000869736f6c6174696f6e");
+    assertEquals("hi", OkPacket.decode(tracked).info());
+    byte[] overrun = HexFormat.of().parseHex("00000002000000" + "056869");
+    ProtocolException e = assertThrows(ProtocolException.class, () -> OkPacket.decode(overrun));
+    assertTrue(e.getMessage().contains("OK info"), e.getMessage());
+  }
+
+  @Test
   void minimalOkIsSevenBytes() {
     assertArrayEquals(new byte[] {0, 0, 0, 2, 0, 0, 0}, OkPacket.ok().encode());
   }

@@ -249,9 +249,10 @@ final class CommandPhaseHandler extends SimpleChannelInboundHandler<MysqlPacket>
     if (ctx.pipeline().get(ServerPipeline.IDLE) != null) {
       ctx.pipeline().remove(ServerPipeline.IDLE);
     }
-    LOG.info("Connection {}: {} from server_id {} at {}: file '{}', position {}{}", connection.connectionId,
-        request.command(), request.serverId(), connection.client.peerAddress(), request.binlogFile(),
-        request.position(), request.startGtids() == null ? "" : ", GTIDs '" + request.startGtids() + "'");
+    LOG.info("Connection {}: {} from server_id {} at {}{}: file '{}', position {}{}", connection.connectionId,
+        request.command(), request.serverId(), connection.client.peerAddress(), connection.secure ? " over TLS" : "",
+        request.binlogFile(), request.position(),
+        request.startGtids() == null ? "" : ", GTIDs '" + request.startGtids() + "'");
     server.dumpHandler.dump(request, new DumpConnection(ctx.channel(), reply, connection.client, connection.session,
         connection.registration));
   }

@@ -14,6 +14,7 @@ import org.binlogrelay.protocol.auth.AuthExchange;
 import org.binlogrelay.protocol.auth.AuthPlugin;
 import org.binlogrelay.protocol.auth.AuthRequest;
 import org.binlogrelay.protocol.auth.AuthStep;
+import org.binlogrelay.protocol.auth.CertificateProof;
 import org.binlogrelay.protocol.auth.NativePasswordHash;
 import org.binlogrelay.protocol.auth.Scrambles;
 import org.binlogrelay.protocol.handshake.AuthMoreData;
@@ -46,6 +47,8 @@ import org.slf4j.LoggerFactory;
  *   VERIFYING -- client packet --> ERR 1043, close (a client waits for each answer)
  * </pre>
  *
+ * <p>Over TLS the OK of a mysql_native_password login carries MariaDB 11.4+'s {@link CertificateProof} in its info.
+ *
  * Failures answer as MySQL does: a malformed response is ER_HANDSHAKE_ERROR (1043), a wrong password or
  * unknown user ER_ACCESS_DENIED_ERROR (1045) naming the user and the client's address, a right password over
  * plain TCP when TLS is required ER_SECURE_TRANSPORT_REQUIRED (3159, checked after the password, as MySQL
@@ -72,6 +75,7 @@ final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<MysqlPack
   private String host;
   private HandshakeResponse41 response;
   private UserAccount account;
+  private AuthPlugin plugin;
   private AuthExchange exchange;
 
   ConnectionPhaseHandler(ServerState server) {
@@ -83,7 +87,7 @@ final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<MysqlPack
     connectionId = server.connectionIds.incrementAndGet() & 0xffffffffL;
     host = Packets.hostOf(ctx.channel().remoteAddress());
     scramble = Scrambles.generate(server.random);
-    serverCapabilities = ServerCapabilities.of(server.ssl != null);
+    serverCapabilities = ServerCapabilities.of(server.tls != null);
     HandshakeV10 greeting = new HandshakeV10(server.config.identity().version(), connectionId, scramble,
         serverCapabilities, server.config.dialect().collationId(), OkPacket.SERVER_STATUS_AUTOCOMMIT,
         server.config.dialect().defaultAuthPlugin());
@@ -122,7 +126,7 @@ final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<MysqlPack
   }
 
   private void startTls(ChannelHandlerContext ctx, int reply) {
-    if (server.ssl == null) {
+    if (server.tls == null) {
       LOG.info("Connection {} from {}: SSL requested but TLS is not configured", connectionId, host);
       Packets.failAndClose(ctx, reply, ErrorMessages.badHandshake());
       return;
@@ -132,7 +136,7 @@ final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<MysqlPack
     secure = true;
     state = State.TLS;
     ChannelPipeline p = ctx.pipeline();
-    SslHandler tls = server.ssl.newHandler(ctx.alloc());
+    SslHandler tls = server.tls.context().newHandler(ctx.alloc());
     server.stats.tlsAccepts.incrementAndGet();
     tls.handshakeFuture().addListener(f -> {
       if (f.isSuccess()) {
@@ -160,7 +164,7 @@ final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<MysqlPack
         ? response.authPluginName() : NativePasswordHash.PLUGIN;
     String accountPlugin = account != null ? account.credential().pluginName()
         : server.plugins.containsKey(clientPlugin) ? clientPlugin : server.config.dialect().defaultAuthPlugin();
-    AuthPlugin plugin = server.plugins.get(accountPlugin);
+    plugin = server.plugins.get(accountPlugin);
     exchange = plugin.begin(new AuthRequest(account == null ? response.user() + "@?" : account.key(),
         account == null ? null : account.credential(), scramble, secure));
     if (!accountPlugin.equals(clientPlugin) && !CapabilityFlags.has(capabilities, CapabilityFlags.CLIENT_PLUGIN_AUTH)) {
@@ -241,7 +245,7 @@ final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<MysqlPack
         Packets.failAndClose(ctx, seq, ErrorMessages.secureTransportRequired());
         return;
       }
-      Packets.write(ctx, seq, OkPacket.ok().encode());
+      Packets.write(ctx, seq, okAfterLogin().encode());
       ctx.flush();
       loggedIn(ctx);
       if (ctx.pipeline().get(ServerPipeline.DECODER) == null) {
@@ -256,9 +260,26 @@ final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<MysqlPack
     }
   }
 
+  /**
+   * The OK that ends a login. Over TLS its info carries the plugin's {@link CertificateProof}, as a MariaDB 11.4+
+   * server sends it whatever the client: MariaDB clients that could not verify the certificate by a CA check it,
+   * others ignore the info of this OK. The scramble is the greeting's, which an auth switch repeats.
+   */
+  private OkPacket okAfterLogin() {
+    if (!secure) {
+      return OkPacket.ok();
+    }
+    return plugin.certificateProof(account.credential(), scramble, server.tls.certificateSha256())
+        .map(proof -> new OkPacket(0, 0, OkPacket.SERVER_STATUS_AUTOCOMMIT, 0, proof))
+        .orElseGet(OkPacket::ok);
+  }
+
   private void loggedIn(ChannelHandlerContext ctx) {
     state = State.DONE;
     server.throttle.recordSuccess(host);
+    if (secure) {
+      server.tlsLogins.incrementAndGet();
+    }
     SslHandler tls = ctx.pipeline().get(SslHandler.class);
     String tlsVersion = tls == null ? "" : tls.engine().getSession().getProtocol();
     String tlsCipher = tls == null ? "" : TlsNames.openSsl(tls.engine().getSession().getCipherSuite());

@@ -8,25 +8,24 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslContextBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.security.SecureRandom;
+import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import javax.net.ssl.SSLException;
 import org.binlogrelay.protocol.auth.AuthPlugin;
 import org.binlogrelay.protocol.auth.CachingSha2PasswordPlugin;
 import org.binlogrelay.protocol.auth.NativePasswordPlugin;
@@ -40,6 +39,7 @@ import org.binlogrelay.server.downstream.sql.ReplicationSource;
 import org.binlogrelay.server.downstream.sql.SchemaStatements;
 import org.binlogrelay.server.downstream.sql.ServerVariables;
 import org.binlogrelay.server.downstream.sql.SystemVariable;
+import org.binlogrelay.server.downstream.sql.VariableType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,7 +47,10 @@ import org.slf4j.LoggerFactory;
  * The downstream side of the relay: a server that MySQL and MariaDB replicas (and mysqlbinlog, binlog client
  * libraries, connectors) connect to as if it were their primary. It speaks the MySQL protocol with
  * TLS and both password plugins, answers what replicas ask before dumping, records registrations, and hands
- * each dump request to the {@link DumpHandler}.
+ * each dump request to the {@link DumpHandler}. TLS uses the configured certificate or, without one, a certificate
+ * generated at start ({@link GeneratedCertificate}); over TLS, a mysql_native_password login ends with MariaDB
+ * 11.4+'s proof of that certificate ({@link org.binlogrelay.protocol.auth.CertificateProof}), so that MariaDB
+ * replicas and clients that verify the server trust it without a CA.
  *
  * <pre>{@code
  * ReplicaServer server = ReplicaServer.start(config, new RefusingDumpHandler(), BinlogListing.EMPTY, Clock.systemUTC());
@@ -119,14 +122,14 @@ public final class ReplicaServer implements AutoCloseable {
     SecureRandom random = new SecureRandom();
     ReplicaRegistry replicas = new ReplicaRegistry();
     ExecutorService authExecutor = authExecutor(config);
-    SslContext ssl = sslContext(config);
-    ConnectionStats stats = new ConnectionStats(clock, ssl != null);
+    ServerTls tls = ServerTls.of(config, random, clock.instant());
+    ConnectionStats stats = new ConnectionStats(clock, tls != null);
     ConnectionRegistry connections = new ConnectionRegistry(clock);
     connections.dumpActivity(dumpActivity);
     ServerState state = new ServerState(config, plugins(config, random), new LoginThrottle(clock,
         config.maxFailedLogins(), config.failedLoginWindow(), config.blockDuration(), THROTTLED_HOSTS),
-        responder(config, binlogs, replicas, clock, source, connections, stats, schema), replicas, ssl, dumpHandler,
-        authExecutor, clock, random, stats, connections);
+        responder(config, binlogs, replicas, clock, source, connections, stats, schema, tls != null), replicas, tls,
+        dumpHandler, authExecutor, clock, random, stats, connections);
     // Accepting has a thread of its own, so that connections are taken off the kernel's queue while the I/O
     // threads are busy streaming; the queue holds max_connections, as MySQL's autosized back_log.
     EventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
@@ -151,7 +154,13 @@ public final class ReplicaServer implements AutoCloseable {
     Channel listener = bound.channel();
     LOG.info("Downstream server listening on {} as {} {} (server_id {}){}", listener.localAddress(),
           config.dialect().productName(), config.identity().version(), config.identity().serverId(),
-        state.ssl != null ? " with TLS" : "");
+        tls == null ? ", without TLS" : tls.generated() ? " with TLS (generated certificate)" : " with TLS");
+    if (tls != null && tls.generated()) {
+      LOG.info("TLS for replicas: no --ssl-cert given, generated a self-signed certificate '{}' valid until {};"
+          + " SHA-256 fingerprint {} (a MariaDB client pins it with --ssl-fp; it changes at every start)",
+          tls.certificate().getSubjectX500Principal().getName(), tls.certificate().getNotAfter().toInstant(),
+          tls.fingerprint());
+    }
     return new ReplicaServer(acceptor, group, authExecutor, listener, state);
   }
 
@@ -173,8 +182,12 @@ public final class ReplicaServer implements AutoCloseable {
 
   private static QueryResponder responder(ReplicaServerConfig config, BinlogListing binlogs, ReplicaRegistry replicas,
       Clock clock, ReplicationSource source, ConnectionRegistry connections, ConnectionStats stats,
-      SchemaStatements schema) {
+      SchemaStatements schema, boolean tls) {
     List<SystemVariable> variables = new ArrayList<>(config.dialect().variables(config.identity(), binlogs, source));
+    if (!tls) {
+      // What MySQL and MariaDB report when they were built with TLS but have no certificate to offer.
+      variables.add(SystemVariable.global("have_ssl", VariableType.STRING, "DISABLED"));
+    }
     variables.addAll(config.extraVariables());
     return new QueryResponder(config.dialect(), config.identity(), new ServerVariables(variables), binlogs,
         replicas::list, clock, source, connections, stats, schema);
@@ -202,20 +215,6 @@ public final class ReplicaServer implements AutoCloseable {
     return Map.of(sha2.name(), sha2, nativePassword.name(), nativePassword);
   }
 
-  private static SslContext sslContext(ReplicaServerConfig config) {
-    if (config.tls() == null) {
-      return null;
-    }
-    try {
-      return SslContextBuilder.forServer(config.tls().certificateChain().toFile(), config.tls().privateKey().toFile())
-          .protocols("TLSv1.3", "TLSv1.2")
-          .build();
-    } catch (SSLException | IllegalArgumentException e) {
-      throw new IllegalArgumentException("Cannot load TLS certificate " + config.tls().certificateChain() + " and key "
-          + config.tls().privateKey() + " (PEM, key unencrypted PKCS#8 'BEGIN PRIVATE KEY'): " + e.getMessage(), e);
-    }
-  }
-
   /** The port listened on (the bound one when the config asked for port 0). */
   public int port() {
     return ((InetSocketAddress) listener.localAddress()).getPort();
@@ -238,6 +237,16 @@ public final class ReplicaServer implements AutoCloseable {
   /** Connections refused before the greeting because their host is blocked after failed logins. */
   public long refusedBlockedHost() {
     return state.refusedBlocked.get();
+  }
+
+  /** Logins completed over TLS since the start. */
+  public long tlsLogins() {
+    return state.tlsLogins.get();
+  }
+
+  /** The certificate presented to TLS clients (configured or generated), or empty without TLS. */
+  public Optional<X509Certificate> tlsCertificate() {
+    return Optional.ofNullable(state.tls).map(ServerTls::certificate);
   }
 
   /** Connections currently open. */

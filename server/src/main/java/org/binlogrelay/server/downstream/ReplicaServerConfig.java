@@ -19,7 +19,10 @@ import org.binlogrelay.server.downstream.sql.SystemVariable;
  * @param dialect MySQL or MariaDB behaviour, the upstream's flavour
  * @param identity version, server id, uuid, and the limits reported in variables
  * @param accounts who may log in (hashes only)
- * @param tls PEM certificate chain and unencrypted PKCS#8 key for TLS, or null for no TLS
+ * @param tls PEM certificate chain and unencrypted PKCS#8 key for TLS, or null for none
+ * @param autoGenerateCertificate without {@code tls}, offer TLS with a self-signed certificate generated in memory at
+ *     start (MySQL's {@code auto_generate_certs}, MariaDB 11.4+'s zero-configuration TLS); false: no TLS without
+ *     {@code tls}
  * @param requireSecureTransport refuse logins that did not start TLS (ER_SECURE_TRANSPORT_REQUIRED)
  * @param rsaPrivateKey PEM RSA key for caching_sha2_password over plain TCP, or null to generate one at start
  * @param maxConnections connections beyond this get ER_CON_COUNT_ERROR (1040) before the greeting
@@ -43,6 +46,7 @@ public record ReplicaServerConfig(
     ServerIdentity identity,
     UserAccounts accounts,
     TlsFiles tls,
+    boolean autoGenerateCertificate,
     boolean requireSecureTransport,
     Path rsaPrivateKey,
     int maxConnections,
@@ -74,8 +78,8 @@ public record ReplicaServerConfig(
     Objects.requireNonNull(connectTimeout, "connectTimeout");
     Objects.requireNonNull(idleTimeout, "idleTimeout");
     extraVariables = List.copyOf(extraVariables);
-    if (requireSecureTransport && tls == null) {
-      throw new IllegalArgumentException("requireSecureTransport needs TLS files");
+    if (requireSecureTransport && tls == null && !autoGenerateCertificate) {
+      throw new IllegalArgumentException("requireSecureTransport needs TLS: TLS files or an auto-generated certificate");
     }
     if (maxConnectRatePerHost < 0) {
       throw new IllegalArgumentException("maxConnectRatePerHost must not be negative: " + maxConnectRatePerHost);
@@ -95,8 +99,8 @@ public record ReplicaServerConfig(
   }
 
   /**
-   * Builds a config from defaults: loopback:3306, no TLS, 256 connections, 64 MiB packets, 10 s login, 8 h idle, 2 I/O
-   * and 2 auth threads.
+   * Builds a config from defaults: loopback:3306, TLS with a certificate generated at start, 256 connections, 64 MiB
+   * packets, 10 s login, 8 h idle, 2 I/O and 2 auth threads.
    */
   public static final class Builder {
     private InetSocketAddress bind = new InetSocketAddress(InetAddress.getLoopbackAddress(), 3306);
@@ -108,6 +112,7 @@ public record ReplicaServerConfig(
     private long gtidDomainId;
     private UserAccounts accounts = new UserAccounts(List.of());
     private TlsFiles tls;
+    private boolean autoGenerateCertificate = true;
     private boolean requireSecureTransport;
     private Path rsaPrivateKey;
     private int maxConnections = 256;
@@ -166,6 +171,12 @@ public record ReplicaServerConfig(
 
     public Builder tls(TlsFiles files) {
       this.tls = files;
+      return this;
+    }
+
+    /** Without {@link #tls}, offer TLS with a certificate generated at start (the default) or not at all. */
+    public Builder autoGenerateCertificate(boolean generate) {
+      this.autoGenerateCertificate = generate;
       return this;
     }
 
@@ -237,7 +248,8 @@ public record ReplicaServerConfig(
     public ReplicaServerConfig build() {
       ServerIdentity identity = new ServerIdentity(version, versionComment, serverId, serverUuid, gtidDomainId,
           maxPacketBytes, idleTimeout.toSeconds(), "binlog-relay", bind.getPort());
-      return new ReplicaServerConfig(bind, dialect, identity, accounts, tls, requireSecureTransport, rsaPrivateKey,
+      return new ReplicaServerConfig(bind, dialect, identity, accounts, tls, autoGenerateCertificate,
+          requireSecureTransport, rsaPrivateKey,
           maxConnections, maxPacketBytes, connectTimeout, idleTimeout, maxFailedLogins, failedLoginWindow,
           blockDuration, extraVariables, ioThreads, authThreads, maxConnectRatePerHost, sendBufferBytes);
     }

@@ -2,7 +2,6 @@ package org.binlogrelay.server.downstream;
 
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -34,7 +33,8 @@ final class ServerState {
   final HostConnectRate connectRate;
   final QueryResponder responder;
   final ReplicaRegistry replicas;
-  final SslContext ssl;
+  /** The TLS offered, or null for none. */
+  final ServerTls tls;
   final DumpHandler dumpHandler;
   /** Runs the steps of authentication exchanges (SHA-256-crypt, RSA decryption) off the event loops. */
   final Executor authExecutor;
@@ -47,6 +47,8 @@ final class ServerState {
   final AtomicLong refusedOverLimit = new AtomicLong();
   final AtomicLong refusedOverRate = new AtomicLong();
   final AtomicLong refusedBlocked = new AtomicLong();
+  /** Logins completed over TLS. */
+  final AtomicLong tlsLogins = new AtomicLong();
   /** Every open connection, so that closing the server closes them. */
   final ChannelGroup channels = new DefaultChannelGroup("replica-connections", GlobalEventExecutor.INSTANCE);
   /** What SHOW GLOBAL STATUS counts. */
@@ -55,14 +57,14 @@ final class ServerState {
   final ConnectionRegistry connections;
 
   ServerState(ReplicaServerConfig config, Map<String, AuthPlugin> plugins, LoginThrottle throttle,
-      QueryResponder responder, ReplicaRegistry replicas, SslContext ssl, DumpHandler dumpHandler,
+      QueryResponder responder, ReplicaRegistry replicas, ServerTls tls, DumpHandler dumpHandler,
       Executor authExecutor, Clock clock, SecureRandom random) {
-    this(config, plugins, throttle, responder, replicas, ssl, dumpHandler, authExecutor, clock, random,
-        new ConnectionStats(clock, ssl != null), new ConnectionRegistry(clock));
+    this(config, plugins, throttle, responder, replicas, tls, dumpHandler, authExecutor, clock, random,
+        new ConnectionStats(clock, tls != null), new ConnectionRegistry(clock));
   }
 
   ServerState(ReplicaServerConfig config, Map<String, AuthPlugin> plugins, LoginThrottle throttle,
-      QueryResponder responder, ReplicaRegistry replicas, SslContext ssl, DumpHandler dumpHandler,
+      QueryResponder responder, ReplicaRegistry replicas, ServerTls tls, DumpHandler dumpHandler,
       Executor authExecutor, Clock clock, SecureRandom random, ConnectionStats stats,
       ConnectionRegistry connections) {
     this.stats = stats;
@@ -74,7 +76,7 @@ final class ServerState {
         ? new HostConnectRate(config.maxConnectRatePerHost(), System::nanoTime, CONNECT_RATE_HOSTS) : null;
     this.responder = responder;
     this.replicas = replicas;
-    this.ssl = ssl;
+    this.tls = tls;
     this.dumpHandler = dumpHandler;
     this.authExecutor = authExecutor;
     this.clock = clock;

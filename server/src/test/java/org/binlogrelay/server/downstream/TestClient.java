@@ -107,6 +107,16 @@ final class TestClient implements AutoCloseable {
     return this;
   }
 
+  TestClient withCapability(int flag) {
+    capabilities |= flag;
+    return this;
+  }
+
+  /** The leaf certificate the server presented in {@link #startTls}. */
+  java.security.cert.X509Certificate serverCertificate() {
+    return ((SocketTransport) transport).serverCertificate();
+  }
+
   /** Sends an SSLRequest and starts TLS (socket transport only). */
   TestClient startTls(SSLContext context) {
     transport.send(seq++, new SslRequest(capabilities, 1 << 24, 255).encode());
@@ -268,6 +278,14 @@ final class TestClient implements AutoCloseable {
       socket.setSoTimeout(20_000);
       this.in = socket.getInputStream();
       this.out = socket.getOutputStream();
+    }
+
+    java.security.cert.X509Certificate serverCertificate() {
+      try {
+        return (java.security.cert.X509Certificate) ((SSLSocket) socket).getSession().getPeerCertificates()[0];
+      } catch (javax.net.ssl.SSLPeerUnverifiedException e) {
+        throw new IllegalStateException(e);
+      }
     }
 
     void upgrade(SSLContext context) {
