@@ -61,6 +61,13 @@ public record ServerVersion(ServerFlavor flavor, String series, String dockerIma
         return List.copyOf(picked);
     }
 
+    /** MySQL 9.7 and the MariaDB series of {@link #mariadbSeries()}: the primaries of a scenario of both flavours. */
+    public static List<ServerVersion> matrix() {
+        List<ServerVersion> all = new ArrayList<>(List.of(MYSQL_9_7));
+        all.addAll(mariadbSeries());
+        return List.copyOf(all);
+    }
+
     /** The series of a flavour that a test gets when it names only the flavour: MySQL 9.7, MariaDB 10.11. */
     public static ServerVersion defaultFor(ServerFlavor flavor) {
         return flavor == ServerFlavor.MYSQL ? MYSQL_9_7 : MARIADB_10_11;

@@ -13,6 +13,7 @@ import org.binlogrelay.e2e.checks.TableChecksums;
 import org.binlogrelay.e2e.servers.Credentials;
 import org.binlogrelay.e2e.servers.DatabaseServer;
 import org.binlogrelay.e2e.servers.HostAndPort;
+import org.binlogrelay.e2e.servers.MariadbSeriesTest;
 import org.binlogrelay.e2e.servers.ReplicaStatus;
 import org.binlogrelay.e2e.servers.ReplicationLink;
 import org.binlogrelay.e2e.servers.ServerFarm;
@@ -52,9 +53,9 @@ class EdgeCasesIT {
         edgeCases(farm, ServerVersion.MYSQL_9_7);
     }
 
-    @Test
-    void mariadbEdgeCasesReachTheReplicaIntact(ServerFarm farm) throws Exception {
-        edgeCases(farm, ServerVersion.MARIADB_10_11);
+    @MariadbSeriesTest
+    void mariadbEdgeCasesReachTheReplicaIntact(ServerVersion version, ServerFarm farm) throws Exception {
+        edgeCases(farm, version);
     }
 
     /** One transaction of 1 GiB of rows (32 rows of 32 MiB), far beyond max_binlog_size, relayed whole. */

@@ -28,14 +28,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Fan-out: 50 streaming clients on one relay under load all get the primary's events (same digest as the primary's
  * own dump), reach the primary's position, and cost the relay next to no CPU once idle (MySQL 9.7). Chain: a relay
- * following a relay stores the primary's files byte for byte and serves a real replica (MySQL 9.7 and MariaDB 10.11).
+ * following a relay stores the primary's files byte for byte and serves a real replica (MySQL 9.7, MariaDB 10.11
+ * and 11.8).
  */
 @ExtendWith(ServerFarmExtension.class)
 class FanOutAndChainIT {
@@ -97,10 +98,10 @@ class FanOutAndChainIT {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(ServerFlavor.class)
-    void aRelayOfARelayStoresThePrimarysFilesAndServesAReplica(ServerFlavor flavor, ServerFarm farm) throws Exception {
-        ServerVersion version = ServerVersion.defaultFor(flavor);
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("org.binlogrelay.e2e.servers.ServerVersion#matrix")
+    void aRelayOfARelayStoresThePrimarysFilesAndServesAReplica(ServerVersion version, ServerFarm farm)
+            throws Exception {
         DatabaseServer primary = farm.start(ServerSpec.of(version).named("primary").withMaxBinlogSize(256 << 10));
         DatabaseServer replica = farm.start(version, "replica-of-second");
         Sysbench load = Sysbench.against(primary).withTables(2).withTableSize(2_000).withRate(100);
@@ -122,7 +123,7 @@ class FanOutAndChainIT {
             PrimaryComparison.assertSameFiles(primary.binlogDir(), second, names.subList(0, names.size() - 1));
             assertThat(TableChecksums.of(replica, "sbtest")).isEqualTo(TableChecksums.of(primary, "sbtest"));
             assertThat(replica.executedGtidSet()).isEqualTo(primary.executedGtidSet());
-            if (flavor == ServerFlavor.MARIADB) {
+            if (version.flavor() == ServerFlavor.MARIADB) {
                 assertThat(replica.queryValue("SELECT @@global.gtid_slave_pos")).isEqualTo(primary.executedGtidSet());
             }
             LOG.info("FIGURE chain ({}): primary -> relay -> relay -> replica: {} files identical, replica caught up {}"

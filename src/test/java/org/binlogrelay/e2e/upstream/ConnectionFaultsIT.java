@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.binlogrelay.e2e.load.Sysbench;
 import org.binlogrelay.e2e.load.SysbenchResult;
 import org.binlogrelay.e2e.servers.DatabaseServer;
+import org.binlogrelay.e2e.servers.MariadbSeriesTest;
 import org.binlogrelay.e2e.servers.ServerFarm;
 import org.binlogrelay.e2e.servers.ServerFarmExtension;
 import org.binlogrelay.e2e.servers.ServerSpec;
@@ -30,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * The connection to the primary broken under write load by a proxy ({@link FaultyProxy}): dropped (reset), stalled
  * briefly (below the dead-connection bound: the same connection goes on), stalled long (declared dead, replaced),
  * half-open (the primary's side gone without a word to the relay). The relay reconnects by itself each time, and
- * ends byte-identical to the primary.
+ * ends byte-identical to the primary. Primaries: MySQL 9.7 and each MariaDB series of the matrix.
  */
 @ExtendWith(ServerFarmExtension.class)
 class ConnectionFaultsIT {
@@ -43,10 +44,10 @@ class ConnectionFaultsIT {
                 dir);
     }
 
-    @Test
-    void mariadbRelayRidesOutDropsStallsAndHalfOpenConnections(ServerFarm farm, @TempDir Path dir)
-            throws Exception {
-        ridesOutFaults(farm.start(ServerSpec.of(ServerVersion.MARIADB_10_11).named("primary")
+    @MariadbSeriesTest
+    void mariadbRelayRidesOutDropsStallsAndHalfOpenConnections(ServerVersion version, ServerFarm farm,
+            @TempDir Path dir) throws Exception {
+        ridesOutFaults(farm.start(ServerSpec.of(version).named("primary")
                 .withMaxBinlogSize(1L << 20)), dir);
     }
 

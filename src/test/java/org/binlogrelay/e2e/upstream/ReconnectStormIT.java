@@ -13,6 +13,7 @@ import java.util.zip.CRC32;
 
 import org.binlogrelay.cli.Relayctl;
 import org.binlogrelay.e2e.servers.DatabaseServer;
+import org.binlogrelay.e2e.servers.MariadbSeriesTest;
 import org.binlogrelay.e2e.servers.ServerFarm;
 import org.binlogrelay.e2e.servers.ServerFarmExtension;
 import org.binlogrelay.e2e.servers.ServerFlavor;
@@ -91,10 +92,10 @@ class ReconnectStormIT {
         }
     }
 
-    @Test
-    void mariadbRidesOutTransientFaultsAndEndsFailedOnAWrongPassword(ServerFarm farm, @TempDir Path dir)
-            throws Exception {
-        DatabaseServer primary = farm.start(ServerSpec.of(ServerVersion.MARIADB_10_11).named("primary"));
+    @MariadbSeriesTest
+    void mariadbRidesOutTransientFaultsAndEndsFailedOnAWrongPassword(ServerVersion version, ServerFarm farm,
+            @TempDir Path dir) throws Exception {
+        DatabaseServer primary = farm.start(ServerSpec.of(version).named("primary"));
         primary.execute("CREATE DATABASE storm", "CREATE TABLE storm.t (id INT AUTO_INCREMENT PRIMARY KEY, v INT)");
         try (FaultyProxy proxy = new FaultyProxy(primary.address());
                 RelayMainChild relay = RelayMainChild.start(primary, proxy.address(), dir)) {
