@@ -13,7 +13,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = BenchCommand.Version.class,
     description = "Replication benchmarks: replica clients against the relay or a MySQL/MariaDB source.",
-    subcommands = {CatchupCommand.class, FanoutCommand.class, LagCommand.class, StopCatchupCommand.class,
+    subcommands = {CatchupCommand.class, FanoutCommand.class, BenchLagCommand.class, StopCatchupCommand.class,
         LoopbackCommand.class})
 public final class BenchCommand implements Runnable {
   @Spec

@@ -18,7 +18,7 @@ import org.binlogrelay.bench.stream.BinlogPosition;
 import org.binlogrelay.bench.stream.DumpStreamReader;
 import org.binlogrelay.bench.stream.FileRebuilder;
 import org.binlogrelay.bench.stream.SourceFileComparison;
-import org.binlogrelay.bench.stream.StreamProgress;
+import org.binlogrelay.bench.stream.DumpProgress;
 
 /**
  * {@code catchup}: one client streams a stored backlog as fast as it can until it is caught up, and the run
@@ -104,7 +104,7 @@ final class CatchupRun {
       double sourceCpu0 = source == null ? 0 : source.cpuSeconds();
       double selfCpu0 = self.cpuSeconds();
       long t0 = System.nanoTime();
-      StreamProgress progress = stream.progress();
+      DumpProgress progress = stream.progress();
       long[] last = {0, t0};
       timers.scheduleAtFixedRate(() -> {
         long now = System.nanoTime();

@@ -15,7 +15,7 @@ import org.binlogrelay.bench.report.Report;
 import org.binlogrelay.bench.report.Series;
 import org.binlogrelay.bench.stream.BinlogPosition;
 import org.binlogrelay.bench.stream.DumpStreamReader;
-import org.binlogrelay.bench.stream.StreamProgress;
+import org.binlogrelay.bench.stream.DumpProgress;
 
 /**
  * {@code fanout}: N replica clients tail the source at once for a while (load comes from elsewhere, e.g.
@@ -121,7 +121,7 @@ final class FanoutRun {
       int behind = settle(control, flavor, tails, threads);
       double settleSeconds = (System.nanoTime() - settleStart) / 1e9;
       for (Tail tail : tails) {
-        StreamProgress p = tail.client.stream().progress();
+        DumpProgress p = tail.client.stream().progress();
         tail.baseBytes = p.eventBytes();
         tail.baseEvents = p.events();
         tail.baseTransactions = p.transactions();

@@ -26,7 +26,7 @@ import org.binlogrelay.bench.report.Series;
  * sequence number overwritten before a poll saw it gives no sample. Load comes from elsewhere.
  *
  * <p>With {@code --relay-metrics URL} (the relay's {@code /metrics}) the relay's own view is reported next to it
- * ({@link RelayMetrics}): its lag behind the primary and its replicas' lag behind it, sampled every 500 ms, and the
+ * ({@link RelayMetricsScraper}): its lag behind the primary and its replicas' lag behind it, sampled every 500 ms, and the
  * time transactions spent in the relay during the run, from the difference of its latency histogram between the
  * start and the end (quantiles interpolated within buckets, as Prometheus does).
  */
@@ -82,7 +82,7 @@ final class LagRun {
       Distribution lag = new Distribution();
       Series series = new Series("lag ms");
       RelayMetricsSampler relay = settings.relayMetrics() == null ? null
-          : new RelayMetricsSampler(new RelayMetrics(settings.relayMetrics()), t0);
+          : new RelayMetricsSampler(new RelayMetricsScraper(settings.relayMetrics()), t0);
       long lastSeen = firstSeq;
       long polls = 0;
       long drain = deadline + settings.setupTimeout().toNanos();

@@ -12,8 +12,8 @@ import org.binlogrelay.bench.report.Series;
  * the first). Thread-safe: one sampling thread, the run's thread stops it and reports.
  */
 final class RelayMetricsSampler {
-  private final RelayMetrics metrics;
-  private final RelayMetrics.Snapshot first;
+  private final RelayMetricsScraper metrics;
+  private final RelayMetricsScraper.Snapshot first;
   private final Distribution upstreamMicros = new Distribution();
   private final Distribution replicaMicros = new Distribution();
   private final Series upstreamSeries = new Series("relay behind the primary ms (its metrics)");
@@ -21,16 +21,16 @@ final class RelayMetricsSampler {
   private final Thread sampler;
   private volatile boolean stopping;
   private long scrapes;
-  private RelayMetrics.Snapshot last;
+  private RelayMetricsScraper.Snapshot last;
 
   /** Scrapes once now (the start) and samples every 500 ms on a thread of its own until {@link #stop}. */
-  RelayMetricsSampler(RelayMetrics metrics, long t0) throws IOException, InterruptedException {
+  RelayMetricsSampler(RelayMetricsScraper metrics, long t0) throws IOException, InterruptedException {
     this.metrics = metrics;
     this.first = metrics.scrape();
     this.sampler = new Thread(() -> {
       try {
         while (!stopping) {
-          RelayMetrics.Snapshot s = metrics.scrape();
+          RelayMetricsScraper.Snapshot s = metrics.scrape();
           long now = System.nanoTime();
           synchronized (this) {
             scrapes++;
@@ -72,7 +72,7 @@ final class RelayMetricsSampler {
 
   /** Adds the figures of the run, between the first and the last scrape. */
   synchronized void report(Report report) {
-    RelayMetrics.Snapshot run = last.since(first);
+    RelayMetricsScraper.Snapshot run = last.since(first);
     report.figure("relay_metrics_scrapes", "scrapes of " + metrics.uri(), scrapes, "")
         .figure("relay_upstream_behind_p50_ms", "relay behind the primary (its metrics), p50",
             upstreamMicros.percentile(50) / 1000.0, "ms")

@@ -5,12 +5,12 @@ import java.util.List;
 import java.util.Objects;
 import org.binlogrelay.server.downstream.ReplicaServerConfig;
 import org.binlogrelay.server.downstream.account.UserAccounts;
-import org.binlogrelay.server.downstream.sql.Dialect;
+import org.binlogrelay.server.downstream.sql.SqlFlavor;
 import org.binlogrelay.server.downstream.sql.SystemVariable;
 
 /**
  * How the relay serves replicas, before it knows whether it acts as a MySQL or a MariaDB server: the {@link
- * Dialect} comes from the store's flavour, which may be detected at start ({@link #toConfig}). Immutable.
+ * SqlFlavor} comes from the store's flavour, which may be detected at start ({@link #toConfig}). Immutable.
  *
  * @param bind the address and port replicas connect to ({@code --bind-address}, {@code --port}); port 0 binds
  *     any free port
@@ -76,7 +76,7 @@ public record DownstreamSettings(InetSocketAddress bind, long serverId, String s
    *
    * @param version the server version to announce ({@link org.binlogrelay.server.downstream.AnnouncedVersion})
    */
-  public ReplicaServerConfig toConfig(Dialect dialect, String version) {
+  public ReplicaServerConfig toConfig(SqlFlavor dialect, String version) {
     return toConfig(dialect, version, java.util.List.of());
   }
 
@@ -84,7 +84,7 @@ public record DownstreamSettings(InetSocketAddress bind, long serverId, String s
    * The downstream server's configuration for {@code dialect}, with {@code variables} added to or replacing the
    * dialect's (the relay's own retention and sync settings).
    */
-  public ReplicaServerConfig toConfig(Dialect dialect, String version,
+  public ReplicaServerConfig toConfig(SqlFlavor dialect, String version,
       java.util.List<org.binlogrelay.server.downstream.sql.SystemVariable> variables) {
     ReplicaServerConfig.Builder builder = ReplicaServerConfig.builder(dialect)
         .extraVariables(variables)

@@ -21,9 +21,9 @@ import org.binlogrelay.server.downstream.AnnouncedVersion;
 import org.binlogrelay.server.downstream.ReplicaServer;
 import org.binlogrelay.server.downstream.schema.ForwardingSchemaStatements;
 import org.binlogrelay.server.downstream.schema.SchemaSource;
-import org.binlogrelay.server.downstream.sql.Dialect;
-import org.binlogrelay.server.downstream.sql.MariadbDialect;
-import org.binlogrelay.server.downstream.sql.MysqlDialect;
+import org.binlogrelay.server.downstream.sql.SqlFlavor;
+import org.binlogrelay.server.downstream.sql.MariadbSqlFlavor;
+import org.binlogrelay.server.downstream.sql.MysqlSqlFlavor;
 import org.binlogrelay.server.downstream.sql.SchemaStatements;
 import org.binlogrelay.server.metrics.RelayMetrics;
 import org.binlogrelay.server.metrics.UpstreamSuccession;
@@ -233,10 +233,10 @@ public final class Relay implements AutoCloseable {
 
   private void listenForReplicas(GtidFlavor gtidFlavor) throws RelayStartException {
     readers = new ReaderRegistry();
-    Serving serving = Serving.over(store, readers, config.downstream().serverId(), metrics.dumpObserver(),
+    ServingWiring serving = ServingWiring.over(store, readers, config.downstream().serverId(), metrics.dumpObserver(),
         new TimeClock(time));
     dumps = serving.dumpHandler();
-    Dialect dialect = gtidFlavor == GtidFlavor.MARIADB ? MariadbDialect.INSTANCE : MysqlDialect.INSTANCE;
+    SqlFlavor dialect = gtidFlavor == GtidFlavor.MARIADB ? MariadbSqlFlavor.INSTANCE : MysqlSqlFlavor.INSTANCE;
     String version = AnnouncedVersion.choose(null, upstreamVersion(), dialect);
     log.info("announcing server version '{}' to replicas", version);
     SchemaStatements schema = SchemaStatements.off(dialect.productName());
@@ -264,7 +264,7 @@ public final class Relay implements AutoCloseable {
    * The binlog variables that describe the relay's own storage rather than the primary's (docs/downstream.md):
    * expiry from the retention policy, {@code sync_binlog} from the sync policy.
    */
-  private java.util.List<org.binlogrelay.server.downstream.sql.SystemVariable> ownVariables(Dialect dialect,
+  private java.util.List<org.binlogrelay.server.downstream.sql.SystemVariable> ownVariables(SqlFlavor dialect,
       org.binlogrelay.server.downstream.sql.ServerIdentity identity) {
     java.util.Set<String> known = new java.util.HashSet<>();
     dialect.variables(identity, org.binlogrelay.server.downstream.sql.BinlogListing.EMPTY).forEach(v ->

@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 import org.binlogrelay.protocol.auth.PasswordHashes;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
-import org.binlogrelay.server.downstream.sql.MysqlDialect;
+import org.binlogrelay.server.downstream.sql.MysqlSqlFlavor;
 import org.binlogrelay.server.upstream.StartPosition;
 import org.binlogrelay.server.upstream.TlsConfig;
 import org.binlogrelay.server.upstream.TlsMode;
@@ -178,7 +178,7 @@ class RelayMainTest {
     assertThat(c.downstream().tls()).isNull();
     assertThat(c.downstream().autoGenerateCerts()).as("TLS with a generated certificate, as MySQL's auto_generate_certs")
         .isTrue();
-    assertThat(c.downstream().toConfig(MysqlDialect.INSTANCE, "9.7.4").autoGenerateCertificate()).isTrue();
+    assertThat(c.downstream().toConfig(MysqlSqlFlavor.INSTANCE, "9.7.4").autoGenerateCertificate()).isTrue();
     assertThat(c.downstream().requireSecureTransport()).isFalse();
   }
 
@@ -263,7 +263,7 @@ class RelayMainTest {
     launched.clear();
     assertThat(run("--server-id", "7", "--flavor", "mysql", "--auto-generate-certs=false")).as(err).isZero();
     assertThat(config().downstream().autoGenerateCerts()).isFalse();
-    assertThat(config().downstream().toConfig(MysqlDialect.INSTANCE, "9.7.4").autoGenerateCertificate()).isFalse();
+    assertThat(config().downstream().toConfig(MysqlSqlFlavor.INSTANCE, "9.7.4").autoGenerateCertificate()).isFalse();
   }
 
   @Test

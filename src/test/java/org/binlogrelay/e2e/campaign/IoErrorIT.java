@@ -49,7 +49,7 @@ class IoErrorIT {
             FaultCampaign.createMarkers(t.primary());
             Sysbench sysbench = Sysbench.against(t.primary()).withRate(25);
             sysbench.prepare();
-            RelayAdmin admin = new RelayAdmin(t);
+            CampaignAdminClient admin = new CampaignAdminClient(t);
             try (LoadDriver load = LoadDriver.start(sysbench, t.primary())) {
                 t.awaitReplicaHas(t.primary().executedGtidSet(), WAIT); // the chain carries the load
                 long kernelErrors = kernelWriteErrors(disk);

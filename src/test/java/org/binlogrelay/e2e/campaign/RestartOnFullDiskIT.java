@@ -36,7 +36,7 @@ class RestartOnFullDiskIT {
             FaultCampaign.createMarkers(t.primary());
             Sysbench sysbench = Sysbench.against(t.primary()).withRate(25);
             sysbench.prepare();
-            RelayAdmin admin = new RelayAdmin(t);
+            CampaignAdminClient admin = new CampaignAdminClient(t);
             try (LoadDriver load = LoadDriver.start(sysbench, t.primary())) {
                 t.disk().fill(8 << 10);
                 t.relay().awaitInLog(Fault.OUT_OF_SPACE, 1, Duration.ofSeconds(60));

@@ -29,7 +29,7 @@ class DownstreamClientsIT {
 
     @Test
     void mysqlClientLogsInOverTlsOverRsaAndFromTheCache() {
-        try (RelayUnderTest relay = RelayUnderTest.start(ServerFlavor.MYSQL)) {
+        try (ReplicaServerUnderTest relay = ReplicaServerUnderTest.start(ServerFlavor.MYSQL)) {
             CommandResult tls = RealClients.mysql(relay.port(), "repl", "repl-pass", "-N", "-e",
                     "SELECT @@version, CURRENT_USER(), @@global.gtid_mode, @@server_id; SHOW STATUS LIKE 'Ssl_version';"
                             + " SHOW STATUS LIKE 'x'; SELEC 1");
@@ -52,7 +52,7 @@ class DownstreamClientsIT {
 
     @Test
     void mysqlClientSeesMysqlsErrors() {
-        try (RelayUnderTest relay = RelayUnderTest.start(ServerFlavor.MYSQL)) {
+        try (ReplicaServerUnderTest relay = ReplicaServerUnderTest.start(ServerFlavor.MYSQL)) {
             CommandResult r = RealClients.mysqlScript(relay.port(), "norepl", "norepl-pass",
                     "selec 1;\nSELECT @@nosuch;\nSHOW BINARY LOGS;\nSHOW MASTER STATUS;\nSET server_id = 3;\n"
                             + "SELECT @@session.server_id;\n");
@@ -74,7 +74,7 @@ class DownstreamClientsIT {
 
     @Test
     void mariadbClientAgainstBothFlavours() {
-        try (RelayUnderTest mysql = RelayUnderTest.start(ServerFlavor.MYSQL)) {
+        try (ReplicaServerUnderTest mysql = ReplicaServerUnderTest.start(ServerFlavor.MYSQL)) {
             CommandResult tls = RealClients.mariadb(mysql.port(), "repl", "repl-pass", "-N", "-e", "SELECT CURRENT_USER()");
             assertThat(tls.output()).contains("repl@%");
             CommandResult rsa = RealClients.mariadb(mysql.port(), "sha", "sha-pass", "--ssl=0", "-N", "-e", "SELECT 1");
@@ -83,7 +83,7 @@ class DownstreamClientsIT {
                     "SELECT CURRENT_USER()");
             assertThat(switched.output()).contains("nat@%");
         }
-        try (RelayUnderTest mariadb = RelayUnderTest.start(ServerFlavor.MARIADB)) {
+        try (ReplicaServerUnderTest mariadb = ReplicaServerUnderTest.start(ServerFlavor.MARIADB)) {
             CommandResult r = RealClients.mariadbScript(mariadb.port(), "repl", "repl-pass",
                     "SELECT @@version, @@gtid_domain_id;\nSHOW SLAVE HOSTS;\nSELEC 1;\n", "-N");
             assertThat(r.output()).contains("10.11.19-MariaDB-binlog-relay\t0")
@@ -95,7 +95,7 @@ class DownstreamClientsIT {
 
     @Test
     void mysqlbinlogReachesTheDumpInBothModes() {
-        try (RelayUnderTest relay = RelayUnderTest.start(ServerFlavor.MYSQL)) {
+        try (ReplicaServerUnderTest relay = ReplicaServerUnderTest.start(ServerFlavor.MYSQL)) {
             CommandResult files = RealClients.mysqlbinlog(relay.port(), "repl", "repl-pass", "--read-from-remote-server",
                     "binlog.000001");
             assertThat(files.exitCode()).isNotZero();
@@ -116,7 +116,7 @@ class DownstreamClientsIT {
 
     @Test
     void mariadbBinlogReachesTheDump() {
-        try (RelayUnderTest relay = RelayUnderTest.start(ServerFlavor.MARIADB)) {
+        try (ReplicaServerUnderTest relay = ReplicaServerUnderTest.start(ServerFlavor.MARIADB)) {
             CommandResult r = RealClients.mariadbBinlog(relay.port(), "repl", "repl-pass", "binlog.000001");
             assertThat(r.output()).contains(CANNOT_STREAM);
             assertThat(relay.dumps()).hasSize(1);
@@ -126,7 +126,7 @@ class DownstreamClientsIT {
 
     @Test
     void connectorJWithAndWithoutTls() throws SQLException {
-        try (RelayUnderTest relay = RelayUnderTest.start(ServerFlavor.MYSQL)) {
+        try (ReplicaServerUnderTest relay = ReplicaServerUnderTest.start(ServerFlavor.MYSQL)) {
             for (String options : new String[] {"sslMode=DISABLED&allowPublicKeyRetrieval=true", "sslMode=REQUIRED"}) {
                 try (Connection c = DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + relay.port() + "/?" + options
                         + "&connectTimeout=5000&socketTimeout=30000", "repl", "repl-pass");
@@ -158,7 +158,7 @@ class DownstreamClientsIT {
     @Test
     void binlogConnectorJavaReachesTheDumpOnBothFlavours() throws Exception {
         for (ServerFlavor flavor : ServerFlavor.values()) {
-            try (RelayUnderTest relay = RelayUnderTest.start(flavor)) {
+            try (ReplicaServerUnderTest relay = ReplicaServerUnderTest.start(flavor)) {
                 BinaryLogClient client = new BinaryLogClient("127.0.0.1", relay.port(), "repl", "repl-pass");
                 client.setServerId(4242);
                 client.setKeepAlive(false);

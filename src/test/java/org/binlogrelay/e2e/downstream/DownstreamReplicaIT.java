@@ -33,7 +33,7 @@ class DownstreamReplicaIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static DatabaseServer mysqlReplica;
     private static DatabaseServer mariadbReplica;
-    private RelayUnderTest relay;
+    private ReplicaServerUnderTest relay;
 
     @BeforeAll
     static void replicas(ServerFarm farm) {
@@ -57,7 +57,7 @@ class DownstreamReplicaIT {
 
     @Test
     void mysqlReplicaGetsAsFarAsTheDumpAndShowsTheRelaysError() {
-        relay = RelayUnderTest.start(ServerFlavor.MYSQL);
+        relay = ReplicaServerUnderTest.start(ServerFlavor.MYSQL);
         ReplicationLink.establish(mysqlReplica, relay.address(), Credentials.REPLICATION, "relay");
         ReplicaStatus status = awaitIoError(mysqlReplica);
 
@@ -66,7 +66,7 @@ class DownstreamReplicaIT {
                 + " 'binlog-relay cannot stream binlogs yet").contains("COM_BINLOG_DUMP_GTID from server_id "
                 + mysqlReplica.serverId());
         assertThat(relay.dumps()).hasSize(1);
-        RelayUnderTest.Dump dump = relay.dumps().get(0);
+        ReplicaServerUnderTest.Dump dump = relay.dumps().get(0);
         assertThat(dump.request().command()).isEqualTo(Command.COM_BINLOG_DUMP_GTID);
         assertThat(dump.request().serverId()).isEqualTo(mysqlReplica.serverId());
         assertThat(dump.request().heartbeatV2()).isTrue();
@@ -77,7 +77,7 @@ class DownstreamReplicaIT {
 
     @Test
     void mariadbReplicaGetsAsFarAsTheDumpAndShowsTheRelaysError() {
-        relay = RelayUnderTest.start(ServerFlavor.MARIADB);
+        relay = ReplicaServerUnderTest.start(ServerFlavor.MARIADB);
         ReplicationLink.establish(mariadbReplica, relay.address(), Credentials.REPLICATION, "relay");
         ReplicaStatus status = awaitIoError(mariadbReplica);
 
@@ -86,7 +86,7 @@ class DownstreamReplicaIT {
                 + " 'binlog-relay cannot stream binlogs yet").contains("COM_BINLOG_DUMP from server_id "
                 + mariadbReplica.serverId());
         assertThat(relay.dumps()).hasSize(1);
-        RelayUnderTest.Dump dump = relay.dumps().get(0);
+        ReplicaServerUnderTest.Dump dump = relay.dumps().get(0);
         assertThat(dump.request().command()).isEqualTo(Command.COM_BINLOG_DUMP);
         assertThat(dump.request().startGtids()).as("GTID position from @slave_connect_state").isNotNull();
         assertThat(dump.request().startGtids().flavor()).isEqualTo(GtidFlavor.MARIADB);
@@ -95,7 +95,7 @@ class DownstreamReplicaIT {
 
     @Test
     void mysqlReplicaWithAWrongPasswordGetsAccessDenied() {
-        relay = RelayUnderTest.start(ServerFlavor.MYSQL);
+        relay = ReplicaServerUnderTest.start(ServerFlavor.MYSQL);
         ReplicationLink.establish(mysqlReplica, relay.address(), new Credentials("repl", "wrong"), "relay");
         ReplicaStatus status = awaitIoError(mysqlReplica);
         assertThat(status.lastIoErrno()).as(status.summary()).isEqualTo(1045);
@@ -105,7 +105,7 @@ class DownstreamReplicaIT {
 
     @Test
     void mariadbReplicaWithAWrongPasswordGetsAccessDenied() {
-        relay = RelayUnderTest.start(ServerFlavor.MARIADB);
+        relay = ReplicaServerUnderTest.start(ServerFlavor.MARIADB);
         ReplicationLink.establish(mariadbReplica, relay.address(), new Credentials("repl", "wrong"), "relay");
         ReplicaStatus status = awaitIoError(mariadbReplica);
         assertThat(status.lastIoErrno()).as(status.summary()).isEqualTo(1045);
@@ -114,7 +114,7 @@ class DownstreamReplicaIT {
 
     @Test
     void mysqlReplicaWithoutReplicationSlaveIsRefusedAtRegistrationAsByMysql() {
-        relay = RelayUnderTest.start(ServerFlavor.MYSQL);
+        relay = ReplicaServerUnderTest.start(ServerFlavor.MYSQL);
         ReplicationLink.establish(mysqlReplica, relay.address(), new Credentials("norepl", "norepl-pass"), "relay");
         ReplicaStatus status = awaitIoError(mysqlReplica);
         // What MySQL 9.7 itself answers (transcripts/mysql-9.7-replica-no-privilege.txt).
@@ -126,7 +126,7 @@ class DownstreamReplicaIT {
 
     @Test
     void mariadbReplicaWithoutReplicationSlaveIsRefusedAtRegistrationAsByMariadb() {
-        relay = RelayUnderTest.start(ServerFlavor.MARIADB);
+        relay = ReplicaServerUnderTest.start(ServerFlavor.MARIADB);
         ReplicationLink.establish(mariadbReplica, relay.address(), new Credentials("norepl", "norepl-pass"), "relay");
         ReplicaStatus status = awaitIoError(mariadbReplica);
         // What MariaDB 10.11 itself answers (transcripts/mariadb-10.11-replica-no-privilege.txt).

@@ -186,7 +186,7 @@ class SchemaSourceIT {
                         + " information_schema.TABLES").error()).isIn(1064, 1235);
             }
             assertThat(primary.queryValue("SELECT COUNT(*) FROM shop.orders")).isEqualTo("0");
-            try (RelayUnderTest without = RelayUnderTest.start(flavor);
+            try (ReplicaServerUnderTest without = ReplicaServerUnderTest.start(flavor);
                  Connection c = DriverManager.getConnection(url(flavor, "127.0.0.1:" + without.port())
                          .replace("/shop?", "/?"), "repl", "repl-pass")) {
                 assertError(c, "SHOW FULL TABLES IN shop WHERE Table_Type = 'BASE TABLE'", 1235, "42000",

@@ -59,7 +59,7 @@ class TranscriptReplayIT {
 
         List<Transcript.Exchange> expected = new ArrayList<>();
         Transcript relayed;
-        try (RelayUnderTest relay = RelayUnderTest.start(flavor, listing(flavor));
+        try (ReplicaServerUnderTest relay = ReplicaServerUnderTest.start(flavor, listing(flavor));
              ReplayClient client = new ReplayClient(relay.port())) {
             boolean loggedIn = client.login(user, refused ? "wrong-password" : user + "-pass");
             assertThat(loggedIn).as("login as " + user).isEqualTo(!refused);

@@ -118,11 +118,11 @@ public interface DatabaseServer extends AutoCloseable {
     }
 
     /**
-     * The GTIDs this server has executed, normalised ({@link FlavorDialect#normalizeGtidSet}): MySQL
+     * The GTIDs this server has executed, normalised ({@link HarnessFlavor#normalizeGtidSet}): MySQL
      * {@code @@gtid_executed}, MariaDB {@code @@gtid_current_pos}. Empty when nothing was executed.
      */
     default String executedGtidSet() {
-        FlavorDialect dialect = flavor().dialect();
+        HarnessFlavor dialect = flavor().dialect();
         String raw = queryValue(dialect.executedGtidSetQuery());
         return dialect.normalizeGtidSet(raw == null ? "" : raw);
     }

@@ -33,7 +33,7 @@ public final class ReplicationLink {
      * default), else with TLS turned off on the replica, as a DBA does for a source without certificates.
      */
     public static ReplicationLink establish(DatabaseServer replica, DatabaseServer source) {
-        FlavorDialect dialect = replica.flavor().dialect();
+        HarnessFlavor dialect = replica.flavor().dialect();
         List<String> statements = source.flavor().dialect().offersTls(source)
                 ? dialect.startReplicationStatements(source.peerAddress(), source.replicationCredentials())
                 : dialect.startReplicationWithoutTlsStatements(source.peerAddress(), source.replicationCredentials());
@@ -74,7 +74,7 @@ public final class ReplicationLink {
      * the source's binlog, and after {@code timeout} otherwise, with the replica's status and error log.
      */
     public void awaitCaughtUp(DatabaseServer origin, Duration timeout) {
-        FlavorDialect dialect = replica.flavor().dialect();
+        HarnessFlavor dialect = replica.flavor().dialect();
         String target = origin.executedGtidSet();
         long started = System.nanoTime();
         long deadline = started + timeout.toNanos();

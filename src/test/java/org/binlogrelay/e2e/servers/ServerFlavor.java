@@ -2,22 +2,22 @@ package org.binlogrelay.e2e.servers;
 
 /**
  * The two server families the relay speaks to. Everything that differs between them in the harness (users, GTID
- * variables, replication statements) sits behind {@link FlavorDialect}, one class per flavour, reached through
+ * variables, replication statements) sits behind {@link HarnessFlavor}, one class per flavour, reached through
  * {@link #dialect()}.
  */
 public enum ServerFlavor {
-    MYSQL("MySQL", new MysqlDialect()),
-    MARIADB("MariaDB", new MariadbDialect());
+    MYSQL("MySQL", new MysqlHarnessFlavor()),
+    MARIADB("MariaDB", new MariadbHarnessFlavor());
 
     private final String displayName;
-    private final FlavorDialect dialect;
+    private final HarnessFlavor dialect;
 
-    ServerFlavor(String displayName, FlavorDialect dialect) {
+    ServerFlavor(String displayName, HarnessFlavor dialect) {
         this.displayName = displayName;
         this.dialect = dialect;
     }
 
-    public FlavorDialect dialect() {
+    public HarnessFlavor dialect() {
         return dialect;
     }
 

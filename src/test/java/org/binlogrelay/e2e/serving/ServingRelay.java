@@ -26,8 +26,8 @@ import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.server.downstream.ReplicaServer;
 import org.binlogrelay.server.downstream.ReplicaServerConfig;
 import org.binlogrelay.server.downstream.account.UserAccounts;
-import org.binlogrelay.server.downstream.sql.MariadbDialect;
-import org.binlogrelay.server.downstream.sql.MysqlDialect;
+import org.binlogrelay.server.downstream.sql.MariadbSqlFlavor;
+import org.binlogrelay.server.downstream.sql.MysqlSqlFlavor;
 import org.binlogrelay.server.serving.ServingConfig;
 import org.binlogrelay.server.serving.StoreBinlogListing;
 import org.binlogrelay.server.serving.StoreDumpHandler;
@@ -87,8 +87,8 @@ final class ServingRelay implements AutoCloseable {
         SecureRandom random = new SecureRandom();
         String hash = mysql ? CachingSha2Hash.create("repl-pass", 5000, random).storedForm()
                 : NativePasswordHash.of("repl-pass").storedForm();
-        ReplicaServerConfig.Builder config = ReplicaServerConfig.builder(mysql ? MysqlDialect.INSTANCE
-                        : MariadbDialect.INSTANCE)
+        ReplicaServerConfig.Builder config = ReplicaServerConfig.builder(mysql ? MysqlSqlFlavor.INSTANCE
+                        : MariadbSqlFlavor.INSTANCE)
                 .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
                 .version(mysql ? "9.7.4-binlog-relay" : "10.11.19-MariaDB-binlog-relay")
                 .serverId(serverId)

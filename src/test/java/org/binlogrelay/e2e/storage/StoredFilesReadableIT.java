@@ -56,7 +56,7 @@ class StoredFilesReadableIT {
     @MethodSource("fixturesAndMariadbSeries")
     void everyStoredFileReadsLikeThePrimarysWithTheServersTools(String fixture, ServerVersion mariadb)
             throws IOException {
-        FixtureBinlogs source = FixtureBinlogs.load(fixture);
+        FixtureFiles source = FixtureFiles.load(fixture);
         Path work = workDirectory();
         try {
             Path dir = work.resolve("store");
@@ -93,7 +93,7 @@ class StoredFilesReadableIT {
     @ParameterizedTest(name = "{0}, mariadb-binlog of {1}")
     @MethodSource("fixturesAndMariadbSeries")
     void aStoreEndingInsideAFileReadsUpToThere(String fixture, ServerVersion mariadb) throws IOException {
-        FixtureBinlogs source = FixtureBinlogs.load(fixture);
+        FixtureFiles source = FixtureFiles.load(fixture);
         for (String last : List.of(source.files.get(1), source.files.get(source.files.size() - 1))) {
             Path work = workDirectory();
             try {
@@ -119,7 +119,7 @@ class StoredFilesReadableIT {
      * Replays the fixtures into a new store in {@code dir} and closes it; with {@code stopIn}, stops at the first
      * transaction boundary past a third of that file. Returns the store's files as it reported them before closing.
      */
-    private static List<FileMetadata> replay(FixtureBinlogs source, Path dir, String stopIn) throws IOException {
+    private static List<FileMetadata> replay(FixtureFiles source, Path dir, String stopIn) throws IOException {
         StoreConfig config = StoreConfig.builder(dir, source.flavor).maxEventSize(16 << 20).build();
         try (BinlogStore store = BinlogStore.open(config)) {
             assertThat(store.startStream()).as("a new store starts empty").isEmpty();
@@ -176,11 +176,11 @@ class StoredFilesReadableIT {
         return flavor == GtidFlavor.MYSQL ? MysqlGtidSet.parse(text) : MariadbGtidSet.parse(text);
     }
 
-    private static BinlogTool ownTool(FixtureBinlogs source, ServerVersion mariadb) {
+    private static BinlogTool ownTool(FixtureFiles source, ServerVersion mariadb) {
         return source.flavor == GtidFlavor.MYSQL ? BinlogTool.MYSQLBINLOG : BinlogTool.mariadbBinlog(mariadb);
     }
 
-    private static BinlogTool otherTool(FixtureBinlogs source, ServerVersion mariadb) {
+    private static BinlogTool otherTool(FixtureFiles source, ServerVersion mariadb) {
         return source.flavor == GtidFlavor.MYSQL ? BinlogTool.mariadbBinlog(mariadb) : BinlogTool.MYSQLBINLOG;
     }
 

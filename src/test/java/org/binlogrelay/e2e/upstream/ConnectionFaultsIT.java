@@ -57,7 +57,7 @@ class ConnectionFaultsIT {
         ExecutorService background = Executors.newSingleThreadExecutor();
         List<String> errors = new ArrayList<>();
         try (FaultyProxy proxy = new FaultyProxy(primary.address());
-                RelayUnderTest relay = RelayUnderTest.follow(primary, proxy.address(), dir, b -> { })) {
+                UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, proxy.address(), dir, b -> { })) {
             Future<SysbenchResult> load = background.submit(() -> sysbench.run(Duration.ofSeconds(40)));
             relay.awaitStatus(UpstreamStatus.STREAMING, UpstreamScenarios.CONNECT);
             for (int round = 1; round <= ROUNDS; round++) {
@@ -89,7 +89,7 @@ class ConnectionFaultsIT {
     }
 
     /** Applies {@code fault} and waits for the relay to stream on a new connection; returns the error it saw. */
-    private static String reconnectsAfter(String what, RelayUnderTest relay, Runnable fault) throws Exception {
+    private static String reconnectsAfter(String what, UpstreamUnderTest relay, Runnable fault) throws Exception {
         long before = relay.state().connections();
         long started = System.nanoTime();
         fault.run();

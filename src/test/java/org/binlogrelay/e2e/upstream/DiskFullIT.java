@@ -61,7 +61,7 @@ class DiskFullIT {
         Path mount = dir.resolve("fs");
         ExecutorService background = Executors.newSingleThreadExecutor();
         try (SmallDisk disk = SmallDisk.mount(mount, ROOM);
-                RelayUnderTest relay = RelayUnderTest.follow(primary, mount.resolve("store"))) {
+                UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, mount.resolve("store"))) {
             Future<SysbenchResult> load = background.submit(() -> sysbench.run(Duration.ofSeconds(30)));
             relay.awaitStatus(UpstreamStatus.STREAMING, UpstreamScenarios.CONNECT);
             for (int round = 1; round <= 2; round++) {

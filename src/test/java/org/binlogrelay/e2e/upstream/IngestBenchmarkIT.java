@@ -69,7 +69,7 @@ class IngestBenchmarkIT {
         Path dir = Files.createTempDirectory(Path.of("/var/tmp"), "relay-bench-");
         try {
             long started = System.nanoTime();
-            try (RelayUnderTest relay = RelayUnderTest.follow(primary, dir)) {
+            try (UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, dir)) {
                 relay.awaitCaughtUp(Duration.ofMinutes(15));
                 double seconds = (System.nanoTime() - started) / 1e9;
                 UpstreamState s = relay.state();

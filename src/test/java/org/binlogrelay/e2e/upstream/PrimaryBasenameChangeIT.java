@@ -61,14 +61,14 @@ class PrimaryBasenameChangeIT {
         ReplicationLink direct = farm.replicate(farm.start(ServerVersion.MYSQL_9_7, "direct"), primary);
         Sysbench sysbench = Sysbench.against(primary).withTables(2).withTableSize(2_000).withThreads(1)
                 .withRate(100);
-        try (RelayUnderTest relay = RelayUnderTest.follow(primary, dir.resolve("relay"))) {
+        try (UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, dir.resolve("relay"))) {
             sysbench.prepare();
             relay.awaitStatus(UpstreamStatus.STREAMING, UpstreamScenarios.CONNECT);
             SysbenchResult result = sysbench.run(Duration.ofSeconds(5));
             assertThat(result.transactions()).isPositive();
             relay.awaitCaughtUp(UpstreamScenarios.CATCH_UP);
             relay.assertIdenticalToPrimary();
-            GtidSet beforeRestart = RelayUnderTest.executedOn(primary);
+            GtidSet beforeRestart = UpstreamUnderTest.executedOn(primary);
             List<String> before = relay.store().files().stream().map(FileMetadata::name).toList();
             Map<String, byte[]> primaryOldFiles = new java.util.HashMap<>();
 
@@ -86,7 +86,7 @@ class PrimaryBasenameChangeIT {
             // a new index of newbase.* files only (the load after the restart may have rotated past the first)
             assertThat(primaryFiles).as("the primary's index after the restart with --log-bin=newbase").isNotEmpty()
                     .allSatisfy(name -> assertThat(name).startsWith("newbase.")).first().isEqualTo("newbase.000001");
-            GtidSet afterRestart = RelayUnderTest.executedOn(primary);
+            GtidSet afterRestart = UpstreamUnderTest.executedOn(primary);
             assertThat(afterRestart.containsAll(beforeRestart)).as("the primary keeps its GTIDs across the rename: "
                     + beforeRestart + " in " + afterRestart).isTrue();
             assertThat(beforeRestart.containsAll(afterRestart)).as("it committed more in newbase.000001").isFalse();
@@ -111,7 +111,7 @@ class PrimaryBasenameChangeIT {
                 if (theirs == null) { // a file of the relay's naming, holding newbase.000001's transactions
                     long serverId = EventHeader.parse(ours, FORMAT_DESCRIPTION_OFFSET).serverId();
                     assertThat(serverId).as("server_id in the FORMAT_DESCRIPTION of " + f.name())
-                            .isEqualTo(RelayUnderTest.RELAY_SERVER_ID);
+                            .isEqualTo(UpstreamUnderTest.RELAY_SERVER_ID);
                     continue;
                 }
                 if (!f.name().equals(before.get(before.size() - 1))) {
@@ -138,7 +138,7 @@ class PrimaryBasenameChangeIT {
             // what a new store started at the old store's GTIDs gets: the primary's new file under its new name,
             // but only the history written since the restart (newbase.000001's PREVIOUS_GTIDS is empty)
             String oldStoreGtids = beforeRestart.toString();
-            try (RelayUnderTest fresh = RelayUnderTest.follow(primary, dir.resolve("fresh"),
+            try (UpstreamUnderTest fresh = UpstreamUnderTest.follow(primary, dir.resolve("fresh"),
                     b -> b.start(StartPosition.gtids(oldStoreGtids)))) {
                 fresh.awaitCaughtUp(UpstreamScenarios.CATCH_UP);
                 assertThat(fresh.store().files()).extracting(FileMetadata::name).as("the new store's files")

@@ -87,7 +87,7 @@ class RelayCrashIT {
             Path store = dir.resolve("store-" + cut);
             Files.createDirectories(store);
             Files.write(store.resolve(first), java.util.Arrays.copyOf(head, cut));
-            try (RelayUnderTest relay = RelayUnderTest.follow(primary, store)) {
+            try (UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, store)) {
                 relay.awaitCaughtUp(UpstreamScenarios.CATCH_UP);
                 relay.assertIdenticalToPrimary();
                 relay.assertSameHistoryAsPrimary(SourceSwitchScenarios.transactionsOf(primary));
@@ -130,7 +130,7 @@ class RelayCrashIT {
         } finally {
             background.shutdownNow();
         }
-        try (RelayUnderTest relay = RelayUnderTest.follow(primary, store)) {
+        try (UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, store)) {
             relay.awaitCaughtUp(UpstreamScenarios.CATCH_UP);
             relay.assertIdenticalToPrimary();
             relay.assertSameHistoryAsPrimary(SourceSwitchScenarios.transactionsOf(primary));
@@ -144,7 +144,7 @@ class RelayCrashIT {
                 RelayChild.class.getName(), store.toString(),
                 primary.flavor() == ServerFlavor.MYSQL ? "MYSQL" : "MARIADB", primary.address().host(),
                 Integer.toString(primary.address().port()), primary.replicationCredentials().user(),
-                primary.replicationCredentials().password(), Long.toString(RelayUnderTest.RELAY_SERVER_ID));
+                primary.replicationCredentials().password(), Long.toString(UpstreamUnderTest.RELAY_SERVER_ID));
     }
 
     private static void awaitLine(Path out, String prefix, Process child, Duration timeout) throws Exception {

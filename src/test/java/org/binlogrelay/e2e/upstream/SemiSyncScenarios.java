@@ -43,7 +43,7 @@ final class SemiSyncScenarios {
     static void acknowledgesDurableCommits(DatabaseServer primary, Path dir) throws Exception {
         primary.execute("CREATE DATABASE semi", "CREATE TABLE semi.t (id BIGINT PRIMARY KEY)");
         SemiSyncSource source = SemiSyncSource.install(primary, TIMEOUT_MS);
-        try (RelayUnderTest relay = RelayUnderTest.follow(primary, dir, b -> b.semiSync(true))) {
+        try (UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, dir, b -> b.semiSync(true))) {
             relay.awaitCaughtUp(UpstreamScenarios.CATCH_UP);
             assertThat(relay.state().semiSync()).as("the relay negotiated semi-sync").isTrue();
             assertThat(source.status("clients")).as("semi-sync clients on the primary").isEqualTo(1);
@@ -95,7 +95,7 @@ final class SemiSyncScenarios {
 
     /** Commits in a loop; SIGKILLs the primary meanwhile; every commit that returned is in the store. */
     private static void killPrimaryRightAfterACommit(DatabaseServer primary, SemiSyncSource source,
-            RelayUnderTest relay) throws Exception {
+            UpstreamUnderTest relay) throws Exception {
         Baseline base = Baseline.of(primary);
         long noBefore = source.status("no_tx");
         AtomicLong returned = new AtomicLong();
@@ -159,7 +159,7 @@ final class SemiSyncScenarios {
         return Duration.ofMillis(TIMEOUT_MS);
     }
 
-    static void awaitStreaming(RelayUnderTest relay) throws InterruptedException {
+    static void awaitStreaming(UpstreamUnderTest relay) throws InterruptedException {
         relay.awaitStatus(UpstreamStatus.STREAMING, UpstreamScenarios.CONNECT);
     }
 }

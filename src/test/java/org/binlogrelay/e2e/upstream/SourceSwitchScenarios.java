@@ -47,7 +47,7 @@ final class SourceSwitchScenarios {
         Sysbench onP = UpstreamScenarios.load(p).withRate(150);
         onP.prepare();
         ExecutorService background = Executors.newSingleThreadExecutor();
-        try (RelayUnderTest relay = RelayUnderTest.follow(p, dir)) {
+        try (UpstreamUnderTest relay = UpstreamUnderTest.follow(p, dir)) {
             Future<SysbenchResult> loadP = background.submit(() -> onP.run(Duration.ofSeconds(6)));
             relay.awaitStatus(UpstreamStatus.STREAMING, UpstreamScenarios.CONNECT);
             assertThat(loadP.get(2, TimeUnit.MINUTES).transactions()).isPositive();
@@ -90,7 +90,7 @@ final class SourceSwitchScenarios {
     }
 
     /** A server with a local transaction and none of P's: it lacks what the relay stored, so the switch is refused. */
-    private static void refusesADivergedServer(ServerFarm farm, ServerVersion version, RelayUnderTest relay)
+    private static void refusesADivergedServer(ServerFarm farm, ServerVersion version, UpstreamUnderTest relay)
             throws Exception {
         DatabaseServer d = farm.start(ServerSpec.of(version).named("diverged"));
         d.execute("CREATE DATABASE local_only");

@@ -62,7 +62,7 @@ class UpstreamMysqlIT {
     @Test
     void followsTaggedGtids(ServerFarm farm, @TempDir Path dir) throws Exception {
         DatabaseServer primary = primary(farm);
-        try (RelayUnderTest relay = RelayUnderTest.follow(primary, dir)) {
+        try (UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, dir)) {
             primary.execute("CREATE DATABASE tagged", "CREATE TABLE tagged.t (id INT PRIMARY KEY, v VARCHAR(20))");
             primary.execute("SET gtid_next = 'AUTOMATIC:relay_tag'",
                     "INSERT INTO tagged.t VALUES (1, 'one')",
@@ -117,7 +117,7 @@ class UpstreamMysqlIT {
     void replacesADeadConnection(ServerFarm farm, @TempDir Path dir) throws Exception {
         DatabaseServer primary = primary(farm);
         try (FaultyProxy proxy = new FaultyProxy(primary.address());
-                RelayUnderTest relay = RelayUnderTest.follow(primary, proxy.address(), dir, b -> { })) {
+                UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, proxy.address(), dir, b -> { })) {
             relay.awaitStatus(UpstreamStatus.STREAMING, UpstreamScenarios.CONNECT);
             Thread.sleep(1_200); // a couple of heartbeats (period 500 ms)
             assertThat(relay.state().heartbeatsReceived()).as("heartbeats while idle").isPositive();
@@ -146,7 +146,7 @@ class UpstreamMysqlIT {
         Sysbench sysbench = UpstreamScenarios.load(primary).withRate(200);
         sysbench.prepare();
         ExecutorService background = Executors.newSingleThreadExecutor();
-        try (RelayUnderTest relay = RelayUnderTest.follow(primary, dir)) {
+        try (UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, dir)) {
             relay.awaitCaughtUp(UpstreamScenarios.CATCH_UP);
             Future<SysbenchResult> run = background.submit(() -> sysbench.run(Duration.ofSeconds(10)));
             Thread.sleep(2_000);
@@ -196,7 +196,7 @@ class UpstreamMysqlIT {
         long backlog = primary.queryRows("SHOW BINARY LOGS").stream().mapToLong(r -> Long.parseLong(r.get("File_size")))
                 .sum();
         long started = System.nanoTime();
-        try (RelayUnderTest relay = RelayUnderTest.follow(primary, dir)) {
+        try (UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, dir)) {
             relay.awaitCaughtUp(UpstreamScenarios.CATCH_UP);
             double seconds = (System.nanoTime() - started) / 1e9;
             UpstreamState state = relay.state();

@@ -39,7 +39,7 @@ final class UpstreamScenarios {
     /** Follows sysbench prepare and a write load live; checks registration, bytes and GTIDs. */
     static UpstreamState followWriteLoad(DatabaseServer primary, Path dir, Duration load, int minFiles)
             throws Exception {
-        try (RelayUnderTest relay = RelayUnderTest.follow(primary, dir)) {
+        try (UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, dir)) {
             relay.awaitStatus(UpstreamStatus.STREAMING, CONNECT);
             assertRegistered(primary, relay);
 
@@ -65,12 +65,12 @@ final class UpstreamScenarios {
     }
 
     /** The primary lists the relay among its replicas (COM_REGISTER_SLAVE). */
-    static void assertRegistered(DatabaseServer primary, RelayUnderTest relay) {
+    static void assertRegistered(DatabaseServer primary, UpstreamUnderTest relay) {
         String statement = primary.flavor() == ServerFlavor.MYSQL ? "SHOW REPLICAS" : "SHOW SLAVE HOSTS";
         List<Map<String, String>> replicas = primary.queryRows(statement);
         log.info("{} on {}: {}", statement, primary, replicas);
         assertThat(replicas).as(statement + " on the primary").anySatisfy(r -> {
-            assertThat(column(r, "Server_id")).isEqualTo(Long.toString(RelayUnderTest.RELAY_SERVER_ID));
+            assertThat(column(r, "Server_id")).isEqualTo(Long.toString(UpstreamUnderTest.RELAY_SERVER_ID));
             assertThat(column(r, "Host")).isEqualTo("127.0.0.1");
             assertThat(column(r, "Port")).isEqualTo("13306");
             if (primary.flavor() == ServerFlavor.MYSQL) {
@@ -93,7 +93,7 @@ final class UpstreamScenarios {
         Sysbench sysbench = load(primary).withRate(300);
         sysbench.prepare();
         ExecutorService background = Executors.newSingleThreadExecutor();
-        try (RelayUnderTest relay = RelayUnderTest.follow(primary, dir)) {
+        try (UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, dir)) {
             Future<SysbenchResult> run = background.submit(() -> sysbench.run(Duration.ofSeconds(16)));
             relay.awaitStatus(UpstreamStatus.STREAMING, CONNECT);
 
@@ -135,7 +135,7 @@ final class UpstreamScenarios {
      */
     static void followsPrimaryRestarts(DatabaseServer primary, Path dir, boolean alsoKill) throws Exception {
         primary.execute("CREATE DATABASE restarts", "CREATE TABLE restarts.t (id INT PRIMARY KEY, v INT)");
-        try (RelayUnderTest relay = RelayUnderTest.follow(primary, dir)) {
+        try (UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, dir)) {
             Set<String> crashEnded = new HashSet<>();
             int id = 0;
             for (String how : alsoKill ? List.of("restart", "kill") : List.of("restart")) {
@@ -183,7 +183,7 @@ final class UpstreamScenarios {
     static void stopsWhenThePrimaryPurgedWhatItNeeds(DatabaseServer primary, Path dir) throws Exception {
         primary.execute("CREATE DATABASE purge_test", "CREATE TABLE purge_test.t (id INT PRIMARY KEY, v INT)",
                 "INSERT INTO purge_test.t VALUES (1, 1)");
-        try (RelayUnderTest relay = RelayUnderTest.follow(primary, dir)) {
+        try (UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, dir)) {
             relay.awaitCaughtUp(CATCH_UP);
             relay.stopReplicator();
             primary.execute("FLUSH BINARY LOGS", "INSERT INTO purge_test.t VALUES (2, 2)", "FLUSH BINARY LOGS",
@@ -226,7 +226,7 @@ final class UpstreamScenarios {
      */
     static void startsWhereConfigured(DatabaseServer primary, Path dir, String gtidsAfterFirstFile)
             throws Exception {
-        try (RelayUnderTest relay = RelayUnderTest.follow(primary, dir.resolve("gtids"),
+        try (UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, dir.resolve("gtids"),
                 b -> b.start(StartPosition.gtids(gtidsAfterFirstFile)))) {
             relay.awaitCaughtUp(CATCH_UP);
             List<String> files = relay.store().files().stream().map(FileMetadata::name).toList();
@@ -234,7 +234,7 @@ final class UpstreamScenarios {
             assertThat(files.get(0)).isEqualTo("binlog.000002");
             relay.assertIdenticalToPrimary();
         }
-        try (RelayUnderTest relay = RelayUnderTest.follow(primary, dir.resolve("current"),
+        try (UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, dir.resolve("current"),
                 b -> b.start(StartPosition.current()))) {
             relay.awaitCaughtUp(CATCH_UP);
             List<String> files = relay.store().files().stream().map(FileMetadata::name).toList();
@@ -245,7 +245,7 @@ final class UpstreamScenarios {
 
     /** A relay configured with the primary's own server_id stops at once with a clear error. */
     static void refusesThePrimarysServerId(DatabaseServer primary, Path dir) throws Exception {
-        try (RelayUnderTest relay = RelayUnderTest.follow(primary, dir, b -> b.serverId(primary.serverId()))) {
+        try (UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, dir, b -> b.serverId(primary.serverId()))) {
             UpstreamState failed = relay.awaitStatus(UpstreamStatus.FAILED, CONNECT);
             assertThat(failed.lastError()).contains("has server_id " + primary.serverId()).contains("same as the relay's");
             assertThat(relay.store().files()).isEmpty();

@@ -84,7 +84,7 @@ class UpstreamTlsIT {
         UpstreamState failed = refused(primary, dir.resolve("required"),
                 b -> b.tls(TlsConfig.of(TlsMode.REQUIRED)), "does not offer TLS");
         assertThat(failed.lastError()).contains("nothing was sent");
-        try (RelayUnderTest relay = RelayUnderTest.follow(primary, dir.resolve("preferred"),
+        try (UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, dir.resolve("preferred"),
                 b -> b.tls(TlsConfig.of(TlsMode.PREFERRED)))) {
             primary.execute("INSERT INTO tls.t VALUES (1)");
             relay.awaitCaughtUp(UpstreamScenarios.CATCH_UP);
@@ -101,7 +101,7 @@ class UpstreamTlsIT {
     private static void replicatesOverTls(DatabaseServer primary, Path dir, Consumer<UpstreamConfig.Builder> tls,
             int row, String user, String password) throws Exception {
         Consumer<UpstreamConfig.Builder> tweak = user == null ? tls : tls.andThen(b -> b.credentials(user, password));
-        try (RelayUnderTest relay = RelayUnderTest.follow(primary, dir, tweak)) {
+        try (UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, dir, tweak)) {
             primary.execute("INSERT INTO tls.t VALUES (" + row + ")");
             relay.awaitCaughtUp(UpstreamScenarios.CATCH_UP);
             UpstreamState s = relay.state();
@@ -113,7 +113,7 @@ class UpstreamTlsIT {
 
     private static UpstreamState refused(DatabaseServer primary, Path dir, Consumer<UpstreamConfig.Builder> tls,
             String reason) throws Exception {
-        try (RelayUnderTest relay = RelayUnderTest.follow(primary, dir, tls)) {
+        try (UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, dir, tls)) {
             UpstreamState failed = relay.awaitStatus(UpstreamStatus.FAILED, UpstreamScenarios.CONNECT);
             log.info("TLS {} refused as expected: {}", relay.config().tls(), failed.lastError());
             assertThat(failed.lastError()).contains(reason);

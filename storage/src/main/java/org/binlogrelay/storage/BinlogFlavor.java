@@ -15,7 +15,7 @@ import org.binlogrelay.protocol.txn.TransactionBoundaries;
 interface BinlogFlavor {
 
   static BinlogFlavor of(GtidFlavor flavor) {
-    return flavor == GtidFlavor.MYSQL ? MysqlFlavor.INSTANCE : MariadbFlavor.INSTANCE;
+    return flavor == GtidFlavor.MYSQL ? MysqlBinlogFlavor.INSTANCE : MariadbBinlogFlavor.INSTANCE;
   }
 
   GtidFlavor gtidFlavor();

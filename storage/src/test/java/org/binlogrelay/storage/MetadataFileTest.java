@@ -22,11 +22,11 @@ class MetadataFileTest {
 
   @Test
   void roundTripsBothFlavours() throws Exception {
-    assertThat(MetadataFile.decode(MetadataFile.encode(MYSQL, MysqlFlavor.INSTANCE), MYSQL.name(),
-        MysqlFlavor.INSTANCE)).isEqualTo(MYSQL);
-    assertThat(MetadataFile.decode(MetadataFile.encode(MARIADB, MariadbFlavor.INSTANCE), MARIADB.name(),
-        MariadbFlavor.INSTANCE)).isEqualTo(MARIADB);
-    String text = new String(MetadataFile.encode(MYSQL, MysqlFlavor.INSTANCE), StandardCharsets.UTF_8);
+    assertThat(MetadataFile.decode(MetadataFile.encode(MYSQL, MysqlBinlogFlavor.INSTANCE), MYSQL.name(),
+        MysqlBinlogFlavor.INSTANCE)).isEqualTo(MYSQL);
+    assertThat(MetadataFile.decode(MetadataFile.encode(MARIADB, MariadbBinlogFlavor.INSTANCE), MARIADB.name(),
+        MariadbBinlogFlavor.INSTANCE)).isEqualTo(MARIADB);
+    String text = new String(MetadataFile.encode(MYSQL, MysqlBinlogFlavor.INSTANCE), StandardCharsets.UTF_8);
     assertThat(text).startsWith("binlog-relay-metadata 1\nname=binlog.000003\nflavor=MYSQL\nclosed=true\n")
         .contains("\ngtids_at_end=11111111-2222-3333-4444-555555555555:1:othertag:7,3b1e7c52-0000-4000-8000-00000000f001:1-21\n")
         .containsPattern("\ncrc32=[0-9a-f]{8}\n$");
@@ -34,20 +34,20 @@ class MetadataFileTest {
 
   @Test
   void anyDamageIsDetected() {
-    byte[] good = MetadataFile.encode(MARIADB, MariadbFlavor.INSTANCE);
+    byte[] good = MetadataFile.encode(MARIADB, MariadbBinlogFlavor.INSTANCE);
     RandomCases.check("metadata damage is detected", 300, r -> {
       byte[] bad = good.clone();
       int at = r.nextInt(bad.length);
       bad[at] ^= (byte) (1 + r.nextInt(255));
-      assertThatThrownBy(() -> MetadataFile.decode(bad, MARIADB.name(), MariadbFlavor.INSTANCE))
+      assertThatThrownBy(() -> MetadataFile.decode(bad, MARIADB.name(), MariadbBinlogFlavor.INSTANCE))
           .isInstanceOf(MetadataFile.DamagedException.class);
     });
     byte[] cut = java.util.Arrays.copyOf(good, good.length - 5);
-    assertThatThrownBy(() -> MetadataFile.decode(cut, MARIADB.name(), MariadbFlavor.INSTANCE))
+    assertThatThrownBy(() -> MetadataFile.decode(cut, MARIADB.name(), MariadbBinlogFlavor.INSTANCE))
         .isInstanceOf(MetadataFile.DamagedException.class);
-    assertThatThrownBy(() -> MetadataFile.decode(good, "mariadb-bin.000003", MariadbFlavor.INSTANCE))
+    assertThatThrownBy(() -> MetadataFile.decode(good, "mariadb-bin.000003", MariadbBinlogFlavor.INSTANCE))
         .hasMessageContaining("describes mariadb-bin.000002");
-    assertThatThrownBy(() -> MetadataFile.decode(good, MARIADB.name(), MysqlFlavor.INSTANCE))
+    assertThatThrownBy(() -> MetadataFile.decode(good, MARIADB.name(), MysqlBinlogFlavor.INSTANCE))
         .hasMessageContaining("written for MARIADB");
   }
 

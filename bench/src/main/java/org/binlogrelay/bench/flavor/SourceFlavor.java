@@ -13,7 +13,7 @@ public interface SourceFlavor {
 
   /** MariaDB if the version says so (e.g. {@code 5.5.5-10.11.19-MariaDB}), else MySQL. */
   static SourceFlavor of(String serverVersion) {
-    return serverVersion.contains("MariaDB") ? new MariadbFlavor() : new MysqlFlavor();
+    return serverVersion.contains("MariaDB") ? new MariadbSourceFlavor() : new MysqlSourceFlavor();
   }
 
   String name();

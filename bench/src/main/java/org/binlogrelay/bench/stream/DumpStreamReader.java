@@ -52,7 +52,7 @@ public final class DumpStreamReader {
   private final boolean verifyChecksums;
   private final FileRebuilder rebuilder;
   private final LongSupplier nanos;
-  private final StreamProgress progress = new StreamProgress();
+  private final DumpProgress progress = new DumpProgress();
   private final CRC32 crc = new CRC32();
   private boolean checksums;
   private String file;
@@ -226,7 +226,7 @@ public final class DumpStreamReader {
         + (lastType < 0 ? "" : " (last event: " + EventType.forCode(lastType) + ", log_pos " + lastLogPos + ")");
   }
 
-  public StreamProgress progress() {
+  public DumpProgress progress() {
     return progress;
   }
 

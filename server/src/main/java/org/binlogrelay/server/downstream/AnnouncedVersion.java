@@ -4,7 +4,7 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
-import org.binlogrelay.server.downstream.sql.Dialect;
+import org.binlogrelay.server.downstream.sql.SqlFlavor;
 
 /**
  * The server version the relay announces (greeting, {@code VERSION()}, {@code @@version}): clients parse its leading
@@ -39,7 +39,7 @@ public final class AnnouncedVersion {
    *     null if not known
    * @param dialect the flavour the relay acts as
    */
-  public static String choose(String configured, String upstream, Dialect dialect) {
+  public static String choose(String configured, String upstream, SqlFlavor dialect) {
     if (configured != null && !configured.isBlank()) {
       return configured;
     }
@@ -47,7 +47,7 @@ public final class AnnouncedVersion {
   }
 
   /** The upstream's version number with the flavour and {@link #SUFFIX}; empty if it has no version number. */
-  public static Optional<String> derivedFrom(String upstream, Dialect dialect) {
+  public static Optional<String> derivedFrom(String upstream, SqlFlavor dialect) {
     if (upstream == null) {
       return Optional.empty();
     }
@@ -59,11 +59,11 @@ public final class AnnouncedVersion {
   }
 
   /** What the relay announces when nothing is known of its upstream. */
-  public static String fallback(Dialect dialect) {
+  public static String fallback(SqlFlavor dialect) {
     return (dialect.flavor() == GtidFlavor.MARIADB ? "10.11.0" : "8.4.0") + flavour(dialect) + "-" + SUFFIX;
   }
 
-  private static String flavour(Dialect dialect) {
+  private static String flavour(SqlFlavor dialect) {
     return dialect.flavor() == GtidFlavor.MARIADB ? "-MariaDB" : "";
   }
 }

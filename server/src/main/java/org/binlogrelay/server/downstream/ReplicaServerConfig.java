@@ -7,13 +7,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import org.binlogrelay.server.downstream.account.UserAccounts;
-import org.binlogrelay.server.downstream.sql.Dialect;
+import org.binlogrelay.server.downstream.sql.SqlFlavor;
 import org.binlogrelay.server.downstream.sql.ServerIdentity;
 import org.binlogrelay.server.downstream.sql.SystemVariable;
 
 /**
  * Everything the downstream server needs to know before it listens. Immutable; make one with
- * {@link #builder(Dialect)}.
+ * {@link #builder(SqlFlavor)}.
  *
  * @param bind where to listen; loopback by default, so exposing the relay is a deliberate choice
  * @param dialect MySQL or MariaDB behaviour, the upstream's flavour
@@ -42,7 +42,7 @@ import org.binlogrelay.server.downstream.sql.SystemVariable;
  */
 public record ReplicaServerConfig(
     InetSocketAddress bind,
-    Dialect dialect,
+    SqlFlavor dialect,
     ServerIdentity identity,
     UserAccounts accounts,
     TlsFiles tls,
@@ -94,7 +94,7 @@ public record ReplicaServerConfig(
     }
   }
 
-  public static Builder builder(Dialect dialect) {
+  public static Builder builder(SqlFlavor dialect) {
     return new Builder(dialect);
   }
 
@@ -104,7 +104,7 @@ public record ReplicaServerConfig(
    */
   public static final class Builder {
     private InetSocketAddress bind = new InetSocketAddress(InetAddress.getLoopbackAddress(), 3306);
-    private final Dialect dialect;
+    private final SqlFlavor dialect;
     private String version;
     private String versionComment = "binlog-relay";
     private long serverId = 1;
@@ -128,7 +128,7 @@ public record ReplicaServerConfig(
     private int ioThreads = 2;
     private int authThreads = 2;
 
-    private Builder(Dialect dialect) {
+    private Builder(SqlFlavor dialect) {
       this.dialect = Objects.requireNonNull(dialect, "dialect");
       this.version = AnnouncedVersion.fallback(dialect);
     }

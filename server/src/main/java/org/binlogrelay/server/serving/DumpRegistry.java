@@ -26,34 +26,34 @@ final class DumpRegistry {
     KICKED
   }
 
-  private final Set<DumpSession> sessions = ConcurrentHashMap.newKeySet();
-  private final Map<String, DumpSession> byReplica = new ConcurrentHashMap<>();
+  private final Set<ReplicaStream> sessions = ConcurrentHashMap.newKeySet();
+  private final Map<String, ReplicaStream> byReplica = new ConcurrentHashMap<>();
   private final AtomicLong stalledDrops = new AtomicLong();
   private final AtomicLong kicks = new AtomicLong();
 
   /** Records {@code session}; returns the session of the same replica it replaces, if any. */
-  Optional<DumpSession> admit(DumpSession session, Optional<String> replicaKey) {
+  Optional<ReplicaStream> admit(ReplicaStream session, Optional<String> replicaKey) {
     sessions.add(session);
     if (replicaKey.isEmpty()) {
       return Optional.empty();
     }
-    DumpSession older = byReplica.put(replicaKey.get(), session);
+    ReplicaStream older = byReplica.put(replicaKey.get(), session);
     return Optional.ofNullable(older == session ? null : older);
   }
 
   /** Forgets {@code session} (its stream ended). */
-  void remove(DumpSession session, Optional<String> replicaKey) {
+  void remove(ReplicaStream session, Optional<String> replicaKey) {
     sessions.remove(session);
     replicaKey.ifPresent(key -> byReplica.remove(key, session));
   }
 
   /** The dumps being served now. */
-  List<DumpSession> sessions() {
+  List<ReplicaStream> sessions() {
     return new ArrayList<>(sessions);
   }
 
   /** The dump of connection {@code id}, if it is being served. */
-  Optional<DumpSession> session(long id) {
+  Optional<ReplicaStream> session(long id) {
     return sessions.stream().filter(s -> s.id() == id).findFirst();
   }
 

@@ -12,7 +12,7 @@ import org.binlogrelay.storage.BinlogStore;
 
 /**
  * Serves replicas' binlog streams from a {@link BinlogStore}: the relay's dump threads. Each dump request
- * becomes a {@link DumpSession} on its connection's event loop, which finds where the replica starts (by file
+ * becomes a {@link ReplicaStream} on its connection's event loop, which finds where the replica starts (by file
  * and position, MySQL GTID auto-position, or MariaDB's {@code @slave_connect_state}), refuses what a server
  * would refuse with the server's error, and then streams the stored events byte for byte behind the artificial
  * ROTATE and FORMAT_DESCRIPTION the servers send, with heartbeats while idle.
@@ -52,18 +52,18 @@ public final class StoreDumpHandler implements DumpHandler {
         connection.client().user(), settings.replicaUuid(),
         connection.registration().map(ReplicaRegistration::host).orElse(""),
         connection.registration().map(ReplicaRegistration::port).orElse(0), gtid, config.clock().millis());
-    new DumpSession(connection.channel(), connection.nextSequenceId(), request, settings, flavor, store, config,
+    new ReplicaStream(connection.channel(), connection.nextSequenceId(), request, settings, flavor, store, config,
         registry, name, connection.client().connectionId(), replica).start();
   }
 
   /** The dumps being served now. */
   public List<DumpStatus> dumps() {
-    return registry.sessions().stream().map(DumpSession::status).toList();
+    return registry.sessions().stream().map(ReplicaStream::status).toList();
   }
 
   /** The dump of connection {@code id}, if it is being served. */
   public Optional<DumpStatus> dump(long id) {
-    return registry.session(id).map(DumpSession::status);
+    return registry.session(id).map(ReplicaStream::status);
   }
 
   /**

@@ -16,7 +16,7 @@ interface PrimaryFlavor {
 
   /** MariaDB's handshake version contains "MariaDB" (e.g. {@code 5.5.5-10.11.19-MariaDB}); anything else is MySQL. */
   static PrimaryFlavor of(String serverVersion) {
-    return serverVersion.contains("MariaDB") ? new MariadbPrimary() : new MysqlPrimary(serverVersion);
+    return serverVersion.contains("MariaDB") ? new MariadbPrimaryFlavor() : new MysqlPrimaryFlavor(serverVersion);
   }
 
   GtidFlavor gtidFlavor();

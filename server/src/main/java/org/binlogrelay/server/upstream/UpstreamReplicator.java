@@ -101,7 +101,7 @@ public final class UpstreamReplicator implements Closeable {
   private volatile long lastErrorMillis;
   private boolean started;
   private boolean stopping;
-  private DumpSession session;
+  private PrimaryStream session;
   private SwitchRequest pendingSwitch;
 
   /** What changes together at a status change. */
@@ -152,7 +152,7 @@ public final class UpstreamReplicator implements Closeable {
    * @return true if the thread ended within {@code timeout} (it may be finishing a store append)
    */
   public boolean stop(Duration timeout) throws InterruptedException {
-    DumpSession current;
+    PrimaryStream current;
     synchronized (lock) {
       stopping = true;
       current = session;
@@ -201,7 +201,7 @@ public final class UpstreamReplicator implements Closeable {
       throws SourceRefusedException, TimeoutException, InterruptedException {
     Objects.requireNonNull(next, "next");
     SwitchRequest request = new SwitchRequest(next, new CompletableFuture<>());
-    DumpSession current;
+    PrimaryStream current;
     synchronized (lock) {
       if (!started || stopping || !thread.isAlive()) {
         throw new IllegalStateException(name + " is " + phase.status() + "; a switch needs a running replicator"
@@ -241,7 +241,7 @@ public final class UpstreamReplicator implements Closeable {
 
   /**
    * The primary's binlog variables as read at the last connection (lower-case name to value; {@code
-   * DumpSession#PRIMARY_VARIABLES}), empty before one. Thread-safe.
+   * PrimaryStream#PRIMARY_VARIABLES}), empty before one. Thread-safe.
    */
   public java.util.Map<String, String> primaryVariables() {
     return primaryVariables;
@@ -289,7 +289,7 @@ public final class UpstreamReplicator implements Closeable {
       if (switchIfAsked()) {
         schedule = new ReconnectSchedule(config.backoff());
       }
-      DumpSession s = new DumpSession(config, store, counters, time, new SessionProgress());
+      PrimaryStream s = new PrimaryStream(config, store, counters, time, new SessionProgress());
       synchronized (lock) {
         if (stopping) {
           break;
@@ -437,7 +437,7 @@ public final class UpstreamReplicator implements Closeable {
    */
   private boolean switchIfAsked() {
     SwitchRequest request;
-    DumpSession probe;
+    PrimaryStream probe;
     synchronized (lock) {
       request = pendingSwitch;
       if (request == null) {
@@ -449,7 +449,7 @@ public final class UpstreamReplicator implements Closeable {
             + " not done: the replicator was stopped", null));
         return false;
       }
-      probe = new DumpSession(request.next(), store, counters, time, DumpSession.Progress.NONE);
+      probe = new PrimaryStream(request.next(), store, counters, time, PrimaryStream.Progress.NONE);
       session = probe;
     }
     UpstreamConfig previous = config;
@@ -539,7 +539,7 @@ public final class UpstreamReplicator implements Closeable {
   }
 
   /** Session callbacks: connection facts and the switch to STREAMING. */
-  private final class SessionProgress implements DumpSession.Progress {
+  private final class SessionProgress implements PrimaryStream.Progress {
     @Override
     public void connected(PrimaryConnection connection, long serverId) {
       primaryVersion = connection.serverVersion();

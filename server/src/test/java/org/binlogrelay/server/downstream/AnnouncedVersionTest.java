@@ -2,14 +2,14 @@ package org.binlogrelay.server.downstream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.binlogrelay.server.downstream.sql.MariadbDialect;
-import org.binlogrelay.server.downstream.sql.MysqlDialect;
+import org.binlogrelay.server.downstream.sql.MariadbSqlFlavor;
+import org.binlogrelay.server.downstream.sql.MysqlSqlFlavor;
 import org.junit.jupiter.api.Test;
 
 /** The announced version: configured, else the upstream's version number, else the flavour's default. */
 class AnnouncedVersionTest {
-  private static final MysqlDialect MYSQL = MysqlDialect.INSTANCE;
-  private static final MariadbDialect MARIADB = MariadbDialect.INSTANCE;
+  private static final MysqlSqlFlavor MYSQL = MysqlSqlFlavor.INSTANCE;
+  private static final MariadbSqlFlavor MARIADB = MariadbSqlFlavor.INSTANCE;
 
   @Test
   void derivedFromTheUpstreamsVersionNumber() {

@@ -34,7 +34,7 @@ import org.binlogrelay.protocol.handshake.HandshakeV10;
 import org.binlogrelay.protocol.packet.ErrPacket;
 import org.binlogrelay.protocol.query.QueryResponse;
 import org.binlogrelay.server.downstream.sql.BinlogListing;
-import org.binlogrelay.server.downstream.sql.MysqlDialect;
+import org.binlogrelay.server.downstream.sql.MysqlSqlFlavor;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -94,7 +94,7 @@ class AuthExecutorTest {
     Set<String> checkThreads = ConcurrentHashMap.newKeySet();
     ExecutorService auth = Executors.newFixedThreadPool(2, r -> new Thread(r, "test-auth"));
     ExecutorService clients = Executors.newSingleThreadExecutor();
-    ServerState state = TestServers.state(TestServers.config(MysqlDialect.INSTANCE).build(), new RefusingDumpHandler(),
+    ServerState state = TestServers.state(TestServers.config(MysqlSqlFlavor.INSTANCE).build(), new RefusingDumpHandler(),
         Clock.systemUTC(), new Sha2FastAuthCache(100), BinlogListing.EMPTY, auth,
         p -> p.name().equals("caching_sha2_password") ? new HeldPlugin(p, entered, release, checkThreads) : p);
     EventLoopGroup oneLoop = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
@@ -135,7 +135,7 @@ class AuthExecutorTest {
   @Test
   void aPacketSentBeforeTheCheckIsAnsweredIsABadHandshake() {
     Deque<Runnable> queued = new ArrayDeque<>();
-    ServerState state = TestServers.state(TestServers.config(MysqlDialect.INSTANCE).build(), new RefusingDumpHandler(),
+    ServerState state = TestServers.state(TestServers.config(MysqlSqlFlavor.INSTANCE).build(), new RefusingDumpHandler(),
         Clock.systemUTC(), new Sha2FastAuthCache(100), BinlogListing.EMPTY, queued::add);
     EmbeddedChannel ch = TestServers.channel(state);
     TestClient.EmbeddedTransport wire = new TestClient.EmbeddedTransport(ch, false);
@@ -160,7 +160,7 @@ class AuthExecutorTest {
   @Test
   void theLoginIsAnsweredOnlyOnceTheExecutorRanTheCheck() throws Exception {
     Deque<Runnable> queued = new ArrayDeque<>();
-    ServerState state = TestServers.state(TestServers.config(MysqlDialect.INSTANCE).build(), new RefusingDumpHandler(),
+    ServerState state = TestServers.state(TestServers.config(MysqlSqlFlavor.INSTANCE).build(), new RefusingDumpHandler(),
         Clock.systemUTC(), new Sha2FastAuthCache(100), BinlogListing.EMPTY, queued::add);
     EmbeddedChannel ch = TestServers.channel(state);
     TestClient.EmbeddedTransport wire = new TestClient.EmbeddedTransport(ch, false);

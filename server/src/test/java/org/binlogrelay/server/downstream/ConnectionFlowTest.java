@@ -16,8 +16,8 @@ import org.binlogrelay.protocol.handshake.HandshakeV10;
 import org.binlogrelay.protocol.packet.ErrPacket;
 import org.binlogrelay.protocol.query.QueryResponse;
 import org.binlogrelay.server.downstream.TestClient.ServerError;
-import org.binlogrelay.server.downstream.sql.MariadbDialect;
-import org.binlogrelay.server.downstream.sql.MysqlDialect;
+import org.binlogrelay.server.downstream.sql.MariadbSqlFlavor;
+import org.binlogrelay.server.downstream.sql.MysqlSqlFlavor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +32,7 @@ class ConnectionFlowTest {
     dumps.add(request);
     new RefusingDumpHandler().dump(request, connection);
   };
-  private final ServerState mysql = TestServers.state(TestServers.config(MysqlDialect.INSTANCE).build(), recording, clock);
+  private final ServerState mysql = TestServers.state(TestServers.config(MysqlSqlFlavor.INSTANCE).build(), recording, clock);
   private final List<EmbeddedChannel> channels = new ArrayList<>();
 
   private TestClient client(ServerState state) {
@@ -68,7 +68,7 @@ class ConnectionFlowTest {
     assertThat(g.has(CapabilityFlags.CLIENT_DEPRECATE_EOF)).isTrue();
     assertThat(g.has(CapabilityFlags.CLIENT_QUERY_ATTRIBUTES)).isFalse();
     assertThat(g.connectionId()).isPositive();
-    ServerState maria = TestServers.state(TestServers.config(MariadbDialect.INSTANCE).build(), recording, clock);
+    ServerState maria = TestServers.state(TestServers.config(MariadbSqlFlavor.INSTANCE).build(), recording, clock);
     assertThat(client(maria).greeting().authPluginName()).isEqualTo("mysql_native_password");
   }
 
@@ -196,7 +196,7 @@ class ConnectionFlowTest {
 
   @Test
   void tooManyConnectionsIsRefusedBeforeTheGreeting() {
-    ServerState small = TestServers.state(TestServers.config(MysqlDialect.INSTANCE).maxConnections(1).build(),
+    ServerState small = TestServers.state(TestServers.config(MysqlSqlFlavor.INSTANCE).maxConnections(1).build(),
         recording, clock);
     client(small);
     assertThatThrownBy(() -> client(small)).isInstanceOfSatisfying(ServerError.class,
@@ -245,7 +245,7 @@ class ConnectionFlowTest {
 
   @Test
   void mariadbDumpTakesTheGtidPositionFromSlaveConnectState() {
-    ServerState maria = TestServers.state(TestServers.config(MariadbDialect.INSTANCE).build(), recording, clock);
+    ServerState maria = TestServers.state(TestServers.config(MariadbSqlFlavor.INSTANCE).build(), recording, clock);
     TestClient c = client(maria);
     c.login("nat", "nat-pass", "mysql_native_password", null);
     c.query("SET @slave_connect_state='0-1-100,1-2-5'");
@@ -286,7 +286,7 @@ class ConnectionFlowTest {
   @Test
   void dumpingConnectionsAreNotTimedOut() {
     DumpRequest[] seen = new DumpRequest[1];
-    ServerState keeps = TestServers.state(TestServers.config(MysqlDialect.INSTANCE).build(), (r, s) -> seen[0] = r,
+    ServerState keeps = TestServers.state(TestServers.config(MysqlSqlFlavor.INSTANCE).build(), (r, s) -> seen[0] = r,
         clock);
     TestClient c = client(keeps);
     c.login("repl", "repl-pass", "caching_sha2_password", null);

@@ -15,7 +15,7 @@ import org.binlogrelay.protocol.query.ForwardedResultSet;
 import org.binlogrelay.protocol.query.MetadataStatement;
 import org.binlogrelay.protocol.query.QueryResponse;
 import org.binlogrelay.protocol.query.TextResultSet;
-import org.binlogrelay.server.downstream.sql.MysqlDialect;
+import org.binlogrelay.server.downstream.sql.MysqlSqlFlavor;
 import org.binlogrelay.server.downstream.sql.SchemaStatements;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -36,7 +36,7 @@ class PendingAnswerTest {
     answers.add(answer);
     return new QueryResponse.Pending(answer);
   };
-  private final ServerState state = TestServers.state(TestServers.config(MysqlDialect.INSTANCE).build(),
+  private final ServerState state = TestServers.state(TestServers.config(MysqlSqlFlavor.INSTANCE).build(),
       new RefusingDumpHandler(), clock, schema);
 
   private TestClient client() {

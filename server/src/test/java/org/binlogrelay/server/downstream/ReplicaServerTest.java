@@ -18,7 +18,7 @@ import javax.net.ssl.X509TrustManager;
 import org.binlogrelay.protocol.handshake.CapabilityFlags;
 import org.binlogrelay.protocol.query.QueryResponse;
 import org.binlogrelay.server.downstream.sql.BinlogListing;
-import org.binlogrelay.server.downstream.sql.MysqlDialect;
+import org.binlogrelay.server.downstream.sql.MysqlSqlFlavor;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,7 +42,7 @@ class ReplicaServerTest {
   }
 
   private static ReplicaServerConfig.Builder config() {
-    return TestServers.config(MysqlDialect.INSTANCE).bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+    return TestServers.config(MysqlSqlFlavor.INSTANCE).bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
         .ioThreads(1);
   }
 

@@ -22,7 +22,7 @@ import org.binlogrelay.protocol.auth.Sha2FastAuthCache;
 import org.binlogrelay.server.downstream.account.LoginThrottle;
 import org.binlogrelay.server.downstream.account.UserAccounts;
 import org.binlogrelay.server.downstream.sql.BinlogListing;
-import org.binlogrelay.server.downstream.sql.Dialect;
+import org.binlogrelay.server.downstream.sql.SqlFlavor;
 import org.binlogrelay.server.downstream.sql.QueryResponder;
 import org.binlogrelay.server.downstream.sql.SchemaStatements;
 import org.binlogrelay.server.downstream.sql.ServerVariables;
@@ -62,7 +62,7 @@ final class TestServers {
     }
   }
 
-  static ReplicaServerConfig.Builder config(Dialect dialect) {
+  static ReplicaServerConfig.Builder config(SqlFlavor dialect) {
     return ReplicaServerConfig.builder(dialect).accounts(UserAccounts.parse(ACCOUNTS)).serverId(77)
         .serverUuid("11111111-2222-3333-4444-555555555555").maxPacketBytes(1 << 20)
         .connectTimeout(Duration.ofSeconds(10)).idleTimeout(Duration.ofSeconds(60))

@@ -20,9 +20,9 @@ import java.util.List;
 import org.binlogrelay.protocol.handshake.CapabilityFlags;
 import org.binlogrelay.protocol.query.QueryResponse;
 import org.binlogrelay.server.downstream.sql.BinlogListing;
-import org.binlogrelay.server.downstream.sql.Dialect;
-import org.binlogrelay.server.downstream.sql.MariadbDialect;
-import org.binlogrelay.server.downstream.sql.MysqlDialect;
+import org.binlogrelay.server.downstream.sql.SqlFlavor;
+import org.binlogrelay.server.downstream.sql.MariadbSqlFlavor;
+import org.binlogrelay.server.downstream.sql.MysqlSqlFlavor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,7 +41,7 @@ class ZeroConfigTlsTest {
   @TempDir
   Path dir;
 
-  private static ReplicaServerConfig.Builder config(Dialect dialect) {
+  private static ReplicaServerConfig.Builder config(SqlFlavor dialect) {
     return TestServers.config(dialect).bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).ioThreads(1);
   }
 
@@ -52,7 +52,7 @@ class ZeroConfigTlsTest {
   @ParameterizedTest
   @ValueSource(strings = {"mariadb", "mysql"})
   void aGeneratedCertificateIsProvedAfterANativeLogin(String flavor) throws Exception {
-    Dialect dialect = flavor.equals("mariadb") ? MariadbDialect.INSTANCE : MysqlDialect.INSTANCE;
+    SqlFlavor dialect = flavor.equals("mariadb") ? MariadbSqlFlavor.INSTANCE : MysqlSqlFlavor.INSTANCE;
     try (ReplicaServer server = start(config(dialect).build())) {
       X509Certificate generated = server.tlsCertificate().orElseThrow();
       assertThat(generated.getSubjectX500Principal().getName()).isEqualTo(GeneratedCertificate.SUBJECT);
@@ -72,7 +72,7 @@ class ZeroConfigTlsTest {
 
   @Test
   void afterAnAuthSwitchTheProofHashesTheGreetingsScrambleWhichTheSwitchRepeats() throws Exception {
-    try (ReplicaServer server = start(config(MariadbDialect.INSTANCE).build());
+    try (ReplicaServer server = start(config(MariadbSqlFlavor.INSTANCE).build());
         TestClient c = TestClient.connect(server.port())) {
       byte[] scramble = c.greeting().scramble();
       c.startTls(ReplicaServerTest.trustAll());
@@ -85,7 +85,7 @@ class ZeroConfigTlsTest {
 
   @Test
   void cachingSha2OverTlsAndNativeOverPlainTcpEndWithThePlainOk() {
-    try (ReplicaServer server = start(config(MariadbDialect.INSTANCE).build())) {
+    try (ReplicaServer server = start(config(MariadbSqlFlavor.INSTANCE).build())) {
       try (TestClient c = TestClient.connect(server.port())) {
         c.startTls(ReplicaServerTest.trustAll());
         assertThat(c.login("repl", "repl-pass", "caching_sha2_password", null).payload()).isEqualTo(PLAIN_OK);
@@ -100,7 +100,7 @@ class ZeroConfigTlsTest {
   @Test
   void theOkIsTheSameForAClientThatAsksForSessionTracking() throws Exception {
     // The relay does not offer CLIENT_SESSION_TRACK; a MariaDB server stores the info length-encoded either way.
-    try (ReplicaServer server = start(config(MariadbDialect.INSTANCE).build());
+    try (ReplicaServer server = start(config(MariadbSqlFlavor.INSTANCE).build());
         TestClient c = TestClient.connect(server.port()).withCapability(CapabilityFlags.CLIENT_SESSION_TRACK)) {
       assertThat(c.greeting().has(CapabilityFlags.CLIENT_SESSION_TRACK)).isFalse();
       byte[] scramble = c.greeting().scramble();
@@ -115,7 +115,7 @@ class ZeroConfigTlsTest {
     GeneratedCertificate own = GeneratedCertificate.create(new SecureRandom(), Instant.now());
     Path cert = Files.writeString(dir.resolve("cert.pem"), pem("CERTIFICATE", own.certificate().getEncoded()));
     Path key = Files.writeString(dir.resolve("key.pem"), pem("PRIVATE KEY", own.privateKey().getEncoded()));
-    try (ReplicaServer server = start(config(MariadbDialect.INSTANCE)
+    try (ReplicaServer server = start(config(MariadbSqlFlavor.INSTANCE)
         .tls(new ReplicaServerConfig.TlsFiles(cert, key)).build());
         TestClient c = TestClient.connect(server.port())) {
       assertThat(server.tlsCertificate()).contains(own.certificate());
@@ -129,7 +129,7 @@ class ZeroConfigTlsTest {
 
   @Test
   void withoutGenerationNorFilesThereIsNoTls() {
-    try (ReplicaServer server = start(config(MariadbDialect.INSTANCE).autoGenerateCertificate(false).build());
+    try (ReplicaServer server = start(config(MariadbSqlFlavor.INSTANCE).autoGenerateCertificate(false).build());
         TestClient c = TestClient.connect(server.port())) {
       assertThat(server.tlsCertificate()).isEmpty();
       assertThat(c.greeting().has(CapabilityFlags.CLIENT_SSL)).isFalse();
@@ -137,13 +137,13 @@ class ZeroConfigTlsTest {
       QueryResponse r = c.query("SELECT @@have_ssl");
       assertThat(((QueryResponse.Rows) r).resultSet().rows()).containsExactly(List.of("DISABLED"));
     }
-    assertThatThrownBy(() -> config(MariadbDialect.INSTANCE).autoGenerateCertificate(false)
+    assertThatThrownBy(() -> config(MariadbSqlFlavor.INSTANCE).autoGenerateCertificate(false)
         .requireSecureTransport(true).build()).hasMessageContaining("requireSecureTransport needs TLS");
   }
 
   @Test
   void requireSecureTransportWorksOverAGeneratedCertificate() {
-    try (ReplicaServer server = start(config(MariadbDialect.INSTANCE).requireSecureTransport(true).build())) {
+    try (ReplicaServer server = start(config(MariadbSqlFlavor.INSTANCE).requireSecureTransport(true).build())) {
       try (TestClient c = TestClient.connect(server.port())) {
         assertThatThrownBy(() -> c.login("nat", "nat-pass", "mysql_native_password", null))
             .hasMessageContaining("3159");

@@ -40,7 +40,7 @@ class BigEventTest {
 
   @Test
   void bigEventsAreSplitIntoFramesAndBothPathsAgree() throws Exception {
-    Synthetic binlog = new Synthetic(FixtureBinlogs.mysql());
+    Synthetic binlog = new Synthetic(StoreFixtures.mysql());
     binlog.startFile("binlog.000001");
     for (int i = 0; i < SIZES.length; i++) {
       binlog.transaction(i + 1, SIZES[i]);
@@ -92,19 +92,19 @@ class BigEventTest {
 
   /** A MySQL binlog made up here: the fixture server's FORMAT_DESCRIPTION, then GTID, BEGIN, query, XID. */
   static final class Synthetic {
-    final FixtureBinlogs fixture;
+    final StoreFixtures fixture;
     final List<BinlogEvent> events = new ArrayList<>();
     private final byte[] formatBody;
     private long position;
 
-    Synthetic(FixtureBinlogs fixture) {
+    Synthetic(StoreFixtures fixture) {
       this.fixture = fixture;
       byte[] fde = fixture.events(fixture.files.get(0)).get(0);
       this.formatBody = Arrays.copyOfRange(fde, EventHeader.SIZE, fde.length - 4);
     }
 
     void startFile(String name) {
-      events.add(FixtureBinlogs.rotate(name));
+      events.add(StoreFixtures.rotate(name));
       position = 4;
       event(EventType.FORMAT_DESCRIPTION, formatBody);
       event(EventType.PREVIOUS_GTIDS, MysqlGtidSet.empty().encode());

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DumpStreamTest {
   private static final int NON_BLOCKING = DumpRequest.BINLOG_DUMP_NON_BLOCK;
-  private final FixtureBinlogs mysql = FixtureBinlogs.mysql();
+  private final StoreFixtures mysql = StoreFixtures.mysql();
 
   @TempDir
   Path dir;

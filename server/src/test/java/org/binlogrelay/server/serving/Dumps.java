@@ -41,15 +41,15 @@ final class Dumps {
   }
 
   /** Starts a dump on {@code channel} and runs what it queued. */
-  static DumpSession start(EmbeddedChannel channel, BinlogStore store, ServingConfig config, DumpRequest request,
+  static ReplicaStream start(EmbeddedChannel channel, BinlogStore store, ServingConfig config, DumpRequest request,
       SessionVariables variables) {
     return start(channel, store, config, request, variables, new DumpRegistry());
   }
 
-  static DumpSession start(EmbeddedChannel channel, BinlogStore store, ServingConfig config, DumpRequest request,
+  static ReplicaStream start(EmbeddedChannel channel, BinlogStore store, ServingConfig config, DumpRequest request,
       SessionVariables variables, DumpRegistry registry) {
     DumpFlavor flavor = DumpFlavor.of(store.flavor());
-    DumpSession session = new DumpSession(channel, FIRST_SEQUENCE_ID, request, flavor.settings(variables), flavor,
+    ReplicaStream session = new ReplicaStream(channel, FIRST_SEQUENCE_ID, request, flavor.settings(variables), flavor,
         store, config, registry, "test replica " + request.serverId(), request.serverId(),
         new DumpStatus.Replica(request.serverId(), "127.0.0.1", "repl", "", "", 0, false, 0));
     session.start();

@@ -26,8 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class GtidDumpTest {
   private static final int CREATED = EventHeader.SIZE + 2 + 50;
-  private final FixtureBinlogs mysql = FixtureBinlogs.mysql();
-  private final FixtureBinlogs mariadb = FixtureBinlogs.mariadb();
+  private final StoreFixtures mysql = StoreFixtures.mysql();
+  private final StoreFixtures mariadb = StoreFixtures.mariadb();
 
   @TempDir
   Path dir;

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * with NUL bytes (zongji) or are all NUL bytes (python-mysql-replication), which both servers read as C strings.
  */
 class LibraryDumpRequestsTest {
-  private final FixtureBinlogs mysql = FixtureBinlogs.mysql();
-  private final FixtureBinlogs mariadb = FixtureBinlogs.mariadb();
+  private final StoreFixtures mysql = StoreFixtures.mysql();
+  private final StoreFixtures mariadb = StoreFixtures.mariadb();
 
   @TempDir
   Path dir;
@@ -34,7 +34,7 @@ class LibraryDumpRequestsTest {
 
   @Test
   void zongjiByFileAndPositionStartsInThatFile() throws Exception {
-    for (FixtureBinlogs fixture : List.of(mysql, mariadb)) {
+    for (StoreFixtures fixture : List.of(mysql, mariadb)) {
       try (BinlogStore store = fixture.store(dir.resolve(fixture.directory))) {
         String second = fixture.files.get(1);
         byte[] packet = new ByteWriter().u8(0x12).u32(4).u16(0).u32(77).string(second).u8(0).toByteArray();
@@ -48,7 +48,7 @@ class LibraryDumpRequestsTest {
   void anEmptyNameStartsInTheFirstFileOnBothFlavours() throws Exception {
     // zongji without a file ("\0") and python-mysql-replication on MariaDB ("\0\0\0\0"): the servers' find_log_pos
     // without a name, i.e. the first file of the index.
-    for (FixtureBinlogs fixture : List.of(mysql, mariadb)) {
+    for (StoreFixtures fixture : List.of(mysql, mariadb)) {
       try (BinlogStore store = fixture.store(dir.resolve(fixture.directory))) {
         for (int zeros : new int[] {1, 4}) {
           byte[] packet = new ByteWriter().u8(0x12).u32(4).u16(0).u32(78).bytes(new byte[zeros]).toByteArray();
@@ -83,7 +83,7 @@ class LibraryDumpRequestsTest {
     }
   }
 
-  private static byte[] firstEvent(BinlogStore store, DumpRequest request, FixtureBinlogs fixture) {
+  private static byte[] firstEvent(BinlogStore store, DumpRequest request, StoreFixtures fixture) {
     EmbeddedChannel channel = Dumps.channel();
     Dumps.start(channel, store, Dumps.config().build(), request,
         fixture.flavor == GtidFlavor.MYSQL ? Dumps.mysqlReplica(0) : Dumps.mariadbReplica(0, null));

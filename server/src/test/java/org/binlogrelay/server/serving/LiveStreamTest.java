@@ -25,8 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LiveStreamTest {
   private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
-  private final FixtureBinlogs mysql = FixtureBinlogs.mysql();
-  private final FixtureBinlogs mariadb = FixtureBinlogs.mariadb();
+  private final StoreFixtures mysql = StoreFixtures.mysql();
+  private final StoreFixtures mariadb = StoreFixtures.mariadb();
 
   @TempDir
   Path dir;
@@ -84,7 +84,7 @@ class LiveStreamTest {
   void newEventsGoOutWhenReadableAndNoHeartbeatFollowsARotate() throws Exception {
     try (BinlogStore store = mysql.store(dir, 2)) {
       EmbeddedChannel channel = Dumps.channel();
-      DumpSession session = Dumps.start(channel, store, Dumps.config().build(), Dumps.byPosition("binlog.000002", 4,
+      ReplicaStream session = Dumps.start(channel, store, Dumps.config().build(), Dumps.byPosition("binlog.000002", 4,
           DumpRequest.USE_HEARTBEAT_EVENT_V2, 7), Dumps.mysqlReplica(SECOND));
       List<Wire.Packet> first = Wire.packets(Wire.drain(channel).bytes());
       assertThat(first.get(first.size() - 1).eventType()).as("binlog.000002 ends with its ROTATE")
@@ -133,7 +133,7 @@ class LiveStreamTest {
   void aReplicaThatStopsReadingIsDroppedAfterTheTimeout() throws Exception {
     try (BinlogStore store = mysql.store(dir)) {
       EmbeddedChannel channel = Dumps.channel();
-      DumpSession session = Dumps.start(channel, store, Dumps.config().stalledReplicaTimeout(Duration.ofSeconds(60))
+      ReplicaStream session = Dumps.start(channel, store, Dumps.config().stalledReplicaTimeout(Duration.ofSeconds(60))
           .build(), Dumps.byPosition("binlog.000001", 4, 0, 7), Dumps.mysqlReplica(0));
       Wire.drain(channel);
       channel.unsafe().outboundBuffer().setUserDefinedWritability(5, false);

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 class PausedFeedTest {
   private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
   private static final int EVENT_TYPE = 4;
-  private final FixtureBinlogs mysql = FixtureBinlogs.mysql();
+  private final StoreFixtures mysql = StoreFixtures.mysql();
 
   @TempDir
   Path dir;
@@ -38,7 +38,7 @@ class PausedFeedTest {
     try (BinlogStore store = mysql.store(dir, 2)) {
       EmbeddedChannel channel = Dumps.channel();
       ServingConfig config = Dumps.config().observer((from, to) -> observed.add(new Position[] {from, to})).build();
-      DumpSession session = Dumps.start(channel, store, config, Dumps.byPosition("binlog.000002", 4,
+      ReplicaStream session = Dumps.start(channel, store, config, Dumps.byPosition("binlog.000002", 4,
           DumpRequest.USE_HEARTBEAT_EVENT_V2, 7), Dumps.mysqlReplica(SECOND));
       Wire.drain(channel);
       DumpStatus before = session.status();
@@ -83,7 +83,7 @@ class PausedFeedTest {
   void stallsCountTheEpisodesTheReplicaStoppedReading() throws Exception {
     try (BinlogStore store = mysql.store(dir)) {
       EmbeddedChannel channel = Dumps.channel();
-      DumpSession session = Dumps.start(channel, store, Dumps.config().build(), Dumps.byPosition("binlog.000001", 4,
+      ReplicaStream session = Dumps.start(channel, store, Dumps.config().build(), Dumps.byPosition("binlog.000001", 4,
           0, 7), Dumps.mysqlReplica(0));
       Wire.drain(channel);
       for (int i = 0; i < 2; i++) {

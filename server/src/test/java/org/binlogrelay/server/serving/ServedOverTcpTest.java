@@ -15,7 +15,7 @@ import org.binlogrelay.server.downstream.DumpRequest;
 import org.binlogrelay.server.downstream.ReplicaServer;
 import org.binlogrelay.server.downstream.ReplicaServerConfig;
 import org.binlogrelay.server.downstream.account.UserAccounts;
-import org.binlogrelay.server.downstream.sql.MysqlDialect;
+import org.binlogrelay.server.downstream.sql.MysqlSqlFlavor;
 import org.binlogrelay.storage.BinlogStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * region here), the listing answers SHOW BINARY LOGS, and heartbeats go out in real time.
  */
 class ServedOverTcpTest {
-  private final FixtureBinlogs mysql = FixtureBinlogs.mysql();
+  private final StoreFixtures mysql = StoreFixtures.mysql();
   private ReplicaServer server;
 
   @TempDir
@@ -98,7 +98,7 @@ class ServedOverTcpTest {
   }
 
   private static ReplicaServer start(BinlogStore store, StoreDumpHandler dumps) {
-    ReplicaServerConfig config = ReplicaServerConfig.builder(MysqlDialect.INSTANCE)
+    ReplicaServerConfig config = ReplicaServerConfig.builder(MysqlSqlFlavor.INSTANCE)
         .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
         .version("9.7.4-binlog-relay")
         .serverId(Dumps.RELAY_SERVER_ID)

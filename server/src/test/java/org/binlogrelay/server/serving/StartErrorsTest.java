@@ -27,8 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StartErrorsTest {
   private static final UUID PRIMARY = UUID.fromString("3b1e7c52-0000-4000-8000-00000000f001");
-  private final FixtureBinlogs mysql = FixtureBinlogs.mysql();
-  private final FixtureBinlogs mariadb = FixtureBinlogs.mariadb();
+  private final StoreFixtures mysql = StoreFixtures.mysql();
+  private final StoreFixtures mariadb = StoreFixtures.mariadb();
 
   @TempDir
   Path dir;
@@ -75,7 +75,7 @@ class StartErrorsTest {
   @Test
   void mysqlPurgedGtidsAreRefusedWithTheMissingSet() throws Exception {
     try (BinlogStore store = mysql.store(dir)) {
-      FixtureBinlogs.settle(store);
+      StoreFixtures.settle(store);
       store.removeFilesBefore("binlog.000002");
       assertRefused(store, Dumps.byGtids(MysqlGtidSet.empty(), 2, 7), Dumps.mysqlReplica(0),
           "Cannot replicate because the source purged required binary logs. Replicate the missing transactions from"
@@ -164,7 +164,7 @@ class StartErrorsTest {
           "Error: connecting slave requested to start from GTID 0-3-50, which is not in the master's binlog. Since"
               + " the master's binlog contains GTIDs with higher sequence numbers, it probably means that the slave"
               + " has diverged due to executing extra erroneous transactions");
-      FixtureBinlogs.settle(store);
+      StoreFixtures.settle(store);
       store.removeFilesBefore("mariadb-bin.000002");
       assertRefused(store, mariadbGtid("0-1-5,2-1-1"), Dumps.mariadbReplica(0, "0-1-5,2-1-1"),
           "Could not find GTID state requested by slave in any binlog files. Probably the slave state is too old and"

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** SHOW BINARY LOGS, status, GTID variables and BINLOG_GTID_POS() from the store, against the servers' own values. */
 class StoreBinlogListingTest {
-  private final FixtureBinlogs mysql = FixtureBinlogs.mysql();
-  private final FixtureBinlogs mariadb = FixtureBinlogs.mariadb();
+  private final StoreFixtures mysql = StoreFixtures.mysql();
+  private final StoreFixtures mariadb = StoreFixtures.mariadb();
 
   @TempDir
   Path dir;
@@ -32,7 +32,7 @@ class StoreBinlogListingTest {
       assertThat(listing.purgedGtids()).isEmpty();
       assertThat(listing.gtidPositionAt("binlog.000001", 4)).as("MariaDB only").isEmpty();
 
-      FixtureBinlogs.settle(store);
+      StoreFixtures.settle(store);
       store.removeFilesBefore("binlog.000002");
       assertThat(listing.purgedGtids()).isEqualTo(MysqlGtidSet.parse(
           mysql.expected.getProperty("file.binlog.000002.previous_gtids")).toString());

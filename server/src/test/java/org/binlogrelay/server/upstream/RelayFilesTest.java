@@ -65,7 +65,7 @@ class RelayFilesTest {
     SourceStream r = new SourceStream(R).dumpStart("mysql-bin.000001", 4).formatDescription()
         .previousGtids(P_UUID + ":1-2").transaction(R_UUID, 1).heartbeat().rotate("mysql-bin.000002")
         .formatDescription().previousGtids(P_UUID + ":1-2," + R_UUID + ":1").transaction(R_UUID, 2);
-    RelayFiles relay = new RelayFiles(tail, RELAY, new MysqlPrimary("9.7.4"), this::gtidsUpTo);
+    RelayFiles relay = new RelayFiles(tail, RELAY, new MysqlPrimaryFlavor("9.7.4"), this::gtidsUpTo);
     feed(relay, r.events());
 
     assertThat(store.files()).extracting(FileMetadata::name)
@@ -102,7 +102,7 @@ class RelayFilesTest {
     SourceStream r = new SourceStream(R).dumpStart("mysql-bin.000007", 4).formatDescription()
         .previousGtids(P_UUID + ":1-2").transaction(R_UUID, 1).stop("mysql-bin.000008").formatDescription()
         .previousGtids(P_UUID + ":1-2," + R_UUID + ":1").transaction(R_UUID, 2);
-    feed(new RelayFiles(tail, RELAY, new MysqlPrimary("9.7.4"), this::gtidsUpTo), r.events());
+    feed(new RelayFiles(tail, RELAY, new MysqlPrimaryFlavor("9.7.4"), this::gtidsUpTo), r.events());
     assertThat(store.files()).extracting(FileMetadata::name)
         .containsExactly("binlog.000003", "binlog.000004", "binlog.000005");
     assertThat(store.file("binlog.000004").orElseThrow().ending()).isEqualTo(FileMetadata.Ending.STOP);
@@ -114,7 +114,7 @@ class RelayFilesTest {
     StoreTail tail = StoreTail.read(store, store.startStream().orElseThrow()).orElseThrow();
     SourceStream r = new SourceStream(R).dumpStart("mysql-bin.000001", 4000).formatDescription()
         .transaction(R_UUID, 5);
-    feed(new RelayFiles(tail, RELAY, new MysqlPrimary("9.7.4"), this::gtidsUpTo), r.events());
+    feed(new RelayFiles(tail, RELAY, new MysqlPrimaryFlavor("9.7.4"), this::gtidsUpTo), r.events());
     assertThat(store.executedGtids()).isEqualTo(MysqlGtidSet.parse(P_UUID + ":1-2," + R_UUID + ":5"));
     assertThat(store.verify("binlog.000004").problem()).isNull();
   }
@@ -125,12 +125,12 @@ class RelayFilesTest {
     SourceStream r = new SourceStream(R).dumpStart("mysql-bin.000001", 4).formatDescription()
         .previousGtids("").transaction(R_UUID, 1);
     List<BinlogEvent> events = r.events();
-    RelayFiles early = new RelayFiles(tail, RELAY, new MysqlPrimary("9.7.4"), this::gtidsUpTo);
+    RelayFiles early = new RelayFiles(tail, RELAY, new MysqlPrimaryFlavor("9.7.4"), this::gtidsUpTo);
     FormatDescriptionEvent format = FormatDescriptionEvent.parse(events.get(1));
     assertThatThrownBy(() -> early.map(events.get(3), format)).isInstanceOf(ProtocolException.class)
         .hasMessageContaining("FORMAT_DESCRIPTION must come first");
 
-    RelayFiles twice = new RelayFiles(tail, RELAY, new MysqlPrimary("9.7.4"), this::gtidsUpTo);
+    RelayFiles twice = new RelayFiles(tail, RELAY, new MysqlPrimaryFlavor("9.7.4"), this::gtidsUpTo);
     twice.map(events.get(1), format);
     SourceStream again = new SourceStream(R).dumpStart("mysql-bin.000001", 4).formatDescription();
     assertThatThrownBy(() -> twice.map(again.events().get(1), format)).isInstanceOf(ProtocolException.class)
@@ -141,7 +141,7 @@ class RelayFilesTest {
   void eventsItMakesCarryValidChecksumsAndTheRelaysServerId() throws Exception {
     StoreTail tail = StoreTail.read(store, store.startStream().orElseThrow()).orElseThrow();
     SourceStream r = new SourceStream(R).dumpStart("mysql-bin.000001", 4).formatDescription();
-    RelayFiles relay = new RelayFiles(tail, RELAY, new MysqlPrimary("9.7.4"), this::gtidsUpTo);
+    RelayFiles relay = new RelayFiles(tail, RELAY, new MysqlPrimaryFlavor("9.7.4"), this::gtidsUpTo);
     List<BinlogEvent> out = relay.map(r.events().get(1), FormatDescriptionEvent.parse(r.events().get(1)));
     assertThat(out).hasSize(3);
     assertThat(out.get(0).header().hasFlag(EventHeader.LOG_EVENT_ARTIFICIAL_F)).isTrue();

@@ -49,7 +49,7 @@ class RelayFilesUnpositionedTest {
 
       byte[] source = fixture("mariadb-11.8", "mariadb-bin.000002");
       List<BinlogEvent> sourceEvents = dump("mariadb-bin.000002", source);
-      RelayFiles relay = new RelayFiles(tail, RELAY, new MariadbPrimary(), end -> {
+      RelayFiles relay = new RelayFiles(tail, RELAY, new MariadbPrimaryFlavor(), end -> {
         try {
           store.sync().get(10, TimeUnit.SECONDS);
         } catch (Exception e) {

@@ -14,7 +14,7 @@ import java.util.List;
 final class CommonVariables {
   private CommonVariables() {}
 
-  static List<SystemVariable> of(ServerIdentity id, Dialect d) {
+  static List<SystemVariable> of(ServerIdentity id, SqlFlavor d) {
     List<SystemVariable> v = new java.util.ArrayList<>(identity(id, d));
     v.addAll(clientSession());
     return v;
@@ -54,7 +54,7 @@ final class CommonVariables {
         SystemVariable.global("slave_net_timeout", VariableType.UNSIGNED, "60"));
   }
 
-  private static List<SystemVariable> identity(ServerIdentity id, Dialect d) {
+  private static List<SystemVariable> identity(ServerIdentity id, SqlFlavor d) {
     String charset = d.characterSet();
     return List.of(
         SystemVariable.global("server_id", VariableType.UNSIGNED, Long.toString(id.serverId())),

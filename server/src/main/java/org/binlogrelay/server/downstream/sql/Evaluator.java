@@ -34,7 +34,7 @@ final class Evaluator {
   /** A double's largest decimal exponent. */
   private static final int MAX_EXPONENT = 308;
 
-  private final Environment env;
+  private final SqlEnvironment env;
   private final ClientContext client;
   private final SessionVariables session;
   private final Functions functions;
@@ -42,7 +42,7 @@ final class Evaluator {
   private int row = -1;
   private boolean inWhere;
 
-  Evaluator(Environment env, ClientContext client, SessionVariables session) {
+  Evaluator(SqlEnvironment env, ClientContext client, SessionVariables session) {
     this.env = env;
     this.client = client;
     this.session = session;

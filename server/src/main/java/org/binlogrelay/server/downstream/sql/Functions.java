@@ -22,12 +22,12 @@ import org.binlogrelay.protocol.query.Expression;
 final class Functions {
   private static final DateTimeFormatter DATETIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT);
 
-  private final Environment env;
+  private final SqlEnvironment env;
   private final ClientContext client;
   private final SessionVariables session;
   private final Evaluator evaluator;
 
-  Functions(Environment env, ClientContext client, SessionVariables session, Evaluator evaluator) {
+  Functions(SqlEnvironment env, ClientContext client, SessionVariables session, Evaluator evaluator) {
     this.env = env;
     this.client = client;
     this.session = session;

@@ -24,7 +24,7 @@ import org.binlogrelay.protocol.query.VariableScope;
 import org.binlogrelay.server.downstream.account.Privilege;
 
 /**
- * Answers a COM_QUERY the way a MySQL or MariaDB server would ({@link Dialect}): parses it ({@link SqlParser}),
+ * Answers a COM_QUERY the way a MySQL or MariaDB server would ({@link SqlFlavor}): parses it ({@link SqlParser}),
  * evaluates {@code SELECT} lists ({@link Evaluator}) and the relay's tables ({@link TableQuery}), applies {@code
  * SET} and transaction statements to the session, and lists variables, status, binlogs, events, replicas, the
  * relay's own replication and its connections. Every refusal is an ERR with the real server's code and wording:
@@ -44,7 +44,7 @@ public final class QueryResponder {
       Set.of("utf8mb4", "utf8mb3", "utf8", "latin1", "ascii", "binary");
   private static final Set<String> SCHEMA_TABLES = Set.of("SCHEMATA", "TABLES", "COLUMNS");
 
-  private final Environment env;
+  private final SqlEnvironment env;
   private final Supplier<List<ReplicaInfo>> replicas;
   private final ReplicationSource source;
   private final Connections connections;
@@ -53,21 +53,21 @@ public final class QueryResponder {
   private final SchemaStatements schema;
 
   /** A responder without a schema source: statements that read table schemas get ER_NOT_SUPPORTED_YET. */
-  public QueryResponder(Dialect dialect, ServerIdentity identity, ServerVariables variables, BinlogListing binlogs,
+  public QueryResponder(SqlFlavor dialect, ServerIdentity identity, ServerVariables variables, BinlogListing binlogs,
       Supplier<List<ReplicaInfo>> replicas, Clock clock) {
     this(dialect, identity, variables, binlogs, replicas, clock, ReplicationSource.NONE, Connections.NONE,
         ServerCounters.NONE, SchemaStatements.off(dialect.productName()));
   }
 
   /** A responder with a schema source and without the relay's replication, connections or counters. */
-  public QueryResponder(Dialect dialect, ServerIdentity identity, ServerVariables variables, BinlogListing binlogs,
+  public QueryResponder(SqlFlavor dialect, ServerIdentity identity, ServerVariables variables, BinlogListing binlogs,
       Supplier<List<ReplicaInfo>> replicas, Clock clock, SchemaStatements schema) {
     this(dialect, identity, variables, binlogs, replicas, clock, ReplicationSource.NONE, Connections.NONE,
         ServerCounters.NONE, schema);
   }
 
   /** A responder without a schema source: statements that read table schemas get ER_NOT_SUPPORTED_YET. */
-  public QueryResponder(Dialect dialect, ServerIdentity identity, ServerVariables variables, BinlogListing binlogs,
+  public QueryResponder(SqlFlavor dialect, ServerIdentity identity, ServerVariables variables, BinlogListing binlogs,
       Supplier<List<ReplicaInfo>> replicas, Clock clock, ReplicationSource source, Connections connections,
       ServerCounters counters) {
     this(dialect, identity, variables, binlogs, replicas, clock, source, connections, counters,
@@ -80,10 +80,10 @@ public final class QueryResponder {
    * @param counters the server's counters ({@code SHOW STATUS})
    * @param schema answers the statements that read table schemas ({@link Statement.Metadata})
    */
-  public QueryResponder(Dialect dialect, ServerIdentity identity, ServerVariables variables, BinlogListing binlogs,
+  public QueryResponder(SqlFlavor dialect, ServerIdentity identity, ServerVariables variables, BinlogListing binlogs,
       Supplier<List<ReplicaInfo>> replicas, Clock clock, ReplicationSource source, Connections connections,
       ServerCounters counters, SchemaStatements schema) {
-    this.env = new Environment(dialect, identity, variables, binlogs, clock, new Columns(dialect.collationId()));
+    this.env = new SqlEnvironment(dialect, identity, variables, binlogs, clock, new Columns(dialect.collationId()));
     this.schema = Objects.requireNonNull(schema, "schema");
     this.replicas = Objects.requireNonNull(replicas, "replicas");
     this.source = Objects.requireNonNull(source, "source");
@@ -91,7 +91,7 @@ public final class QueryResponder {
     this.counters = Objects.requireNonNull(counters, "counters");
   }
 
-  public Dialect dialect() {
+  public SqlFlavor dialect() {
     return env.dialect();
   }
 
@@ -136,7 +136,7 @@ public final class QueryResponder {
   private QueryResponse answer(Statement statement, String sql, ClientContext client, SessionVariables session) {
     Evaluator evaluator = new Evaluator(env, client, session);
     Columns columns = env.columns();
-    Dialect dialect = env.dialect();
+    SqlFlavor dialect = env.dialect();
     if (statement instanceof Statement.Select select) {
       return rows(select(select, evaluator, client, session));
     }
@@ -551,7 +551,7 @@ public final class QueryResponder {
   }
 
   private Runnable names(Assignment.Names n, SessionVariables session) {
-    Dialect dialect = env.dialect();
+    SqlFlavor dialect = env.dialect();
     String charset = n.charset().equals("default") ? dialect.characterSet() : n.charset().toLowerCase(Locale.ROOT);
     if (!CHARACTER_SETS.contains(charset)) {
       throw new StatementRefused(ErrorMessages.unknownCharacterSet(n.charset()));

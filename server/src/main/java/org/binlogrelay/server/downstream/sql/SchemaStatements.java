@@ -20,7 +20,7 @@ public interface SchemaStatements {
   /**
    * Without a schema source: every metadata statement gets ER_NOT_SUPPORTED_YET naming the option.
    *
-   * @param product "MySQL" or "MariaDB", as the server names itself in the message ({@link Dialect#productName()})
+   * @param product "MySQL" or "MariaDB", as the server names itself in the message ({@link SqlFlavor#productName()})
    */
   static SchemaStatements off(String product) {
     QueryResponse refusal = new QueryResponse.Err(notConfigured(product));

@@ -41,7 +41,7 @@ final class StatusTable {
   }
 
   /** The status rows for a statement of {@code scope}. */
-  static List<List<String>> rows(VariableScope scope, Environment env, ServerCounters counters,
+  static List<List<String>> rows(VariableScope scope, SqlEnvironment env, ServerCounters counters,
       Connections connections, Optional<SourceStatus> source, StatementCounters statements,
       SessionVariables session, ClientContext client, int registeredReplicas) {
     StatusTable t = new StatusTable(scope == VariableScope.GLOBAL);

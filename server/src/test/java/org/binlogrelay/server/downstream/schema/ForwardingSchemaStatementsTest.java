@@ -14,9 +14,9 @@ import org.binlogrelay.protocol.query.QueryResponse;
 import org.binlogrelay.server.downstream.account.Privilege;
 import org.binlogrelay.server.downstream.sql.BinlogListing;
 import org.binlogrelay.server.downstream.sql.ClientContext;
-import org.binlogrelay.server.downstream.sql.Dialect;
-import org.binlogrelay.server.downstream.sql.MariadbDialect;
-import org.binlogrelay.server.downstream.sql.MysqlDialect;
+import org.binlogrelay.server.downstream.sql.SqlFlavor;
+import org.binlogrelay.server.downstream.sql.MariadbSqlFlavor;
+import org.binlogrelay.server.downstream.sql.MysqlSqlFlavor;
 import org.binlogrelay.server.downstream.sql.QueryResponder;
 import org.binlogrelay.server.downstream.sql.SchemaStatements;
 import org.binlogrelay.server.downstream.sql.ServerIdentity;
@@ -74,7 +74,7 @@ class ForwardingSchemaStatementsTest {
     source.close();
   }
 
-  private static QueryResponder responder(Dialect dialect, SchemaStatements schema) {
+  private static QueryResponder responder(SqlFlavor dialect, SchemaStatements schema) {
     return new QueryResponder(dialect, ID, new ServerVariables(dialect.variables(ID, BinlogListing.EMPTY)),
         BinlogListing.EMPTY, List::of, Clock.systemUTC(), schema);
   }
@@ -86,8 +86,8 @@ class ForwardingSchemaStatementsTest {
 
   @Test
   void withoutASchemaSourceEveryMetadataStatementIsNotSupportedYetNamingTheOption() {
-    QueryResponder mysql = new QueryResponder(MysqlDialect.INSTANCE, ID, new ServerVariables(
-        MysqlDialect.INSTANCE.variables(ID, BinlogListing.EMPTY)), BinlogListing.EMPTY, List::of, Clock.systemUTC());
+    QueryResponder mysql = new QueryResponder(MysqlSqlFlavor.INSTANCE, ID, new ServerVariables(
+        MysqlSqlFlavor.INSTANCE.variables(ID, BinlogListing.EMPTY)), BinlogListing.EMPTY, List::of, Clock.systemUTC());
     for (String sql : List.of("SHOW DATABASES", "SHOW CREATE TABLE shop.t", "SHOW FULL TABLES IN shop WHERE"
         + " Table_Type = 'BASE TABLE'", "SELECT schema_name FROM information_schema.schemata")) {
       ErrPacket e = err(mysql.respond(sql, GRANTED, session));
@@ -96,14 +96,14 @@ class ForwardingSchemaStatementsTest {
       assertThat(e.message()).isEqualTo("This version of MySQL doesn't yet support 'reading table schemas through"
           + " binlog-relay without a schema source (start the relay with --schema-source)'");
     }
-    ErrPacket maria = err(responder(MariadbDialect.INSTANCE, SchemaStatements.off("MariaDB"))
+    ErrPacket maria = err(responder(MariadbSqlFlavor.INSTANCE, SchemaStatements.off("MariaDB"))
         .respond("SHOW DATABASES", GRANTED, session));
     assertThat(maria.message()).startsWith("This version of MariaDB doesn't yet support");
   }
 
   @Test
   void anAccountWithoutSchemaReadGetsAccessDeniedNamingThePrivilege() {
-    QueryResponder r = responder(MysqlDialect.INSTANCE, new ForwardingSchemaStatements(source));
+    QueryResponder r = responder(MysqlSqlFlavor.INSTANCE, new ForwardingSchemaStatements(source));
     ErrPacket e = err(r.respond("SHOW CREATE TABLE shop.t", REPLICA, session));
     assertThat(e).isEqualTo(new ErrPacket(1227, "42000",
         "Access denied; you need (at least one of) the SCHEMA_READ privilege(s) for this operation"));
@@ -112,7 +112,7 @@ class ForwardingSchemaStatementsTest {
 
   @Test
   void aGrantedAccountsStatementIsForwardedWithItsCurrentDatabaseAndResultCharset() throws Exception {
-    QueryResponder r = responder(MysqlDialect.INSTANCE, new ForwardingSchemaStatements(source));
+    QueryResponder r = responder(MysqlSqlFlavor.INSTANCE, new ForwardingSchemaStatements(source));
     assertThat(err(r.respond("SHOW TABLES", GRANTED, session))).isEqualTo(new ErrPacket(1046, "3D000",
         "No database selected"));
     session.database("shop");
@@ -130,7 +130,7 @@ class ForwardingSchemaStatementsTest {
 
   @Test
   void dataReadsAndTricksAreRefusedAndNotForwarded() {
-    QueryResponder r = responder(MysqlDialect.INSTANCE, new ForwardingSchemaStatements(source));
+    QueryResponder r = responder(MysqlSqlFlavor.INSTANCE, new ForwardingSchemaStatements(source));
     // a data read is valid SQL the relay does not run (1235); the others are not one statement of the grammar
     assertThat(err(r.respond("SELECT * FROM shop.orders", GRANTED, session)).code()).isEqualTo(1235);
     for (String sql : List.of("SHOW CREATE TABLE t; DROP TABLE t",

@@ -61,11 +61,11 @@ class QueryResponderTest {
       Privilege.class));
 
   private final List<ReplicaInfo> replicas = new ArrayList<>();
-  private final QueryResponder mysql = responder(MysqlDialect.INSTANCE, MYSQL_ID);
-  private final QueryResponder mariadb = responder(MariadbDialect.INSTANCE, MARIADB_ID);
+  private final QueryResponder mysql = responder(MysqlSqlFlavor.INSTANCE, MYSQL_ID);
+  private final QueryResponder mariadb = responder(MariadbSqlFlavor.INSTANCE, MARIADB_ID);
   private final SessionVariables session = new SessionVariables();
 
-  private QueryResponder responder(Dialect dialect, ServerIdentity id) {
+  private QueryResponder responder(SqlFlavor dialect, ServerIdentity id) {
     return new QueryResponder(dialect, id, new ServerVariables(dialect.variables(id, BINLOGS)), BINLOGS,
         () -> replicas, CLOCK);
   }

@@ -147,10 +147,10 @@ class RelayStatementsTest {
   };
 
   private final ReplicationSource source = () -> Optional.ofNullable(status);
-  private final QueryResponder mysql = responder(MysqlDialect.INSTANCE, MYSQL_ID);
-  private final QueryResponder mariadb = responder(MariadbDialect.INSTANCE, MARIADB_ID);
+  private final QueryResponder mysql = responder(MysqlSqlFlavor.INSTANCE, MYSQL_ID);
+  private final QueryResponder mariadb = responder(MariadbSqlFlavor.INSTANCE, MARIADB_ID);
 
-  private QueryResponder responder(Dialect dialect, ServerIdentity id) {
+  private QueryResponder responder(SqlFlavor dialect, ServerIdentity id) {
     return new QueryResponder(dialect, id, new ServerVariables(dialect.variables(id, binlogs, source)), binlogs,
         List::of, CLOCK, source, connections, counters);
   }
@@ -339,7 +339,7 @@ class RelayStatementsTest {
     assertThat(err(mysql, "SHOW SLAVE STATUS").code()).as("MySQL 8.4 dropped it").isEqualTo(1064);
     ServerIdentity mysql80 = new ServerIdentity("8.0.36-binlog-relay", "binlog-relay", 77,
         "11111111-2222-3333-4444-555555555555", 0, 67108864, 28800, "relay-host", 3306);
-    QueryResponder old = responder(MysqlDialect.INSTANCE, mysql80);
+    QueryResponder old = responder(MysqlSqlFlavor.INSTANCE, mysql80);
     Map<String, String> slave = columnsToValues(rows(old, "SHOW SLAVE STATUS"));
     assertThat(slave).containsEntry("Master_Host", "primary.example").containsEntry("Slave_IO_Running", "Yes")
         .containsEntry("Seconds_Behind_Master", "2").containsKeys("Master_UUID", "Get_master_public_key",
