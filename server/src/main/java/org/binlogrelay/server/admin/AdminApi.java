@@ -8,14 +8,10 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.binlogrelay.server.metrics.ReplicaView;
-import org.binlogrelay.storage.retention.RetentionRun;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -92,7 +88,7 @@ public final class AdminApi {
         return Answer.text(200, Answer.PROMETHEUS, relay.scrape());
       case "/api/v1/status":
         requireGet(method);
-        return ok(status());
+        return ok(Views.status(relay));
       case "/api/v1/upstream":
         requireGet(method);
         return ok(upstreamOrConflict());
@@ -116,7 +112,7 @@ public final class AdminApi {
       case "/api/v1/binlogs/rotate":
         requirePost(method);
         requirePrimary();
-        return ok(Map.of("rotatedTo", relay.rotate()));
+        return ok(new Views.RotatedJson(relay.rotate()));
       case "/api/v1/binlogs/purge":
         requirePost(method);
         return ok(purge(body));
@@ -128,7 +124,7 @@ public final class AdminApi {
         return ok(relay.replicas().stream().map(Views::replica).toList());
       case "/api/v1/lag":
         requireGet(method);
-        return ok(lag());
+        return ok(Views.lag(relay));
       default:
         return replica(method, path);
     }
@@ -161,7 +157,7 @@ public final class AdminApi {
       throw ApiException.notFound("replica " + id + " is not connected");
     }
     if (action.equals("kick")) {
-      return ok(Map.of("kicked", id));
+      return ok(new Views.KickedJson(id));
     }
     return ok(Views.replica(awaitPaused(id, action.equals("pause"))));
   }
@@ -188,27 +184,7 @@ public final class AdminApi {
             + " the connected ones)"));
   }
 
-  private Map<String, Object> status() {
-    Map<String, Object> s = new LinkedHashMap<>();
-    s.put("relay", Views.relay(relay.relay()));
-    s.put("upstream", relay.primaryConfigured() ? Views.upstream(relay) : null);
-    s.put("store", Views.store(relay));
-    s.put("replicas", Map.of("connected", relay.replicas().size()));
-    return s;
-  }
-
-  private Map<String, Object> lag() {
-    Map<String, Object> upstream = new LinkedHashMap<>();
-    Map<String, Object> u = relay.primaryConfigured() ? Views.upstream(relay) : null;
-    upstream.put("secondsBehind", u == null ? null : u.get("secondsBehind"));
-    upstream.put("state", u == null ? null : u.get("state"));
-    Map<String, Object> l = new LinkedHashMap<>();
-    l.put("upstream", upstream);
-    l.put("replicas", relay.replicas().stream().map(Views::replica).toList());
-    return l;
-  }
-
-  private Map<String, Object> upstreamOrConflict() throws ApiException {
+  private Views.UpstreamJson upstreamOrConflict() throws ApiException {
     requirePrimary();
     return Views.upstream(relay);
   }
@@ -220,7 +196,7 @@ public final class AdminApi {
     }
   }
 
-  private Map<String, Object> change(byte[] body) throws ApiException {
+  private Views.SwitchedUpstreamJson change(byte[] body) throws ApiException {
     JsonNode b = object(body, true);
     String host = text(b, "host");
     Integer port = null;
@@ -234,12 +210,10 @@ public final class AdminApi {
       throw ApiException.badRequest("\"host\" is empty");
     }
     var done = relay.changeUpstream(host, port, text(b, "user"), text(b, "password"));
-    Map<String, Object> u = new LinkedHashMap<>(Views.upstream(relay));
-    u.put("switchedFrom", done.from());
-    return u;
+    return new Views.SwitchedUpstreamJson(Views.upstream(relay), done.from());
   }
 
-  private Map<String, Object> purge(byte[] body) throws ApiException {
+  private Views.PurgeJson purge(byte[] body) throws ApiException {
     JsonNode b = object(body, false);
     String to = text(b, "to");
     String beforeText = text(b, "before");
@@ -263,16 +237,7 @@ public final class AdminApi {
       }
       force = b.get("force").asBoolean();
     }
-    RetentionRun run = relay.purge(to, before, force);
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("removed", run.removed());
-    List<String> kept = new java.util.ArrayList<>(run.keptForReaders());
-    kept.addAll(run.keptUnsafe());
-    out.put("kept", kept);
-    out.put("keptForReplicas", run.keptForReaders());
-    out.put("bytes", run.bytes());
-    out.put("forced", run.forced());
-    return out;
+    return Views.purge(relay.purge(to, before, force));
   }
 
   private JsonNode object(byte[] body, boolean required) throws ApiException {
@@ -318,10 +283,8 @@ public final class AdminApi {
   }
 
   private Answer probe(Optional<String> problem, String up, String down) {
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("status", problem.isEmpty() ? up : down);
-    problem.ifPresent(p -> body.put("reason", p));
-    return json(problem.isEmpty() ? 200 : 503, body);
+    return json(problem.isEmpty() ? 200 : 503, new Views.ProbeJson(problem.isEmpty() ? up : down,
+        problem.orElse(null)));
   }
 
   private Answer ok(Object body) {
@@ -329,10 +292,7 @@ public final class AdminApi {
   }
 
   private Answer error(ApiException e) {
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("error", e.getMessage());
-    body.put("code", e.code());
-    return json(e.status(), body);
+    return json(e.status(), new Views.ErrorJson(e.getMessage(), e.code()));
   }
 
   private Answer json(int status, Object body) {

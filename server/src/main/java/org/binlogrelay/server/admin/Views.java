@@ -1,10 +1,10 @@
 package org.binlogrelay.server.admin;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.server.metrics.ReplicaView;
@@ -19,82 +19,152 @@ import org.binlogrelay.storage.Position;
 import org.binlogrelay.storage.ReadableSnapshot;
 import org.binlogrelay.storage.StoreHealth;
 import org.binlogrelay.storage.read.ReaderRegistry;
+import org.binlogrelay.storage.retention.RetentionRun;
 
 /**
- * The JSON objects of docs/admin-api.md ("Objects"), as ordered maps that Jackson renders: field names in
- * camelCase, times as ISO-8601 UTC strings, unknown values {@code null}. Stateless.
+ * The JSON objects of docs/admin-api.md ("Objects" and the endpoints' answers) as records, and how each is made
+ * from the relay's state. Jackson renders a record's components in their declared order, so a record's
+ * components are the object's keys in the contract's order: field names in camelCase, times as ISO-8601 UTC
+ * strings, unknown values {@code null}. The example answers in {@code docs/admin-api/} are checked against what
+ * these records render by {@code AdminContractTest}. Stateless; the records are immutable.
  */
 final class Views {
   private Views() {}
 
-  static Map<String, Object> relay(RelayControl.RelayFacts r) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("state", r.state());
-    m.put("version", r.version());
-    m.put("flavor", r.flavor());
-    m.put("serverId", r.serverId());
-    m.put("serverUuid", r.serverUuid());
-    m.put("replicaAddress", r.replicaAddress());
-    m.put("startedAt", time(r.startedAtMillis()));
-    m.put("uptimeSeconds", Math.max(0, r.nowMillis() - r.startedAtMillis()) / 1000.0);
-    return m;
+  /** {@code GET /api/v1/status}. */
+  record StatusJson(RelayJson relay, UpstreamJson upstream, StoreJson store, ReplicaCountJson replicas) {}
+
+  /** The {@code replicas} of {@link StatusJson}. */
+  record ReplicaCountJson(int connected) {}
+
+  /** Relay. */
+  record RelayJson(String state, String version, String flavor, long serverId, String serverUuid,
+      String replicaAddress, String startedAt, double uptimeSeconds) {}
+
+  /** Upstream: the replicator's state, or only {@code state} when there is no replicator. */
+  sealed interface UpstreamJson permits ReplicatorJson, NoReplicatorJson {
+    String state();
+
+    Double secondsBehind();
   }
 
-  static Map<String, Object> upstream(RelayControl relay) {
+  /** Upstream with a replicator. */
+  record ReplicatorJson(String state, String source, String since, String lastError, int attempt, long connections,
+      String primaryVersion, Long primaryServerId, String tls, boolean semiSync, PositionJson position,
+      String lastGtid, Double secondsBehind, long bytesReceived, long eventsReceived, long transactionsReceived,
+      String lastEventAt) implements UpstreamJson {}
+
+  /** Upstream without a replicator: {@code {"state": "STOPPED"}}. */
+  record NoReplicatorJson(String state) implements UpstreamJson {
+    @Override
+    public Double secondsBehind() {
+      return null;
+    }
+  }
+
+  /** The answer of {@code POST /api/v1/upstream/change}: Upstream plus {@code switchedFrom}. */
+  record SwitchedUpstreamJson(@JsonUnwrapped UpstreamJson upstream, String switchedFrom) {}
+
+  /** Store: the open store, or only {@code condition} ({@code null}) before it is open. */
+  sealed interface StoreJson permits OpenStoreJson, NoStoreJson {}
+
+  /** Store, open. */
+  record OpenStoreJson(String condition, String dataDir, int files, long bytes, PositionJson head,
+      String oldestEventAt, String executedGtids, String purgedGtids, String lastError) implements StoreJson {}
+
+  /** Store before it is open: {@code {"condition": null}}. */
+  record NoStoreJson(String condition) implements StoreJson {}
+
+  /** Binlog. */
+  record BinlogJson(String name, long size, String firstEventAt, String lastEventAt, boolean open, long readers) {}
+
+  /** {@code GET /api/v1/gtid}. */
+  record GtidJson(String flavor, String executed, String purged) {}
+
+  /** Replica. */
+  record ReplicaJson(long id, long serverId, String host, String reportHost, Integer reportPort, String user,
+      String uuid, String mode, String state, String connectedAt, PositionJson position, long bytesSent,
+      long eventsSent, long transactionsSent, long bytesBehind, Double secondsBehind, Double sendRateBytesPerSecond,
+      Double catchUpRateBytesPerSecond, Double etaSeconds, long stalls, boolean paused) {}
+
+  /** Binlog coordinates: {@code {"file": "binlog.000042", "position": 157}}. */
+  record PositionJson(String file, long position) {}
+
+  /** {@code GET /api/v1/lag}. */
+  record LagJson(UpstreamLagJson upstream, List<ReplicaJson> replicas) {}
+
+  /** The {@code upstream} of {@link LagJson}: both {@code null} without a configured primary. */
+  record UpstreamLagJson(Double secondsBehind, String state) {}
+
+  /** The answer of {@code POST /api/v1/binlogs/purge}. */
+  record PurgeJson(List<String> removed, List<String> kept, List<String> keptForReplicas, long bytes, int forced) {}
+
+  /** The answer of {@code POST /api/v1/binlogs/rotate}. */
+  record RotatedJson(String rotatedTo) {}
+
+  /** The answer of {@code POST /api/v1/replicas/{id}/kick}. */
+  record KickedJson(long kicked) {}
+
+  /** The answer of {@code /health} and {@code /ready}: {@code reason} only when not up or not ready. */
+  record ProbeJson(String status, @JsonInclude(JsonInclude.Include.NON_NULL) String reason) {}
+
+  /** An error answer. */
+  record ErrorJson(String error, String code) {}
+
+  static RelayJson relay(RelayControl.RelayFacts r) {
+    return new RelayJson(r.state(), r.version(), r.flavor(), r.serverId(), r.serverUuid(), r.replicaAddress(),
+        time(r.startedAtMillis()), Math.max(0, r.nowMillis() - r.startedAtMillis()) / 1000.0);
+  }
+
+  static UpstreamJson upstream(RelayControl relay) {
     Optional<UpstreamReplicator> r = relay.upstream();
-    Map<String, Object> m = new LinkedHashMap<>();
     if (r.isEmpty()) {
-      m.put("state", UpstreamStatus.STOPPED.name());
-      return m;
+      return new NoReplicatorJson(UpstreamStatus.STOPPED.name());
     }
     UpstreamState s = r.get().state();
     IngestStats i = r.get().ingestStats();
-    m.put("state", s.status() == UpstreamStatus.NEW ? UpstreamStatus.CONNECTING.name() : s.status().name());
-    m.put("source", s.source());
-    m.put("since", time(s.sinceMillis()));
-    m.put("lastError", s.lastError());
-    m.put("attempt", s.attempt());
-    m.put("connections", s.connections());
-    m.put("primaryVersion", s.primaryVersion());
-    m.put("primaryServerId", s.primaryServerId() == 0 ? null : s.primaryServerId());
-    m.put("tls", s.tls());
-    m.put("semiSync", s.semiSync());
-    m.put("position", position(s.position()));
-    m.put("lastGtid", i.lastGtid());
-    m.put("secondsBehind", i.secondsBehind(s.status() == UpstreamStatus.STREAMING, relay.relay().nowMillis(),
-        false));
-    m.put("bytesReceived", s.bytesReceived());
-    m.put("eventsReceived", s.eventsReceived());
-    m.put("transactionsReceived", s.transactionsReceived());
-    m.put("lastEventAt", s.lastEventMillis() == 0 ? null : time(s.lastEventMillis()));
-    return m;
+    return new ReplicatorJson(
+        s.status() == UpstreamStatus.NEW ? UpstreamStatus.CONNECTING.name() : s.status().name(),
+        s.source(),
+        time(s.sinceMillis()),
+        s.lastError(),
+        s.attempt(),
+        s.connections(),
+        s.primaryVersion(),
+        s.primaryServerId() == 0 ? null : s.primaryServerId(),
+        s.tls(),
+        s.semiSync(),
+        position(s.position()),
+        i.lastGtid(),
+        i.secondsBehind(s.status() == UpstreamStatus.STREAMING, relay.relay().nowMillis(), false),
+        s.bytesReceived(),
+        s.eventsReceived(),
+        s.transactionsReceived(),
+        s.lastEventMillis() == 0 ? null : time(s.lastEventMillis()));
   }
 
-  static Map<String, Object> store(RelayControl relay) {
+  static StoreJson store(RelayControl relay) {
     BinlogStore store = relay.store();
-    Map<String, Object> m = new LinkedHashMap<>();
     if (store == null) {
-      m.put("condition", null);
-      return m;
+      return new NoStoreJson(null);
     }
     StoreHealth health = store.health();
     List<FileMetadata> files = store.files();
-    m.put("condition", health.condition().name());
-    m.put("dataDir", store.directory().toAbsolutePath().toString());
-    m.put("files", files.size());
-    m.put("bytes", files.stream().mapToLong(FileMetadata::size).sum());
     // the head and its GTIDs from one readable snapshot: what replicas can be served, consistently
     ReadableSnapshot readable = store.readableSnapshot();
-    m.put("head", position(readable.end()));
-    m.put("oldestEventAt", files.isEmpty() || files.get(0).firstEventTime() == 0 ? null
-        : time(files.get(0).firstEventTime() * 1000));
-    m.put("executedGtids", gtids(readable.executedGtids().toString()));
-    m.put("purgedGtids", gtids(store.purgedGtids().toString()));
-    m.put("lastError", health.lastError());
-    return m;
+    return new OpenStoreJson(
+        health.condition().name(),
+        store.directory().toAbsolutePath().toString(),
+        files.size(),
+        files.stream().mapToLong(FileMetadata::size).sum(),
+        position(readable.end()),
+        files.isEmpty() || files.get(0).firstEventTime() == 0 ? null : time(files.get(0).firstEventTime() * 1000),
+        gtids(readable.executedGtids().toString()),
+        gtids(store.purgedGtids().toString()),
+        health.lastError());
   }
 
-  static List<Map<String, Object>> binlogs(RelayControl relay) {
+  static List<BinlogJson> binlogs(RelayControl relay) {
     BinlogStore store = relay.store();
     if (store == null) {
       return List.of();
@@ -102,64 +172,73 @@ final class Views {
     ReaderRegistry readers = relay.readers();
     List<ReaderRegistry.Registration> registered = readers == null ? List.of() : readers.readers();
     String current = store.currentFile().orElse(null);
-    List<Map<String, Object>> out = new ArrayList<>();
+    List<BinlogJson> out = new ArrayList<>();
     for (FileMetadata f : store.files()) {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("name", f.name());
-      m.put("size", f.size());
-      m.put("firstEventAt", f.firstEventTime() == 0 ? null : time(f.firstEventTime() * 1000));
-      m.put("lastEventAt", f.lastEventTime() == 0 ? null : time(f.lastEventTime() * 1000));
-      m.put("open", !f.closed() || f.name().equals(current));
-      m.put("readers", registered.stream().filter(r -> r.position().file().equals(f.name())).count());
-      out.add(m);
+      out.add(new BinlogJson(
+          f.name(),
+          f.size(),
+          f.firstEventTime() == 0 ? null : time(f.firstEventTime() * 1000),
+          f.lastEventTime() == 0 ? null : time(f.lastEventTime() * 1000),
+          !f.closed() || f.name().equals(current),
+          registered.stream().filter(r -> r.position().file().equals(f.name())).count()));
     }
     return out;
   }
 
-  static Map<String, Object> gtid(RelayControl relay) {
+  static GtidJson gtid(RelayControl relay) {
     BinlogStore store = relay.store();
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("flavor", store == null ? null : store.flavor() == GtidFlavor.MARIADB ? "mariadb" : "mysql");
-    m.put("executed", store == null ? null : gtids(store.readableSnapshot().executedGtids().toString()));
-    m.put("purged", store == null ? null : gtids(store.purgedGtids().toString()));
-    return m;
+    return new GtidJson(
+        store == null ? null : store.flavor() == GtidFlavor.MARIADB ? "mariadb" : "mysql",
+        store == null ? null : gtids(store.readableSnapshot().executedGtids().toString()),
+        store == null ? null : gtids(store.purgedGtids().toString()));
   }
 
-  static Map<String, Object> replica(ReplicaView v) {
+  static ReplicaJson replica(ReplicaView v) {
     DumpStatus d = v.status();
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("id", d.id());
-    m.put("serverId", d.replica().serverId());
-    m.put("host", d.replica().host());
-    m.put("reportHost", d.replica().reportHost().isEmpty() ? null : d.replica().reportHost());
-    m.put("reportPort", d.replica().reportPort() == 0 ? null : d.replica().reportPort());
-    m.put("user", d.replica().user());
-    m.put("uuid", d.replica().uuid().isEmpty() ? null : d.replica().uuid());
-    m.put("mode", d.replica().gtid() ? "gtid" : "position");
-    m.put("state", d.state().name());
-    m.put("connectedAt", time(d.replica().connectedAtMillis()));
-    m.put("position", d.file().isEmpty() ? null : position(new Position(d.file(), d.position())));
-    m.put("bytesSent", d.bytesSent());
-    m.put("eventsSent", d.eventsSent());
-    m.put("transactionsSent", d.transactionsSent());
-    m.put("bytesBehind", v.bytesBehind());
-    m.put("secondsBehind", v.secondsBehind());
-    m.put("sendRateBytesPerSecond", v.sendRate());
-    m.put("catchUpRateBytesPerSecond", v.catchUpRate());
-    m.put("etaSeconds", v.etaSeconds());
-    m.put("stalls", d.stalls());
-    m.put("paused", d.paused());
-    return m;
+    DumpStatus.Replica who = d.replica();
+    return new ReplicaJson(
+        d.id(),
+        who.serverId(),
+        who.host(),
+        who.reportHost().isEmpty() ? null : who.reportHost(),
+        who.reportPort() == 0 ? null : who.reportPort(),
+        who.user(),
+        who.uuid().isEmpty() ? null : who.uuid(),
+        who.gtid() ? "gtid" : "position",
+        d.state().name(),
+        time(who.connectedAtMillis()),
+        d.file().isEmpty() ? null : position(new Position(d.file(), d.position())),
+        d.bytesSent(),
+        d.eventsSent(),
+        d.transactionsSent(),
+        v.bytesBehind(),
+        v.secondsBehind(),
+        v.sendRate(),
+        v.catchUpRate(),
+        v.etaSeconds(),
+        d.stalls(),
+        d.paused());
   }
 
-  private static Map<String, Object> position(Position p) {
-    if (p == null) {
-      return null;
-    }
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("file", p.file());
-    m.put("position", p.offset());
-    return m;
+  static StatusJson status(RelayControl relay) {
+    return new StatusJson(relay(relay.relay()), relay.primaryConfigured() ? upstream(relay) : null, store(relay),
+        new ReplicaCountJson(relay.replicas().size()));
+  }
+
+  static LagJson lag(RelayControl relay) {
+    UpstreamJson u = relay.primaryConfigured() ? upstream(relay) : null;
+    return new LagJson(new UpstreamLagJson(u == null ? null : u.secondsBehind(), u == null ? null : u.state()),
+        relay.replicas().stream().map(Views::replica).toList());
+  }
+
+  static PurgeJson purge(RetentionRun run) {
+    List<String> kept = new ArrayList<>(run.keptForReaders());
+    kept.addAll(run.keptUnsafe());
+    return new PurgeJson(run.removed(), kept, run.keptForReaders(), run.bytes(), run.forced());
+  }
+
+  private static PositionJson position(Position p) {
+    return p == null ? null : new PositionJson(p.file(), p.offset());
   }
 
   /** A GTID set as one line (the servers print long sets over several lines). */
