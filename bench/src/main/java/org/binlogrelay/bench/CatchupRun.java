@@ -57,15 +57,80 @@ final class CatchupRun {
     this.settings = settings;
   }
 
+  /**
+   * Where the run starts and what ends it, as asked of the source before the timed run.
+   *
+   * @param serverVersion the source's version string
+   * @param start the first file (and GTIDs) to stream from
+   * @param until the first event ending at or past it ends the run; {@code null} for EOF or an idle heartbeat
+   * @param endRule the caught-up rule, as the report names it
+   */
+  private record Plan(String serverVersion, StartPoint start, BinlogPosition until, String endRule) {}
+
+  /**
+   * How the stream ended.
+   *
+   * @param ended what ended it, as the report names it
+   * @param endNanos when ({@link System#nanoTime()})
+   */
+  private record Ending(String ended, long endNanos) {}
+
   Report run() throws IOException, InterruptedException {
     ClientSettings client = settings.client();
-    String serverVersion;
+    Plan plan = plan();
+    SourceFileComparison comparison = settings.verifyDir() == null ? null
+        : new SourceFileComparison(settings.verifyDir());
+    FileRebuilder rebuilder = comparison == null ? null : new FileRebuilder(comparison);
+    Series throughput = new Series("MB/s");
+    ScheduledExecutorService timers = Executors.newScheduledThreadPool(1, r -> {
+      Thread t = new Thread(r, "catchup-sampler");
+      t.setDaemon(true);
+      return t;
+    });
+    AtomicBoolean timedOut = new AtomicBoolean();
+    ProcessSampler source = settings.sourcePid() == null ? null : ProcessSampler.of(settings.sourcePid());
+    ProcessSampler self = ProcessSampler.of(ProcessHandle.current().pid());
+    try (ReplicaClient replica = ReplicaClient.start(client, plan.start(), settings.nonBlocking(), 0, rebuilder)) {
+      DumpStreamReader stream = replica.stream();
+      double sourceCpu0 = source == null ? 0 : source.cpuSeconds();
+      double selfCpu0 = self.cpuSeconds();
+      long t0 = System.nanoTime();
+      sampleThroughput(timers, stream.progress(), t0, throughput);
+      giveUpAfterTimeout(timers, replica, timedOut);
+      Ending ending = streamUntilCaughtUp(stream, plan.until(), timedOut);
+      double seconds = Math.max(1e-9, (ending.endNanos() - t0) / 1e9);
+      double selfCpu = self.cpuSeconds() - selfCpu0;
+      double sourceCpu = source == null ? 0 : source.cpuSeconds() - sourceCpu0;
+      Report report = figures(plan, replica, ending, seconds, selfCpu);
+      if (source != null) {
+        report.figure("source_cpu_seconds", "the source's CPU during the run (10 ms ticks)", sourceCpu, "s");
+      }
+      if (comparison != null) {
+        comparison.close();
+        addVerification(report, comparison);
+      }
+      if (!client.verifyChecksums()) {
+        report.note("CRC32 not checked (--no-crc)");
+      }
+      report.plot("throughput", "MB/s", List.of(throughput));
+      return report;
+    } finally {
+      timers.shutdownNow();
+      if (comparison != null) {
+        comparison.close();
+      }
+    }
+  }
+
+  /** Asks the source (on a connection of its own) for its version and, unless given, the start and the end. */
+  private Plan plan() throws IOException {
+    ClientSettings client = settings.client();
     BinlogPosition until = settings.until();
     StartPoint start = settings.start();
     String endRule;
     try (SourceConnection control = SourceConnection.open(client.source(), client.connectTimeout(), 1 << 16,
         client.maxPacket())) {
-      serverVersion = control.serverVersion();
+      String serverVersion = control.serverVersion();
       SourceFlavor flavor = SourceFlavor.of(serverVersion);
       if (start == null) {
         List<List<String>> logs = control.query("SHOW BINARY LOGS");
@@ -86,118 +151,98 @@ final class CatchupRun {
           endRule = "an idle heartbeat (" + flavor.binlogStatusStatement() + " failed: " + e.getMessage() + ")";
         }
       }
+      return new Plan(serverVersion, start, until, endRule);
     }
-    SourceFileComparison comparison = settings.verifyDir() == null ? null
-        : new SourceFileComparison(settings.verifyDir());
-    FileRebuilder rebuilder = comparison == null ? null : new FileRebuilder(comparison);
-    Series throughput = new Series("MB/s");
-    ScheduledExecutorService timers = Executors.newScheduledThreadPool(1, r -> {
-      Thread t = new Thread(r, "catchup-sampler");
-      t.setDaemon(true);
-      return t;
-    });
-    AtomicBoolean timedOut = new AtomicBoolean();
-    ProcessSampler source = settings.sourcePid() == null ? null : ProcessSampler.of(settings.sourcePid());
-    ProcessSampler self = ProcessSampler.of(ProcessHandle.current().pid());
-    try (ReplicaClient replica = ReplicaClient.start(client, start, settings.nonBlocking(), 0, rebuilder)) {
-      DumpStreamReader stream = replica.stream();
-      double sourceCpu0 = source == null ? 0 : source.cpuSeconds();
-      double selfCpu0 = self.cpuSeconds();
-      long t0 = System.nanoTime();
-      DumpProgress progress = stream.progress();
-      long[] last = {0, t0};
-      timers.scheduleAtFixedRate(() -> {
-        long now = System.nanoTime();
-        long bytes = progress.eventBytes();
-        throughput.add((now - t0) / 1e9, (bytes - last[0]) / 1e6 / ((now - last[1]) / 1e9));
-        last[0] = bytes;
-        last[1] = now;
-      }, settings.sampleEvery().toNanos(), settings.sampleEvery().toNanos(), TimeUnit.NANOSECONDS);
-      timers.schedule(() -> {
-        timedOut.set(true);
-        try {
-          replica.close();
-        } catch (IOException e) {
-          // closing only to wake the reader
-        }
-      }, settings.timeout().toNanos(), TimeUnit.NANOSECONDS);
-      long untilPacked = until == null ? Long.MAX_VALUE : until.packed();
-      String ended;
-      long end;
+  }
+
+  /** Adds the MB/s since the last sample to {@code throughput} every {@code --sample-every}, from {@code t0}. */
+  private void sampleThroughput(ScheduledExecutorService timers, DumpProgress progress, long t0, Series throughput) {
+    long[] last = {0, t0};
+    timers.scheduleAtFixedRate(() -> {
+      long now = System.nanoTime();
+      long bytes = progress.eventBytes();
+      throughput.add((now - t0) / 1e9, (bytes - last[0]) / 1e6 / ((now - last[1]) / 1e9));
+      last[0] = bytes;
+      last[1] = now;
+    }, settings.sampleEvery().toNanos(), settings.sampleEvery().toNanos(), TimeUnit.NANOSECONDS);
+  }
+
+  /** After {@code --give-up-after}: sets {@code timedOut} and closes the replica's connection to wake its reader. */
+  private void giveUpAfterTimeout(ScheduledExecutorService timers, ReplicaClient replica, AtomicBoolean timedOut) {
+    timers.schedule(() -> {
+      timedOut.set(true);
       try {
-        while (true) {
-          DumpStreamReader.Kind kind = stream.next();
-          if (kind == DumpStreamReader.Kind.EOF) {
-            ended = "EOF";
-            end = System.nanoTime();
-            break;
-          }
-          if (kind == DumpStreamReader.Kind.EVENT && progress.position() >= untilPacked) {
-            ended = "reached " + until;
-            end = System.nanoTime(); // not the read's arrival time: the events read with it are parsed by now
-            break;
-          }
-          if (kind == DumpStreamReader.Kind.HEARTBEAT && stream.events() > 0 && stream.file() != null
-              && stream.lastLogPos() == (stream.offset() & 0xFFFFFFFFL)) {
-            ended = "idle heartbeat at " + stream.position();
-            end = progress.lastEventNanos();
-            break;
-          }
-        }
+        replica.close();
       } catch (IOException e) {
-        if (timedOut.get()) {
-          throw new IOException("catchup did not finish within " + settings.timeout() + " (at " + stream.position()
-              + " after " + stream.events() + " events); raise --give-up-after", e);
+        // closing only to wake the reader
+      }
+    }, settings.timeout().toNanos(), TimeUnit.NANOSECONDS);
+  }
+
+  /** Reads the stream until the first caught-up rule (class comment) applies. */
+  private Ending streamUntilCaughtUp(DumpStreamReader stream, BinlogPosition until, AtomicBoolean timedOut)
+      throws IOException {
+    DumpProgress progress = stream.progress();
+    long untilPacked = until == null ? Long.MAX_VALUE : until.packed();
+    try {
+      while (true) {
+        DumpStreamReader.Kind kind = stream.next();
+        if (kind == DumpStreamReader.Kind.EOF) {
+          return new Ending("EOF", System.nanoTime());
         }
-        throw e;
-      }
-      double seconds = Math.max(1e-9, (end - t0) / 1e9);
-      double selfCpu = self.cpuSeconds() - selfCpu0;
-      double sourceCpu = source == null ? 0 : source.cpuSeconds() - sourceCpu0;
-      Report report = new Report("catchup", "catchup from " + start + " (" + client.source() + ", " + serverVersion
-          + ")");
-      report.figure("seconds", "time to caught-up", seconds, "s")
-          .figure("event_bytes", "binlog bytes received", stream.eventBytes(), "B")
-          .figure("wire_bytes", "bytes on the socket", replica.wireBytes(), "B")
-          .figure("mb_per_s", "throughput", stream.eventBytes() / 1e6 / seconds, "MB/s")
-          .figure("events", "events", stream.events(), "")
-          .figure("events_per_s", "events/s", stream.events() / seconds, "")
-          .figure("transactions", "transactions (GTID events)", stream.transactions(), "")
-          .figure("transactions_per_s", "transactions/s", stream.transactions() / seconds, "")
-          .figure("heartbeats", "heartbeats", stream.heartbeats(), "")
-          .figure("crc_checked", "events whose CRC32 was checked", stream.checksumsVerified(), "")
-          .figure("end", "ended by", ended, "")
-          .figure("end_rule", "caught-up rule", endRule, "")
-          .figure("position", "last position", String.valueOf(stream.position()), "")
-          .figure("bench_cpu_seconds", "relay-bench CPU during the run (all its threads; 10 ms ticks)", selfCpu, "s");
-      if (source != null) {
-        report.figure("source_cpu_seconds", "the source's CPU during the run (10 ms ticks)", sourceCpu, "s");
-      }
-      if (comparison != null) {
-        comparison.close();
-        List<List<Object>> rows = new ArrayList<>();
-        long whole = 0;
-        for (SourceFileComparison.FileResult f : comparison.results()) {
-          rows.add(List.of(f.file(), f.size(), f.compared(), f.skipped(), f.whole()));
-          whole += f.whole() ? 1 : 0;
+        if (kind == DumpStreamReader.Kind.EVENT && progress.position() >= untilPacked) {
+          // not the read's arrival time: the events read with it are parsed by now
+          return new Ending("reached " + until, System.nanoTime());
         }
-        report.figure("verified_bytes", "bytes identical to the source's files", comparison.compared(), "B")
-            .figure("verified_whole_files", "files identical from offset 4 to their end", whole, "")
-            .table("verified_files", "files compared with " + settings.verifyDir(),
-                List.of("file", "size", "compared", "not_sent", "whole"), rows)
-            .note("--verify-dir reads the source's files while streaming: the throughput of a verified run is not"
-                + " the client's best");
+        if (kind == DumpStreamReader.Kind.HEARTBEAT && stream.events() > 0 && stream.file() != null
+            && stream.lastLogPos() == (stream.offset() & 0xFFFFFFFFL)) {
+          return new Ending("idle heartbeat at " + stream.position(), progress.lastEventNanos());
+        }
       }
-      if (!client.verifyChecksums()) {
-        report.note("CRC32 not checked (--no-crc)");
+    } catch (IOException e) {
+      if (timedOut.get()) {
+        throw new IOException("catchup did not finish within " + settings.timeout() + " (at " + stream.position()
+            + " after " + stream.events() + " events); raise --give-up-after", e);
       }
-      report.plot("throughput", "MB/s", List.of(throughput));
-      return report;
-    } finally {
-      timers.shutdownNow();
-      if (comparison != null) {
-        comparison.close();
-      }
+      throw e;
     }
+  }
+
+  /** The run's figures, up to the client's own CPU. */
+  private Report figures(Plan plan, ReplicaClient replica, Ending ending, double seconds, double selfCpu) {
+    DumpStreamReader stream = replica.stream();
+    Report report = new Report("catchup", "catchup from " + plan.start() + " (" + settings.client().source() + ", "
+        + plan.serverVersion() + ")");
+    report.figure("seconds", "time to caught-up", seconds, "s")
+        .figure("event_bytes", "binlog bytes received", stream.eventBytes(), "B")
+        .figure("wire_bytes", "bytes on the socket", replica.wireBytes(), "B")
+        .figure("mb_per_s", "throughput", stream.eventBytes() / 1e6 / seconds, "MB/s")
+        .figure("events", "events", stream.events(), "")
+        .figure("events_per_s", "events/s", stream.events() / seconds, "")
+        .figure("transactions", "transactions (GTID events)", stream.transactions(), "")
+        .figure("transactions_per_s", "transactions/s", stream.transactions() / seconds, "")
+        .figure("heartbeats", "heartbeats", stream.heartbeats(), "")
+        .figure("crc_checked", "events whose CRC32 was checked", stream.checksumsVerified(), "")
+        .figure("end", "ended by", ending.ended(), "")
+        .figure("end_rule", "caught-up rule", plan.endRule(), "")
+        .figure("position", "last position", String.valueOf(stream.position()), "")
+        .figure("bench_cpu_seconds", "relay-bench CPU during the run (all its threads; 10 ms ticks)", selfCpu, "s");
+    return report;
+  }
+
+  /** The {@code --verify-dir} figures and per-file table, from the closed comparison. */
+  private void addVerification(Report report, SourceFileComparison comparison) {
+    List<List<Object>> rows = new ArrayList<>();
+    long whole = 0;
+    for (SourceFileComparison.FileResult f : comparison.results()) {
+      rows.add(List.of(f.file(), f.size(), f.compared(), f.skipped(), f.whole()));
+      whole += f.whole() ? 1 : 0;
+    }
+    report.figure("verified_bytes", "bytes identical to the source's files", comparison.compared(), "B")
+        .figure("verified_whole_files", "files identical from offset 4 to their end", whole, "")
+        .table("verified_files", "files compared with " + settings.verifyDir(),
+            List.of("file", "size", "compared", "not_sent", "whole"), rows)
+        .note("--verify-dir reads the source's files while streaming: the throughput of a verified run is not"
+            + " the client's best");
   }
 }
