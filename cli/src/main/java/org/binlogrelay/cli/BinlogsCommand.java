@@ -25,13 +25,13 @@ final class BinlogsCommand extends RelayCommand {
     Table table = Table.of("NAME", "SIZE", "FIRST EVENT (UTC)", "LAST EVENT (UTC)", "READERS").truncatable(0);
     long bytes = 0;
     List<String> open = new ArrayList<>();
-    for (JsonNode file : binlogs) {
-      table.row(HumanUnits.text(file.get("name")), HumanUnits.bytes(file.get("size")),
-          HumanUnits.time(file.get("firstEventAt")), HumanUnits.time(file.get("lastEventAt")),
-          HumanUnits.count(file.get("readers")));
-      bytes += file.path("size").asLong();
-      if (file.path("open").asBoolean()) {
-        open.add(file.path("name").asText());
+    for (AdminObjects.BinlogObject file : AdminObjects.listOf(binlogs, AdminObjects.BinlogObject.class)) {
+      table.row(HumanUnits.text(file.name()), HumanUnits.bytes(file.size()),
+          HumanUnits.time(file.firstEventAt()), HumanUnits.time(file.lastEventAt()),
+          HumanUnits.count(file.readers()));
+      bytes += AdminObjects.path(file.size()).asLong();
+      if (AdminObjects.path(file.open()).asBoolean()) {
+        open.add(AdminObjects.path(file.name()).asText());
       }
     }
     List<String> lines = new ArrayList<>(table.render(width()));

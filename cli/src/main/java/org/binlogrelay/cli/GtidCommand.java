@@ -17,10 +17,11 @@ final class GtidCommand extends RelayCommand {
     if (json.json) {
       return printJson(gtid);
     }
+    AdminObjects.GtidObject g = AdminObjects.of(gtid, AdminObjects.GtidObject.class);
     return print(new Description()
-        .field("Flavor", HumanUnits.text(gtid.get("flavor")))
-        .field("Executed", lines(gtid.get("executed")))
-        .field("Purged", lines(gtid.get("purged")))
+        .field("Flavor", HumanUnits.text(g.flavor()))
+        .field("Executed", lines(g.executed()))
+        .field("Purged", lines(g.purged()))
         .render());
   }
 

@@ -21,18 +21,19 @@ final class LagView {
         .minimumWidth(1, "CAUGHT_UP".length()).minimumWidth(2, "4m12s".length())
         .minimumWidth(3, "1023 KiB".length()).minimumWidth(4, "512 KiB/s".length())
         .minimumWidth(5, "-512 KiB/s".length()).minimumWidth(6, "0:42".length());
-    JsonNode upstream = lag.get("upstream");
-    if (HumanUnits.known(upstream)) {
-      table.row(UPSTREAM_HOP, HumanUnits.text(upstream.get("state")), HumanUnits.seconds(upstream.get("secondsBehind")),
+    AdminObjects.LagObject answer = AdminObjects.of(lag, AdminObjects.LagObject.class);
+    if (HumanUnits.known(answer.upstream())) {
+      AdminObjects.UpstreamLagObject upstream = AdminObjects.of(answer.upstream(), AdminObjects.UpstreamLagObject.class);
+      table.row(UPSTREAM_HOP, HumanUnits.text(upstream.state()), HumanUnits.seconds(upstream.secondsBehind()),
           HumanUnits.UNKNOWN, HumanUnits.UNKNOWN, HumanUnits.UNKNOWN, HumanUnits.UNKNOWN);
     } else {
       table.row(UPSTREAM_HOP, "NONE", HumanUnits.UNKNOWN, HumanUnits.UNKNOWN, HumanUnits.UNKNOWN, HumanUnits.UNKNOWN,
           HumanUnits.UNKNOWN);
     }
-    for (JsonNode r : lag.path("replicas")) {
-      table.row(hop(r), HumanUnits.text(r.get("state")), HumanUnits.seconds(r.get("secondsBehind")),
-          HumanUnits.bytes(r.get("bytesBehind")), HumanUnits.rate(r.get("sendRateBytesPerSecond")),
-          HumanUnits.rate(r.get("catchUpRateBytesPerSecond")), HumanUnits.eta(r.get("etaSeconds")));
+    for (AdminObjects.ReplicaObject r : AdminObjects.listOf(answer.replicas(), AdminObjects.ReplicaObject.class)) {
+      table.row(hop(r), HumanUnits.text(r.state()), HumanUnits.seconds(r.secondsBehind()),
+          HumanUnits.bytes(r.bytesBehind()), HumanUnits.rate(r.sendRateBytesPerSecond()),
+          HumanUnits.rate(r.catchUpRateBytesPerSecond()), HumanUnits.eta(r.etaSeconds()));
     }
     return table;
   }
@@ -40,7 +41,7 @@ final class LagView {
   /** The table, then a line when no replica is connected. */
   static List<String> lines(JsonNode lag, int width) {
     List<String> lines = new ArrayList<>(table(lag).render(width));
-    if (lag.path("replicas").isEmpty()) {
+    if (AdminObjects.path(AdminObjects.of(lag, AdminObjects.LagObject.class).replicas()).isEmpty()) {
       lines.add("(no replicas connected)");
     }
     return lines;
@@ -56,8 +57,8 @@ final class LagView {
     return frame;
   }
 
-  private static String hop(JsonNode r) {
-    String host = HumanUnits.text(r.get("host"));
-    return "relay -> " + HumanUnits.count(r.get("serverId")) + (HumanUnits.UNKNOWN.equals(host) ? "" : " (" + host + ")");
+  private static String hop(AdminObjects.ReplicaObject r) {
+    String host = HumanUnits.text(r.host());
+    return "relay -> " + HumanUnits.count(r.serverId()) + (HumanUnits.UNKNOWN.equals(host) ? "" : " (" + host + ")");
   }
 }

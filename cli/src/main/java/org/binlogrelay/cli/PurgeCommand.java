@@ -66,8 +66,9 @@ final class PurgeCommand extends RelayCommand {
       return printJson(answer);
     }
     List<String> lines = new ArrayList<>();
-    List<String> removed = names(answer.get("removed"));
-    List<String> kept = names(answer.get("kept"));
+    AdminObjects.PurgeObject purged = AdminObjects.of(answer, AdminObjects.PurgeObject.class);
+    List<String> removed = names(purged.removed());
+    List<String> kept = names(purged.kept());
     lines.add(removed.isEmpty() ? "Removed nothing." : "Removed " + plural(removed.size()) + ": "
         + String.join(", ", removed));
     if (!kept.isEmpty()) {

@@ -84,7 +84,8 @@ final class ReplicaCommand extends RelayCommand {
 
     @Override
     String render(JsonNode answer) {
-      return "Disconnected replica " + HumanUnits.text(answer.get("kicked")) + ".";
+      return "Disconnected replica " + HumanUnits.text(AdminObjects.of(answer, AdminObjects.KickedObject.class)
+          .kicked()) + ".";
     }
   }
 }

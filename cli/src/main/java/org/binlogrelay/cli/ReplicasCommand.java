@@ -36,17 +36,17 @@ final class ReplicasCommand extends RelayCommand {
             "SEND RATE", "CONNECTED (UTC)")
         : Table.of("ID", "SERVER ID", "HOST", "STATE", "POSITION", "BEHIND", "LAG");
     table.truncatable(2);
-    for (JsonNode r : replicas) {
+    for (AdminObjects.ReplicaObject r : AdminObjects.listOf(replicas, AdminObjects.ReplicaObject.class)) {
       if (wide) {
-        table.row(HumanUnits.text(r.get("id")), HumanUnits.count(r.get("serverId")), HumanUnits.text(r.get("host")),
-            HumanUnits.text(r.get("user")), HumanUnits.text(r.get("mode")), HumanUnits.text(r.get("state")),
-            HumanUnits.position(r.get("position")), HumanUnits.bytes(r.get("bytesSent")),
-            HumanUnits.bytes(r.get("bytesBehind")), HumanUnits.seconds(r.get("secondsBehind")),
-            HumanUnits.rate(r.get("sendRateBytesPerSecond")), HumanUnits.time(r.get("connectedAt")));
+        table.row(HumanUnits.text(r.id()), HumanUnits.count(r.serverId()), HumanUnits.text(r.host()),
+            HumanUnits.text(r.user()), HumanUnits.text(r.mode()), HumanUnits.text(r.state()),
+            HumanUnits.position(r.position()), HumanUnits.bytes(r.bytesSent()),
+            HumanUnits.bytes(r.bytesBehind()), HumanUnits.seconds(r.secondsBehind()),
+            HumanUnits.rate(r.sendRateBytesPerSecond()), HumanUnits.time(r.connectedAt()));
       } else {
-        table.row(HumanUnits.text(r.get("id")), HumanUnits.count(r.get("serverId")), HumanUnits.text(r.get("host")),
-            HumanUnits.text(r.get("state")), HumanUnits.position(r.get("position")),
-            HumanUnits.bytes(r.get("bytesBehind")), HumanUnits.seconds(r.get("secondsBehind")));
+        table.row(HumanUnits.text(r.id()), HumanUnits.count(r.serverId()), HumanUnits.text(r.host()),
+            HumanUnits.text(r.state()), HumanUnits.position(r.position()),
+            HumanUnits.bytes(r.bytesBehind()), HumanUnits.seconds(r.secondsBehind()));
       }
     }
     return print(table.render(wide ? Integer.MAX_VALUE : width()));
@@ -72,31 +72,33 @@ final class ReplicasCommand extends RelayCommand {
     }
   }
 
-  static Description describe(JsonNode r) {
-    String reported = HumanUnits.known(r.get("reportHost")) && !r.get("reportHost").asText().isEmpty()
-        ? r.get("reportHost").asText() + ":" + HumanUnits.count(r.get("reportPort")) : HumanUnits.UNKNOWN;
+  static Description describe(JsonNode replica) {
+    AdminObjects.ReplicaObject r = AdminObjects.of(replica, AdminObjects.ReplicaObject.class);
+    String reported = HumanUnits.known(r.reportHost()) && !r.reportHost().asText().isEmpty()
+        ? r.reportHost().asText() + ":" + HumanUnits.count(r.reportPort()) : HumanUnits.UNKNOWN;
     return new Description()
-        .field("ID", HumanUnits.text(r.get("id")))
-        .field("Server ID", HumanUnits.count(r.get("serverId")))
-        .field("Host", HumanUnits.text(r.get("host")))
+        .field("ID", HumanUnits.text(r.id()))
+        .field("Server ID", HumanUnits.count(r.serverId()))
+        .field("Host", HumanUnits.text(r.host()))
         .field("Reported as", reported)
-        .field("User", HumanUnits.text(r.get("user")))
-        .field("UUID", HumanUnits.text(r.get("uuid")))
-        .field("Mode", HumanUnits.text(r.get("mode")))
-        .field("State", HumanUnits.text(r.get("state")) + (r.path("paused").asBoolean() ? " (paused)" : ""))
-        .field("Connected", HumanUnits.time(r.get("connectedAt")))
-        .field("Position", HumanUnits.position(r.get("position")))
-        .field("Sent", HumanUnits.bytes(r.get("bytesSent")) + ", " + HumanUnits.count(r.get("eventsSent"))
-            + " events, " + HumanUnits.count(r.get("transactionsSent")) + " transactions")
-        .field("Behind", HumanUnits.bytes(r.get("bytesBehind")) + ", " + HumanUnits.seconds(r.get("secondsBehind")))
-        .field("Send rate", HumanUnits.rate(r.get("sendRateBytesPerSecond")))
-        .field("Catch-up rate", HumanUnits.rate(r.get("catchUpRateBytesPerSecond")))
-        .field("ETA", HumanUnits.eta(r.get("etaSeconds")))
-        .field("Stalls", HumanUnits.count(r.get("stalls")));
+        .field("User", HumanUnits.text(r.user()))
+        .field("UUID", HumanUnits.text(r.uuid()))
+        .field("Mode", HumanUnits.text(r.mode()))
+        .field("State", HumanUnits.text(r.state()) + (AdminObjects.path(r.paused()).asBoolean() ? " (paused)" : ""))
+        .field("Connected", HumanUnits.time(r.connectedAt()))
+        .field("Position", HumanUnits.position(r.position()))
+        .field("Sent", HumanUnits.bytes(r.bytesSent()) + ", " + HumanUnits.count(r.eventsSent())
+            + " events, " + HumanUnits.count(r.transactionsSent()) + " transactions")
+        .field("Behind", HumanUnits.bytes(r.bytesBehind()) + ", " + HumanUnits.seconds(r.secondsBehind()))
+        .field("Send rate", HumanUnits.rate(r.sendRateBytesPerSecond()))
+        .field("Catch-up rate", HumanUnits.rate(r.catchUpRateBytesPerSecond()))
+        .field("ETA", HumanUnits.eta(r.etaSeconds()))
+        .field("Stalls", HumanUnits.count(r.stalls()));
   }
 
-  static String summary(JsonNode r) {
-    return "replica " + HumanUnits.text(r.get("id")) + " (server_id " + HumanUnits.count(r.get("serverId")) + ", "
-        + HumanUnits.text(r.get("host")) + ") is " + HumanUnits.text(r.get("state"));
+  static String summary(JsonNode replica) {
+    AdminObjects.ReplicaObject r = AdminObjects.of(replica, AdminObjects.ReplicaObject.class);
+    return "replica " + HumanUnits.text(r.id()) + " (server_id " + HumanUnits.count(r.serverId()) + ", "
+        + HumanUnits.text(r.host()) + ") is " + HumanUnits.text(r.state());
   }
 }

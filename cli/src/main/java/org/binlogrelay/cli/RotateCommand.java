@@ -21,6 +21,7 @@ final class RotateCommand extends RelayCommand {
     if (json.json) {
       return printJson(answer);
     }
-    return print(List.of("Rotated: the relay now stores " + HumanUnits.text(answer.get("rotatedTo")) + "."));
+    AdminObjects.RotatedObject rotated = AdminObjects.of(answer, AdminObjects.RotatedObject.class);
+    return print(List.of("Rotated: the relay now stores " + HumanUnits.text(rotated.rotatedTo()) + "."));
   }
 }

@@ -36,31 +36,33 @@ final class SourceCommand extends RelayCommand {
     return print(d.render());
   }
 
-  static void describe(Description d, JsonNode u) {
-    String primary = HumanUnits.text(u.get("primaryVersion"))
-        + (HumanUnits.known(u.get("primaryServerId")) ? ", server_id " + u.get("primaryServerId").asText() : "");
+  static void describe(Description d, JsonNode upstream) {
+    AdminObjects.UpstreamObject u = AdminObjects.of(upstream, AdminObjects.UpstreamObject.class);
+    String primary = HumanUnits.text(u.primaryVersion())
+        + (HumanUnits.known(u.primaryServerId()) ? ", server_id " + u.primaryServerId().asText() : "");
     d.section("Upstream")
-        .field("State", HumanUnits.text(u.get("state"))
-            + (HumanUnits.known(u.get("since")) ? " since " + HumanUnits.time(u.get("since")) : ""))
-        .field("Source", HumanUnits.text(u.get("source")))
+        .field("State", HumanUnits.text(u.state())
+            + (HumanUnits.known(u.since()) ? " since " + HumanUnits.time(u.since()) : ""))
+        .field("Source", HumanUnits.text(u.source()))
         .field("Primary", primary)
-        .field("TLS", yesNo(u.get("tls")))
-        .field("Semi-sync", yesNo(u.get("semiSync")))
-        .field("Position", HumanUnits.position(u.get("position")))
-        .field("Last GTID", HumanUnits.text(u.get("lastGtid")))
-        .field("Behind", HumanUnits.seconds(u.get("secondsBehind")))
-        .field("Received", HumanUnits.bytes(u.get("bytesReceived")) + ", " + HumanUnits.count(u.get("eventsReceived"))
-            + " events, " + HumanUnits.count(u.get("transactionsReceived")) + " transactions")
-        .field("Last event", HumanUnits.time(u.get("lastEventAt")))
-        .field("Connections", HumanUnits.count(u.get("connections"))
-            + (u.path("attempt").asLong() > 0 ? " (retry " + u.get("attempt").asText() + ")" : ""));
-    if (HumanUnits.known(u.get("lastError"))) {
-      d.field("Last error", u.get("lastError").asText());
+        .field("TLS", yesNo(u.tls()))
+        .field("Semi-sync", yesNo(u.semiSync()))
+        .field("Position", HumanUnits.position(u.position()))
+        .field("Last GTID", HumanUnits.text(u.lastGtid()))
+        .field("Behind", HumanUnits.seconds(u.secondsBehind()))
+        .field("Received", HumanUnits.bytes(u.bytesReceived()) + ", " + HumanUnits.count(u.eventsReceived())
+            + " events, " + HumanUnits.count(u.transactionsReceived()) + " transactions")
+        .field("Last event", HumanUnits.time(u.lastEventAt()))
+        .field("Connections", HumanUnits.count(u.connections())
+            + (AdminObjects.path(u.attempt()).asLong() > 0 ? " (retry " + u.attempt().asText() + ")" : ""));
+    if (HumanUnits.known(u.lastError())) {
+      d.field("Last error", u.lastError().asText());
     }
   }
 
-  static String summary(JsonNode u) {
-    return "upstream " + HumanUnits.text(u.get("state")) + ", source " + HumanUnits.text(u.get("source"));
+  static String summary(JsonNode upstream) {
+    AdminObjects.UpstreamObject u = AdminObjects.of(upstream, AdminObjects.UpstreamObject.class);
+    return "upstream " + HumanUnits.text(u.state()) + ", source " + HumanUnits.text(u.source());
   }
 
   private static String yesNo(JsonNode flag) {

@@ -17,37 +17,38 @@ final class StatusCommand extends RelayCommand {
     if (json.json) {
       return printJson(status);
     }
+    AdminObjects.StatusObject answer = AdminObjects.of(status, AdminObjects.StatusObject.class);
     Description d = new Description();
-    JsonNode relay = status.path("relay");
+    AdminObjects.RelayObject relay = AdminObjects.of(answer.relay(), AdminObjects.RelayObject.class);
     d.section("Relay")
-        .field("State", HumanUnits.text(relay.get("state")))
-        .field("Version", HumanUnits.text(relay.get("version")))
-        .field("Flavor", HumanUnits.text(relay.get("flavor")))
-        .field("Server ID", HumanUnits.count(relay.get("serverId")))
-        .field("Server UUID", HumanUnits.text(relay.get("serverUuid")))
-        .field("Replica address", HumanUnits.text(relay.get("replicaAddress")))
-        .field("Started", HumanUnits.time(relay.get("startedAt"))
-            + (HumanUnits.known(relay.get("uptimeSeconds"))
-                ? " (up " + HumanUnits.seconds(relay.get("uptimeSeconds")) + ")" : ""));
-    JsonNode upstream = status.get("upstream");
-    if (HumanUnits.known(upstream)) {
-      SourceCommand.describe(d, upstream);
+        .field("State", HumanUnits.text(relay.state()))
+        .field("Version", HumanUnits.text(relay.version()))
+        .field("Flavor", HumanUnits.text(relay.flavor()))
+        .field("Server ID", HumanUnits.count(relay.serverId()))
+        .field("Server UUID", HumanUnits.text(relay.serverUuid()))
+        .field("Replica address", HumanUnits.text(relay.replicaAddress()))
+        .field("Started", HumanUnits.time(relay.startedAt())
+            + (HumanUnits.known(relay.uptimeSeconds())
+                ? " (up " + HumanUnits.seconds(relay.uptimeSeconds()) + ")" : ""));
+    if (HumanUnits.known(answer.upstream())) {
+      SourceCommand.describe(d, answer.upstream());
     } else {
       d.section("Upstream").field("State", "none configured");
     }
-    JsonNode store = status.path("store");
+    AdminObjects.StoreObject store = AdminObjects.of(answer.store(), AdminObjects.StoreObject.class);
     d.section("Store")
-        .field("Condition", HumanUnits.text(store.get("condition")))
-        .field("Data dir", HumanUnits.text(store.get("dataDir")))
-        .field("Files", HumanUnits.count(store.get("files")) + " (" + HumanUnits.bytes(store.get("bytes")) + ")")
-        .field("Head", HumanUnits.position(store.get("head")))
-        .field("Oldest event", HumanUnits.time(store.get("oldestEventAt")))
-        .field("Executed GTIDs", GtidCommand.lines(store.get("executedGtids")))
-        .field("Purged GTIDs", GtidCommand.lines(store.get("purgedGtids")));
-    if (HumanUnits.known(store.get("lastError"))) {
-      d.field("Last error", store.get("lastError").asText());
+        .field("Condition", HumanUnits.text(store.condition()))
+        .field("Data dir", HumanUnits.text(store.dataDir()))
+        .field("Files", HumanUnits.count(store.files()) + " (" + HumanUnits.bytes(store.bytes()) + ")")
+        .field("Head", HumanUnits.position(store.head()))
+        .field("Oldest event", HumanUnits.time(store.oldestEventAt()))
+        .field("Executed GTIDs", GtidCommand.lines(store.executedGtids()))
+        .field("Purged GTIDs", GtidCommand.lines(store.purgedGtids()));
+    if (HumanUnits.known(store.lastError())) {
+      d.field("Last error", store.lastError().asText());
     }
-    d.section("Replicas").field("Connected", HumanUnits.count(status.path("replicas").get("connected")));
+    AdminObjects.ReplicaCountObject replicas = AdminObjects.of(answer.replicas(), AdminObjects.ReplicaCountObject.class);
+    d.section("Replicas").field("Connected", HumanUnits.count(replicas.connected()));
     return print(d.render());
   }
 }
