@@ -39,6 +39,9 @@ import org.binlogrelay.bench.stream.DumpProgress;
  *
  * <p>CPU: the client's own CPU seconds over the timed run are reported, and with {@code --source-pid} the source's
  * (from /proc): a client near one core is the bottleneck, not the source.
+ *
+ * <p>{@link #run()} is one run with threads of its own (the reader on the caller's thread, a sampler); the
+ * settings are immutable. Not meant for concurrent runs (their figures would disturb each other).
  */
 final class CatchupRun {
   /** What to run. Immutable. */

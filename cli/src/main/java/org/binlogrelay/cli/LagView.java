@@ -23,7 +23,8 @@ final class LagView {
         .minimumWidth(5, "-512 KiB/s".length()).minimumWidth(6, "0:42".length());
     AdminObjects.LagObject answer = AdminObjects.of(lag, AdminObjects.LagObject.class);
     if (HumanUnits.known(answer.upstream())) {
-      AdminObjects.UpstreamLagObject upstream = AdminObjects.of(answer.upstream(), AdminObjects.UpstreamLagObject.class);
+      AdminObjects.UpstreamLagObject upstream =
+          AdminObjects.of(answer.upstream(), AdminObjects.UpstreamLagObject.class);
       table.row(UPSTREAM_HOP, HumanUnits.text(upstream.state()), HumanUnits.seconds(upstream.secondsBehind()),
           HumanUnits.UNKNOWN, HumanUnits.UNKNOWN, HumanUnits.UNKNOWN, HumanUnits.UNKNOWN);
     } else {

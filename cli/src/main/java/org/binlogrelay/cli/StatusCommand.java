@@ -47,7 +47,8 @@ final class StatusCommand extends RelayCommand {
     if (HumanUnits.known(store.lastError())) {
       d.field("Last error", store.lastError().asText());
     }
-    AdminObjects.ReplicaCountObject replicas = AdminObjects.of(answer.replicas(), AdminObjects.ReplicaCountObject.class);
+    AdminObjects.ReplicaCountObject replicas =
+        AdminObjects.of(answer.replicas(), AdminObjects.ReplicaCountObject.class);
     d.section("Replicas").field("Connected", HumanUnits.count(replicas.connected()));
     return print(d.render());
   }

@@ -31,8 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The server's side of the admin API contract: each view endpoint of a relay with a store (two files of the
  * protocol module's MySQL 9.7 fixtures), an upstream replicator (not started) and two replicas answers JSON of
- * the shape of {@code docs/admin-api/NAME.json} (the test classpath's {@code /admin-api}), the same files relayctl's tests are fed with: the same keys in
- * the same order at every level, and the same JSON type wherever both sides are not {@code null}.
+ * the shape of {@code docs/admin-api/NAME.json} (on the test classpath as {@code /admin-api/NAME.json}), the same
+ * files relayctl's tests are fed with and its {@code AdminObjectsTest} checks its records against: the same keys
+ * in the same order at every level, and the same JSON type wherever both sides are not {@code null}.
  */
 class AdminContractTest {
   private static final ObjectMapper JSON = new ObjectMapper();
