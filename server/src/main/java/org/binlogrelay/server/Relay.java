@@ -30,7 +30,6 @@ import org.binlogrelay.server.metrics.UpstreamSuccession;
 import org.binlogrelay.server.serving.StoreDumpHandler;
 import org.binlogrelay.server.upstream.UpstreamConfig;
 import org.binlogrelay.server.upstream.UpstreamReplicator;
-import org.binlogrelay.server.upstream.UpstreamStatus;
 import org.binlogrelay.storage.BinlogStore;
 import org.binlogrelay.storage.RecoveryReport;
 import org.binlogrelay.storage.StoreConfig;
@@ -39,7 +38,6 @@ import org.binlogrelay.storage.StoreHealth;
 import org.binlogrelay.storage.Time;
 import org.binlogrelay.storage.read.ReaderRegistry;
 import org.binlogrelay.storage.retention.Retention;
-import org.binlogrelay.storage.retention.RetentionPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,16 +56,19 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * Metrics ({@link RelayMetrics}) are registered before the store opens its writer to the upstream, so that every
- * transaction boundary is seen; the admin API ({@link RelayAdmin}) may stop, start and switch the upstream: a new
- * {@link UpstreamReplicator} replaces one that stopped or FAILED.
+ * transaction boundary is seen; the admin API ({@link RelayAdmin}) may stop, start and switch the upstream, which
+ * {@link UpstreamControl} carries out (a new {@link UpstreamReplicator} replaces one that stopped or FAILED), and
+ * purge, which {@link ManualPurge} carries out, never during the store's close.
  *
  * A replica port that is taken fails the start before anything connects upstream. An upstream that fails (for
  * example error 1236: the primary purged what the store needs next) leaves the relay serving what it stored; the
  * log says what to do. Time comes from the {@link Time} given (store, upstream, retention ages, the downstream
  * server's clock); retention runs on one scheduled thread, {@code relay-scheduler}.
  *
- * <p>States: {@code NEW -start-> STARTING -> RUNNING -close-> CLOSING -> CLOSED}; a failed start goes to
- * CLOSED. One line is logged per change.
+ * <p>States ({@link State}): {@code NEW -start-> STARTING -> RUNNING -close-> CLOSING -> CLOSED}; a failed start
+ * goes to CLOSED, a close before the start from NEW to CLOSING. {@link #setState} is the one place the state
+ * changes (under one lock, {@code lock}); it rejects other moves and logs one line per change. Upstream start and
+ * change and purge need RUNNING.
  *
  * <p>Thread-safety: {@link #start()} once, from one thread. {@link #close()} from any thread, at any time
  * (a shutdown hook): during the flavour detection it ends the wait for the primary; otherwise it waits for
@@ -78,13 +79,35 @@ public final class Relay implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Relay.class);
   private static final Duration SCHEDULER_STOP_TIMEOUT = Duration.ofSeconds(30);
 
-  /** Where the relay is in its life. */
+  /** Where the relay is in its life; {@link #setState} is the one place it changes. */
   public enum State {
     NEW,
     STARTING,
     RUNNING,
     CLOSING,
-    CLOSED
+    CLOSED;
+
+    /** The moves the class comment draws; a close before the start goes NEW -> CLOSING. */
+    boolean canMoveTo(State next) {
+      return switch (this) {
+        case NEW -> next == STARTING || next == CLOSING;
+        case STARTING -> next == RUNNING || next == CLOSED;
+        case RUNNING -> next == CLOSING;
+        case CLOSING -> next == CLOSED;
+        case CLOSED -> false;
+      };
+    }
+
+    /**
+     * Refuses a command that needs the relay RUNNING (upstream start and change, purge), naming this state.
+     *
+     * @throws IllegalStateException unless RUNNING
+     */
+    void requireRunning() {
+      if (this != RUNNING) {
+        throw new IllegalStateException("the relay is " + name().toLowerCase(java.util.Locale.ROOT));
+      }
+    }
   }
 
   private final RelayConfig config;
@@ -99,21 +122,17 @@ public final class Relay implements AutoCloseable {
   private volatile ReaderRegistry readers;
   private volatile ReplicaServer replicaServer;
   private volatile SchemaSource schemaSource;
-  private volatile UpstreamReplicator upstream;
-  /** The primary's variables replicas are shown, as the last replicator that streamed read them. */
+  /** The upstream replicators, one after another, and the commands that start, stop and switch them. */
+  private final UpstreamControl upstream;
   private volatile Retention retention;
-  private volatile Retention manualRetention;
+  /** Purges through the admin API; null before retention is scheduled. */
+  private volatile ManualPurge purges;
   private ScheduledExecutorService scheduler;
   private RetentionSchedule retentionSchedule;
   private volatile boolean closedCleanly = true;
   private volatile StoreDumpHandler dumps;
   private volatile RelayMetrics metrics;
   private volatile AdminServer adminServer;
-  private volatile UpstreamConfig upstreamConfig;
-  /** Held to replace the replicator (start, change) and to stop it at close; after CLOSING none is started. */
-  private final Object upstreamLock = new Object();
-  /** Held by a purge through the admin API and by the store's close; after CLOSING no purge starts. */
-  private final Object purgeLock = new Object();
   private final UpstreamSuccession upstreams = new UpstreamSuccession();
   private final long startedAtMillis;
 
@@ -123,7 +142,7 @@ public final class Relay implements AutoCloseable {
   public Relay(RelayConfig config, Time time) {
     this.config = Objects.requireNonNull(config, "config");
     this.time = Objects.requireNonNull(time, "time");
-    this.upstreamConfig = config.upstream();
+    this.upstream = new UpstreamControl(config.upstream(), time, upstreams, this::state);
     this.startedAtMillis = time.milliseconds();
   }
 
@@ -310,27 +329,7 @@ public final class Relay implements AutoCloseable {
   }
 
   private void followPrimary() {
-    if (upstreamConfig == null) {
-      log.info("no primary configured: serving the stored binlogs only");
-      return;
-    }
-    startReplicator(upstreamConfig);
-  }
-
-  /** Makes and starts a replicator for {@code c}; it replaces the current one, which must have ended. */
-  private void startReplicator(UpstreamConfig c) {
-    UpstreamReplicator replicator = new UpstreamReplicator(c, store, time);
-    replicator.addListener(s -> {
-      if (s.status() == UpstreamStatus.FAILED) {
-        // the replicator's ERROR line said why and what to do; this one says what the relay does meanwhile
-        log.warn("upstream stopped for good; the relay keeps serving the {} stored file(s), and /health answers"
-            + " DOWN until the upstream is started again (relayctl source start, or restart the relay; a purged"
-            + " binlog needs a new --data-dir or --start)", store.files().size());
-      }
-    });
-    upstreams.replace(replicator);
-    upstream = replicator;
-    replicator.start();
+    upstream.follow(store);
   }
 
   /**
@@ -340,36 +339,22 @@ public final class Relay implements AutoCloseable {
    * @throws IllegalStateException if no primary is configured
    */
   boolean stopUpstream(Duration timeout) throws InterruptedException {
-    synchronized (upstreamLock) {
-      UpstreamReplicator r = requireUpstream();
-      log.info("upstream stop requested through the admin API");
-      return r.stop(timeout);
-    }
+    return upstream.stop(timeout);
   }
 
   /**
-   * Follows the primary again with a new replicator, after a stop or a failure.
+   * Follows the primary again with a new replicator, after a stop or a failure ({@link UpstreamControl#start}).
    *
    * @throws IllegalStateException if no primary is configured, the relay is not running, or the replicator still
    *     runs
    */
   void startUpstream() {
-    synchronized (upstreamLock) {
-      UpstreamReplicator r = requireUpstream();
-      requireRunning();
-      if (!ended(r)) {
-        throw new IllegalStateException("upstream is " + r.state().status() + ", already following "
-            + r.state().source() + "; stop it first");
-      }
-      log.info("upstream start requested through the admin API: following {}:{} again", upstreamConfig.host(),
-          upstreamConfig.port());
-      startReplicator(upstreamConfig);
-    }
+    upstream.start();
   }
 
   /**
-   * Follows {@code next} from now on: switched by GTID while the replicator runs ({@link
-   * UpstreamReplicator#switchSource}), else a new replicator on it (which resumes by GTID by itself).
+   * Follows {@code next} from now on ({@link UpstreamControl#change}): switched by GTID while the replicator runs,
+   * else a new replicator on it.
    *
    * @return the switch, or {@code null} when a new replicator was started
    * @throws IllegalStateException if no primary is configured or the relay is not running
@@ -377,46 +362,12 @@ public final class Relay implements AutoCloseable {
   org.binlogrelay.server.upstream.SourceSwitch changeUpstream(UpstreamConfig next, Duration timeout)
       throws org.binlogrelay.server.upstream.SourceRefusedException, java.util.concurrent.TimeoutException,
       InterruptedException {
-    synchronized (upstreamLock) {
-      UpstreamReplicator r = requireUpstream();
-      requireRunning();
-      if (ended(r)) {
-        upstreamConfig = next;
-        log.info("upstream source changed through the admin API to {}:{} (the replicator was {}); starting it",
-            next.host(), next.port(), r.state().status());
-        startReplicator(next);
-        return null;
-      }
-      org.binlogrelay.server.upstream.SourceSwitch done = r.switchSource(next, timeout);
-      upstreamConfig = r.config();
-      return done;
-    }
-  }
-
-  private UpstreamReplicator requireUpstream() {
-    UpstreamReplicator r = upstream;
-    if (r == null) {
-      throw new IllegalStateException("no primary is configured");
-    }
-    return r;
-  }
-
-  /** Called under {@link #upstreamLock} or {@link #purgeLock}: close() sets CLOSING before it takes them. */
-  private void requireRunning() {
-    State s = state;
-    if (s != State.RUNNING) {
-      throw new IllegalStateException("the relay is " + s.name().toLowerCase(java.util.Locale.ROOT));
-    }
-  }
-
-  private static boolean ended(UpstreamReplicator r) {
-    UpstreamStatus s = r.state().status();
-    return s == UpstreamStatus.STOPPED || s == UpstreamStatus.FAILED;
+    return upstream.change(next, timeout);
   }
 
   /** The upstream configuration now (after a change: the new source's); null without a primary. */
   UpstreamConfig upstreamConfig() {
-    return upstreamConfig;
+    return upstream.config();
   }
 
   /**
@@ -427,24 +378,18 @@ public final class Relay implements AutoCloseable {
    * @throws IllegalArgumentException if the store holds no {@code firstKept}
    */
   org.binlogrelay.storage.retention.RetentionRun purge(String firstKept, boolean force) throws IOException {
-    synchronized (purgeLock) {
-      requireRunning();
-      if (retention == null && manualRetention == null) {
-        manualRetention = new Retention(store, RetentionPolicy.keepEverything(), readers, time);
-      }
-      return (retention != null ? retention : manualRetention).purgeTo(firstKept, force);
+    ManualPurge p = purges;
+    if (p == null) {
+      // made when the start schedules retention, just before RUNNING: the relay is starting, or its start failed
+      state.requireRunning();
+      throw new IllegalStateException("the relay is starting");
     }
+    return p.purge(firstKept, force);
   }
 
   private java.util.List<Retention> retentions() {
-    java.util.List<Retention> all = new java.util.ArrayList<>(2);
-    if (retention != null) {
-      all.add(retention);
-    }
-    if (manualRetention != null) {
-      all.add(manualRetention);
-    }
-    return all;
+    ManualPurge p = purges;
+    return p == null ? java.util.List.of() : p.retentions();
   }
 
   private void scheduleRetention() {
@@ -456,9 +401,11 @@ public final class Relay implements AutoCloseable {
     if (config.retention().maxAge().isZero() && config.retention().maxTotalBytes() == 0
         && config.retention().maxFiles() == 0) {
       log.info("retention off: every stored file is kept");
+      purges = new ManualPurge(store, readers, time, null, this::state);
       return;
     }
     retention = new Retention(store, config.retention(), readers, time);
+    purges = new ManualPurge(store, readers, time, retention, this::state);
     retentionSchedule = RetentionSchedule.start(retention, store, scheduler, config.retentionInterval());
     log.info("retention at each rotation and every {} s: {}", config.retentionInterval().toSeconds(),
         describe(config));
@@ -482,8 +429,8 @@ public final class Relay implements AutoCloseable {
 
   private String summary() {
     return name(flavor.flavor()) + " relay, replicas on " + replicaServer.address() + " (server_id "
-        + config.downstream().serverId() + "), " + (upstream == null ? "no primary"
-        : "following " + upstream.config().host() + ":" + upstream.config().port());
+        + config.downstream().serverId() + "), " + upstream.replicator().map(r -> "following " + r.config().host()
+            + ":" + r.config().port()).orElse("no primary");
   }
 
   private static String name(GtidFlavor f) {
@@ -515,9 +462,10 @@ public final class Relay implements AutoCloseable {
 
   /**
    * Closes whatever was started, in shutdown order. Holds {@link #lock}; the state is no longer RUNNING, so no
-   * admin command starts a replicator or a purge any more (they check it under {@link #upstreamLock} and {@link
-   * #purgeLock}, which the upstream and store steps take). The admin server closes after the replica server, so
-   * that {@code /health} answers DOWN meanwhile; its close waits for the commands in work.
+   * admin command starts a replicator or a purge any more (they check it under the locks of {@link
+   * UpstreamControl} and {@link ManualPurge}, which the upstream and store steps take). The admin server closes
+   * after the replica server, so that {@code /health} answers DOWN meanwhile; its close waits for the commands in
+   * work.
    */
   private void closeParts() {
     if (replicaServer != null) {
@@ -540,16 +488,13 @@ public final class Relay implements AutoCloseable {
         }
       });
     }
-    step("stop upstream", () -> {
-      synchronized (upstreamLock) {
-        if (upstream != null && !upstream.stop(UpstreamReplicator.CLOSE_TIMEOUT)) {
-          throw new IllegalStateException("the upstream thread did not end within " + UpstreamReplicator.CLOSE_TIMEOUT);
-        }
-      }
-    });
+    step("stop upstream", upstream::close);
     if (store != null) {
       step("close the store", () -> {
-        synchronized (purgeLock) {
+        ManualPurge p = purges;
+        if (p != null) {
+          p.closeStore();
+        } else {
           store.close();
         }
         log.info("store {} closed at {}", config.dataDir().toAbsolutePath(), store.durableEnd());
@@ -577,7 +522,11 @@ public final class Relay implements AutoCloseable {
     }
   }
 
+  /** The one place the relay's state changes; rejects a move the class comment does not draw. Under {@link #lock}. */
   private void setState(State next, String detail) {
+    if (!state.canMoveTo(next)) {
+      throw new IllegalStateException("the relay cannot move from " + state + " to " + next);
+    }
     state = next;
     log.info("relay {}: {}", next.name().toLowerCase(java.util.Locale.ROOT), detail);
   }
@@ -622,7 +571,7 @@ public final class Relay implements AutoCloseable {
 
   /** The upstream replicator; empty without a primary or before it was started. */
   public Optional<UpstreamReplicator> upstream() {
-    return Optional.ofNullable(upstream);
+    return upstream.replicator();
   }
 
   /** The downstream server; null before it listens. */

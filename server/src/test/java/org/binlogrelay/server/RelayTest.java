@@ -174,6 +174,21 @@ class RelayTest {
   }
 
   @Test
+  void theRelayMovesOnlyAlongItsLife() {
+    assertThat(Relay.State.NEW.canMoveTo(Relay.State.STARTING)).isTrue();
+    assertThat(Relay.State.NEW.canMoveTo(Relay.State.CLOSING)).as("a close before the start").isTrue();
+    assertThat(Relay.State.STARTING.canMoveTo(Relay.State.CLOSED)).as("a failed start").isTrue();
+    assertThat(Relay.State.RUNNING.canMoveTo(Relay.State.STARTING)).isFalse();
+    assertThat(Relay.State.CLOSING.canMoveTo(Relay.State.RUNNING)).isFalse();
+    for (Relay.State s : Relay.State.values()) {
+      assertThat(Relay.State.CLOSED.canMoveTo(s)).as("CLOSED -> " + s).isFalse();
+    }
+    assertThatThrownBy(Relay.State.CLOSING::requireRunning).isInstanceOf(IllegalStateException.class)
+        .hasMessage("the relay is closing");
+    Relay.State.RUNNING.requireRunning();
+  }
+
+  @Test
   void aRelayClosedBeforeItStartedCannotStart() {
     Relay relay = new Relay(config(dir, GtidFlavor.MYSQL, null, Duration.ZERO), Time.SYSTEM);
     relay.close();

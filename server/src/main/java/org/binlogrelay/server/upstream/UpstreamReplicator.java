@@ -38,6 +38,10 @@ import org.slf4j.LoggerFactory;
  *   any -stop-> STOPPED
  * </pre>
  *
+ * The thread's loop is in named steps: {@code run} does a pending switch ({@code switchIfAsked}) and then one
+ * connection ({@code connectOnce}), which connects and streams ({@code stream}) and decides what follows a failure
+ * ({@code afterFailure}: wait for the store, back off and retry, or FAIL), until a stop or FAILED.
+ *
  * Each connection resumes exactly where the store ends ({@link BinlogStore#startStream()}, which also cuts a
  * transaction the previous connection left incomplete); an empty store starts per {@link
  * UpstreamConfig#start()}. The store checks that every event continues what it holds, so there is no gap and
@@ -283,73 +287,110 @@ public final class UpstreamReplicator implements Closeable {
     }
   }
 
+  /**
+   * The connection loop: a pending switch first, then one connection ({@link #connectOnce}), until a stop or
+   * FAILED. A switch starts the reconnection schedule afresh.
+   */
   private void run() {
     ReconnectSchedule schedule = new ReconnectSchedule(config.backoff());
-    while (true) {
+    Next next = Next.CONNECT;
+    while (next == Next.CONNECT) {
       if (switchIfAsked()) {
         schedule = new ReconnectSchedule(config.backoff());
       }
-      PrimaryStream s = new PrimaryStream(config, store, counters, time, new SessionProgress());
-      synchronized (lock) {
-        if (stopping) {
-          break;
-        }
-        if (pendingSwitch != null) {
-          continue;
-        }
-        session = s;
-      }
-      setPhase(UpstreamStatus.CONNECTING, phase.lastError(), phase.attempt());
-      streamingSince = -1;
-      Throwable failure;
-      try {
-        s.run();
-        failure = new IllegalStateException("the dump session ended without an error");
-      } catch (Throwable t) {
-        failure = t;
-      }
-      Duration streamed = streamingSince < 0 ? Duration.ZERO
-          : Duration.ofNanos(Math.max(0, time.nanoseconds() - streamingSince));
-      boolean switching;
-      synchronized (lock) {
-        session = null;
-        if (stopping) {
-          break;
-        }
-        switching = pendingSwitch != null;
-      }
-      if (switching) {
-        log.info("{}: connection closed for the switch ({})", name, describe(failure));
-        continue;
-      }
-      if (!store.health().accepting()) {
-        StoreWait waited = awaitStore(describe(failure));
-        if (waited == StoreWait.FAILED) {
-          return;
-        }
-        if (waited == StoreWait.STOPPED) {
-          break;
-        }
-        schedule.reset();
-        continue;
-      }
-      counters.failed(failure);
-      ReconnectSchedule.Decision next = schedule.next(failure, s.attempt(streamed), random.getAsDouble());
-      if (!next.retry()) {
-        fail(failure, next);
-        return;
-      }
-      log.warn("{}: connection lost: {}; reconnecting in {} ms (attempt {}{})", name, next.reason(),
-          next.delay().toMillis(), next.attempt(), next.identical() > 1 ? "; the same failure " + next.identical()
-              + " times in a row, FAILED at " + FailurePolicy.MAX_IDENTICAL_FAILURES : "");
-      setPhase(UpstreamStatus.BACKING_OFF, next.reason(), next.attempt());
-      if (!waitUnlessStopped(next.delay())) {
-        break;
-      }
+      next = connectOnce(schedule);
     }
-    log.info("{}: stopped at {}", name, counters.position);
-    setPhase(UpstreamStatus.STOPPED, phase.lastError(), 0);
-    refusePendingSwitch("the replicator was stopped");
+    if (next == Next.STOP) {
+      log.info("{}: stopped at {}", name, counters.position);
+      setPhase(UpstreamStatus.STOPPED, phase.lastError(), 0);
+      refusePendingSwitch("the replicator was stopped");
+    }
+  }
+
+  /** What the connection loop does after a step. */
+  private enum Next {
+    /** Connect (again): after a failure that is retried, a store that accepts writes again, or for a switch. */
+    CONNECT,
+    /** {@link #stop} was called: end STOPPED. */
+    STOP,
+    /** The replicator is FAILED (status set, switch refused): end. */
+    END
+  }
+
+  /** How a connection ended: what ended it, and how long it streamed (zero if it never did). */
+  private record Ended(Throwable failure, Duration streamed) {}
+
+  /**
+   * One connection: opens a session to the source (unless a stop or a switch came first), streams until it ends,
+   * and decides what follows ({@link #afterFailure}).
+   */
+  private Next connectOnce(ReconnectSchedule schedule) {
+    PrimaryStream s = new PrimaryStream(config, store, counters, time, new SessionProgress());
+    synchronized (lock) {
+      if (stopping) {
+        return Next.STOP;
+      }
+      if (pendingSwitch != null) {
+        return Next.CONNECT;
+      }
+      session = s;
+    }
+    Ended ended = stream(s);
+    boolean switching;
+    synchronized (lock) {
+      session = null;
+      if (stopping) {
+        return Next.STOP;
+      }
+      switching = pendingSwitch != null;
+    }
+    if (switching) {
+      log.info("{}: connection closed for the switch ({})", name, describe(ended.failure()));
+      return Next.CONNECT;
+    }
+    return afterFailure(s, ended, schedule);
+  }
+
+  /** Runs session {@code s} (CONNECTING, then STREAMING at its first event) until it ends; it always ends. */
+  private Ended stream(PrimaryStream s) {
+    setPhase(UpstreamStatus.CONNECTING, phase.lastError(), phase.attempt());
+    streamingSince = -1;
+    Throwable failure;
+    try {
+      s.run();
+      failure = new IllegalStateException("the dump session ended without an error");
+    } catch (Throwable t) {
+      failure = t;
+    }
+    Duration streamed = streamingSince < 0 ? Duration.ZERO
+        : Duration.ofNanos(Math.max(0, time.nanoseconds() - streamingSince));
+    return new Ended(failure, streamed);
+  }
+
+  /**
+   * After a connection failed: waits for the store if it stopped accepting writes ({@link #awaitStore}), else asks
+   * the {@link ReconnectSchedule} whether and when to retry, and backs off (BACKING_OFF) or fails (FAILED).
+   */
+  private Next afterFailure(PrimaryStream s, Ended ended, ReconnectSchedule schedule) {
+    Throwable failure = ended.failure();
+    if (!store.health().accepting()) {
+      Next waited = awaitStore(describe(failure));
+      if (waited == Next.CONNECT) {
+        schedule.reset();
+      }
+      return waited;
+    }
+    counters.failed(failure);
+    ReconnectSchedule.Decision next = schedule.next(failure, s.attempt(ended.streamed()), random.getAsDouble());
+    if (!next.retry()) {
+      fail(failure, next);
+      return Next.END;
+    }
+    log.warn("{}: connection lost: {}; reconnecting in {} ms (attempt {}{})", name, next.reason(),
+        next.delay().toMillis(), next.attempt(), next.identical() > 1 ? "; the same failure " + next.identical()
+            + " times in a row, FAILED at " + FailurePolicy.MAX_IDENTICAL_FAILURES : "");
+    setPhase(UpstreamStatus.BACKING_OFF, next.reason(), next.attempt());
+    return waitUnlessStopped(next.delay()) ? Next.CONNECT : Next.STOP;
   }
 
   /**
@@ -372,9 +413,10 @@ public final class UpstreamReplicator implements Closeable {
    * Waits, with no connection open, until the store accepts writes again ({@link BinlogStore#tryResume()}).
    *
    * @param why what ended the connection (the store's error)
-   * @return how the wait ended; FAILED has set the status
+   * @return {@link Next#CONNECT} when the store accepts writes again (or a switch is pending), {@link Next#STOP}
+   *     after {@link #stop}, {@link Next#END} when the store cannot be resumed (FAILED is set)
    */
-  private StoreWait awaitStore(String why) {
+  private Next awaitStore(String why) {
     String text = "the store stopped accepting writes (" + store.health().condition() + "): " + why;
     log.error("{}: {}; disconnected from the primary, retrying the store every {}-{} s until it accepts writes"
         + " (free space in {} or fix the disk)", name, text, STORE_RETRY.initial().toSeconds(),
@@ -382,38 +424,28 @@ public final class UpstreamReplicator implements Closeable {
     for (int tries = 1; ; tries++) {
       setPhase(UpstreamStatus.WAITING_FOR_STORE, text, tries);
       if (!waitUnlessStopped(STORE_RETRY.delay(tries, random.getAsDouble()))) {
-        return StoreWait.STOPPED;
+        return Next.STOP;
       }
       synchronized (lock) {
         if (pendingSwitch != null) {
           // a switch needs no writes: the next round does it, then waits for the store again if needed
-          return StoreWait.RESUMED;
+          return Next.CONNECT;
         }
       }
       try {
         if (store.tryResume()) {
           log.info("{}: the store accepts writes again after {} attempt(s); reconnecting where it ends", name,
               tries);
-          return StoreWait.RESUMED;
+          return Next.CONNECT;
         }
       } catch (StoreException | IllegalStateException e) {
         String fatal = "the store cannot be resumed: " + describe(e);
         log.error("{}: stopped: {}", name, fatal, e);
         setPhase(UpstreamStatus.FAILED, fatal, tries);
         refusePendingSwitch("the replicator failed: " + fatal);
-        return StoreWait.FAILED;
+        return Next.END;
       }
     }
-  }
-
-  /** How {@link #awaitStore} ended. */
-  private enum StoreWait {
-    /** The store accepts writes again (or a switch is pending): connect. */
-    RESUMED,
-    /** {@link #stop} was called. */
-    STOPPED,
-    /** The store cannot be resumed; the replicator is FAILED. */
-    FAILED
   }
 
   /** A switch asked for while the replicator ends is not done; its caller hears why at once. */
