@@ -126,27 +126,13 @@ final class Syncer {
       if (transaction) {
         transactionsSinceForce++;
       }
-      if (parked && wantsWake()) {
+      if (parked && policy.wakesSyncer(transactionsSinceForce)) {
         parked = false;
         signals++;
         wake.signal();
       }
     } finally {
       lock.unlock();
-    }
-  }
-
-  /** Whether a parked thread (waiting with no deadline) has a force to do now. Under the lock. */
-  private boolean wantsWake() {
-    switch (policy.kind()) {
-      case EVERY_TRANSACTION:
-        return true;
-      case EVERY_N_TRANSACTIONS:
-        return transactionsSinceForce >= policy.transactions();
-      case INTERVAL:
-        return true; // to start the timer: a thread waiting for a due force is not parked
-      default:
-        return false;
     }
   }
 
@@ -254,29 +240,6 @@ final class Syncer {
     }
   }
 
-  /**
-   * How long until the policy wants a force: 0 now, {@link Long#MAX_VALUE} not for transactions alone.
-   *
-   * @param behind whether something was written since the last force
-   * @param transactions transactions written since the last force
-   * @param sinceForce nanoseconds since the last force
-   */
-  static long nanosUntilDue(SyncPolicy policy, boolean behind, long transactions, long sinceForce) {
-    if (!behind) {
-      return Long.MAX_VALUE;
-    }
-    switch (policy.kind()) {
-      case EVERY_TRANSACTION:
-        return 0;
-      case EVERY_N_TRANSACTIONS:
-        return transactions >= policy.transactions() ? 0 : Long.MAX_VALUE;
-      case INTERVAL:
-        return Math.max(0, policy.interval().toNanos() - sinceForce);
-      default:
-        return Long.MAX_VALUE;
-    }
-  }
-
   private void run() {
     while (true) {
       List<Job> round;
@@ -289,8 +252,7 @@ final class Syncer {
       lock.lock();
       try {
         while (true) {
-          long wait = nanosUntilDue(policy, isBehind(), transactionsSinceForce,
-              time.nanoseconds() - lastForceNanos);
+          long wait = policy.nanosUntilDue(isBehind(), transactionsSinceForce, time.nanoseconds() - lastForceNanos);
           if (stopping || !jobs.isEmpty() || !syncRequests.isEmpty() || wait == 0) {
             force = stopping || !syncRequests.isEmpty() || wait == 0;
             break;
@@ -318,8 +280,7 @@ final class Syncer {
         if (force) {
           forces++;
           covered = transactionsSinceForce;
-          transactionsSinceForce = policy.kind() == SyncPolicy.Kind.EVERY_N_TRANSACTIONS
-              ? transactionsSinceForce % policy.transactions() : 0;
+          transactionsSinceForce = policy.waitingAfterForce(transactionsSinceForce);
           lastForceNanos = time.nanoseconds();
         }
       } finally {
