@@ -6,7 +6,6 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.protocol.gtid.GtidSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -200,7 +199,7 @@ final class StoreRecovery {
       }
       filesScanned++;
       bytesScanned += result.bytesRead();
-      if (result.format() != null && result.format().isMariadb() != (flavor.gtidFlavor() == GtidFlavor.MARIADB)) {
+      if (result.format() != null && !flavor.wrote(result.format())) {
         throw new StoreCorruptException("binlog store " + dir + " is configured for " + flavor.gtidFlavor()
             + " but " + name + " was written by " + result.format().serverVersion()
             + "; open it with the right flavour");

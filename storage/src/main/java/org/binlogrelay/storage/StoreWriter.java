@@ -12,7 +12,6 @@ import org.binlogrelay.protocol.event.CorruptEventException;
 import org.binlogrelay.protocol.event.EventHeader;
 import org.binlogrelay.protocol.event.EventType;
 import org.binlogrelay.protocol.event.FormatDescriptionEvent;
-import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.protocol.gtid.GtidSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -163,7 +162,7 @@ final class StoreWriter {
       throw new ContinuityException(stream.expected(), "malformed FORMAT_DESCRIPTION for " + stream.file()
           + ": " + e.getMessage(), e);
     }
-    if (format.isMariadb() != (flavor.gtidFlavor() == GtidFlavor.MARIADB)) {
+    if (!flavor.wrote(format)) {
       stream.fail();
       throw new StoreException("the primary is " + format.serverVersion() + " but the store in " + dir
           + " is configured for " + flavor.gtidFlavor() + "; nothing was written");
