@@ -22,6 +22,12 @@ interface BinlogFlavor {
 
   GtidSet emptyGtids();
 
+  /**
+   * True if a server of this flavour wrote {@code format} (a file's FORMAT_DESCRIPTION): a MariaDB server
+   * version for MariaDB, any other for MySQL. A store never mixes the two.
+   */
+  boolean wrote(FormatDescriptionEvent format);
+
   /** Parses what {@link #formatGtids} wrote; {@link IllegalArgumentException} if malformed. */
   GtidSet parseGtids(String text);
 

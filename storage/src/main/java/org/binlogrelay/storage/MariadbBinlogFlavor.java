@@ -27,6 +27,11 @@ final class MariadbBinlogFlavor implements BinlogFlavor {
   }
 
   @Override
+  public boolean wrote(FormatDescriptionEvent format) {
+    return format.isMariadb();
+  }
+
+  @Override
   public GtidSet parseGtids(String text) {
     return MariadbGtidSet.parse(text);
   }

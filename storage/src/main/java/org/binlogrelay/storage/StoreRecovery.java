@@ -6,7 +6,6 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.protocol.gtid.GtidSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,11 +30,11 @@ import org.slf4j.LoggerFactory;
  * RecoveryReport}. Work is proportional to the number of files (one small metadata read each) plus the
  * tail since its checkpoint. Used once per {@link BinlogStore#open}; not thread-safe.
  *
- * <p><b>Without writing</b> ({@link #withoutWriting}): for a directory that does not take writes (a full disk),
- * the same state is computed from reads alone and nothing on disk changes: cuts and removals are logical (the
- * state ends at the last complete transaction; files to remove are left out of it), closes, in-use bits,
- * metadata, the index and leftover deletions are left for later, and the tail's channel is opened read-only.
- * {@link BinlogStore#tryResume()} later recovers again with writes, which makes the same state physical.
+ * <p>{@link #recover()} is a loop over the files calling {@link #recoverFile}, which decides what one file is and
+ * returns a {@link Verdict}: intact, closed (maybe cut), reopened as the tail (maybe cut), or removed. What a
+ * decision does on disk is its {@link RecoveryStrategy}'s: {@link InPlaceRecovery} makes it physical at once;
+ * {@link ReadOnlyRecovery} ({@link #withoutWriting}), for a directory that does not take writes (a full disk),
+ * changes nothing on disk and leaves the same state for {@link BinlogStore#tryResume()} to make physical later.
  */
 final class StoreRecovery {
   private static final Logger log = LoggerFactory.getLogger(StoreRecovery.class);
@@ -44,110 +43,140 @@ final class StoreRecovery {
   record Recovered(String indexName, List<FileMetadata> files, OpenFile tail, String pendingNextFile,
       GtidSet executed, Position end, RecoveryReport report) {}
 
+  /**
+   * What recovery made of one file ({@link #recoverFile}). A file cut short ends the store: the files after it are
+   * removed (before it is closed or reopened, so that a crash in between still finds it damaged).
+   */
+  sealed interface Verdict {
+    /** The file's metadata as the store keeps it, {@code null} if the file was removed. */
+    FileMetadata kept();
+
+    /** The GTID set at the end of what is kept of the file. */
+    GtidSet gtidsAtEnd();
+
+    /** What was cut from the file, {@code null} if nothing. */
+    Truncation cut();
+
+    /** True if no file after this one is kept: it was cut, removed, or reopened as the tail. */
+    boolean endsStore();
+
+    /** Its metadata is intact, says closed, and matches its size: kept without reading the file. */
+    record Intact(FileMetadata kept) implements Verdict {
+      @Override
+      public GtidSet gtidsAtEnd() {
+        return kept.gtidsAtEnd();
+      }
+
+      @Override
+      public Truncation cut() {
+        return null;
+      }
+
+      @Override
+      public boolean endsStore() {
+        return false;
+      }
+    }
+
+    /** Scanned, and closed at its last transaction boundary ({@code cut} there if not {@code null}). */
+    record Closed(FileMetadata kept, Truncation cut) implements Verdict {
+      @Override
+      public GtidSet gtidsAtEnd() {
+        return kept.gtidsAtEnd();
+      }
+
+      @Override
+      public boolean endsStore() {
+        return cut != null;
+      }
+    }
+
+    /**
+     * Scanned, and reopened as the store's tail at its last transaction boundary ({@code cut} there if not {@code
+     * null}); {@code kept} is its checkpoint there.
+     */
+    record Open(OpenFile tail, FileMetadata kept, GtidSet gtidsAtEnd, Truncation cut) implements Verdict {
+      @Override
+      public boolean endsStore() {
+        return true;
+      }
+    }
+
+    /** Holds no complete FORMAT_DESCRIPTION (a crash right after it was created): removed. */
+    record Removed(String name, GtidSet gtidsAtEnd, Truncation cut) implements Verdict {
+      @Override
+      public FileMetadata kept() {
+        return null;
+      }
+
+      @Override
+      public boolean endsStore() {
+        return true;
+      }
+    }
+  }
+
   private final StoreDirectory dir;
   private final BinlogFlavor flavor;
   private final StoreConfig config;
   private final FileScan scan;
-  /** False: compute the state from reads alone, change nothing on disk. */
-  private final boolean writes;
+  private final RecoveryStrategy strategy;
   private final List<Truncation> truncations = new ArrayList<>();
   private final List<String> actions = new ArrayList<>();
   private int filesScanned;
   private long bytesScanned;
 
+  /** A recovery that repairs the directory in place ({@link InPlaceRecovery}). */
   StoreRecovery(StoreDirectory dir, BinlogFlavor flavor, StoreConfig config) {
-    this(dir, flavor, config, true);
+    this(dir, flavor, config, new InPlaceRecovery(dir, flavor, config));
   }
 
-  private StoreRecovery(StoreDirectory dir, BinlogFlavor flavor, StoreConfig config, boolean writes) {
+  private StoreRecovery(StoreDirectory dir, BinlogFlavor flavor, StoreConfig config, RecoveryStrategy strategy) {
     this.dir = dir;
     this.flavor = flavor;
     this.config = config;
-    this.writes = writes;
+    this.strategy = strategy;
     this.scan = new FileScan(flavor, config.maxEventSize());
   }
 
   /**
-   * A recovery that only reads: it finds the state a writing recovery would leave, and changes nothing on disk
-   * (see the class comment). Its tail's channel is read-only.
+   * A recovery that only reads ({@link ReadOnlyRecovery}): it finds the state an in-place recovery would leave,
+   * and changes nothing on disk. Its tail's channel is read-only.
    */
   static StoreRecovery withoutWriting(StoreDirectory dir, BinlogFlavor flavor, StoreConfig config) {
-    return new StoreRecovery(dir, flavor, config, false);
+    return new StoreRecovery(dir, flavor, config, new ReadOnlyRecovery(dir, flavor, config));
   }
 
   Recovered recover() throws IOException {
     long started = config.time().nanoseconds();
-    IndexRepair repair = new IndexRepair(dir, writes);
+    IndexRepair repair = strategy.indexRepair();
     List<String> names = new ArrayList<>(repair.run());
     actions.addAll(repair.actions());
-    boolean indexChanged = repair.changed();
     String pendingNext = repair.missingLast();
 
     List<FileMetadata> files = new ArrayList<>();
     GtidSet before = flavor.emptyGtids();
     OpenFile tail = null;
     for (int i = 0; i < names.size(); i++) {
-      String name = names.get(i);
-      boolean last = i == names.size() - 1;
-      FileMetadata meta = readMetadata(name);
-      long size = dir.size(name);
-      if (meta != null && meta.closed() && meta.size() == size) {
-        files.add(meta);
-        before = meta.gtidsAtEnd();
-        continue;
+      Verdict verdict = recoverFile(names, i, before);
+      if (verdict instanceof Verdict.Removed removed) {
+        pendingNext = removed.name();
+      } else {
+        files.add(verdict.kept());
       }
-      if (meta != null && meta.closed()) {
-        act(name + " is " + size + " bytes but its metadata says it was closed at " + meta.size()
-            + "; scanning it");
-        meta = null;
+      if (verdict instanceof Verdict.Open open) {
+        tail = open.tail();
       }
-      FileScan.Result result = scanFile(name, size, last ? meta : null, before);
-      if (result.empty()) {
-        cut(result, 0, "holds no complete FORMAT_DESCRIPTION");
-        removeFile(name);
-        indexChanged = true;
-        pendingNext = name;
-        removeLater(names, i + 1, name);
+      before = verdict.gtidsAtEnd();
+      if (verdict.endsStore()) {
         break;
       }
-      if (!result.clean()) {
-        cut(result, result.boundary(), result.problem());
-        if (!last) {
-          removeLater(names, i + 1, name);
-          indexChanged = true;
-          last = true;
-        }
-      }
-      FileStats stats = result.stats();
-      if (!last || stats.ending() != FileMetadata.Ending.NONE) {
-        FileMetadata closed = close(name, result);
-        files.add(closed);
-        before = closed.gtidsAtEnd();
-        if (last) {
-          break;
-        }
-        continue;
-      }
-      tail = reopen(name, result);
-      files.add(tail.checkpoint(flavor));
-      before = result.gtidsAtBoundary();
-      break;
     }
     String indexName = repair.indexName();
-    if (files.isEmpty() && indexName != null) {
-      if (writes) {
-        dir.delete(indexName); // an empty store takes the name of its first file's index
-      }
-      indexName = null;
-    } else if (indexChanged && indexName != null && writes) {
-      List<String> kept = new ArrayList<>();
-      for (FileMetadata f : files) {
-        kept.add(f.name());
-      }
-      BinlogIndex.write(dir, indexName, kept);
-    }
-    if (writes) {
-      dir.force();
+    boolean indexChanged = repair.changed() || files.size() < names.size(); // or recovery removed files
+    strategy.finish(indexName, files, indexChanged);
+    if (files.isEmpty()) {
+      indexName = null; // an empty store takes the name of its first file's index
     }
     Position end = null;
     Position next = pendingNext == null ? null : Position.startOf(pendingNext);
@@ -171,6 +200,46 @@ final class StoreRecovery {
         + " {} repairs, {} bytes scanned", dir, took.toMillis(), files.size(), end, next, truncations.size(),
         actions.size(), bytesScanned);
     return new Recovered(indexName, files, tail, pendingNext, before, end, report);
+  }
+
+  /**
+   * Recovers {@code names.get(i)}, the files before it kept with the GTID set {@code before} at their end: trusts
+   * intact closed metadata; otherwise scans the file (from its checkpoint if it is the last one), cuts it at the last
+   * transaction boundary before a problem (removing every later file first), and closes it, or reopens it as the
+   * store's tail if it is the last file kept and has no ROTATE or STOP. A file without a complete
+   * FORMAT_DESCRIPTION is removed with every later file.
+   */
+  Verdict recoverFile(List<String> names, int i, GtidSet before) throws IOException {
+    String name = names.get(i);
+    boolean last = i == names.size() - 1;
+    FileMetadata meta = readMetadata(name);
+    long size = dir.size(name);
+    if (meta != null && meta.closed() && meta.size() == size) {
+      return new Verdict.Intact(meta);
+    }
+    if (meta != null && meta.closed()) {
+      act(name + " is " + size + " bytes but its metadata says it was closed at " + meta.size()
+          + "; scanning it");
+      meta = null;
+    }
+    FileScan.Result result = scanFile(name, size, last ? meta : null, before);
+    if (result.empty()) {
+      Truncation cut = cut(result, 0, "holds no complete FORMAT_DESCRIPTION");
+      strategy.remove(name);
+      removeLater(names, i + 1, name);
+      return new Verdict.Removed(name, before, cut);
+    }
+    Truncation cut = null;
+    if (!result.clean()) {
+      cut = cut(result, result.boundary(), result.problem());
+      removeLater(names, i + 1, name);
+    }
+    boolean endsStore = last || cut != null;
+    if (!endsStore || result.stats().ending() != FileMetadata.Ending.NONE) {
+      return new Verdict.Closed(strategy.close(name, result), cut);
+    }
+    OpenFile tail = strategy.reopen(name, result);
+    return new Verdict.Open(tail, tail.checkpoint(flavor), result.gtidsAtBoundary(), cut);
   }
 
   private FileMetadata readMetadata(String name) throws IOException {
@@ -200,7 +269,7 @@ final class StoreRecovery {
       }
       filesScanned++;
       bytesScanned += result.bytesRead();
-      if (result.format() != null && result.format().isMariadb() != (flavor.gtidFlavor() == GtidFlavor.MARIADB)) {
+      if (result.format() != null && !flavor.wrote(result.format())) {
         throw new StoreCorruptException("binlog store " + dir + " is configured for " + flavor.gtidFlavor()
             + " but " + name + " was written by " + result.format().serverVersion()
             + "; open it with the right flavour");
@@ -209,73 +278,12 @@ final class StoreRecovery {
     }
   }
 
-  /**
-   * Closes a complete file: in-use flag per its ending (cleared after ROTATE or STOP, and, if the flavour's server
-   * does so after a crash, for a file the primary abandoned: here one followed by a later file), force, closed
-   * metadata.
-   */
-  private FileMetadata close(String name, FileScan.Result result) throws IOException {
-    FileStats stats = result.stats();
-    FileMetadata closed = stats.snapshot(flavor, true, result.boundary(), result.gtidsAtBoundary());
-    if (!writes) {
-      log.info("binlog store {}: {} ends at {} ({} ending); closing it waits until the store accepts writes", dir,
-          name, result.boundary(), stats.ending());
-      return closed;
-    }
-    try (BinlogFile file = BinlogFile.open(dir, name)) {
-      if (file.size() != result.boundary()) {
-        file.truncate(result.boundary());
-      }
-      if (stats.ending() != FileMetadata.Ending.NONE || flavor.clearsInUseAfterCrash()) {
-        file.setInUse(false);
-      }
-      file.force();
-    }
-    MetadataFile.write(dir, closed, flavor);
-    log.info("binlog store {}: {} closed at {} ({} ending)", dir, name, result.boundary(), stats.ending());
-    return closed;
-  }
-
-  /**
-   * Opens the tail for appending at its recovered end, forced and checkpointed; without writes, opens it read-only
-   * and leaves the file as it is (its bytes past the recovered end are cut when the store accepts writes).
-   */
-  private OpenFile reopen(String name, FileScan.Result result) throws IOException {
-    if (!writes) {
-      FileTracker tracker = flavor.newTracker(result.boundary(), result.format(), result.gtidsAtBoundary());
-      return new OpenFile(BinlogFile.openForReading(dir, name), tracker, result.stats(), result.boundary(),
-          config.time().nanoseconds());
-    }
-    BinlogFile file = BinlogFile.open(dir, name);
-    try {
-      if (file.size() != result.boundary()) {
-        file.truncate(result.boundary());
-      }
-      file.setInUse(true); // open again, as the primary's file was at this point
-      file.force();
-      FileTracker tracker = flavor.newTracker(result.boundary(), result.format(), result.gtidsAtBoundary());
-      OpenFile open = new OpenFile(file, tracker, result.stats(), result.boundary(), config.time().nanoseconds());
-      MetadataFile.write(dir, open.checkpoint(flavor), flavor);
-      return open;
-    } catch (IOException | RuntimeException e) {
-      file.close();
-      throw e;
-    }
-  }
-
-  private void cut(FileScan.Result result, long to, String reason) {
+  private Truncation cut(FileScan.Result result, long to, String reason) {
     Truncation t = new Truncation(result.name(), to, result.length() - to,
         result.problemOffset() < 0 ? to : result.problemOffset(), reason);
     log.warn("binlog store {}: recovery {}", dir, t);
     truncations.add(t);
-  }
-
-  private void removeFile(String name) throws IOException {
-    if (!writes) {
-      return; // left out of the state; removed when the store accepts writes
-    }
-    dir.delete(name);
-    dir.delete(MetadataFile.nameFor(name));
+    return t;
   }
 
   /** Removes the files after a damaged one, so the store stays a prefix of the primary's binlog. */
@@ -286,7 +294,7 @@ final class StoreRecovery {
           + " was cut");
       log.warn("binlog store {}: recovery {}", dir, t);
       truncations.add(t);
-      removeFile(later);
+      strategy.remove(later);
     }
   }
 

@@ -12,7 +12,6 @@ import org.binlogrelay.protocol.event.CorruptEventException;
 import org.binlogrelay.protocol.event.EventHeader;
 import org.binlogrelay.protocol.event.EventType;
 import org.binlogrelay.protocol.event.FormatDescriptionEvent;
-import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.protocol.gtid.GtidSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,10 +50,37 @@ final class StoreWriter {
   private OpenFile open;
   private DumpStream stream;
   private String pendingNextFile;
-  /** The writer saw the store stop and cut its tail; it writes nothing more. */
-  private boolean stopped;
-  /** {@link BinlogStore#tryResume()} replaced this writer. */
-  private boolean retired;
+  private State state = State.WRITING;
+
+  /**
+   * A writer's life. It only moves forward, through {@link #moveTo}:
+   *
+   * <pre>
+   * WRITING --(a write or cut failed; or, at the next call, the store stopped)--> STOPPED
+   * WRITING, STOPPED --(BinlogStore.tryResume() replaced it)--> RETIRED
+   * </pre>
+   *
+   * Stopping or retiring again changes nothing (a resumption that failed after retiring the writer retires it again
+   * on the next attempt).
+   */
+  enum State {
+    /** Writes while the store accepts writes. */
+    WRITING,
+    /** Saw the store stop and cut its tail back to a transaction boundary; writes nothing more. */
+    STOPPED,
+    /** Replaced by a new writer; every call throws. */
+    RETIRED;
+
+    boolean canMoveTo(State next) {
+      switch (this) {
+        case WRITING:
+        case STOPPED:
+          return next != WRITING;
+        default:
+          return next == RETIRED;
+      }
+    }
+  }
 
   StoreWriter(StoreConfig config, BinlogFlavor flavor, StoreDirectory dir, FileCatalog catalog, Syncer syncer,
       StoreWatch readable, ReadableState readableState, Listeners listeners, Availability availability,
@@ -105,7 +131,7 @@ final class StoreWriter {
     try {
       open.file.truncate(boundary);
     } catch (IOException e) {
-      stopped = true;
+      moveTo(State.STOPPED);
       throw new IOException(availability.fail(e, "cutting the incomplete transaction at the end of " + open.name()
           + " back to " + boundary, null, 0), e);
     }
@@ -163,7 +189,7 @@ final class StoreWriter {
       throw new ContinuityException(stream.expected(), "malformed FORMAT_DESCRIPTION for " + stream.file()
           + ": " + e.getMessage(), e);
     }
-    if (format.isMariadb() != (flavor.gtidFlavor() == GtidFlavor.MARIADB)) {
+    if (!flavor.wrote(format)) {
       stream.fail();
       throw new StoreException("the primary is " + format.serverVersion() + " but the store in " + dir
           + " is configured for " + flavor.gtidFlavor() + "; nothing was written");
@@ -180,7 +206,7 @@ final class StoreWriter {
     try {
       file = BinlogFile.create(dir, name);
     } catch (IOException e) {
-      stopped = true;
+      moveTo(State.STOPPED);
       stream.fail();
       String kept = catalog.last().map(l -> "; the store ends with " + l.name() + ", closed").orElse("");
       throw new IOException(availability.fail(e, "creating " + name + ", the next binlog file,",
@@ -223,7 +249,7 @@ final class StoreWriter {
         f.file.flush(); // one write for the whole transaction (or header event)
       }
     } catch (IOException e) {
-      stopped = true;
+      moveTo(State.STOPPED);
       stream.fail();
       throw new IOException(availability.fail(e, failedWrite(f, event, at), cutTo(f, boundaryBefore),
           f.file.lastWriteLength()), e);
@@ -350,7 +376,7 @@ final class StoreWriter {
   void checkpointOnClose() {
     lock.lock();
     try {
-      if (open != null && !stopped && !retired && availability.accepting()
+      if (open != null && state == State.WRITING && availability.accepting()
           && open.tracker.lastBoundary() > open.checkpointOffset) {
         syncer.submit(new CheckpointJob(open.file, open.checkpoint(flavor)));
       }
@@ -398,7 +424,7 @@ final class StoreWriter {
   void retire() {
     lock.lock();
     try {
-      retired = true;
+      moveTo(State.RETIRED);
     } finally {
       lock.unlock();
     }
@@ -410,7 +436,7 @@ final class StoreWriter {
   }
 
   private void requireUsable() {
-    if (retired) {
+    if (state == State.RETIRED) {
       if (!availability.accepting()) {
         listeners.appendRefused(availability.health().condition());
         throw availability.unavailable();
@@ -419,8 +445,8 @@ final class StoreWriter {
           + " startStream() and ask the primary for the position it returns");
     }
     if (!availability.accepting()) {
-      if (!stopped) {
-        stopped = true;
+      if (state == State.WRITING) {
+        moveTo(State.STOPPED);
         if (stream != null) {
           stream.fail();
         }
@@ -429,6 +455,14 @@ final class StoreWriter {
       listeners.appendRefused(availability.health().condition());
       throw availability.unavailable();
     }
+  }
+
+  /** The one place the state changes; an impossible move is a bug in this class. Under the lock. */
+  private void moveTo(State next) {
+    if (!state.canMoveTo(next)) {
+      throw new IllegalStateException("binlog store " + dir + ": the writer cannot go from " + state + " to " + next);
+    }
+    state = next;
   }
 
   /** Lists a new file in the index and forces the directory (its entry and the index's). */

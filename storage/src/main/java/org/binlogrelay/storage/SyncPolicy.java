@@ -20,7 +20,8 @@ import java.util.Objects;
  *       StoreConfig#checkpointBytes()}), on {@link BinlogStore#sync()} and on close.
  * </ul>
  *
- * Immutable.
+ * The policy decides, the {@link Syncer} acts: {@link #wakesSyncer}, {@link #nanosUntilDue} and {@link
+ * #waitingAfterForce} are every rule's decisions, side by side. Immutable.
  *
  * @param kind which rule
  * @param transactions for {@link Kind#EVERY_N_TRANSACTIONS}: N (1 for every transaction, 0 otherwise)
@@ -61,6 +62,64 @@ public record SyncPolicy(Kind kind, int transactions, Duration interval) {
 
   public static SyncPolicy off() {
     return new SyncPolicy(Kind.OFF, 0, Duration.ZERO);
+  }
+
+  /**
+   * True if every transaction is forced without being asked ({@code sync_binlog=1}): a wait for a position to
+   * become durable then needs no {@link BinlogStore#sync()}.
+   */
+  public boolean forcesEveryTransaction() {
+    return kind == Kind.EVERY_TRANSACTION;
+  }
+
+  /**
+   * Whether a syncer waiting for work with no deadline should be woken by a write, with {@code waiting}
+   * transactions written since its last force. Every transaction: yes (while the syncer forces, what is written
+   * meanwhile is what its next round forces: group commit). Every N: once N are waiting. An interval: yes, to
+   * start its timer (a syncer waiting for a due force has a deadline). Off: never.
+   */
+  boolean wakesSyncer(long waiting) {
+    switch (kind) {
+      case EVERY_TRANSACTION:
+        return true;
+      case EVERY_N_TRANSACTIONS:
+        return waiting >= transactions;
+      case INTERVAL:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /**
+   * How long until this policy wants a force: 0 now, {@link Long#MAX_VALUE} not for transactions alone.
+   *
+   * @param behind whether something was written since the last force
+   * @param waiting transactions written since the last force
+   * @param sinceForce nanoseconds since the last force
+   */
+  long nanosUntilDue(boolean behind, long waiting, long sinceForce) {
+    if (!behind) {
+      return Long.MAX_VALUE;
+    }
+    switch (kind) {
+      case EVERY_TRANSACTION:
+        return 0;
+      case EVERY_N_TRANSACTIONS:
+        return waiting >= transactions ? 0 : Long.MAX_VALUE;
+      case INTERVAL:
+        return Math.max(0, interval.toNanos() - sinceForce);
+      default:
+        return Long.MAX_VALUE;
+    }
+  }
+
+  /**
+   * Transactions still counted as waiting after a force that covered {@code waiting}: every N keeps the remainder,
+   * so forces fall on the N-th, 2N-th, ... transaction since the store opened; the other rules start again at 0.
+   */
+  long waitingAfterForce(long waiting) {
+    return kind == Kind.EVERY_N_TRANSACTIONS ? waiting % transactions : 0;
   }
 
   /**

@@ -126,27 +126,13 @@ final class Syncer {
       if (transaction) {
         transactionsSinceForce++;
       }
-      if (parked && wantsWake()) {
+      if (parked && policy.wakesSyncer(transactionsSinceForce)) {
         parked = false;
         signals++;
         wake.signal();
       }
     } finally {
       lock.unlock();
-    }
-  }
-
-  /** Whether a parked thread (waiting with no deadline) has a force to do now. Under the lock. */
-  private boolean wantsWake() {
-    switch (policy.kind()) {
-      case EVERY_TRANSACTION:
-        return true;
-      case EVERY_N_TRANSACTIONS:
-        return transactionsSinceForce >= policy.transactions();
-      case INTERVAL:
-        return true; // to start the timer: a thread waiting for a due force is not parked
-      default:
-        return false;
     }
   }
 
@@ -254,29 +240,7 @@ final class Syncer {
     }
   }
 
-  /**
-   * How long until the policy wants a force: 0 now, {@link Long#MAX_VALUE} not for transactions alone.
-   *
-   * @param behind whether something was written since the last force
-   * @param transactions transactions written since the last force
-   * @param sinceForce nanoseconds since the last force
-   */
-  static long nanosUntilDue(SyncPolicy policy, boolean behind, long transactions, long sinceForce) {
-    if (!behind) {
-      return Long.MAX_VALUE;
-    }
-    switch (policy.kind()) {
-      case EVERY_TRANSACTION:
-        return 0;
-      case EVERY_N_TRANSACTIONS:
-        return transactions >= policy.transactions() ? 0 : Long.MAX_VALUE;
-      case INTERVAL:
-        return Math.max(0, policy.interval().toNanos() - sinceForce);
-      default:
-        return Long.MAX_VALUE;
-    }
-  }
-
+  /** The thread: a round at a time until a round fails or the last one (after {@link #stop()}) ran. */
   private void run() {
     while (true) {
       List<Job> round;
@@ -288,26 +252,7 @@ final class Syncer {
       long covered = 0;
       lock.lock();
       try {
-        while (true) {
-          long wait = nanosUntilDue(policy, isBehind(), transactionsSinceForce,
-              time.nanoseconds() - lastForceNanos);
-          if (stopping || !jobs.isEmpty() || !syncRequests.isEmpty() || wait == 0) {
-            force = stopping || !syncRequests.isEmpty() || wait == 0;
-            break;
-          }
-          if (wait == Long.MAX_VALUE) {
-            parked = true;
-            wake.awaitUninterruptibly();
-            parked = false;
-          } else {
-            try {
-              wake.awaitNanos(wait);
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-              stopping = true;
-            }
-          }
-        }
+        force = awaitWork();
         round = new ArrayList<>(jobs);
         jobs.clear();
         requests = new ArrayList<>(syncRequests);
@@ -318,54 +263,92 @@ final class Syncer {
         if (force) {
           forces++;
           covered = transactionsSinceForce;
-          transactionsSinceForce = policy.kind() == SyncPolicy.Kind.EVERY_N_TRANSACTIONS
-              ? transactionsSinceForce % policy.transactions() : 0;
+          transactionsSinceForce = policy.waitingAfterForce(transactionsSinceForce);
           lastForceNanos = time.nanoseconds();
         }
       } finally {
         lock.unlock();
       }
-      int done = 0;
-      String doing = null;
-      try {
-        Position reached = null;
-        for (Job job : round) {
-          doing = job.toString();
-          reached = furthest(reached, job.run());
-          done++;
-        }
-        if (force && target != null && targetFile != null) {
-          doing = "forcing " + targetFile.name() + " up to " + target.offset();
-          long started = time.nanoseconds();
-          targetFile.force();
-          observer.forced(time.nanoseconds() - started, covered);
-          reached = furthest(reached, target);
-        }
-        doing = null;
-        if (reached != null) {
-          durable.advance(reached);
-          onDurable.accept(reached);
-        }
-        Position now = durable.position();
-        for (CompletableFuture<Position> r : requests) {
-          r.complete(now);
-        }
-      } catch (IOException | RuntimeException e) {
-        requeue(round.subList(done, round.size()));
-        boolean binlogForce = targetFile != null && targetFile.forceFailed()
-            || done < round.size() && round.get(done).forceFailed();
-        lock.lock();
+      if (!runRound(round, requests, target, targetFile, force, covered) || last) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * Waits until there is work: jobs, sync requests, a stop, or a force the policy wants now; with no deadline
+   * (parked, only a signal wakes it) when the policy wants none for transactions alone. Returns whether the round
+   * forces the file. Under the lock.
+   */
+  private boolean awaitWork() {
+    while (true) {
+      long wait = policy.nanosUntilDue(isBehind(), transactionsSinceForce, time.nanoseconds() - lastForceNanos);
+      if (stopping || !jobs.isEmpty() || !syncRequests.isEmpty() || wait == 0) {
+        return stopping || !syncRequests.isEmpty() || wait == 0;
+      }
+      if (wait == Long.MAX_VALUE) {
+        parked = true;
+        wake.awaitUninterruptibly();
+        parked = false;
+      } else {
         try {
-          forceFailed = binlogForce;
-        } finally {
-          lock.unlock();
+          wake.awaitNanos(wait);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          stopping = true;
         }
-        fail(doing == null ? "advancing the durable boundary" : doing, e, requests);
-        return;
       }
-      if (last) {
-        return;
+    }
+  }
+
+  /**
+   * Runs one round taken by {@link #run()}: its jobs in order, then, if {@code force}, the force of {@code
+   * targetFile} up to {@code target}; advances the durable boundary to the furthest position made durable and
+   * completes the round's sync requests. On an error, puts the jobs not run back, fails the syncer, and returns
+   * false. Without the lock.
+   *
+   * @param covered transactions the force covers (for the {@link ForceObserver})
+   */
+  private boolean runRound(List<Job> round, List<CompletableFuture<Position>> requests, Position target,
+      BinlogFile targetFile, boolean force, long covered) {
+    int done = 0;
+    String doing = null;
+    try {
+      Position reached = null;
+      for (Job job : round) {
+        doing = job.toString();
+        reached = furthest(reached, job.run());
+        done++;
       }
+      if (force && target != null && targetFile != null) {
+        doing = "forcing " + targetFile.name() + " up to " + target.offset();
+        long started = time.nanoseconds();
+        targetFile.force();
+        observer.forced(time.nanoseconds() - started, covered);
+        reached = furthest(reached, target);
+      }
+      doing = null;
+      if (reached != null) {
+        durable.advance(reached);
+        onDurable.accept(reached);
+      }
+      Position now = durable.position();
+      for (CompletableFuture<Position> r : requests) {
+        r.complete(now);
+      }
+      return true;
+    } catch (IOException | RuntimeException e) {
+      requeue(round.subList(done, round.size()));
+      boolean binlogForce = targetFile != null && targetFile.forceFailed()
+          || done < round.size() && round.get(done).forceFailed();
+      lock.lock();
+      try {
+        forceFailed = binlogForce;
+      } finally {
+        lock.unlock();
+      }
+      fail(doing == null ? "advancing the durable boundary" : doing, e, requests);
+      return false;
     }
   }
 

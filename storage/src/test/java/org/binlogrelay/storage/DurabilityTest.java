@@ -29,14 +29,36 @@ class DurabilityTest {
     SyncPolicy three = SyncPolicy.everyTransactions(3);
     SyncPolicy interval = SyncPolicy.every(Duration.ofMillis(10));
     SyncPolicy off = SyncPolicy.off();
-    assertThat(Syncer.nanosUntilDue(each, true, 1, 0)).isZero();
-    assertThat(Syncer.nanosUntilDue(each, false, 0, 0)).isEqualTo(Long.MAX_VALUE);
-    assertThat(Syncer.nanosUntilDue(three, true, 2, 0)).isEqualTo(Long.MAX_VALUE);
-    assertThat(Syncer.nanosUntilDue(three, true, 3, 0)).isZero();
-    assertThat(Syncer.nanosUntilDue(interval, true, 1, 4 * MS)).isEqualTo(6 * MS);
-    assertThat(Syncer.nanosUntilDue(interval, true, 1, 12 * MS)).isZero();
-    assertThat(Syncer.nanosUntilDue(interval, false, 0, 12 * MS)).isEqualTo(Long.MAX_VALUE);
-    assertThat(Syncer.nanosUntilDue(off, true, 1000, 1000 * MS)).isEqualTo(Long.MAX_VALUE);
+    assertThat(each.nanosUntilDue(true, 1, 0)).isZero();
+    assertThat(each.nanosUntilDue(false, 0, 0)).isEqualTo(Long.MAX_VALUE);
+    assertThat(three.nanosUntilDue(true, 2, 0)).isEqualTo(Long.MAX_VALUE);
+    assertThat(three.nanosUntilDue(true, 3, 0)).isZero();
+    assertThat(interval.nanosUntilDue(true, 1, 4 * MS)).isEqualTo(6 * MS);
+    assertThat(interval.nanosUntilDue(true, 1, 12 * MS)).isZero();
+    assertThat(interval.nanosUntilDue(false, 0, 12 * MS)).isEqualTo(Long.MAX_VALUE);
+    assertThat(off.nanosUntilDue(true, 1000, 1000 * MS)).isEqualTo(Long.MAX_VALUE);
+  }
+
+  @Test
+  void whenEachPolicyWakesTheSyncerAndWhatItCountsAfterAForce() {
+    SyncPolicy each = SyncPolicy.everyTransaction();
+    SyncPolicy three = SyncPolicy.everyTransactions(3);
+    SyncPolicy interval = SyncPolicy.every(Duration.ofMillis(10));
+    SyncPolicy off = SyncPolicy.off();
+    assertThat(each.wakesSyncer(1)).isTrue();
+    assertThat(three.wakesSyncer(2)).isFalse();
+    assertThat(three.wakesSyncer(3)).isTrue();
+    assertThat(interval.wakesSyncer(1)).isTrue();
+    assertThat(off.wakesSyncer(1000)).isFalse();
+    assertThat(each.waitingAfterForce(5)).isZero();
+    assertThat(three.waitingAfterForce(7)).isEqualTo(1);
+    assertThat(interval.waitingAfterForce(5)).isZero();
+    assertThat(off.waitingAfterForce(5)).isZero();
+    assertThat(each.forcesEveryTransaction()).isTrue();
+    assertThat(SyncPolicy.everyTransactions(1).forcesEveryTransaction()).isTrue();
+    assertThat(three.forcesEveryTransaction()).isFalse();
+    assertThat(interval.forcesEveryTransaction()).isFalse();
+    assertThat(off.forcesEveryTransaction()).isFalse();
   }
 
   @Test

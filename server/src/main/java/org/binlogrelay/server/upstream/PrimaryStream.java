@@ -24,7 +24,6 @@ import org.binlogrelay.protocol.gtid.GtidSet;
 import org.binlogrelay.protocol.packet.ErrPacket;
 import org.binlogrelay.storage.BinlogStore;
 import org.binlogrelay.storage.Position;
-import org.binlogrelay.storage.SyncPolicy;
 import org.binlogrelay.storage.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -192,7 +191,7 @@ final class PrimaryStream {
       return CompletableFuture.completedFuture(null);
     }
     CompletableFuture<Position> durable = store.whenDurable(end);
-    if (!durable.isDone() && store.config().syncPolicy().kind() != SyncPolicy.Kind.EVERY_TRANSACTION) {
+    if (!durable.isDone() && !store.config().syncPolicy().forcesEveryTransaction()) {
       store.sync();
     }
     return durable;
