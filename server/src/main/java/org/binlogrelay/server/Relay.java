@@ -290,7 +290,7 @@ public final class Relay implements AutoCloseable {
         known.add(v.name()));
     long expire = config.retention().maxAge().toSeconds();
     boolean purges = expire > 0 || config.retention().maxTotalBytes() > 0 || config.retention().maxFiles() > 0;
-    String sync = config.syncPolicy().kind() == org.binlogrelay.storage.SyncPolicy.Kind.EVERY_TRANSACTION ? "1" : "0";
+    String sync = config.syncPolicy().forcesEveryTransaction() ? "1" : "0";
     return java.util.List.of(
         org.binlogrelay.server.downstream.sql.SystemVariable.global("binlog_expire_logs_seconds",
             org.binlogrelay.server.downstream.sql.VariableType.UNSIGNED, Long.toString(expire)),

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  *
  * Each repair is logged at WARN and listed in {@link #actions()}. Without writes (a recovery that only reads),
  * the same list of files is returned and nothing is deleted: leftovers are left out of the list and deleted by a
- * later recovery that writes. Used once, by {@link StoreRecovery}.
+ * later recovery that writes. Made by the recovery strategies ({@link InPlaceRecovery} deletes, {@link ReadOnlyRecovery} does not) and used once per recovery by {@link StoreRecovery}.
  */
 final class IndexRepair {
   private static final Logger log = LoggerFactory.getLogger(IndexRepair.class);
