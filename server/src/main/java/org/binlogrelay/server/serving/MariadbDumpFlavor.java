@@ -71,7 +71,7 @@ final class MariadbDumpFlavor implements DumpFlavor {
     PositionCheck check = new PositionLookup(store).check(request.binlogFile(), request.position());
     if (check instanceof PositionCheck.Valid valid) {
       return new StartPlan.Stream(valid.position(), request.position(), null, positionRule(valid.position().offset()),
-          false, null, null);
+          false, PositionWatch.NONE, null);
     }
     PositionCheck.Invalid invalid = (PositionCheck.Invalid) check;
     return switch (invalid.problem()) {
@@ -127,7 +127,7 @@ final class MariadbDumpFlavor implements DumpFlavor {
     String message = withCoordinates(text, new Coordinates(request.binlogFile(), request.position(), invalid.file(),
         invalid.offset(), invalid.offset(), invalid.file(), probe.bytePosition()));
     return new StartPlan.Stream(new Position(invalid.file(), invalid.eventStart()), request.position(), null,
-        positionRule(invalid.offset()), false, null, DumpFailure.plain(message));
+        positionRule(invalid.offset()), false, PositionWatch.NONE, DumpFailure.plain(message));
   }
 
   @Override

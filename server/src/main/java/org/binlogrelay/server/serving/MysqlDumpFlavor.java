@@ -75,7 +75,7 @@ final class MysqlDumpFlavor implements DumpFlavor {
           : first -> first && start > BinlogFileName.FIRST_EVENT_OFFSET
               ? FormatDescriptionPatch.CLEAR_LOG_POS | FormatDescriptionPatch.CLEAR_CREATED : FormatDescriptionPatch.NONE;
       return new StartPlan.Stream(valid.position(), request.position(),
-          gtidProtocol && !gtids.isEmpty() ? new MysqlGtidFilter(gtids) : null, rule, gtidProtocol, null, null);
+          gtidProtocol && !gtids.isEmpty() ? new MysqlGtidFilter(gtids) : null, rule, gtidProtocol, PositionWatch.NONE, null);
     }
     PositionCheck.Invalid invalid = (PositionCheck.Invalid) check;
     return switch (invalid.problem()) {
@@ -99,7 +99,7 @@ final class MysqlDumpFlavor implements DumpFlavor {
       }
       int changes = found.firstTransactionSkipped() ? FormatDescriptionPatch.CLEAR_CREATED : FormatDescriptionPatch.NONE;
       return new StartPlan.Stream(found.start(), BinlogFileName.FIRST_EVENT_OFFSET, found.filter(), first -> changes,
-          true, null, null);
+          true, PositionWatch.NONE, null);
     }
     if (start instanceof MysqlStart.Purged purged) {
       return new StartPlan.Refuse(DumpFailure.plain(String.format(PURGED, purged.replica(), purged.missing())));
@@ -127,7 +127,7 @@ final class MysqlDumpFlavor implements DumpFlavor {
     return new StartPlan.Stream(new org.binlogrelay.storage.Position(invalid.file(), invalid.eventStart()),
         request.position(), null, first -> first && start > BinlogFileName.FIRST_EVENT_OFFSET
             ? FormatDescriptionPatch.CLEAR_LOG_POS | FormatDescriptionPatch.CLEAR_CREATED : FormatDescriptionPatch.NONE,
-        false, null, DumpFailure.plain(message));
+        false, PositionWatch.NONE, DumpFailure.plain(message));
   }
 
   static long formatDescriptionEnd(BinlogStore store, String file) throws IOException {
