@@ -236,7 +236,7 @@ public final class Relay implements AutoCloseable {
     ServingWiring serving = ServingWiring.over(store, readers, config.downstream().serverId(), metrics.dumpObserver(),
         new TimeClock(time));
     dumps = serving.dumpHandler();
-    SqlFlavor dialect = gtidFlavor == GtidFlavor.MARIADB ? MariadbSqlFlavor.INSTANCE : MysqlSqlFlavor.INSTANCE;
+    SqlFlavor dialect = SqlFlavor.of(gtidFlavor);
     String version = AnnouncedVersion.choose(null, upstreamVersion(), dialect);
     log.info("announcing server version '{}' to replicas", version);
     SchemaStatements schema = SchemaStatements.off(dialect.productName());
@@ -487,7 +487,7 @@ public final class Relay implements AutoCloseable {
   }
 
   private static String name(GtidFlavor f) {
-    return f == GtidFlavor.MARIADB ? "MariaDB" : "MySQL";
+    return f.productName();
   }
 
   /**

@@ -49,7 +49,7 @@ final class RelayAdmin implements RelayControl {
   @Override
   public RelayFacts relay() {
     FlavorDetection f = relay.flavor();
-    String flavor = f == null ? null : f.flavor() == GtidFlavor.MARIADB ? "mariadb" : "mysql";
+    String flavor = f == null ? null : f.flavor().id();
     String address = relay.replicaServer() == null ? null : hostPort(relay.replicaServer().address());
     return new RelayFacts(relay.state().name(), RelayMain.Version.projectVersion(), flavor,
         relay.config().downstream().serverId(), relay.config().downstream().serverUuid(), address,

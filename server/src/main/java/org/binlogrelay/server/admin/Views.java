@@ -119,7 +119,7 @@ final class Views {
   static Map<String, Object> gtid(RelayControl relay) {
     BinlogStore store = relay.store();
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("flavor", store == null ? null : store.flavor() == GtidFlavor.MARIADB ? "mariadb" : "mysql");
+    m.put("flavor", store == null ? null : store.flavor().id());
     m.put("executed", store == null ? null : gtids(store.readableSnapshot().executedGtids().toString()));
     m.put("purged", store == null ? null : gtids(store.purgedGtids().toString()));
     return m;
