@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Optional;
 import org.binlogrelay.protocol.event.ChecksumAlgorithm;
 import org.binlogrelay.protocol.event.EventType;
+import org.binlogrelay.protocol.gtid.GtidSet;
 import org.binlogrelay.protocol.gtid.MariadbGtidSet;
 import org.binlogrelay.server.downstream.DumpRequest;
 import org.binlogrelay.server.downstream.sql.SessionVariables;
@@ -179,6 +180,17 @@ final class MariadbDumpFlavor implements DumpFlavor {
   @Override
   public DumpFailure replaced(boolean fileOpen) {
     return new DumpFailure(ER_SLAVE_SAME_ID, REPLACED, fileOpen);
+  }
+
+  /** The newest GTID per domain ({@code @@gtid_binlog_pos}). */
+  @Override
+  public String executedGtids(GtidSet executed) {
+    return ((MariadbGtidSet) executed).toPositionString();
+  }
+
+  @Override
+  public Optional<String> gtidPositionAt(BinlogStore store, String file, long offset) throws IOException {
+    return GtidPositionScan.at(store, file, offset).map(MariadbGtidSet::toPositionString);
   }
 
   private static String basename(String file) {

@@ -3,6 +3,7 @@ package org.binlogrelay.server.serving;
 import java.io.IOException;
 import java.util.Optional;
 import org.binlogrelay.protocol.event.ChecksumAlgorithm;
+import org.binlogrelay.protocol.gtid.GtidSet;
 import org.binlogrelay.protocol.gtid.MysqlGtidSet;
 import org.binlogrelay.server.downstream.Command;
 import org.binlogrelay.server.downstream.DumpRequest;
@@ -187,5 +188,16 @@ final class MysqlDumpFlavor implements DumpFlavor {
   @Override
   public DumpFailure replaced(boolean fileOpen) {
     return new DumpFailure(ER_FATAL_READING_BINLOG, REPLACED, fileOpen);
+  }
+
+  @Override
+  public String executedGtids(GtidSet executed) {
+    return executed.toString();
+  }
+
+  /** MySQL has no {@code BINLOG_GTID_POS()}. */
+  @Override
+  public Optional<String> gtidPositionAt(BinlogStore store, String file, long offset) {
+    return Optional.empty();
   }
 }
