@@ -120,6 +120,8 @@ public final class MariadbSqlFlavor implements SqlFlavor {
     v.add(SystemVariable.session("group_concat_max_len", VariableType.UNSIGNED, "1048576"));
     v.add(SystemVariable.session("sort_buffer_size", VariableType.UNSIGNED, "2097152"));
     v.add(SystemVariable.session("query_cache_type", VariableType.STRING, "OFF").withAllowed("OFF", "ON", "DEMAND"));
+    // MySQL Connector/J reads it at login from a server it takes for one before 8.0.3 (a 5.5.5- greeting).
+    v.add(SystemVariable.global("query_cache_size", VariableType.UNSIGNED, "1048576"));
     v.add(SystemVariable.global("have_openssl", VariableType.STRING, "YES"));
     if (id.versionNumber() >= TRANSACTION_VARIABLES_SINCE) {
       v.add(SystemVariable.session("transaction_isolation", VariableType.STRING, "REPEATABLE-READ")
