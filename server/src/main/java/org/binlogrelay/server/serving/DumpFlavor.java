@@ -21,6 +21,8 @@ import org.binlogrelay.storage.read.BinlogReadException;
 interface DumpFlavor {
   /** ER_SOURCE_FATAL_ERROR_READING_BINLOG / ER_MASTER_FATAL_ERROR_READING_BINLOG. */
   int ER_FATAL_READING_BINLOG = 1236;
+  /** Both servers' text when the start file is not in the index (and the relay's while its store settles). */
+  String FILE_NOT_FOUND = "Could not find first log file name in binary log index file";
 
   static DumpFlavor of(GtidFlavor flavor) {
     return switch (flavor) {

@@ -43,7 +43,6 @@ final class MariadbDumpFlavor implements DumpFlavor {
   /** BINLOG_SEND_ANNOTATE_ROWS_EVENT, MariaDB's dump flag 0x02. */
   static final int SEND_ANNOTATE_ROWS = 0x02;
 
-  static final String FILE_NOT_FOUND = MysqlDumpFlavor.FILE_NOT_FOUND;
   static final String IMPOSSIBLE_POSITION = "Client requested master to start replication from impossible position";
   static final String CHECKSUM_REFUSED = "Slave can not handle replication events with the checksum that master is"
       + " configured to log";

@@ -36,7 +36,6 @@ import org.binlogrelay.storage.read.MysqlGtidFilter;
 final class MysqlDumpFlavor implements DumpFlavor {
   static final MysqlDumpFlavor INSTANCE = new MysqlDumpFlavor();
 
-  static final String FILE_NOT_FOUND = "Could not find first log file name in binary log index file";
   static final String BELOW_FIRST_EVENT = "Client requested source to start replication from position < 4";
   static final String PAST_FILE_END = "Client requested source to start replication from position > file size";
   static final String PURGED = "Cannot replicate because the source purged required binary logs. Replicate the"

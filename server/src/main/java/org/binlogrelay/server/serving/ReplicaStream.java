@@ -261,7 +261,7 @@ final class ReplicaStream {
       next = flavor.plan(request, settings, store, config);
     } catch (BinlogReadException e) {
       next = new StartPlan.Retry("the store to settle after " + e.getMessage(),
-          DumpFailure.plain(MysqlDumpFlavor.FILE_NOT_FOUND));
+          DumpFailure.plain(DumpFlavor.FILE_NOT_FOUND));
     } catch (IOException | RuntimeException e) {
       LOG.warn("Dump {}: cannot look up where to start in {}", name, store.directory(), e);
       fail(DumpFailure.plain("binlog-relay cannot read its binlog store to find where to start: " + e));
