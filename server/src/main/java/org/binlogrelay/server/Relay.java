@@ -22,8 +22,6 @@ import org.binlogrelay.server.downstream.ReplicaServer;
 import org.binlogrelay.server.downstream.schema.ForwardingSchemaStatements;
 import org.binlogrelay.server.downstream.schema.SchemaSource;
 import org.binlogrelay.server.downstream.sql.SqlFlavor;
-import org.binlogrelay.server.downstream.sql.MariadbSqlFlavor;
-import org.binlogrelay.server.downstream.sql.MysqlSqlFlavor;
 import org.binlogrelay.server.downstream.sql.SchemaStatements;
 import org.binlogrelay.server.metrics.RelayMetrics;
 import org.binlogrelay.server.metrics.UpstreamSuccession;
@@ -255,7 +253,7 @@ public final class Relay implements AutoCloseable {
     ServingWiring serving = ServingWiring.over(store, readers, config.downstream().serverId(), metrics.dumpObserver(),
         new TimeClock(time));
     dumps = serving.dumpHandler();
-    SqlFlavor dialect = gtidFlavor == GtidFlavor.MARIADB ? MariadbSqlFlavor.INSTANCE : MysqlSqlFlavor.INSTANCE;
+    SqlFlavor dialect = SqlFlavor.of(gtidFlavor);
     String version = AnnouncedVersion.choose(null, upstreamVersion(), dialect);
     log.info("announcing server version '{}' to replicas", version);
     SchemaStatements schema = SchemaStatements.off(dialect.productName());
@@ -434,7 +432,7 @@ public final class Relay implements AutoCloseable {
   }
 
   private static String name(GtidFlavor f) {
-    return f == GtidFlavor.MARIADB ? "MariaDB" : "MySQL";
+    return f.productName();
   }
 
   /**

@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
-import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.server.admin.ApiException;
 import org.binlogrelay.server.admin.RelayControl;
 import org.binlogrelay.server.metrics.ReplicaView;
@@ -49,7 +48,7 @@ final class RelayAdmin implements RelayControl {
   @Override
   public RelayFacts relay() {
     FlavorDetection f = relay.flavor();
-    String flavor = f == null ? null : f.flavor() == GtidFlavor.MARIADB ? "mariadb" : "mysql";
+    String flavor = f == null ? null : f.flavor().id();
     String address = relay.replicaServer() == null ? null : hostPort(relay.replicaServer().address());
     return new RelayFacts(relay.state().name(), RelayMain.Version.projectVersion(), flavor,
         relay.config().downstream().serverId(), relay.config().downstream().serverUuid(), address,

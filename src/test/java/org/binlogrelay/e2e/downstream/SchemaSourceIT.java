@@ -352,8 +352,8 @@ class SchemaSourceIT {
 
     /**
      * Each flavour's own driver, as its CDC connectors use: MySQL Connector/J, MariaDB Connector/J. (MySQL
-     * Connector/J cannot log in to a relay of MariaDB 10.x: the relay announces 10.11 without the "5.5.5-" prefix
-     * a 10.x server puts in its greeting, so the driver asks for @@transaction_isolation, which 10.11 lacks.)
+     * Connector/J also logs in to a relay of MariaDB 10.x, whose greeting carries the "5.5.5-" prefix as a 10.x
+     * server's does: {@link ConnectorJOnMariadbRelayIT}.)
      */
     private static String url(ServerFlavor flavor, String hostAndPort) {
         return flavor == ServerFlavor.MYSQL

@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.server.metrics.ReplicaView;
 import org.binlogrelay.server.serving.DumpStatus;
 import org.binlogrelay.server.upstream.IngestStats;
@@ -188,7 +187,7 @@ final class Views {
   static GtidJson gtid(RelayControl relay) {
     BinlogStore store = relay.store();
     return new GtidJson(
-        store == null ? null : store.flavor() == GtidFlavor.MARIADB ? "mariadb" : "mysql",
+        store == null ? null : store.flavor().id(),
         store == null ? null : gtids(store.readableSnapshot().executedGtids().toString()),
         store == null ? null : gtids(store.purgedGtids().toString()));
   }

@@ -3,7 +3,6 @@ package org.binlogrelay.server.downstream;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.server.downstream.sql.SqlFlavor;
 
 /**
@@ -21,7 +20,9 @@ import org.binlogrelay.server.downstream.sql.SqlFlavor;
  *   (none, or no version number)                      8.4.0-binlog-relay / 10.11.0-MariaDB-binlog-relay
  * </pre>
  *
- * A configured version wins over all of this. Stateless.
+ * A configured version wins over all of this. The handshake greeting of a MariaDB 10.x relay puts "5.5.5-" before
+ * the announced version, as MariaDB 10.x does ({@link #inGreeting}); MariaDB 11.0 and later, and MySQL, do not.
+ * Stateless.
  */
 public final class AnnouncedVersion {
   /** What follows the version number (and "-MariaDB") in what the relay announces. */
@@ -55,15 +56,20 @@ public final class AnnouncedVersion {
     if (!m.find()) {
       return Optional.empty();
     }
-    return Optional.of(m.group(1) + flavour(dialect) + "-" + SUFFIX);
+    return Optional.of(m.group(1) + dialect.versionTag() + "-" + SUFFIX);
   }
 
   /** What the relay announces when nothing is known of its upstream. */
   public static String fallback(SqlFlavor dialect) {
-    return (dialect.flavor() == GtidFlavor.MARIADB ? "10.11.0" : "8.4.0") + flavour(dialect) + "-" + SUFFIX;
+    return dialect.defaultVersionNumber() + dialect.versionTag() + "-" + SUFFIX;
   }
 
-  private static String flavour(SqlFlavor dialect) {
-    return dialect.flavor() == GtidFlavor.MARIADB ? "-MariaDB" : "";
+  /**
+   * What the handshake greeting carries for the announced {@code version}: the same, except that a MariaDB 10.x
+   * version gets MariaDB's "5.5.5-" prefix, as a real 10.x server's greeting has it ({@link
+   * SqlFlavor#greetingVersion}). {@code VERSION()} and {@code @@version} announce {@code version} without it.
+   */
+  public static String inGreeting(String version, SqlFlavor dialect) {
+    return dialect.greetingVersion(version);
   }
 }

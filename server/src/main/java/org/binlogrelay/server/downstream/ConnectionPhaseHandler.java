@@ -88,7 +88,8 @@ final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<MysqlPack
     host = Packets.hostOf(ctx.channel().remoteAddress());
     scramble = Scrambles.generate(server.random);
     serverCapabilities = ServerCapabilities.of(server.tls != null);
-    HandshakeV10 greeting = new HandshakeV10(server.config.identity().version(), connectionId, scramble,
+    String version = AnnouncedVersion.inGreeting(server.config.identity().version(), server.config.dialect());
+    HandshakeV10 greeting = new HandshakeV10(version, connectionId, scramble,
         serverCapabilities, server.config.dialect().collationId(), OkPacket.SERVER_STATUS_AUTOCOMMIT,
         server.config.dialect().defaultAuthPlugin());
     Packets.write(ctx, 0, greeting.encode());

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Optional;
 import org.binlogrelay.protocol.event.ChecksumAlgorithm;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
+import org.binlogrelay.protocol.gtid.GtidSet;
 import org.binlogrelay.server.downstream.DumpRequest;
 import org.binlogrelay.server.downstream.sql.SessionVariables;
 import org.binlogrelay.storage.BinlogStore;
@@ -12,16 +13,22 @@ import org.binlogrelay.storage.read.BinlogReadException;
 /**
  * Everything a dump does differently for MySQL and MariaDB (STYLE.md section 4): where a request starts and
  * what it is refused with, the heartbeat events, the error texts ("source"/"replica" against
- * "master"/"slave"), which replica a new dump replaces, which events a replica does not get. One
- * implementation per flavour ({@link MysqlDumpFlavor}, {@link MariadbDumpFlavor}), chosen once from the
- * store's flavour. Stateless and thread-safe.
+ * "master"/"slave"), which replica a new dump replaces, which events a replica does not get, and how the store's
+ * GTIDs read in the server's terms ({@link StoreBinlogListing}). One implementation per flavour ({@link
+ * MysqlDumpFlavor}, {@link MariadbDumpFlavor}), chosen once from the store's flavour ({@link #of}) when the
+ * dump handler or listing is made. Stateless and thread-safe.
  */
 interface DumpFlavor {
   /** ER_SOURCE_FATAL_ERROR_READING_BINLOG / ER_MASTER_FATAL_ERROR_READING_BINLOG. */
   int ER_FATAL_READING_BINLOG = 1236;
+  /** Both servers' text when the start file is not in the index (and the relay's while its store settles). */
+  String FILE_NOT_FOUND = "Could not find first log file name in binary log index file";
 
   static DumpFlavor of(GtidFlavor flavor) {
-    return flavor == GtidFlavor.MYSQL ? MysqlDumpFlavor.INSTANCE : MariadbDumpFlavor.INSTANCE;
+    return switch (flavor) {
+      case MYSQL -> MysqlDumpFlavor.INSTANCE;
+      case MARIADB -> MariadbDumpFlavor.INSTANCE;
+    };
   }
 
   /** The replica's user variables, read as this flavour's server reads them. */
@@ -60,4 +67,13 @@ interface DumpFlavor {
 
   /** What the replaced dump is told (its connection closes after it). */
   DumpFailure replaced(boolean fileOpen);
+
+  /** The store's executed GTIDs as the server shows them: MySQL {@code @@gtid_executed}, MariaDB {@code @@gtid_binlog_pos}. */
+  String executedGtids(GtidSet executed);
+
+  /**
+   * MariaDB's {@code BINLOG_GTID_POS(file, offset)} ({@link GtidPositionScan}); empty where the server has no such
+   * function (MySQL), or if the file is not stored or the offset is not an event start.
+   */
+  Optional<String> gtidPositionAt(BinlogStore store, String file, long offset) throws IOException;
 }

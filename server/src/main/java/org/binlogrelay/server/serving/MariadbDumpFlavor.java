@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Optional;
 import org.binlogrelay.protocol.event.ChecksumAlgorithm;
 import org.binlogrelay.protocol.event.EventType;
+import org.binlogrelay.protocol.gtid.GtidSet;
 import org.binlogrelay.protocol.gtid.MariadbGtidSet;
 import org.binlogrelay.server.downstream.DumpRequest;
 import org.binlogrelay.server.downstream.sql.SessionVariables;
@@ -42,7 +43,6 @@ final class MariadbDumpFlavor implements DumpFlavor {
   /** BINLOG_SEND_ANNOTATE_ROWS_EVENT, MariaDB's dump flag 0x02. */
   static final int SEND_ANNOTATE_ROWS = 0x02;
 
-  static final String FILE_NOT_FOUND = MysqlDumpFlavor.FILE_NOT_FOUND;
   static final String IMPOSSIBLE_POSITION = "Client requested master to start replication from impossible position";
   static final String CHECKSUM_REFUSED = "Slave can not handle replication events with the checksum that master is"
       + " configured to log";
@@ -71,7 +71,7 @@ final class MariadbDumpFlavor implements DumpFlavor {
     PositionCheck check = new PositionLookup(store).check(request.binlogFile(), request.position());
     if (check instanceof PositionCheck.Valid valid) {
       return new StartPlan.Stream(valid.position(), request.position(), null, positionRule(valid.position().offset()),
-          false, null, null);
+          false, PositionWatch.NONE, null);
     }
     PositionCheck.Invalid invalid = (PositionCheck.Invalid) check;
     return switch (invalid.problem()) {
@@ -127,7 +127,7 @@ final class MariadbDumpFlavor implements DumpFlavor {
     String message = withCoordinates(text, new Coordinates(request.binlogFile(), request.position(), invalid.file(),
         invalid.offset(), invalid.offset(), invalid.file(), probe.bytePosition()));
     return new StartPlan.Stream(new Position(invalid.file(), invalid.eventStart()), request.position(), null,
-        positionRule(invalid.offset()), false, null, DumpFailure.plain(message));
+        positionRule(invalid.offset()), false, PositionWatch.NONE, DumpFailure.plain(message));
   }
 
   @Override
@@ -179,6 +179,17 @@ final class MariadbDumpFlavor implements DumpFlavor {
   @Override
   public DumpFailure replaced(boolean fileOpen) {
     return new DumpFailure(ER_SLAVE_SAME_ID, REPLACED, fileOpen);
+  }
+
+  /** The newest GTID per domain ({@code @@gtid_binlog_pos}). */
+  @Override
+  public String executedGtids(GtidSet executed) {
+    return ((MariadbGtidSet) executed).toPositionString();
+  }
+
+  @Override
+  public Optional<String> gtidPositionAt(BinlogStore store, String file, long offset) throws IOException {
+    return GtidPositionScan.at(store, file, offset).map(MariadbGtidSet::toPositionString);
   }
 
   private static String basename(String file) {

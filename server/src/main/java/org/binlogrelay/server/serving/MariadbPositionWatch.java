@@ -26,7 +26,7 @@ import org.binlogrelay.storage.read.TransactionFilter;
  * <p>Not thread-safe: owned by one dump's reader (which calls the filter methods) and stream (which takes the
  * markers), both on the connection's event loop.
  */
-final class MariadbPositionWatch implements TransactionFilter {
+final class MariadbPositionWatch implements TransactionFilter, PositionWatch {
 
   /**
    * A fake GTID_LIST to send.
@@ -87,7 +87,8 @@ final class MariadbPositionWatch implements TransactionFilter {
   }
 
   /** The stream is about to poll its reader: remember whether every domain's position was reached before. */
-  void beforePoll() {
+  @Override
+  public void beforePoll() {
     reachedAtPoll = !filter.mayMatch();
   }
 
@@ -97,11 +98,46 @@ final class MariadbPositionWatch implements TransactionFilter {
   }
 
   /** The oldest marker not yet taken, or null. */
-  Marker peekMarker() {
+  private Marker peekMarker() {
     return markers.peekFirst();
   }
 
-  Marker takeMarker() {
+  private Marker takeMarker() {
     return markers.pollFirst();
+  }
+
+  @Override
+  public boolean addsEvents() {
+    return true;
+  }
+
+  /** A GTID_LIST for each group of {@code file} the replica had that reached a position, up to {@code to}. */
+  @Override
+  public List<byte[]> afterSkipped(String file, long to, long serverId, boolean checksum) {
+    List<byte[]> out = null;
+    for (Marker m = peekMarker(); m != null && m.skipped() && m.file().equals(file) && m.groupEnd() <= to;
+        m = peekMarker()) {
+      takeMarker();
+      if (out == null) {
+        out = new ArrayList<>(1);
+      }
+      out.add(ArtificialEvents.gtidList(serverId, m.state(), m.groupEnd(), checksum));
+    }
+    return out == null ? List.of() : out;
+  }
+
+  /** A GTID_LIST after the first event of each sent group that reached a position. */
+  @Override
+  public List<byte[]> after(String file, long start, int size, long serverId, boolean checksum) {
+    List<byte[]> out = null;
+    for (Marker m = peekMarker(); m != null && !m.skipped() && m.file().equals(file) && m.groupStart() == start;
+        m = peekMarker()) {
+      takeMarker();
+      if (out == null) {
+        out = new ArrayList<>(1);
+      }
+      out.add(ArtificialEvents.gtidList(serverId, m.state(), start + size, checksum));
+    }
+    return out == null ? List.of() : out;
   }
 }

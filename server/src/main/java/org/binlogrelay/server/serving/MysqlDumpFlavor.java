@@ -3,6 +3,7 @@ package org.binlogrelay.server.serving;
 import java.io.IOException;
 import java.util.Optional;
 import org.binlogrelay.protocol.event.ChecksumAlgorithm;
+import org.binlogrelay.protocol.gtid.GtidSet;
 import org.binlogrelay.protocol.gtid.MysqlGtidSet;
 import org.binlogrelay.server.downstream.Command;
 import org.binlogrelay.server.downstream.DumpRequest;
@@ -35,7 +36,6 @@ import org.binlogrelay.storage.read.MysqlGtidFilter;
 final class MysqlDumpFlavor implements DumpFlavor {
   static final MysqlDumpFlavor INSTANCE = new MysqlDumpFlavor();
 
-  static final String FILE_NOT_FOUND = "Could not find first log file name in binary log index file";
   static final String BELOW_FIRST_EVENT = "Client requested source to start replication from position < 4";
   static final String PAST_FILE_END = "Client requested source to start replication from position > file size";
   static final String PURGED = "Cannot replicate because the source purged required binary logs. Replicate the"
@@ -75,7 +75,7 @@ final class MysqlDumpFlavor implements DumpFlavor {
           : first -> first && start > BinlogFileName.FIRST_EVENT_OFFSET
               ? FormatDescriptionPatch.CLEAR_LOG_POS | FormatDescriptionPatch.CLEAR_CREATED : FormatDescriptionPatch.NONE;
       return new StartPlan.Stream(valid.position(), request.position(),
-          gtidProtocol && !gtids.isEmpty() ? new MysqlGtidFilter(gtids) : null, rule, gtidProtocol, null, null);
+          gtidProtocol && !gtids.isEmpty() ? new MysqlGtidFilter(gtids) : null, rule, gtidProtocol, PositionWatch.NONE, null);
     }
     PositionCheck.Invalid invalid = (PositionCheck.Invalid) check;
     return switch (invalid.problem()) {
@@ -99,7 +99,7 @@ final class MysqlDumpFlavor implements DumpFlavor {
       }
       int changes = found.firstTransactionSkipped() ? FormatDescriptionPatch.CLEAR_CREATED : FormatDescriptionPatch.NONE;
       return new StartPlan.Stream(found.start(), BinlogFileName.FIRST_EVENT_OFFSET, found.filter(), first -> changes,
-          true, null, null);
+          true, PositionWatch.NONE, null);
     }
     if (start instanceof MysqlStart.Purged purged) {
       return new StartPlan.Refuse(DumpFailure.plain(String.format(PURGED, purged.replica(), purged.missing())));
@@ -127,7 +127,7 @@ final class MysqlDumpFlavor implements DumpFlavor {
     return new StartPlan.Stream(new org.binlogrelay.storage.Position(invalid.file(), invalid.eventStart()),
         request.position(), null, first -> first && start > BinlogFileName.FIRST_EVENT_OFFSET
             ? FormatDescriptionPatch.CLEAR_LOG_POS | FormatDescriptionPatch.CLEAR_CREATED : FormatDescriptionPatch.NONE,
-        false, null, DumpFailure.plain(message));
+        false, PositionWatch.NONE, DumpFailure.plain(message));
   }
 
   static long formatDescriptionEnd(BinlogStore store, String file) throws IOException {
@@ -187,5 +187,16 @@ final class MysqlDumpFlavor implements DumpFlavor {
   @Override
   public DumpFailure replaced(boolean fileOpen) {
     return new DumpFailure(ER_FATAL_READING_BINLOG, REPLACED, fileOpen);
+  }
+
+  @Override
+  public String executedGtids(GtidSet executed) {
+    return executed.toString();
+  }
+
+  /** MySQL has no {@code BINLOG_GTID_POS()}. */
+  @Override
+  public Optional<String> gtidPositionAt(BinlogStore store, String file, long offset) {
+    return Optional.empty();
   }
 }

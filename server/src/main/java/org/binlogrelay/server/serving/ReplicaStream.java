@@ -9,9 +9,9 @@ import io.netty.channel.EventLoop;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.binlogrelay.protocol.event.ChecksumAlgorithm;
 import org.binlogrelay.protocol.event.EventType;
@@ -47,12 +47,19 @@ import org.slf4j.LoggerFactory;
  *   CLOSED    reader closed and unregistered; the connection is closed
  * </pre>
  *
+ * The same states are {@link Phase}; {@link #moveTo} is the only place that changes it, and it refuses the moves
+ * the diagram does not have (STARTING to SENDING or CLOSED; SENDING and CAUGHT_UP to each other or CLOSED; nothing
+ * out of CLOSED). Pausing ({@link #pause}) is not a state of the stream but the operator's switch over it: a paused
+ * stream keeps its state and sends nothing. What a flavour adds to the stream (MariaDB's fake GTID_LISTs) comes
+ * from the plan's {@link PositionWatch}, so the stream has no MariaDB branch.
+ *
  * Errors go to the replica as the server's ERR packet (1236 and the server's text, with its coordinates
  * suffix once a file is open), then the connection closes. A replica whose connection stays unwritable for
  * {@link ServingConfig#stalledReplicaTimeout()} is dropped. Time comes from the event loop's ticker (Netty's
  * {@code EmbeddedChannel} drives it in tests).
  *
- * <p>Not thread-safe: every method runs on the channel's event loop ({@link #replacedBy} hops there).
+ * <p>Not thread-safe: every method runs on the channel's event loop ({@link #replacedBy} hops there), except
+ * {@link #status()}, which reads the volatile state and pause switch from any thread.
  */
 final class ReplicaStream {
   private static final Logger LOG = LoggerFactory.getLogger(ReplicaStream.class);
@@ -67,6 +74,28 @@ final class ReplicaStream {
   private static final int MAX_ERROR_TEXT = 511;
   /** SERVER_STATUS_AUTOCOMMIT, the status of a dump connection's final EOF. */
   private static final int EOF_STATUS = 0x0002;
+
+  /** Where a stream is in its life (the class Javadoc's diagram). */
+  enum Phase {
+    /** Looking for its start; no reader yet. */
+    STARTING,
+    /** Reading and sending. */
+    SENDING,
+    /** Everything readable sent; waiting on the reader's future, heartbeats scheduled. */
+    CAUGHT_UP,
+    /** Ended: resources released, the connection closed or closing. */
+    CLOSED;
+
+    /** Whether the diagram has a move from this state to {@code next}. */
+    boolean canMoveTo(Phase next) {
+      return switch (this) {
+        case STARTING -> next == SENDING || next == CLOSED;
+        case SENDING -> next == CAUGHT_UP || next == CLOSED;
+        case CAUGHT_UP -> next == SENDING || next == CLOSED;
+        case CLOSED -> false;
+      };
+    }
+  }
 
   private final Channel channel;
   private final EventLoop loop;
@@ -92,15 +121,17 @@ final class ReplicaStream {
   private final FlowControl flow;
   private boolean firstFile = true;
   private Position pendingSkipHeartbeat;
-  private volatile boolean waiting;
-  private long waitGeneration;
+  /** Written on the event loop by {@link #moveTo} only; volatile for {@link #status()}. */
+  private volatile Phase state = Phase.STARTING;
+  /** The reader future the stream waits on while CAUGHT_UP (a completion of an older wait is ignored). */
+  private CompletableFuture<Void> readableWait;
   private ScheduledFuture<?> heartbeatTimer;
   private ScheduledFuture<?> retryTimer;
+  /** Re-entrancy guard of {@link #pump()}: a pump runs, and whether a nested call asked for another round. */
   private boolean pumping;
   private boolean pumpAgain;
-  private volatile boolean closed;
+  /** The operator's switch ({@link #pause}, {@link #resume}); volatile for {@link #status()}. */
   private volatile boolean paused;
-  private boolean released;
   private Position lastObserved;
   /**
    * Where the reader reads batches (one read per batch, {@link BinlogReader#poll(java.nio.ByteBuffer)}): a pooled
@@ -137,7 +168,7 @@ final class ReplicaStream {
   /** Takes the connection over and starts; on the event loop. */
   void start() {
     channel.pipeline().addLast("binlog-stream", flow);
-    channel.closeFuture().addListener(f -> loop.execute(this::release));
+    channel.closeFuture().addListener(f -> loop.execute(this::connectionClosed));
     registry.admit(this, replicaKey).ifPresent(older -> older.replacedBy(this));
     resolve();
   }
@@ -156,7 +187,7 @@ final class ReplicaStream {
    */
   void pause() {
     loop.execute(() -> {
-      if (!closed && !paused) {
+      if (state != Phase.CLOSED && !paused) {
         paused = true;
         LOG.info("Dump {}: paused at {}", name, progress.sent());
       }
@@ -166,7 +197,7 @@ final class ReplicaStream {
   /** Continues a paused stream exactly where it stopped. Any thread. */
   void resume() {
     loop.execute(() -> {
-      if (!closed && paused) {
+      if (state != Phase.CLOSED && paused) {
         paused = false;
         LOG.info("Dump {}: resumed at {}", name, progress.sent());
         pump();
@@ -177,7 +208,7 @@ final class ReplicaStream {
   /** Closes the replica's connection (the admin API's kick). Any thread. */
   void kick() {
     loop.execute(() -> {
-      if (!closed) {
+      if (state != Phase.CLOSED) {
         LOG.info("Dump {}: disconnected on request at {}", name, progress.sent());
         registry.dropped(DumpRegistry.Drop.KICKED);
         close();
@@ -185,27 +216,33 @@ final class ReplicaStream {
     });
   }
 
-  /** A snapshot for monitoring; any thread (the fields read may be a moment old). */
+  /**
+   * A snapshot for monitoring; any thread (the state and pause switch are volatile, the progress published by
+   * {@link ReplicaProgress}; they may be a moment old). A stream that is not closed reports PAUSED while paused, and
+   * BLOCKED while started and its channel is not writable.
+   */
   DumpStatus status() {
-    DumpStatus.State state;
-    if (closed) {
-      state = DumpStatus.State.CLOSED;
-    } else if (paused) {
-      state = DumpStatus.State.PAUSED;
-    } else if (reader == null) {
-      state = DumpStatus.State.STARTING;
+    Phase now = state;
+    boolean pausedNow = paused;
+    DumpStatus.State reported;
+    if (now == Phase.CLOSED) {
+      reported = DumpStatus.State.CLOSED;
+    } else if (pausedNow) {
+      reported = DumpStatus.State.PAUSED;
+    } else if (now == Phase.STARTING) {
+      reported = DumpStatus.State.STARTING;
     } else if (!channel.isWritable()) {
-      state = DumpStatus.State.BLOCKED;
+      reported = DumpStatus.State.BLOCKED;
     } else {
-      state = waiting ? DumpStatus.State.CAUGHT_UP : DumpStatus.State.SENDING;
+      reported = now == Phase.CAUGHT_UP ? DumpStatus.State.CAUGHT_UP : DumpStatus.State.SENDING;
     }
-    return progress.status(name, state, id, replica, flow.unwritableEpisodes(), paused);
+    return progress.status(name, reported, id, replica, flow.unwritableEpisodes(), pausedNow);
   }
 
   /** A newer dump of the same replica arrived: this one ends with the server's error. Any thread. */
   void replacedBy(ReplicaStream newer) {
     loop.execute(() -> {
-      if (!closed) {
+      if (state != Phase.CLOSED) {
         LOG.info("Dump {}: replaced by {} (same replica); ending this one", name, newer.name);
         fail(flavor.replaced(reader != null));
       }
@@ -216,7 +253,7 @@ final class ReplicaStream {
 
   private void resolve() {
     retryTimer = null;
-    if (closed) {
+    if (state == Phase.CLOSED) {
       return;
     }
     StartPlan next;
@@ -224,7 +261,7 @@ final class ReplicaStream {
       next = flavor.plan(request, settings, store, config);
     } catch (BinlogReadException e) {
       next = new StartPlan.Retry("the store to settle after " + e.getMessage(),
-          DumpFailure.plain(MysqlDumpFlavor.FILE_NOT_FOUND));
+          DumpFailure.plain(DumpFlavor.FILE_NOT_FOUND));
     } catch (IOException | RuntimeException e) {
       LOG.warn("Dump {}: cannot look up where to start in {}", name, store.directory(), e);
       fail(DumpFailure.plain("binlog-relay cannot read its binlog store to find where to start: " + e));
@@ -252,6 +289,7 @@ final class ReplicaStream {
     try {
       if (stream.failAfterFormatDescription() == null) {
         reader = BinlogReader.open(store, start, config.readerOptions(name).withFilter(stream.filter()));
+        moveTo(Phase.SENDING);
         writer = new BatchWriter(channel, sequence, config.zeroCopy() && channel.pipeline().get(SslHandler.class) == null,
             config, new EventCallbacks());
       }
@@ -305,11 +343,11 @@ final class ReplicaStream {
         pumpAgain = false;
         pumpOnce();
         progress.publish(now());
-        if (!closed) {
+        if (state != Phase.CLOSED) {
           channel.flush();
           observeSent();
         }
-      } while (pumpAgain && !closed);
+      } while (pumpAgain && state != Phase.CLOSED);
     } finally {
       pumping = false;
     }
@@ -329,20 +367,18 @@ final class ReplicaStream {
   }
 
   private void pumpOnce() {
-    if (closed || reader == null) {
+    if (state == Phase.STARTING || state == Phase.CLOSED) {
       return;
     }
     long skippedHere = 0;
     try {
-      while (!closed && !paused && channel.isWritable()) {
+      while (state != Phase.CLOSED && !paused && channel.isWritable()) {
         if (writer.active()) {
           writer.writeNext();
           progress.publish(now());
           continue;
         }
-        if (plan.watch() != null) {
-          plan.watch().beforePoll();
-        }
+        plan.watch().beforePoll();
         ReadResult result = reader.poll(readBuffer().nioBuffer(0, readBuffer.capacity()));
         if (result instanceof EventBatch batch) {
           stopWaiting();
@@ -388,14 +424,9 @@ final class ReplicaStream {
         sendPendingSkipHeartbeat();
       }
     }
-    MariadbPositionWatch watch = plan.watch();
-    if (watch != null) {
-      for (MariadbPositionWatch.Marker m = watch.peekMarker(); m != null && m.skipped()
-          && m.file().equals(skipped.file()) && m.groupEnd() <= skipped.to(); m = watch.peekMarker()) {
-        watch.takeMarker();
-        writeEvent(ArtificialEvents.gtidList(config.serverId(), m.state(), m.groupEnd(),
-            checksum.isChecksummed()), false);
-      }
+    for (byte[] event : plan.watch().afterSkipped(skipped.file(), skipped.to(), config.serverId(),
+        checksum.isChecksummed())) {
+      writeEvent(event, false);
     }
   }
 
@@ -413,26 +444,24 @@ final class ReplicaStream {
     if (nonBlocking) {
       LOG.info("Dump {}: sent everything up to {}; ending the non-blocking dump with EOF", name,
           caughtUp.position());
-      ByteBuf eof = sequence.packet(channel.alloc(), new EofPacket(0, EOF_STATUS).encode());
-      closed = true;
-      channel.writeAndFlush(eof).addListener(ChannelFutureListener.CLOSE);
-      release();
+      end(sequence.packet(channel.alloc(), new EofPacket(0, EOF_STATUS).encode()));
       return;
     }
-    if (waiting) {
+    if (state == Phase.CAUGHT_UP) {
       return;
     }
-    waiting = true;
-    long generation = ++waitGeneration;
-    reader.whenReadable().whenComplete((ignored, failure) -> loop.execute(() -> readable(generation, failure)));
-    scheduleHeartbeat(generation);
+    moveTo(Phase.CAUGHT_UP);
+    CompletableFuture<Void> wait = reader.whenReadable();
+    readableWait = wait;
+    wait.whenComplete((ignored, failure) -> loop.execute(() -> readable(wait, failure)));
+    scheduleHeartbeat();
   }
 
-  private void readable(long generation, Throwable failure) {
-    if (closed || generation != waitGeneration || !waiting) {
+  private void readable(CompletableFuture<Void> wait, Throwable failure) {
+    if (state != Phase.CAUGHT_UP || wait != readableWait) {
       return;
     }
-    waiting = false;
+    moveTo(Phase.SENDING);
     if (failure == null) {
       pump();
     } else if (store.readable().isStopped()) {
@@ -445,16 +474,15 @@ final class ReplicaStream {
     }
   }
 
+  /** Something was read: a caught-up stream sends again. */
   private void stopWaiting() {
-    waiting = false;
-    waitGeneration++;
-    if (heartbeatTimer != null) {
-      heartbeatTimer.cancel(false);
-      heartbeatTimer = null;
+    if (state == Phase.CAUGHT_UP) {
+      moveTo(Phase.SENDING);
     }
   }
 
-  private void scheduleHeartbeat(long generation) {
+  /** Schedules the next heartbeat of a CAUGHT_UP stream; leaving CAUGHT_UP cancels it ({@link #moveTo}). */
+  private void scheduleHeartbeat() {
     long period = settings.heartbeatPeriodNanos();
     if (period <= 0) {
       return;
@@ -464,13 +492,13 @@ final class ReplicaStream {
     }
     heartbeatTimer = loop.schedule(() -> {
       heartbeatTimer = null;
-      if (!closed && waiting && generation == waitGeneration) {
+      if (state == Phase.CAUGHT_UP) {
         // After a real ROTATE the replica already names the next file; a heartbeat for this one would be an error.
         if (!progress.afterRotate() && !paused) {
           sendHeartbeat(reader.position());
           channel.flush();
         }
-        scheduleHeartbeat(generation);
+        scheduleHeartbeat();
       }
     }, period, TimeUnit.NANOSECONDS);
   }
@@ -489,7 +517,7 @@ final class ReplicaStream {
   }
 
   private void stalled() {
-    if (!closed) {
+    if (state != Phase.CLOSED) {
       registry.dropped(DumpRegistry.Drop.STALLED);
       LOG.warn("Dump {}: the replica has not read for {} s ({} bytes waiting to be sent, stream at {}); dropping it",
           name, config.stalledReplicaTimeout().toSeconds(), flow.pendingBytes(),
@@ -515,7 +543,7 @@ final class ReplicaStream {
 
   /** Sends the failure as the server's ERR packet and closes the connection once it is written. */
   private void fail(DumpFailure failure) {
-    if (closed) {
+    if (state == Phase.CLOSED) {
       return;
     }
     String text = failure.getMessage();
@@ -526,10 +554,7 @@ final class ReplicaStream {
       text = text.substring(0, MAX_ERROR_TEXT);
     }
     LOG.info("Dump {}: ending with error {}: {}", name, failure.code(), text);
-    ByteBuf err = sequence.packet(channel.alloc(), new ErrPacket(failure.code(), "HY000", text).encode());
-    closed = true;
-    channel.writeAndFlush(err).addListener(ChannelFutureListener.CLOSE);
-    release();
+    end(sequence.packet(channel.alloc(), new ErrPacket(failure.code(), "HY000", text).encode()));
   }
 
   private Coordinates coordinates() {
@@ -537,22 +562,61 @@ final class ReplicaStream {
     return progress.coordinates(request.binlogFile(), request.position(), current);
   }
 
+  /** Closes the connection now (kicked, stalled, the store closed). */
   private void close() {
-    closed = true;
-    release();
-    channel.close();
+    end(null);
   }
 
-  /** Lets go of everything; idempotent. */
-  private void release() {
-    if (!released) {
-      released = true;
+  /**
+   * The stream's end: CLOSED, then {@code last} (the ERR or EOF that ends the dump) is sent and the connection
+   * closed once it is written, or without {@code last} the connection is closed at once.
+   */
+  private void end(ByteBuf last) {
+    moveTo(Phase.CLOSED);
+    if (last != null) {
+      channel.writeAndFlush(last).addListener(ChannelFutureListener.CLOSE);
+      release();
+    } else {
+      release();
+      channel.close();
+    }
+  }
+
+  /** The connection closed (the replica left, or the stream closed it). */
+  private void connectionClosed() {
+    if (state != Phase.CLOSED) {
+      moveTo(Phase.CLOSED);
+    }
+    release();
+  }
+
+  /**
+   * The one place the state changes: refuses a move the diagram does not have, and does what leaving or entering
+   * a state means (leaving CAUGHT_UP drops the wait and its heartbeats; entering CLOSED logs the totals).
+   */
+  private void moveTo(Phase next) {
+    Phase from = state;
+    if (!from.canMoveTo(next)) {
+      throw new IllegalStateException("Dump " + name + ": no move from " + from + " to " + next);
+    }
+    state = next;
+    if (from == Phase.CAUGHT_UP) {
+      readableWait = null;
+      if (heartbeatTimer != null) {
+        heartbeatTimer.cancel(false);
+        heartbeatTimer = null;
+      }
+    }
+    if (next == Phase.CLOSED) {
       progress.publish(now());
       DumpStatus last = progress.status(name, DumpStatus.State.CLOSED, id, replica, 0, false);
       LOG.info("Dump {}: ended after {} events, {} bytes, {} transactions sent", name, last.eventsSent(),
           last.bytesSent(), last.transactionsSent());
     }
-    closed = true;
+  }
+
+  /** Lets go of everything (timers, writer, reader, read buffer, registration); after CLOSED only; idempotent. */
+  private void release() {
     if (retryTimer != null) {
       retryTimer.cancel(false);
     }
@@ -634,22 +698,12 @@ final class ReplicaStream {
 
     @Override
     public boolean addsEvents() {
-      return plan.watch() != null;
+      return plan.watch().addsEvents();
     }
 
     @Override
     public List<byte[]> after(String file, long start, int size) {
-      MariadbPositionWatch watch = plan.watch();
-      if (watch == null) {
-        return List.of();
-      }
-      List<byte[]> out = new ArrayList<>(1);
-      for (MariadbPositionWatch.Marker m = watch.peekMarker(); m != null && !m.skipped() && m.file().equals(file)
-          && m.groupStart() == start; m = watch.peekMarker()) {
-        watch.takeMarker();
-        out.add(ArtificialEvents.gtidList(config.serverId(), m.state(), start + size, checksum.isChecksummed()));
-      }
-      return out;
+      return plan.watch().after(file, start, size, config.serverId(), checksum.isChecksummed());
     }
 
     @Override

@@ -1,5 +1,6 @@
 package org.binlogrelay.server.serving;
 
+import java.util.Objects;
 import org.binlogrelay.storage.Position;
 import org.binlogrelay.storage.read.TransactionFilter;
 
@@ -27,13 +28,18 @@ sealed interface StartPlan {
    * @param formatDescription how each file's FORMAT_DESCRIPTION is changed
    * @param heartbeatAfterSkip MySQL: a run of skipped transactions is followed by a HEARTBEAT naming its end,
    *     so that the replica's position covers it
-   * @param watch MariaDB GTID starts: the filter, watched for the fake GTID_LIST; null otherwise
+   * @param watch what the start adds to the stream: MariaDB GTID starts' filter, watched for the fake
+   *     GTID_LISTs ({@link MariadbPositionWatch}); {@link PositionWatch#NONE} otherwise
    * @param failAfterFormatDescription the servers read garbage from this start and fail after sending the
    *     ROTATE and FORMAT_DESCRIPTION: send those, then this failure (already with its coordinates)
    */
   record Stream(Position start, long rotatePosition, TransactionFilter filter, FormatDescriptionRule formatDescription,
-      boolean heartbeatAfterSkip, MariadbPositionWatch watch, DumpFailure failAfterFormatDescription)
-      implements StartPlan {}
+      boolean heartbeatAfterSkip, PositionWatch watch, DumpFailure failAfterFormatDescription)
+      implements StartPlan {
+    public Stream {
+      Objects.requireNonNull(watch, "watch");
+    }
+  }
 
   /** Refuse the dump with {@code failure}, before anything is sent. */
   record Refuse(DumpFailure failure) implements StartPlan {}

@@ -4,9 +4,6 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import org.binlogrelay.protocol.gtid.GtidFlavor;
-import org.binlogrelay.protocol.gtid.GtidSet;
-import org.binlogrelay.protocol.gtid.MariadbGtidSet;
 import org.binlogrelay.server.downstream.sql.BinlogListing;
 import org.binlogrelay.storage.BinlogStore;
 import org.binlogrelay.storage.read.BinlogReadException;
@@ -29,15 +26,19 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #events}: {@code SHOW BINLOG EVENTS} ({@link BinlogEventsScan}).
  * </ul>
  *
- * <p>Thread-safe (the store's methods are).
+ * The flavour's terms come from its {@link DumpFlavor}, chosen once from the store's flavour.
+ *
+ * <p>Thread-safe (the store's methods are; the flavour is stateless).
  */
 public final class StoreBinlogListing implements BinlogListing {
   private static final Logger LOG = LoggerFactory.getLogger(StoreBinlogListing.class);
 
   private final BinlogStore store;
+  private final DumpFlavor flavor;
 
   public StoreBinlogListing(BinlogStore store) {
     this.store = Objects.requireNonNull(store, "store");
+    this.flavor = DumpFlavor.of(store.flavor());
   }
 
   @Override
@@ -53,8 +54,7 @@ public final class StoreBinlogListing implements BinlogListing {
 
   @Override
   public String executedGtids() {
-    GtidSet executed = store.executedGtids();
-    return executed instanceof MariadbGtidSet mariadb ? mariadb.toPositionString() : executed.toString();
+    return flavor.executedGtids(store.executedGtids());
   }
 
   /** MariaDB's {@code @@gtid_binlog_state}: every domain-server pair; on MySQL the same as {@link #executedGtids()}. */
@@ -71,11 +71,8 @@ public final class StoreBinlogListing implements BinlogListing {
 
   @Override
   public Optional<String> gtidPositionAt(String file, long offset) {
-    if (store.flavor() != GtidFlavor.MARIADB) {
-      return Optional.empty();
-    }
     try {
-      return GtidPositionScan.at(store, file, offset).map(MariadbGtidSet::toPositionString);
+      return flavor.gtidPositionAt(store, file, offset);
     } catch (BinlogReadException e) {
       LOG.info("BINLOG_GTID_POS('{}', {}): {}", file, offset, e.getMessage());
       return Optional.empty();

@@ -28,6 +28,25 @@ class AnnouncedVersionTest {
   }
 
   @Test
+  void greetingOfAMariadb10RelayCarriesThe555PrefixAsTheRealServersDo() {
+    assertThat(AnnouncedVersion.inGreeting("10.11.6-MariaDB-binlog-relay", MARIADB))
+        .isEqualTo("5.5.5-10.11.6-MariaDB-binlog-relay");
+    assertThat(AnnouncedVersion.inGreeting("10.11.0-MariaDB-binlog-relay", MARIADB))
+        .isEqualTo("5.5.5-10.11.0-MariaDB-binlog-relay");
+    assertThat(AnnouncedVersion.inGreeting("10.6.21-MariaDB-log", MARIADB)).isEqualTo("5.5.5-10.6.21-MariaDB-log");
+    assertThat(AnnouncedVersion.inGreeting("5.5.5-10.11.6-MariaDB", MARIADB)).as("not twice")
+        .isEqualTo("5.5.5-10.11.6-MariaDB");
+    assertThat(AnnouncedVersion.inGreeting("11.8.9-MariaDB-binlog-relay", MARIADB))
+        .as("MariaDB 11.0 dropped the prefix").isEqualTo("11.8.9-MariaDB-binlog-relay");
+    assertThat(AnnouncedVersion.inGreeting("11.0.2-MariaDB", MARIADB)).isEqualTo("11.0.2-MariaDB");
+    assertThat(AnnouncedVersion.inGreeting("5.5.60-MariaDB", MARIADB)).as("before 10: no prefix either")
+        .isEqualTo("5.5.60-MariaDB");
+    assertThat(AnnouncedVersion.inGreeting("custom", MARIADB)).isEqualTo("custom");
+    assertThat(AnnouncedVersion.inGreeting("10.0.0-custom", MYSQL)).as("MySQL never").isEqualTo("10.0.0-custom");
+    assertThat(AnnouncedVersion.inGreeting("9.7.4-binlog-relay", MYSQL)).isEqualTo("9.7.4-binlog-relay");
+  }
+
+  @Test
   void configuredWinsAndUnknownFallsBack() {
     assertThat(AnnouncedVersion.choose("8.0.40-custom", "9.7.4", MYSQL)).isEqualTo("8.0.40-custom");
     assertThat(AnnouncedVersion.choose(" ", "9.7.4", MYSQL)).isEqualTo("9.7.4-binlog-relay");

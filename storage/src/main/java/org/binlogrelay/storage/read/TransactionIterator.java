@@ -7,7 +7,6 @@ import org.binlogrelay.protocol.event.BinlogEvent;
 import org.binlogrelay.protocol.event.BinlogEventDecoder;
 import org.binlogrelay.protocol.event.ChecksumAlgorithm;
 import org.binlogrelay.protocol.event.EventType;
-import org.binlogrelay.protocol.event.FormatDescriptionEvent;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.protocol.txn.MariadbTransactionBoundaries;
 import org.binlogrelay.protocol.txn.MysqlTransactionBoundaries;
@@ -64,25 +63,18 @@ public final class TransactionIterator {
     EventCursor cursor = new EventCursor(file, channel, first, Math.max(limit, from), maxEventSize);
     TransactionBoundaries<?> tracker;
     if (from == first) {
-      tracker = newTracker(flavor, first, null);
+      tracker = TransactionBoundaries.of(flavor, first, null);
     } else {
       BinlogEvent fde = cursor.next(decoder);
       if (fde.type() != EventType.FORMAT_DESCRIPTION) {
         throw new BinlogReadException(Reason.CORRUPT, new Position(file, first), file + " starts with a "
             + fde.header().typeName() + " event, not FORMAT_DESCRIPTION");
       }
-      tracker = newTracker(flavor, from, decoder.format());
+      tracker = TransactionBoundaries.of(flavor, from, decoder.format());
       cursor.seek(from);
     }
     cursor.limit(limit);
     return new TransactionIterator(file, cursor, decoder, tracker);
-  }
-
-  private static TransactionBoundaries<?> newTracker(GtidFlavor flavor, long start, FormatDescriptionEvent format) {
-    if (flavor == GtidFlavor.MYSQL) {
-      return format == null ? new MysqlTransactionBoundaries(start) : new MysqlTransactionBoundaries(start, format);
-    }
-    return format == null ? new MariadbTransactionBoundaries(start) : new MariadbTransactionBoundaries(start, format);
   }
 
   /**

@@ -32,6 +32,8 @@ public final class MariadbSqlFlavor implements SqlFlavor {
       "Com_show_warnings");
   /** MariaDB 11.1 renamed tx_isolation and tx_read_only (keeping both). */
   private static final int TRANSACTION_VARIABLES_SINCE = 110100;
+  /** What a MariaDB 10.x server's greeting puts before its version ({@link #greetingVersion}). */
+  static final String REPLICATION_VERSION_PREFIX = "5.5.5-";
 
   private MariadbSqlFlavor() {}
 
@@ -43,6 +45,42 @@ public final class MariadbSqlFlavor implements SqlFlavor {
   @Override
   public String productName() {
     return "MariaDB";
+  }
+
+  @Override
+  public String defaultVersionNumber() {
+    return "10.11.0";
+  }
+
+  @Override
+  public String versionTag() {
+    return "-MariaDB";
+  }
+
+  /**
+   * MariaDB 10.x greets with {@code 5.5.5-10.11.6-MariaDB...} ({@code RPL_VERSION_HACK}: older MySQL replicas read
+   * the version's first character as its major version, so "10" would read as 1; MariaDB clients drop the prefix).
+   * MySQL clients rely on it: without it, MySQL Connector/J reads 10.11 as newer than MySQL 8.0.3 and asks for
+   * {@code @@transaction_isolation}, which 10.11 does not have (1193). MariaDB 11.0 dropped the prefix (11.8.9
+   * greets with {@code 11.8.9-MariaDB-4 from Debian}, checked against the provisioned server). A version that
+   * already has it, or that does not start with a version number, is left alone.
+   */
+  @Override
+  public String greetingVersion(String version) {
+    if (version.startsWith(REPLICATION_VERSION_PREFIX)) {
+      return version;
+    }
+    int major = majorVersion(version);
+    return major >= 10 && major < 11 ? REPLICATION_VERSION_PREFIX + version : version;
+  }
+
+  /** The leading number of {@code version}, or -1 if it does not start with one. */
+  private static int majorVersion(String version) {
+    int end = 0;
+    while (end < version.length() && end < 4 && Character.isDigit(version.charAt(end))) {
+      end++;
+    }
+    return end == 0 ? -1 : Integer.parseInt(version.substring(0, end));
   }
 
   @Override
@@ -82,6 +120,8 @@ public final class MariadbSqlFlavor implements SqlFlavor {
     v.add(SystemVariable.session("group_concat_max_len", VariableType.UNSIGNED, "1048576"));
     v.add(SystemVariable.session("sort_buffer_size", VariableType.UNSIGNED, "2097152"));
     v.add(SystemVariable.session("query_cache_type", VariableType.STRING, "OFF").withAllowed("OFF", "ON", "DEMAND"));
+    // MySQL Connector/J reads it at login from a server it takes for one before 8.0.3 (a 5.5.5- greeting).
+    v.add(SystemVariable.global("query_cache_size", VariableType.UNSIGNED, "1048576"));
     v.add(SystemVariable.global("have_openssl", VariableType.STRING, "YES"));
     if (id.versionNumber() >= TRANSACTION_VARIABLES_SINCE) {
       v.add(SystemVariable.session("transaction_isolation", VariableType.STRING, "REPEATABLE-READ")

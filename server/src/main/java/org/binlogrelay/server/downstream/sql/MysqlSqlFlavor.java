@@ -46,6 +46,21 @@ public final class MysqlSqlFlavor implements SqlFlavor {
   }
 
   @Override
+  public String defaultVersionNumber() {
+    return "8.4.0";
+  }
+
+  @Override
+  public String versionTag() {
+    return "";
+  }
+
+  @Override
+  public String greetingVersion(String version) {
+    return version;
+  }
+
+  @Override
   public boolean executesMariadbComments() {
     return false;
   }

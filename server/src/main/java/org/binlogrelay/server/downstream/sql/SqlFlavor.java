@@ -21,10 +21,30 @@ import org.binlogrelay.server.downstream.account.Privilege;
  */
 public interface SqlFlavor {
 
+  /** The flavour a relay of a {@code flavor} primary acts as; the one way to choose it. */
+  static SqlFlavor of(GtidFlavor flavor) {
+    return switch (flavor) {
+      case MYSQL -> MysqlSqlFlavor.INSTANCE;
+      case MARIADB -> MariadbSqlFlavor.INSTANCE;
+    };
+  }
+
   GtidFlavor flavor();
 
   /** How the server names itself in ER_PARSE_ERROR: "MySQL" or "MariaDB". */
   String productName();
+
+  /** The version number announced when nothing is known of the upstream ({@code AnnouncedVersion}). */
+  String defaultVersionNumber();
+
+  /** What follows the version number in this server's version string: "" or "-MariaDB". */
+  String versionTag();
+
+  /**
+   * The version string of the handshake greeting for {@code version}, the announced one ({@code VERSION()} and
+   * {@code @@version} keep it as is): a MariaDB 10.x server puts "5.5.5-" before it.
+   */
+  String greetingVersion(String version);
 
   /** Whether {@code /*M!...*&#47;} comments are executed. */
   boolean executesMariadbComments();
