@@ -76,7 +76,11 @@ final class DumpClient implements AutoCloseable {
      * server closed the connection or did not answer in time.
      */
     Packet ping() throws IOException {
-        client.send(new byte[] {0x0e});
+        try {
+            client.send(new byte[] {0x0e});
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
         return next();
     }
 
