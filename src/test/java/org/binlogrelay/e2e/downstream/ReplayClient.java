@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import org.binlogrelay.protocol.handshake.CapabilityFlags;
+import org.binlogrelay.protocol.testing.SocketTransport;
 import org.binlogrelay.protocol.testing.WireClient;
 
 /**
@@ -18,7 +19,7 @@ final class ReplayClient implements AutoCloseable {
     private final WireClient client;
 
     ReplayClient(int port) {
-        WireClient.Transport socket = WireClient.SocketTransport.open("127.0.0.1", port, 0, Duration.ofSeconds(20));
+        WireClient.Transport socket = SocketTransport.open("127.0.0.1", port, 0, Duration.ofSeconds(20));
         client = WireClient.over(WireClient.tapped(socket, (fromClient, payload) -> {
             if (fromClient) {
                 transcriber.fromClient(payload);

@@ -1,31 +1,20 @@
 package org.binlogrelay.protocol.testing;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLPeerUnverifiedException;
-import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
-import org.binlogrelay.protocol.ProtocolException;
 import org.binlogrelay.protocol.auth.CachingSha2Hash;
 import org.binlogrelay.protocol.auth.NativePasswordHash;
 import org.binlogrelay.protocol.auth.RsaKeyPair;
@@ -150,7 +139,8 @@ public final class WireClient implements AutoCloseable {
       | CapabilityFlags.CLIENT_CONNECT_ATTRS | CapabilityFlags.CLIENT_DEPRECATE_EOF | CapabilityFlags.CLIENT_LONG_PASSWORD
       | CapabilityFlags.CLIENT_TRANSACTIONS | CapabilityFlags.CLIENT_CONNECT_WITH_DB;
 
-  private static final int MAX_PACKET = 1 << 30;
+  /** The largest packet a socket transport accepts. */
+  static final int MAX_PACKET = 1 << 30;
 
   private final Transport transport;
   private final HandshakeV10 greeting;
@@ -487,177 +477,6 @@ public final class WireClient implements AutoCloseable {
       return context;
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
-    }
-  }
-
-  /** Packets over a blocking socket, read through a {@link BlockingPacketReader}. */
-  public static final class SocketTransport implements Transport {
-    private final String host;
-    private Socket socket;
-    private BlockingPacketReader reader;
-    private OutputStream out;
-    private int nextSequence;
-
-    private SocketTransport(String host, Socket socket) throws IOException {
-      this.host = host;
-      this.socket = socket;
-      this.reader = new BlockingPacketReader(socket.getInputStream(), 64 * 1024, MAX_PACKET, "the server", "");
-      this.out = socket.getOutputStream();
-    }
-
-    /** Connects; {@code receiveBufferBytes} 0 for the default. */
-    public static SocketTransport open(String host, int port, int receiveBufferBytes, Duration readTimeout) {
-      Socket socket = new Socket();
-      try {
-        if (receiveBufferBytes > 0) {
-          socket.setReceiveBufferSize(receiveBufferBytes);
-        }
-        socket.connect(new InetSocketAddress(host, port), 30_000);
-        socket.setSoTimeout((int) readTimeout.toMillis());
-        return new SocketTransport(host, socket);
-      } catch (IOException e) {
-        try {
-          socket.close();
-        } catch (IOException ignored) {
-          // closing what did not open
-        }
-        throw new UncheckedIOException("cannot connect to " + host + ":" + port, e);
-      }
-    }
-
-    @Override
-    public X509Certificate serverCertificate() {
-      try {
-        return (X509Certificate) ((SSLSocket) socket).getSession().getPeerCertificates()[0];
-      } catch (SSLPeerUnverifiedException e) {
-        throw new IllegalStateException(e);
-      }
-    }
-
-    @Override
-    public void readTimeout(Duration timeout) {
-      try {
-        socket.setSoTimeout((int) timeout.toMillis());
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-
-    @Override
-    public void upgrade(SSLContext context) {
-      try {
-        SSLSocket tls = (SSLSocket) context.getSocketFactory().createSocket(socket, host, socket.getPort(), true);
-        tls.setUseClientMode(true);
-        tls.startHandshake();
-        socket = tls;
-        reader = new BlockingPacketReader(tls.getInputStream(), 64 * 1024, MAX_PACKET, "the server", "");
-        reader.expectSequence(nextSequence);
-        out = tls.getOutputStream();
-      } catch (IOException e) {
-        throw new UncheckedIOException("TLS with " + host + " failed", e);
-      }
-    }
-
-    /** Sends one packet; the server's answer carries the next sequence id. */
-    @Override
-    public void send(int sequenceId, byte[] payload) {
-      try {
-        out.write(new byte[] {(byte) payload.length, (byte) (payload.length >>> 8), (byte) (payload.length >>> 16),
-            (byte) sequenceId});
-        out.write(payload);
-        out.flush();
-        nextSequence = sequenceId + 1;
-        reader.expectSequence(nextSequence);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-
-    /**
-     * The next packet, null if the server closed the connection (or reset it); a read that times out throws
-     * {@link UncheckedIOException} with the {@link SocketTimeoutException}, a sequence id out of step {@link
-     * IllegalStateException}.
-     */
-    @Override
-    public Packet receive() {
-      try {
-        byte[] payload = reader.read();
-        return new Packet((reader.lastSequence() - MysqlPacket.frameCount(payload.length) + 1) & 0xff, payload);
-      } catch (SocketTimeoutException e) {
-        throw new UncheckedIOException(e);
-      } catch (ProtocolException e) {
-        throw new IllegalStateException(e.getMessage(), e);
-      } catch (IOException e) {
-        return null;
-      }
-    }
-
-    @Override
-    public void close() {
-      try {
-        socket.close();
-      } catch (IOException e) {
-        // closed
-      }
-    }
-  }
-
-  /** Packets through an {@link EmbeddedChannel}, written in one byte at a time when asked. */
-  public static final class EmbeddedTransport implements Transport {
-    private final EmbeddedChannel channel;
-    private final boolean byteByByte;
-    private final Deque<Packet> received = new ArrayDeque<>();
-    private ByteBuf pending = Unpooled.buffer();
-
-    public EmbeddedTransport(EmbeddedChannel channel, boolean byteByByte) {
-      this.channel = channel;
-      this.byteByByte = byteByByte;
-    }
-
-    @Override
-    public void send(int sequenceId, byte[] payload) {
-      byte[] frame = new byte[payload.length + 4];
-      frame[0] = (byte) payload.length;
-      frame[1] = (byte) (payload.length >>> 8);
-      frame[2] = (byte) (payload.length >>> 16);
-      frame[3] = (byte) sequenceId;
-      System.arraycopy(payload, 0, frame, 4, payload.length);
-      if (byteByByte) {
-        for (byte b : frame) {
-          channel.writeInbound(Unpooled.wrappedBuffer(new byte[] {b}));
-        }
-      } else {
-        channel.writeInbound(Unpooled.wrappedBuffer(frame));
-      }
-    }
-
-    @Override
-    public Packet receive() {
-      channel.runPendingTasks();
-      ByteBuf out;
-      while ((out = channel.readOutbound()) != null) {
-        pending.writeBytes(out);
-        out.release();
-      }
-      while (pending.readableBytes() >= 4) {
-        int length = pending.getUnsignedMediumLE(pending.readerIndex());
-        if (pending.readableBytes() < 4 + length) {
-          break;
-        }
-        pending.skipBytes(3);
-        int s = pending.readUnsignedByte();
-        byte[] payload = new byte[length];
-        pending.readBytes(payload);
-        received.add(new Packet(s, payload));
-      }
-      pending.discardReadBytes();
-      return received.poll();
-    }
-
-    @Override
-    public void close() {
-      pending.release();
-      pending = Unpooled.EMPTY_BUFFER;
     }
   }
 }

@@ -33,6 +33,7 @@ import org.binlogrelay.protocol.handshake.HandshakeResponse41;
 import org.binlogrelay.protocol.handshake.HandshakeV10;
 import org.binlogrelay.protocol.packet.ErrPacket;
 import org.binlogrelay.protocol.query.QueryResponse;
+import org.binlogrelay.protocol.testing.EmbeddedTransport;
 import org.binlogrelay.protocol.testing.WireClient;
 import org.binlogrelay.server.downstream.sql.BinlogListing;
 import org.binlogrelay.server.downstream.sql.MysqlSqlFlavor;
@@ -139,7 +140,7 @@ class AuthExecutorTest {
     ServerState state = TestServers.state(TestServers.config(MysqlSqlFlavor.INSTANCE).build(), new RefusingDumpHandler(),
         Clock.systemUTC(), new Sha2FastAuthCache(100), BinlogListing.EMPTY, queued::add);
     EmbeddedChannel ch = TestServers.channel(state);
-    WireClient.EmbeddedTransport wire = new WireClient.EmbeddedTransport(ch, false);
+    EmbeddedTransport wire = new EmbeddedTransport(ch, false);
     HandshakeV10 greeting = HandshakeV10.decode(wire.receive().payload());
     wire.send(1, new HandshakeResponse41(WireClient.CAPABILITIES, 1 << 24, 255, "nat",
         NativePasswordHash.scramble("nat-pass", greeting.scramble()), null, NativePasswordHash.PLUGIN, Map.of())
@@ -164,7 +165,7 @@ class AuthExecutorTest {
     ServerState state = TestServers.state(TestServers.config(MysqlSqlFlavor.INSTANCE).build(), new RefusingDumpHandler(),
         Clock.systemUTC(), new Sha2FastAuthCache(100), BinlogListing.EMPTY, queued::add);
     EmbeddedChannel ch = TestServers.channel(state);
-    WireClient.EmbeddedTransport wire = new WireClient.EmbeddedTransport(ch, false);
+    EmbeddedTransport wire = new EmbeddedTransport(ch, false);
     HandshakeV10 greeting = HandshakeV10.decode(wire.receive().payload());
     wire.send(1, new HandshakeResponse41(WireClient.CAPABILITIES, 1 << 24, 255, "nat",
         NativePasswordHash.scramble("nat-pass", greeting.scramble()), null, NativePasswordHash.PLUGIN, Map.of())

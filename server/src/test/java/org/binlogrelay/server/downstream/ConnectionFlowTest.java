@@ -15,6 +15,7 @@ import org.binlogrelay.protocol.handshake.CapabilityFlags;
 import org.binlogrelay.protocol.handshake.HandshakeV10;
 import org.binlogrelay.protocol.packet.ErrPacket;
 import org.binlogrelay.protocol.query.QueryResponse;
+import org.binlogrelay.protocol.testing.EmbeddedTransport;
 import org.binlogrelay.protocol.testing.WireClient;
 import org.binlogrelay.protocol.testing.WireClient.ServerError;
 import org.binlogrelay.server.downstream.sql.MariadbSqlFlavor;
@@ -43,7 +44,7 @@ class ConnectionFlowTest {
   private WireClient client(ServerState state, boolean byteByByte) {
     EmbeddedChannel ch = TestServers.channel(state);
     channels.add(ch);
-    return WireClient.over(new WireClient.EmbeddedTransport(ch, byteByByte));
+    return WireClient.over(new EmbeddedTransport(ch, byteByByte));
   }
 
   private EmbeddedChannel last() {
@@ -313,7 +314,7 @@ class ConnectionFlowTest {
   void garbageHandshakeIsBadHandshake() {
     WireClient c = client(mysql);
     EmbeddedChannel ch = last();
-    WireClient.EmbeddedTransport t = new WireClient.EmbeddedTransport(ch, false);
+    EmbeddedTransport t = new EmbeddedTransport(ch, false);
     t.send(1, new byte[40]);
     WireClient.Packet p = t.receive();
     assertThat(ErrPacket.decode(p.payload())).isEqualTo(new ErrPacket(1043, "08S01", "Bad handshake"));
@@ -325,7 +326,7 @@ class ConnectionFlowTest {
   @Test
   void sslRequestWithoutTlsConfiguredIsBadHandshake() {
     WireClient c = client(mysql);
-    WireClient.EmbeddedTransport t = new WireClient.EmbeddedTransport(last(), false);
+    EmbeddedTransport t = new EmbeddedTransport(last(), false);
     t.send(1, new org.binlogrelay.protocol.handshake.SslRequest(CapabilityFlags.CLIENT_PROTOCOL_41, 0, 255).encode());
     assertThat(ErrPacket.decode(t.receive().payload()).code()).isEqualTo(1043);
     t.close();

@@ -15,6 +15,7 @@ import org.binlogrelay.protocol.query.ForwardedResultSet;
 import org.binlogrelay.protocol.query.MetadataStatement;
 import org.binlogrelay.protocol.query.QueryResponse;
 import org.binlogrelay.protocol.query.TextResultSet;
+import org.binlogrelay.protocol.testing.EmbeddedTransport;
 import org.binlogrelay.protocol.testing.WireClient;
 import org.binlogrelay.server.downstream.sql.MysqlSqlFlavor;
 import org.binlogrelay.server.downstream.sql.SchemaStatements;
@@ -43,7 +44,7 @@ class PendingAnswerTest {
   private WireClient client() {
     EmbeddedChannel ch = TestServers.channel(state);
     channels.add(ch);
-    WireClient c = WireClient.over(new WireClient.EmbeddedTransport(ch, false));
+    WireClient c = WireClient.over(new EmbeddedTransport(ch, false));
     c.login("nat", "nat-pass", "mysql_native_password", null);
     return c;
   }
