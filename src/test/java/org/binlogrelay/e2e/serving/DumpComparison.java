@@ -8,6 +8,7 @@ import org.binlogrelay.protocol.bytes.LittleEndian;
 import org.binlogrelay.protocol.event.BinlogChecksum;
 import org.binlogrelay.protocol.event.EventHeader;
 import org.binlogrelay.protocol.packet.ErrPacket;
+import org.binlogrelay.protocol.testing.WireClient;
 
 /**
  * Test side: compares the answer of a real server to a dump request with the relay's answer to the same request,
@@ -24,15 +25,15 @@ final class DumpComparison {
     }
 
     /** Human-readable differences; empty when the answers are the same. */
-    static List<String> differences(List<DumpClient.Packet> server, List<DumpClient.Packet> relay) {
+    static List<String> differences(List<WireClient.Packet> server, List<WireClient.Packet> relay) {
         List<String> out = new ArrayList<>();
         if (server.size() != relay.size()) {
             out.add("server sent " + server.size() + " packets, relay " + relay.size() + ": server "
                     + describe(server) + ", relay " + describe(relay));
         }
         for (int i = 0; i < Math.min(server.size(), relay.size()); i++) {
-            DumpClient.Packet s = server.get(i);
-            DumpClient.Packet r = relay.get(i);
+            WireClient.Packet s = server.get(i);
+            WireClient.Packet r = relay.get(i);
             if (s.sequenceId() != r.sequenceId()) {
                 out.add("packet " + i + ": sequence id " + s.sequenceId() + " against " + r.sequenceId());
             }
@@ -49,9 +50,9 @@ final class DumpComparison {
         return out;
     }
 
-    static byte[] normalized(DumpClient.Packet p) {
-        if (p.isError()) {
-            ErrPacket err = p.error();
+    static byte[] normalized(WireClient.Packet p) {
+        if (p.isErr()) {
+            ErrPacket err = p.err();
             return new ErrPacket(err.code(), err.sqlState(), normalizePaths(err.message())).encode();
         }
         if (!p.isEvent() || p.payload().length < 1 + EventHeader.SIZE) {
@@ -79,27 +80,27 @@ final class DumpComparison {
         return message.replaceAll("'[^' ]*/([^'/]+\\.[0-9]+)'", "'$1'");
     }
 
-    private static String describe(List<DumpClient.Packet> packets) {
+    private static String describe(List<WireClient.Packet> packets) {
         List<String> kinds = new ArrayList<>();
-        for (DumpClient.Packet p : packets) {
+        for (WireClient.Packet p : packets) {
             kinds.add(describe(p));
         }
         return kinds.size() > 40 ? kinds.subList(0, 40) + "..." : kinds.toString();
     }
 
-    private static String describe(DumpClient.Packet p) {
+    private static String describe(WireClient.Packet p) {
         if (p.isEvent()) {
             return "event " + p.eventType();
         }
-        if (p.isError()) {
-            return "ERR " + p.error().code();
+        if (p.isErr()) {
+            return "ERR " + p.err().code();
         }
         return p.isEof() ? "EOF" : "packet 0x" + Integer.toHexString(p.payload()[0] & 0xff);
     }
 
-    private static String text(DumpClient.Packet p, byte[] normalized) {
-        if (p.isError()) {
-            return p.error().toString();
+    private static String text(WireClient.Packet p, byte[] normalized) {
+        if (p.isErr()) {
+            return p.err().toString();
         }
         String hex = HexFormat.of().formatHex(normalized);
         return hex.length() > 400 ? hex.substring(0, 400) + "..." : hex;

@@ -12,6 +12,7 @@ import org.binlogrelay.e2e.servers.Credentials;
 import org.binlogrelay.e2e.servers.DatabaseServer;
 import org.binlogrelay.protocol.bytes.LittleEndian;
 import org.binlogrelay.protocol.event.EventHeader;
+import org.binlogrelay.protocol.testing.WireClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,11 +36,11 @@ final class PrimaryComparison {
 
     /** A dump that ends (EOF, ERR, or 5 s of silence): the whole answers must be the same. */
     void compare(String what, List<String> setup, byte[] request) {
-        List<DumpClient.Packet>[] answers = ask(setup, request, 1_000_000, Duration.ofSeconds(5));
-        List<DumpClient.Packet> fromRelay = answers[1];
-        DumpClient.Packet last = fromRelay.get(fromRelay.size() - 1);
+        List<WireClient.Packet>[] answers = ask(setup, request, 1_000_000, Duration.ofSeconds(5));
+        List<WireClient.Packet> fromRelay = answers[1];
+        WireClient.Packet last = fromRelay.get(fromRelay.size() - 1);
         LOG.info("compared with the primary: {}: {} packets, last {}", what, fromRelay.size(),
-                last.isError() ? last.error() : last.isEof() ? "EOF" : "event " + last.eventType());
+                last.isErr() ? last.err() : last.isEof() ? "EOF" : "event " + last.eventType());
         assertThat(DumpComparison.differences(answers[0], fromRelay)).as(what).isEmpty();
     }
 
@@ -51,22 +52,22 @@ final class PrimaryComparison {
      * does (docs/serving.md).
      */
     void compareFromFakeGtidList(String what, List<String> setup, byte[] request) {
-        List<DumpClient.Packet>[] answers = ask(setup, request, 1_000_000, Duration.ofSeconds(5));
+        List<WireClient.Packet>[] answers = ask(setup, request, 1_000_000, Duration.ofSeconds(5));
         int fromServer = firstFakeGtidList(answers[0]);
         int fromRelay = firstFakeGtidList(answers[1]);
         assertThat(fromServer).as(what + ": the primary's fake GTID_LIST").isNotNegative();
         assertThat(fromRelay).as(what + ": the relay's fake GTID_LIST").isNotNegative();
-        List<DumpClient.Packet> server = answers[0].subList(fromServer, answers[0].size());
-        List<DumpClient.Packet> relay = answers[1].subList(fromRelay, answers[1].size());
+        List<WireClient.Packet> server = answers[0].subList(fromServer, answers[0].size());
+        List<WireClient.Packet> relay = answers[1].subList(fromRelay, answers[1].size());
         LOG.info("compared with the primary from the fake GTID_LIST: {}: {} packets (server {} before it, relay {})",
                 what, relay.size(), fromServer, fromRelay);
         assertThat(relay.size()).as(what + ": events after the fake GTID_LIST").isGreaterThan(1);
         assertThat(DumpComparison.differences(renumbered(server), renumbered(relay))).as(what).isEmpty();
     }
 
-    private static int firstFakeGtidList(List<DumpClient.Packet> packets) {
+    private static int firstFakeGtidList(List<WireClient.Packet> packets) {
         for (int i = 0; i < packets.size(); i++) {
-            DumpClient.Packet p = packets.get(i);
+            WireClient.Packet p = packets.get(i);
             if (p.isEvent() && p.eventType() == GTID_LIST
                     && (LittleEndian.u16(p.event(), EventHeader.FLAGS_OFFSET) & EventHeader.LOG_EVENT_ARTIFICIAL_F) != 0) {
                 return i;
@@ -76,10 +77,10 @@ final class PrimaryComparison {
     }
 
     /** The packets with sequence ids counted from 0 again, so that two answers cut at different places compare. */
-    private static List<DumpClient.Packet> renumbered(List<DumpClient.Packet> packets) {
-        List<DumpClient.Packet> out = new java.util.ArrayList<>();
+    private static List<WireClient.Packet> renumbered(List<WireClient.Packet> packets) {
+        List<WireClient.Packet> out = new java.util.ArrayList<>();
         for (int i = 0; i < packets.size(); i++) {
-            out.add(new DumpClient.Packet(i & 0xff, packets.get(i).payload()));
+            out.add(new WireClient.Packet(i & 0xff, packets.get(i).payload()));
         }
         return out;
     }
@@ -89,7 +90,7 @@ final class PrimaryComparison {
      * heartbeats come on each side's own clock); at least {@code heartbeats} heartbeats must be in it.
      */
     void compareBlocking(String what, List<String> setup, byte[] request, int heartbeatType, int heartbeats) {
-        List<DumpClient.Packet>[] answers = ask(setup, request, 40, Duration.ofSeconds(2));
+        List<WireClient.Packet>[] answers = ask(setup, request, 40, Duration.ofSeconds(2));
         int n = Math.min(answers[0].size(), answers[1].size());
         long seen = answers[1].subList(0, n).stream().filter(p -> p.isEvent() && p.eventType() == heartbeatType)
                 .count();
@@ -118,12 +119,12 @@ final class PrimaryComparison {
     }
 
     private static String pingAfterEof(DumpClient client, byte[] request) {
-        List<DumpClient.Packet> answer = client.dump(request, 1_000_000, Duration.ofSeconds(5));
+        List<WireClient.Packet> answer = client.dump(request, 1_000_000, Duration.ofSeconds(5));
         assertThat(answer).isNotEmpty();
         assertThat(answer.get(answer.size() - 1).isEof()).as("the dump ends with EOF").isTrue();
         try {
-            DumpClient.Packet reply = client.ping();
-            return reply.isError() ? "ERR " + reply.error().code() : reply.payload()[0] == 0 ? "OK" : "packet 0x"
+            WireClient.Packet reply = client.ping();
+            return reply.isErr() ? "ERR " + reply.err().code() : reply.payload()[0] == 0 ? "OK" : "packet 0x"
                     + Integer.toHexString(reply.payload()[0] & 0xff);
         } catch (java.net.SocketTimeoutException e) {
             return "no answer within 5 s";
@@ -133,7 +134,7 @@ final class PrimaryComparison {
     }
 
     @SuppressWarnings("unchecked")
-    private List<DumpClient.Packet>[] ask(List<String> setup, byte[] request, int maxPackets, Duration idle) {
+    private List<WireClient.Packet>[] ask(List<String> setup, byte[] request, int maxPackets, Duration idle) {
         try (DumpClient p = DumpClient.connect(primary.address(), primary.replicationCredentials(), tls);
                 DumpClient r = DumpClient.connect(relay.address(), Credentials.REPLICATION, tls)) {
             p.execute(setup.toArray(String[]::new));

@@ -10,6 +10,7 @@ import java.util.HexFormat;
 import org.binlogrelay.e2e.servers.DatabaseServer;
 import org.binlogrelay.protocol.bytes.LittleEndian;
 import org.binlogrelay.protocol.gtid.MysqlGtidSet;
+import org.binlogrelay.protocol.testing.WireClient;
 import org.binlogrelay.server.downstream.Command;
 import org.binlogrelay.server.downstream.DumpRequest;
 import org.binlogrelay.storage.Position;
@@ -69,7 +70,7 @@ final class StreamFollower implements Runnable {
                     Thread.sleep(20);
                     continue;
                 }
-                DumpClient.Packet p;
+                WireClient.Packet p;
                 try {
                     p = client.next();
                 } catch (IOException e) {
@@ -77,7 +78,7 @@ final class StreamFollower implements Runnable {
                     return;
                 }
                 if (!p.isEvent()) {
-                    throw new AssertionError("client " + serverId + " got " + (p.isError() ? p.error() : "EOF"));
+                    throw new AssertionError("client " + serverId + " got " + (p.isErr() ? p.err() : "EOF"));
                 }
                 byte[] event = p.event();
                 int flags = LittleEndian.u16(event, 17);
@@ -151,7 +152,7 @@ final class StreamFollower implements Runnable {
         MessageDigest reference = MessageDigest.getInstance("SHA-256");
         try (DumpClient client = DumpClient.connect(primary.address(), primary.replicationCredentials(), true)) {
             client.execute("SET @master_binlog_checksum = 'CRC32', @source_binlog_checksum = 'CRC32'");
-            for (DumpClient.Packet p : client.dump(gtidDump(0, DumpRequest.BINLOG_DUMP_NON_BLOCK
+            for (WireClient.Packet p : client.dump(gtidDump(0, DumpRequest.BINLOG_DUMP_NON_BLOCK
                     | DumpRequest.USE_HEARTBEAT_EVENT_V2), 10_000_000, Duration.ofSeconds(10))) {
                 if (p.isEvent() && p.eventType() != HEARTBEAT_V2
                         && !(p.eventType() == ROTATE && (LittleEndian.u16(p.event(), 17) & 0x20) != 0)) {

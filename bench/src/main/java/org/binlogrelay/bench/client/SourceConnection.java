@@ -12,7 +12,9 @@ import java.util.Map;
 import org.binlogrelay.protocol.handshake.CapabilityFlags;
 import org.binlogrelay.protocol.handshake.HandshakeResponse41;
 import org.binlogrelay.protocol.handshake.HandshakeV10;
+import org.binlogrelay.protocol.packet.BlockingPacketReader;
 import org.binlogrelay.protocol.packet.ErrPacket;
+import org.binlogrelay.protocol.packet.MysqlPacket;
 import org.binlogrelay.protocol.query.QueryResponse;
 import org.binlogrelay.protocol.query.QueryResponseReader;
 
@@ -23,7 +25,8 @@ import org.binlogrelay.protocol.query.QueryResponseReader;
  *
  * <p>Why blocking sockets and not Netty: a benchmark client has one stream per connection and nothing else to do
  * while it waits, so a thread blocked in {@code read} is the cheapest possible consumer (no selector wake-ups, no
- * pipeline, no reference counting); the only copy is the kernel's into {@link PacketReader}'s reused buffer. A
+ * pipeline, no reference counting); the only copy is the kernel's into {@link BlockingPacketReader}'s reused buffer.
+ * A
  * fan-out of a few hundred clients is a few hundred mostly idle threads, which Linux handles well.
  *
  * <p>Thread-safety: one thread uses the connection; {@link #close()} may be called from any thread and makes a
@@ -41,10 +44,11 @@ public final class SourceConnection implements Closeable {
   private final SourceAddress address;
   private final Socket socket;
   private final OutputStream out;
-  private final PacketReader reader;
+  private final BlockingPacketReader reader;
   private final HandshakeV10 greeting;
 
-  private SourceConnection(SourceAddress address, Socket socket, PacketReader reader, HandshakeV10 greeting)
+  private SourceConnection(SourceAddress address, Socket socket, BlockingPacketReader reader,
+      HandshakeV10 greeting)
       throws IOException {
     this.address = address;
     this.socket = socket;
@@ -57,7 +61,7 @@ public final class SourceConnection implements Closeable {
    * Connects and logs in.
    *
    * @param timeout bounds the connect and every read until {@link #readTimeout} changes it
-   * @param bufferSize the read buffer ({@link PacketReader})
+   * @param bufferSize the read buffer ({@link BlockingPacketReader})
    * @param maxPacket the largest packet accepted
    */
   public static SourceConnection open(SourceAddress address, Duration timeout, int bufferSize, int maxPacket)
@@ -71,7 +75,8 @@ public final class SourceConnection implements Closeable {
       } catch (IOException e) {
         throw new IOException("cannot connect to " + address + ": " + e.getMessage(), e);
       }
-      PacketReader reader = new PacketReader(socket.getInputStream(), bufferSize, maxPacket);
+      BlockingPacketReader reader = new BlockingPacketReader(socket.getInputStream(), bufferSize, maxPacket,
+          "the source", "(raise --max-packet if the source's events are that large)");
       reader.next();
       byte[] hello = reader.copy();
       if (ErrPacket.isErr(hello)) {
@@ -92,7 +97,7 @@ public final class SourceConnection implements Closeable {
         greeting.serverVersion());
     int capabilities = CAPABILITIES & greeting.capabilities();
     byte[] first = login.firstResponse();
-    write(new HandshakeResponse41(capabilities, PacketReader.MAX_FRAME, UTF8MB4, address.user(), first, null,
+    write(new HandshakeResponse41(capabilities, MysqlPacket.MAX_FRAME_PAYLOAD, UTF8MB4, address.user(), first, null,
         login.plugin(), Map.of("_client_name", "relay-bench", "program_name", "relay-bench")).encode(),
         reader.lastSequence() + 1);
     while (true) {
@@ -164,7 +169,7 @@ public final class SourceConnection implements Closeable {
 
   /** Sends a command (sequence id 0); the answer's packets count from 1 and are read from {@link #packets()}. */
   public void send(byte[] payload) throws IOException {
-    if (payload.length >= PacketReader.MAX_FRAME) {
+    if (payload.length >= MysqlPacket.MAX_FRAME_PAYLOAD) {
       throw new IllegalArgumentException("command of " + payload.length + " bytes does not fit one packet");
     }
     write(payload, 0);
@@ -184,7 +189,7 @@ public final class SourceConnection implements Closeable {
   }
 
   /** The packets of the answer to the last command. */
-  public PacketReader packets() {
+  public BlockingPacketReader packets() {
     return reader;
   }
 

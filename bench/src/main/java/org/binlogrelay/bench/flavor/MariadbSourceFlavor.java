@@ -1,23 +1,21 @@
 package org.binlogrelay.bench.flavor;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import org.binlogrelay.bench.client.SourceConnection;
 import org.binlogrelay.bench.stream.BinlogPosition;
-import org.binlogrelay.protocol.bytes.ByteWriter;
 import org.binlogrelay.protocol.gtid.MariadbGtid;
 import org.binlogrelay.protocol.gtid.MariadbGtidSet;
+import org.binlogrelay.protocol.replication.BinlogDumpCommand;
 
 /**
  * MariaDB 10.x and later (and a relay serving a MariaDB primary's binlogs). A replica announces
  * {@code @mariadb_slave_capability = 4} (GTIDs); a GTID dump sets {@code @slave_connect_state} and sends a
- * COM_BINLOG_DUMP without a file name. The dump asks for ANNOTATE_ROWS (flag 0x02) so that the stream holds the
+ * COM_BINLOG_DUMP ({@link BinlogDumpCommand}) without a file name. The dump asks for ANNOTATE_ROWS (flag 0x02) so that the stream holds the
  * files' every event. Stateless and thread-safe.
  */
 final class MariadbSourceFlavor implements SourceFlavor {
-  private static final int COM_BINLOG_DUMP = 0x12;
-  private static final int NON_BLOCK = 0x01;
-  private static final int SEND_ANNOTATE_ROWS = 0x02;
+  private static final int NON_BLOCK = BinlogDumpCommand.BINLOG_DUMP_NON_BLOCK;
+  private static final int SEND_ANNOTATE_ROWS = BinlogDumpCommand.BINLOG_SEND_ANNOTATE_ROWS_EVENT;
   private static final int SLAVE_CAPABILITY = 4;
 
   @Override
@@ -54,9 +52,8 @@ final class MariadbSourceFlavor implements SourceFlavor {
 
   private static void send(SourceConnection connection, String file, long position, long serverId,
       boolean nonBlocking) throws IOException {
-    connection.send(new ByteWriter().u8(COM_BINLOG_DUMP).u32(position)
-        .u16(SEND_ANNOTATE_ROWS | (nonBlocking ? NON_BLOCK : 0)).u32(serverId)
-        .bytes(file.getBytes(StandardCharsets.UTF_8)).toByteArray());
+    connection.send(new BinlogDumpCommand(position, SEND_ANNOTATE_ROWS | (nonBlocking ? NON_BLOCK : 0), serverId,
+        file).encode());
   }
 
   @Override

@@ -1,30 +1,23 @@
 package org.binlogrelay.bench.flavor;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import org.binlogrelay.bench.client.SourceConnection;
 import org.binlogrelay.bench.stream.BinlogPosition;
-import org.binlogrelay.protocol.bytes.ByteWriter;
 import org.binlogrelay.protocol.gtid.MysqlGtidSet;
+import org.binlogrelay.protocol.replication.BinlogDumpCommand;
+import org.binlogrelay.protocol.replication.BinlogDumpGtidCommand;
 
 /**
- * MySQL 8.0 and later (and a relay serving a MySQL primary's binlogs). Commands, as MySQL reads them
- * ({@code sql/rpl_source.cc}):
- *
- * <pre>
- *   COM_BINLOG_DUMP      0x12 | u32 position | u16 flags | u32 server_id | file name
- *   COM_BINLOG_DUMP_GTID 0x1e | u16 flags | u32 server_id | u32 name length | name | u64 position
- *                        | u32 data length | encoded GTID set            flags: 0x01 non-blocking, 0x04 through GTIDs
- * </pre>
+ * MySQL 8.0 and later (and a relay serving a MySQL primary's binlogs). Dumps with COM_BINLOG_DUMP ({@link
+ * BinlogDumpCommand}) from a file and offset, or COM_BINLOG_DUMP_GTID ({@link BinlogDumpGtidCommand}) after a GTID
+ * set; flags 0x01 non-blocking, 0x04 through GTIDs.
  *
  * Stateless and thread-safe.
  */
 final class MysqlSourceFlavor implements SourceFlavor {
-  private static final int COM_BINLOG_DUMP = 0x12;
-  private static final int COM_BINLOG_DUMP_GTID = 0x1e;
-  private static final int NON_BLOCK = 0x01;
-  private static final int THROUGH_GTID = 0x04;
+  private static final int NON_BLOCK = BinlogDumpCommand.BINLOG_DUMP_NON_BLOCK;
+  private static final int THROUGH_GTID = BinlogDumpGtidCommand.BINLOG_THROUGH_GTID;
 
   @Override
   public String name() {
@@ -50,16 +43,15 @@ final class MysqlSourceFlavor implements SourceFlavor {
     if (start.offset() > 0xFFFFFFFFL) {
       throw new IllegalArgumentException("COM_BINLOG_DUMP carries a 4-byte position; " + start + " does not fit");
     }
-    connection.send(new ByteWriter().u8(COM_BINLOG_DUMP).u32(start.offset()).u16(nonBlocking ? NON_BLOCK : 0)
-        .u32(serverId).bytes(start.file().getBytes(StandardCharsets.UTF_8)).toByteArray());
+    connection.send(new BinlogDumpCommand(start.offset(), nonBlocking ? NON_BLOCK : 0, serverId, start.file())
+        .encode());
   }
 
   @Override
   public void dumpAfterGtids(SourceConnection connection, String gtids, long serverId, boolean nonBlocking)
       throws IOException {
-    byte[] set = MysqlGtidSet.parse(gtids).encode();
-    connection.send(new ByteWriter().u8(COM_BINLOG_DUMP_GTID).u16(THROUGH_GTID | (nonBlocking ? NON_BLOCK : 0))
-        .u32(serverId).u32(0).u64(4).u32(set.length).bytes(set).toByteArray());
+    connection.send(new BinlogDumpGtidCommand(THROUGH_GTID | (nonBlocking ? NON_BLOCK : 0), serverId, "", 4,
+        MysqlGtidSet.parse(gtids)).encode());
   }
 
   @Override

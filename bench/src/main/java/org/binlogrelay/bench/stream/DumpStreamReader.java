@@ -4,12 +4,12 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.function.LongSupplier;
 import java.util.zip.CRC32;
-import org.binlogrelay.bench.client.PacketReader;
 import org.binlogrelay.bench.client.SourceException;
 import org.binlogrelay.protocol.ProtocolException;
 import org.binlogrelay.protocol.bytes.LittleEndian;
 import org.binlogrelay.protocol.event.EventHeader;
 import org.binlogrelay.protocol.event.EventType;
+import org.binlogrelay.protocol.packet.BlockingPacketReader;
 import org.binlogrelay.protocol.packet.ErrPacket;
 
 /**
@@ -48,7 +48,7 @@ public final class DumpStreamReader {
   private static final int FORMAT_DESCRIPTION = EventType.FORMAT_DESCRIPTION.code();
   private static final int STOP = EventType.STOP.code();
 
-  private final PacketReader packets;
+  private final BlockingPacketReader packets;
   private final boolean verifyChecksums;
   private final FileRebuilder rebuilder;
   private final LongSupplier nanos;
@@ -66,7 +66,7 @@ public final class DumpStreamReader {
   private int lastType = -1;
   private long lastLogPos;
   private long lastTimestamp;
-  /** {@link PacketReader#reads()} when {@link #arrivalNanos} was taken. */
+  /** {@link BlockingPacketReader#reads()} when {@link #arrivalNanos} was taken. */
   private long arrivalRead = -1;
   private long arrivalNanos;
 
@@ -78,7 +78,7 @@ public final class DumpStreamReader {
    * @param rebuilder where to send each event to rebuild the source's files, or {@code null}
    * @param nanos the clock ({@link System#nanoTime()} outside tests)
    */
-  public DumpStreamReader(PacketReader packets, boolean negotiatedChecksums, boolean verifyChecksums,
+  public DumpStreamReader(BlockingPacketReader packets, boolean negotiatedChecksums, boolean verifyChecksums,
       FileRebuilder rebuilder, LongSupplier nanos) {
     this.packets = packets;
     this.checksums = negotiatedChecksums;

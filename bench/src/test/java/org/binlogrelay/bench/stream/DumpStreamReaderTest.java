@@ -8,10 +8,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.binlogrelay.bench.client.PacketReader;
 import org.binlogrelay.bench.client.SourceException;
 import org.binlogrelay.protocol.ProtocolException;
 import org.binlogrelay.protocol.bytes.ByteWriter;
+import org.binlogrelay.protocol.packet.BlockingPacketReader;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -22,7 +22,8 @@ class DumpStreamReaderTest {
   Path dir;
 
   private static DumpStreamReader reader(byte[] stream, FileRebuilder rebuilder) {
-    PacketReader packets = new PacketReader(new ByteArrayInputStream(stream), 256, 64 << 20);
+    BlockingPacketReader packets = new BlockingPacketReader(new ByteArrayInputStream(stream), 256, 64 << 20,
+        "the source", "");
     packets.expectSequence(1);
     return new DumpStreamReader(packets, true, true, rebuilder, () -> 0L);
   }
@@ -41,8 +42,8 @@ class DumpStreamReaderTest {
 
   @Test
   void readsTheClockOncePerReadOfTheSocketNotPerEvent() throws IOException {
-    PacketReader packets = new PacketReader(new ByteArrayInputStream(DumpStreams.wholeFixture("mysql-9.7").eof()
-        .bytes()), 4096, 64 << 20);
+    BlockingPacketReader packets = new BlockingPacketReader(new ByteArrayInputStream(
+        DumpStreams.wholeFixture("mysql-9.7").eof().bytes()), 4096, 64 << 20, "the source", "");
     packets.expectSequence(1);
     java.util.concurrent.atomic.AtomicLong clock = new java.util.concurrent.atomic.AtomicLong();
     DumpStreamReader reader = new DumpStreamReader(packets, true, true, null, clock::incrementAndGet);

@@ -1,7 +1,7 @@
 package org.binlogrelay.protocol.packet;
 
-/** Test side: raw MySQL frames. */
-final class Frames {
+/** Test side: raw MySQL frames (public: server tests feed {@link BlockingPacketReader}s with them). */
+public final class Frames {
   private Frames() {}
 
   /** One physical frame: u24 LE length, sequence id, payload. */
@@ -32,5 +32,20 @@ final class Frames {
         return out.toByteArray();
       }
     }
+  }
+
+  /**
+   * Several logical payloads framed one after the other as a server writes them, sequence ids counting up from
+   * {@code firstSequence}: each split at 0xFFFFFF, with the empty trailer if due.
+   */
+  public static byte[] packets(int firstSequence, byte[]... payloads) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    int seq = firstSequence;
+    for (byte[] payload : payloads) {
+      byte[] framed = logical(seq, payload);
+      out.writeBytes(framed);
+      seq = (seq + MysqlPacket.frameCount(payload.length)) & 0xff;
+    }
+    return out.toByteArray();
   }
 }

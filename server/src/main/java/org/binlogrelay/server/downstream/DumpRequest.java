@@ -3,12 +3,14 @@ package org.binlogrelay.server.downstream;
 import java.util.Objects;
 import org.binlogrelay.protocol.ProtocolException;
 import org.binlogrelay.protocol.bytes.ByteReader;
-import org.binlogrelay.protocol.bytes.ByteWriter;
 import org.binlogrelay.protocol.gtid.GtidSet;
 import org.binlogrelay.protocol.gtid.MysqlGtidSet;
+import org.binlogrelay.protocol.replication.BinlogDumpCommand;
+import org.binlogrelay.protocol.replication.BinlogDumpGtidCommand;
 
 /**
- * A replica's request for a binlog stream, decoded from one of:
+ * A replica's request for a binlog stream, as the serving side uses it; decoded by protocol's {@link
+ * BinlogDumpCommand} and {@link BinlogDumpGtidCommand} (the one codec for each command) from one of:
  *
  * <pre>
  * COM_BINLOG_DUMP (0x12), MySQL and MariaDB:
@@ -52,12 +54,12 @@ import org.binlogrelay.protocol.gtid.MysqlGtidSet;
 public record DumpRequest(Command command, long serverId, int flags, String binlogFile, long position,
     GtidSet startGtids) {
 
-  public static final int BINLOG_DUMP_NON_BLOCK = 0x01;
+  public static final int BINLOG_DUMP_NON_BLOCK = BinlogDumpCommand.BINLOG_DUMP_NON_BLOCK;
   /** MySQL 8.0.26+: the replica understands HEARTBEAT_LOG_EVENT_V2 (64-bit positions). */
-  public static final int USE_HEARTBEAT_EVENT_V2 = 0x02;
-  public static final int BINLOG_THROUGH_GTID = 0x04;
+  public static final int USE_HEARTBEAT_EVENT_V2 = BinlogDumpCommand.USE_HEARTBEAT_EVENT_V2;
+  public static final int BINLOG_THROUGH_GTID = BinlogDumpGtidCommand.BINLOG_THROUGH_GTID;
   /** MySQL's FN_REFLEN: longest file name accepted. */
-  public static final int MAX_FILE_NAME_BYTES = 512;
+  public static final int MAX_FILE_NAME_BYTES = BinlogDumpCommand.MAX_FILE_NAME_BYTES;
 
   public DumpRequest {
     Objects.requireNonNull(command, "command");
@@ -84,76 +86,30 @@ public record DumpRequest(Command command, long serverId, int flags, String binl
     return new DumpRequest(command, serverId, flags, binlogFile, position, gtids);
   }
 
-  /** Decodes a dump packet's payload including its command byte; {@link ProtocolException} if malformed. */
+  /**
+   * Decodes a dump packet's payload including its command byte ({@link BinlogDumpCommand}, {@link
+   * BinlogDumpGtidCommand}); {@link ProtocolException} if malformed.
+   */
   public static DumpRequest decode(byte[] payload) {
-    ByteReader in = new ByteReader(payload);
-    int code = in.u8("dump command");
+    int code = new ByteReader(payload).u8("dump command");
     if (code == Command.COM_BINLOG_DUMP.code()) {
-      long position = in.u32("COM_BINLOG_DUMP position");
-      int flags = in.u16("COM_BINLOG_DUMP flags");
-      long serverId = in.u32("COM_BINLOG_DUMP server id");
-      String file = cString(in, in.remaining(), Command.COM_BINLOG_DUMP);
-      return new DumpRequest(Command.COM_BINLOG_DUMP, serverId, flags, file, position, null);
+      BinlogDumpCommand dump = BinlogDumpCommand.decode(payload);
+      return new DumpRequest(Command.COM_BINLOG_DUMP, dump.serverId(), dump.flags(), dump.fileName(),
+          dump.position(), null);
     }
     if (code == Command.COM_BINLOG_DUMP_GTID.code()) {
-      int flags = in.u16("COM_BINLOG_DUMP_GTID flags");
-      long serverId = in.u32("COM_BINLOG_DUMP_GTID server id");
-      long nameLength = in.u32("COM_BINLOG_DUMP_GTID file name length");
-      if (nameLength > MAX_FILE_NAME_BYTES) {
-        throw new ProtocolException("COM_BINLOG_DUMP_GTID: file name of " + nameLength + " bytes, limit "
-            + MAX_FILE_NAME_BYTES);
-      }
-      String file = cString(in, (int) nameLength, Command.COM_BINLOG_DUMP_GTID);
-      long position = in.u64("COM_BINLOG_DUMP_GTID position");
-      GtidSet gtids = null;
-      if (in.hasRemaining()) {
-        long dataLength = in.u32("COM_BINLOG_DUMP_GTID GTID data length");
-        in.require(dataLength, "COM_BINLOG_DUMP_GTID GTID data");
-        ByteReader data = new ByteReader(in.array(), in.arrayOffset(), (int) dataLength);
-        gtids = MysqlGtidSet.decode(data);
-        if (data.hasRemaining()) {
-          throw new ProtocolException("COM_BINLOG_DUMP_GTID: " + data.remaining() + " bytes after the GTID set");
-        }
-        in.skip((int) dataLength, "COM_BINLOG_DUMP_GTID GTID data");
-      }
-      return new DumpRequest(Command.COM_BINLOG_DUMP_GTID, serverId, flags, file, position, gtids);
+      BinlogDumpGtidCommand dump = BinlogDumpGtidCommand.decode(payload);
+      return new DumpRequest(Command.COM_BINLOG_DUMP_GTID, dump.serverId(), dump.flags(), dump.fileName(),
+          dump.position(), dump.gtids());
     }
     throw new ProtocolException("not a dump command: " + Command.nameOf(code));
   }
 
-  /**
-   * The next {@code n} bytes read as C reads a string: up to the first NUL (all {@code n} if there is none), at most
-   * {@link #MAX_FILE_NAME_BYTES} long; the reader moves past all {@code n}.
-   */
-  private static String cString(ByteReader in, int n, Command command) {
-    String what = command.name() + " file name";
-    in.require(n, what);
-    byte[] buf = in.array();
-    int start = in.arrayOffset();
-    int length = 0;
-    while (length < n && buf[start + length] != 0) {
-      length++;
-    }
-    if (length > MAX_FILE_NAME_BYTES) {
-      throw new ProtocolException(command.name() + ": file name of " + length + " bytes, limit " + MAX_FILE_NAME_BYTES);
-    }
-    String name = in.string(length, what);
-    in.skip(n - length, what);
-    return name;
-  }
-
   /** Encodes the request as a replica would send it (for tests). */
   public byte[] encode() {
-    ByteWriter out = new ByteWriter(64);
-    byte[] file = binlogFile.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     if (command == Command.COM_BINLOG_DUMP) {
-      return out.u8(command.code()).u32(position).u16(flags).u32(serverId).bytes(file).toByteArray();
+      return new BinlogDumpCommand(position, flags, serverId, binlogFile).encode();
     }
-    out.u8(command.code()).u16(flags).u32(serverId).u32(file.length).bytes(file).u64(position);
-    if (startGtids != null) {
-      byte[] data = ((MysqlGtidSet) startGtids).encode();
-      out.u32(data.length).bytes(data);
-    }
-    return out.toByteArray();
+    return new BinlogDumpGtidCommand(flags, serverId, binlogFile, position, (MysqlGtidSet) startGtids).encode();
   }
 }

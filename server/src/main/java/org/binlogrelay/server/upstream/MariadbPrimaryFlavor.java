@@ -10,6 +10,7 @@ import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.protocol.gtid.GtidSet;
 import org.binlogrelay.protocol.gtid.MariadbGtid;
 import org.binlogrelay.protocol.gtid.MariadbGtidSet;
+import org.binlogrelay.protocol.replication.BinlogDumpCommand;
 import org.binlogrelay.storage.Position;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,8 +48,8 @@ final class MariadbPrimaryFlavor implements PrimaryFlavor {
       throw new FatalUpstreamException("cannot continue at " + start + ": MariaDB's COM_BINLOG_DUMP carries a 4-byte"
           + " offset");
     }
-    connection.send(ReplicationCommands.binlogDump(start.file(), start.offset(),
-        ReplicationCommands.BINLOG_SEND_ANNOTATE_ROWS_EVENT, serverId));
+    connection.send(new BinlogDumpCommand(start.offset(), BinlogDumpCommand.BINLOG_SEND_ANNOTATE_ROWS_EVENT, serverId,
+        start.file()).encode());
   }
 
   @Override
@@ -61,8 +62,8 @@ final class MariadbPrimaryFlavor implements PrimaryFlavor {
           + e.getMessage(), e);
     }
     connection.execute("SET @slave_connect_state = '" + position + "'");
-    connection.send(ReplicationCommands.binlogDump("", 4, ReplicationCommands.BINLOG_SEND_ANNOTATE_ROWS_EVENT,
-        serverId));
+    connection.send(new BinlogDumpCommand(4, BinlogDumpCommand.BINLOG_SEND_ANNOTATE_ROWS_EVENT, serverId, "")
+        .encode());
   }
 
   /** As MariaDB's replica does ({@code Repl_semi_sync_slave::request_transmit}). */
@@ -98,8 +99,8 @@ final class MariadbPrimaryFlavor implements PrimaryFlavor {
     String position = ((MariadbGtidSet) executed).toPositionString();
     connection.execute("SET @slave_connect_state = '" + position + "', @slave_gtid_strict_mode = 1,"
         + " @slave_gtid_ignore_duplicates = 0");
-    connection.send(ReplicationCommands.binlogDump("", 4, ReplicationCommands.BINLOG_SEND_ANNOTATE_ROWS_EVENT,
-        serverId));
+    connection.send(new BinlogDumpCommand(4, BinlogDumpCommand.BINLOG_SEND_ANNOTATE_ROWS_EVENT, serverId, "")
+        .encode());
   }
 
   @Override

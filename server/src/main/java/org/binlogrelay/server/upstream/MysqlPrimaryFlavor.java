@@ -6,6 +6,8 @@ import org.binlogrelay.protocol.event.EventType;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.protocol.gtid.GtidSet;
 import org.binlogrelay.protocol.gtid.MysqlGtidSet;
+import org.binlogrelay.protocol.replication.BinlogDumpCommand;
+import org.binlogrelay.protocol.replication.BinlogDumpGtidCommand;
 import org.binlogrelay.storage.Position;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,10 +50,10 @@ final class MysqlPrimaryFlavor implements PrimaryFlavor {
   @Override
   public void requestDump(PrimaryConnection connection, Position start, long serverId) throws IOException {
     if (start.offset() <= 0xFFFFFFFFL) {
-      connection.send(ReplicationCommands.binlogDump(start.file(), start.offset(), 0, serverId));
+      connection.send(new BinlogDumpCommand(start.offset(), 0, serverId, start.file()).encode());
     } else {
-      connection.send(ReplicationCommands.binlogDumpGtid(ReplicationCommands.BINLOG_THROUGH_POSITION, serverId,
-          start.file(), start.offset(), MysqlGtidSet.empty().encode()));
+      connection.send(new BinlogDumpGtidCommand(BinlogDumpGtidCommand.BINLOG_THROUGH_POSITION, serverId,
+          start.file(), start.offset(), MysqlGtidSet.empty()).encode());
     }
   }
 
@@ -64,8 +66,8 @@ final class MysqlPrimaryFlavor implements PrimaryFlavor {
       throw new FatalUpstreamException("the start GTID set '" + gtids + "' is not a MySQL GTID set: "
           + e.getMessage(), e);
     }
-    connection.send(ReplicationCommands.binlogDumpGtid(ReplicationCommands.BINLOG_THROUGH_GTID, serverId, "", 4,
-        set.encode()));
+    connection.send(new BinlogDumpGtidCommand(BinlogDumpGtidCommand.BINLOG_THROUGH_GTID, serverId, "", 4, set)
+        .encode());
   }
 
   private boolean atLeast(int major, int minor) {
@@ -118,8 +120,8 @@ final class MysqlPrimaryFlavor implements PrimaryFlavor {
 
   @Override
   public void requestResumeDump(PrimaryConnection connection, GtidSet executed, long serverId) throws IOException {
-    connection.send(ReplicationCommands.binlogDumpGtid(ReplicationCommands.BINLOG_THROUGH_GTID, serverId, "", 4,
-        ((MysqlGtidSet) executed).encode()));
+    connection.send(new BinlogDumpGtidCommand(BinlogDumpGtidCommand.BINLOG_THROUGH_GTID, serverId, "", 4,
+        (MysqlGtidSet) executed).encode());
   }
 
   @Override

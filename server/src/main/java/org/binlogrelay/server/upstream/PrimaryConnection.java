@@ -10,12 +10,16 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLSession;
 import javax.net.ssl.SSLSocket;
+import org.binlogrelay.protocol.bytes.ByteWriter;
+import org.binlogrelay.protocol.packet.BlockingPacketReader;
 import org.binlogrelay.protocol.packet.ErrPacket;
+import org.binlogrelay.protocol.packet.MysqlPacket;
 import org.binlogrelay.protocol.query.QueryResponse;
 
 /**
@@ -23,9 +27,9 @@ import org.binlogrelay.protocol.query.QueryResponse;
  * runs statements on: its schema source). mysql-binlog-connector-java does the parts it does well: the
  * handshake ({@link GreetingPacket}) and authentication ({@link Authenticator}: {@code mysql_native_password},
  * {@code caching_sha2_password} with the fast path or, without TLS, the RSA public key fetched from the server).
- * After that the connection reads packets itself ({@link PacketReader}) and writes commands through the
+ * After that the connection reads packets itself ({@link BlockingPacketReader}) and writes commands through the
  * library's {@link PacketChannel}, so every byte the primary sends passes through code that checks it and
- * fails loudly: nothing is skipped, nothing is read ahead beyond the channel's bounded socket buffer.
+ * fails loudly: nothing is skipped, nothing is read ahead beyond the channel's and the reader's bounded buffers.
  *
  * <p>TLS ({@link TlsConfig}): after the handshake packet, if the mode asks for TLS and the primary offers it
  * (CLIENT_SSL), the relay sends the SSL request and continues over the JDK's {@link SSLSocket}
@@ -45,13 +49,17 @@ import org.binlogrelay.protocol.query.QueryResponse;
 final class PrimaryConnection implements Closeable {
   /** CLIENT_SSL: the server can switch to TLS after its handshake packet. */
   static final int CLIENT_SSL = 0x0800;
+  /** COM_QUERY's command byte. */
+  static final int COM_QUERY = 0x03;
+  /** The packet reader's buffer; the channel's stream buffers too. */
+  private static final int READ_BUFFER = 16 * 1024;
 
   private final String role;
   private final String address;
   private final Socket socket;
   private final String tls;
   private final PacketChannel channel;
-  private final PacketReader reader;
+  private final BlockingPacketReader reader;
   private final String serverVersion;
   private final long connectionId;
   private final Object ackLock = new Object();
@@ -63,7 +71,8 @@ final class PrimaryConnection implements Closeable {
     this.socket = socket;
     this.tls = tls;
     this.channel = channel;
-    this.reader = new PacketReader(channel.getInputStream(), maxPayload);
+    this.reader = new BlockingPacketReader(channel.getInputStream(), READ_BUFFER, maxPayload, "the " + role,
+        "(the largest event accepted; see the store's maxEventSize)");
     this.serverVersion = greeting.getServerVersion();
     this.connectionId = greeting.getThreadId();
   }
@@ -188,13 +197,13 @@ final class PrimaryConnection implements Closeable {
 
   /** Runs a statement that returns rows. */
   ResultRows query(String sql) throws IOException {
-    send(ReplicationCommands.query(sql));
+    send(comQuery(sql));
     return ResultSetReader.read(reader, role + " " + address + " failed '" + sql + "'");
   }
 
   /** Runs a statement that returns no rows. */
   void execute(String sql) throws IOException {
-    send(ReplicationCommands.query(sql));
+    send(comQuery(sql));
     ResultSetReader.readOk(reader, role + " " + address + " failed '" + sql + "'");
   }
 
@@ -206,8 +215,14 @@ final class PrimaryConnection implements Closeable {
    * @throws QueryConnection.AnswerTooLargeException if the result set is larger; the connection is out of step
    */
   QueryResponse forward(String sql, long maxBytes) throws IOException {
-    send(ReplicationCommands.query(sql));
+    send(comQuery(sql));
     return ResultSetReader.readForwarded(reader, maxBytes, role + " " + address + " answering '" + sql + "'");
+  }
+
+  /** COM_QUERY's payload: {@code 0x03 | statement text}. */
+  static byte[] comQuery(String sql) {
+    byte[] text = sql.getBytes(StandardCharsets.UTF_8);
+    return new ByteWriter(1 + text.length).u8(COM_QUERY).bytes(text).toByteArray();
   }
 
   /** Sends a command whose answer is OK or ERR. */
@@ -218,7 +233,7 @@ final class PrimaryConnection implements Closeable {
 
   /** Sends a command (sequence id 0); the answer's packets count from 1. */
   void send(byte[] payload) throws IOException {
-    if (payload.length >= PacketReader.MAX_FRAME) {
+    if (payload.length >= MysqlPacket.MAX_FRAME_PAYLOAD) {
       throw new IllegalArgumentException("command of " + payload.length + " bytes does not fit one packet");
     }
     channel.write(new ByteArrayCommand(payload));
@@ -230,7 +245,7 @@ final class PrimaryConnection implements Closeable {
    * dump. The reading side's sequence is left alone (the primary's dump stream keeps its own numbering).
    */
   void sendAck(byte[] payload) throws IOException {
-    if (payload.length >= PacketReader.MAX_FRAME) {
+    if (payload.length >= MysqlPacket.MAX_FRAME_PAYLOAD) {
       throw new IllegalArgumentException("ack of " + payload.length + " bytes does not fit one packet");
     }
     byte[] frame = new byte[4 + payload.length];

@@ -22,6 +22,7 @@ import org.binlogrelay.protocol.event.EventType;
 import org.binlogrelay.protocol.event.RotateEvent;
 import org.binlogrelay.protocol.gtid.GtidSet;
 import org.binlogrelay.protocol.packet.ErrPacket;
+import org.binlogrelay.protocol.replication.RegisterReplicaCommand;
 import org.binlogrelay.storage.BinlogStore;
 import org.binlogrelay.storage.Position;
 import org.binlogrelay.storage.Time;
@@ -109,8 +110,8 @@ final class PrimaryStream {
       progress.connected(connection, c.primaryServerId);
       progress.primaryVariables(primaryVariables(connection));
       boolean semiSync = config.semiSync() && requestSemiSync(c);
-      connection.command(ReplicationCommands.registerReplica(config.serverId(), config.reportHost(),
-          config.reportPort()), "COM_REGISTER_SLAVE for server_id " + config.serverId());
+      connection.command(RegisterReplicaCommand.of(config.serverId(), config.reportHost(), config.reportPort())
+          .encode(), "COM_REGISTER_SLAVE for server_id " + config.serverId());
       ResumePlan plan = ResumePlan.decide(store, connection, c.flavor, c.primaryServerId, config.serverId(),
           config.start(), new StartResolver(connection, c.flavor, this::locateGtidStart), this::storedGtids);
       AckSender acker = semiSync ? new AckSender(connection::sendAck, connection.address(), counters).start() : null;

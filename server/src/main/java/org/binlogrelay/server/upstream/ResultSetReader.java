@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.binlogrelay.protocol.ProtocolException;
 import org.binlogrelay.protocol.bytes.ByteReader;
+import org.binlogrelay.protocol.packet.BlockingPacketReader;
 import org.binlogrelay.protocol.packet.ErrPacket;
 import org.binlogrelay.protocol.packet.OkPacket;
 import org.binlogrelay.protocol.query.ForwardedResultSet;
@@ -21,7 +22,7 @@ import org.binlogrelay.protocol.query.QueryResponse;
  * </pre>
  *
  * A row is one length-encoded string per column, or 0xFB for NULL. Of a column definition only the name is
- * kept. Stateless; reads through the caller's {@link PacketReader}.
+ * kept. Stateless; reads through the caller's {@link BlockingPacketReader}.
  */
 final class ResultSetReader {
   private static final int NULL_VALUE = 0xfb;
@@ -32,7 +33,7 @@ final class ResultSetReader {
   private ResultSetReader() {}
 
   /** Reads one whole answer; an ERR becomes a {@link PrimaryErrorException} naming {@code what}. */
-  static ResultRows read(PacketReader reader, String what) throws IOException {
+  static ResultRows read(BlockingPacketReader reader, String what) throws IOException {
     byte[] first = reader.read();
     if (ErrPacket.isErr(first)) {
       throw PrimaryErrorException.of(what, ErrPacket.decode(first));
@@ -74,7 +75,7 @@ final class ResultSetReader {
    * @throws QueryConnection.AnswerTooLargeException if the result set has more; the rest is left unread, so the
    *     connection is out of step and must be closed
    */
-  static QueryResponse readForwarded(PacketReader reader, long maxBytes, String what) throws IOException {
+  static QueryResponse readForwarded(BlockingPacketReader reader, long maxBytes, String what) throws IOException {
     byte[] first = reader.read();
     if (ErrPacket.isErr(first)) {
       return new QueryResponse.Err(ErrPacket.decode(first));
@@ -119,7 +120,7 @@ final class ResultSetReader {
   }
 
   /** Reads the answer to a statement that returns no rows: OK, or ERR as a {@link PrimaryErrorException}. */
-  static void readOk(PacketReader reader, String what) throws IOException {
+  static void readOk(BlockingPacketReader reader, String what) throws IOException {
     byte[] answer = reader.read();
     if (ErrPacket.isErr(answer)) {
       throw PrimaryErrorException.of(what, ErrPacket.decode(answer));

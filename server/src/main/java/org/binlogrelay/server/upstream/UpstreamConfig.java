@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.UUID;
+import org.binlogrelay.protocol.replication.RegisterReplicaCommand;
 
 /**
  * How the relay connects to its primary. Immutable; build with {@link #builder(String, int, String, String)}.
@@ -58,8 +59,8 @@ public record UpstreamConfig(String host, int port, String user, String password
       throw new IllegalArgumentException("server_id " + serverId + " is outside 1..4294967295 (0 would make the"
           + " primary end the dump at the end of its binlog)");
     }
-    if (reportHost.getBytes(StandardCharsets.UTF_8).length > ReplicationCommands.MAX_REPORT_FIELD) {
-      throw new IllegalArgumentException("report host is longer than " + ReplicationCommands.MAX_REPORT_FIELD
+    if (reportHost.getBytes(StandardCharsets.UTF_8).length > RegisterReplicaCommand.MAX_REPORT_FIELD) {
+      throw new IllegalArgumentException("report host is longer than " + RegisterReplicaCommand.MAX_REPORT_FIELD
           + " bytes");
     }
     if (reportPort < 0 || reportPort > 65535) {

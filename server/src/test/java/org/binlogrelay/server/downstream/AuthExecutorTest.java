@@ -33,6 +33,8 @@ import org.binlogrelay.protocol.handshake.HandshakeResponse41;
 import org.binlogrelay.protocol.handshake.HandshakeV10;
 import org.binlogrelay.protocol.packet.ErrPacket;
 import org.binlogrelay.protocol.query.QueryResponse;
+import org.binlogrelay.protocol.testing.EmbeddedTransport;
+import org.binlogrelay.protocol.testing.WireClient;
 import org.binlogrelay.server.downstream.sql.BinlogListing;
 import org.binlogrelay.server.downstream.sql.MysqlSqlFlavor;
 import org.junit.jupiter.api.Test;
@@ -104,15 +106,15 @@ class AuthExecutorTest {
           .sync().channel();
       int port = ((InetSocketAddress) listener.localAddress()).getPort();
       Future<List<String>> held = clients.submit(() -> {
-        try (TestClient c = TestClient.connect(port)) {
+        try (WireClient c = WireClient.connect(port)) {
           c.login("repl", "repl-pass", "caching_sha2_password", null);
-          return c.steps;
+          return c.steps();
         }
       });
       assertThat(entered.await(20, TimeUnit.SECONDS)).as("the held check started").isTrue();
 
       // The check of the first login is still held; the one event loop serves another client meanwhile.
-      try (TestClient other = TestClient.connect(port)) {
+      try (WireClient other = WireClient.connect(port)) {
         other.login("nat", "nat-pass", "mysql_native_password", null);
         assertThat(other.command(new byte[] {(byte) Command.COM_PING.code()}).payload()[0]).isZero();
         assertThat(((QueryResponse.Rows) other.query("SELECT @@server_id")).resultSet().rows())
@@ -138,9 +140,9 @@ class AuthExecutorTest {
     ServerState state = TestServers.state(TestServers.config(MysqlSqlFlavor.INSTANCE).build(), new RefusingDumpHandler(),
         Clock.systemUTC(), new Sha2FastAuthCache(100), BinlogListing.EMPTY, queued::add);
     EmbeddedChannel ch = TestServers.channel(state);
-    TestClient.EmbeddedTransport wire = new TestClient.EmbeddedTransport(ch, false);
+    EmbeddedTransport wire = new EmbeddedTransport(ch, false);
     HandshakeV10 greeting = HandshakeV10.decode(wire.receive().payload());
-    wire.send(1, new HandshakeResponse41(TestClient.CAPABILITIES, 1 << 24, 255, "nat",
+    wire.send(1, new HandshakeResponse41(WireClient.CAPABILITIES, 1 << 24, 255, "nat",
         NativePasswordHash.scramble("nat-pass", greeting.scramble()), null, NativePasswordHash.PLUGIN, Map.of())
         .encode());
     assertThat(wire.receive()).as("no answer while the check waits for the auth executor").isNull();
@@ -163,16 +165,16 @@ class AuthExecutorTest {
     ServerState state = TestServers.state(TestServers.config(MysqlSqlFlavor.INSTANCE).build(), new RefusingDumpHandler(),
         Clock.systemUTC(), new Sha2FastAuthCache(100), BinlogListing.EMPTY, queued::add);
     EmbeddedChannel ch = TestServers.channel(state);
-    TestClient.EmbeddedTransport wire = new TestClient.EmbeddedTransport(ch, false);
+    EmbeddedTransport wire = new EmbeddedTransport(ch, false);
     HandshakeV10 greeting = HandshakeV10.decode(wire.receive().payload());
-    wire.send(1, new HandshakeResponse41(TestClient.CAPABILITIES, 1 << 24, 255, "nat",
+    wire.send(1, new HandshakeResponse41(WireClient.CAPABILITIES, 1 << 24, 255, "nat",
         NativePasswordHash.scramble("nat-pass", greeting.scramble()), null, NativePasswordHash.PLUGIN, Map.of())
         .encode());
     assertThat(wire.receive()).isNull();
     Thread other = new Thread(queued.poll(), "test-auth");
     other.start();
     other.join(30_000);
-    TestClient.Packet ok = wire.receive();
+    WireClient.Packet ok = wire.receive();
     assertThat(ok.sequenceId()).isEqualTo(2);
     assertThat(ok.payload()[0]).as("OK").isZero();
     ch.close();

@@ -15,7 +15,9 @@ import org.binlogrelay.protocol.handshake.CapabilityFlags;
 import org.binlogrelay.protocol.handshake.HandshakeV10;
 import org.binlogrelay.protocol.packet.ErrPacket;
 import org.binlogrelay.protocol.query.QueryResponse;
-import org.binlogrelay.server.downstream.TestClient.ServerError;
+import org.binlogrelay.protocol.testing.EmbeddedTransport;
+import org.binlogrelay.protocol.testing.WireClient;
+import org.binlogrelay.protocol.testing.WireClient.ServerError;
 import org.binlogrelay.server.downstream.sql.MariadbSqlFlavor;
 import org.binlogrelay.server.downstream.sql.MysqlSqlFlavor;
 import org.junit.jupiter.api.AfterEach;
@@ -35,14 +37,14 @@ class ConnectionFlowTest {
   private final ServerState mysql = TestServers.state(TestServers.config(MysqlSqlFlavor.INSTANCE).build(), recording, clock);
   private final List<EmbeddedChannel> channels = new ArrayList<>();
 
-  private TestClient client(ServerState state) {
+  private WireClient client(ServerState state) {
     return client(state, false);
   }
 
-  private TestClient client(ServerState state, boolean byteByByte) {
+  private WireClient client(ServerState state, boolean byteByByte) {
     EmbeddedChannel ch = TestServers.channel(state);
     channels.add(ch);
-    return TestClient.over(new TestClient.EmbeddedTransport(ch, byteByByte));
+    return WireClient.over(new EmbeddedTransport(ch, byteByByte));
   }
 
   private EmbeddedChannel last() {
@@ -86,13 +88,13 @@ class ConnectionFlowTest {
 
   @Test
   void nativeAccountLogsInAndRunsCommands() {
-    TestClient c = client(mysql);
+    WireClient c = client(mysql);
     c.login("nat", "nat-pass", "mysql_native_password", null);
-    assertThat(c.steps).containsExactly("ok");
+    assertThat(c.steps()).containsExactly("ok");
     QueryResponse r = c.query("SELECT @@server_id, CURRENT_USER()");
     assertThat(((QueryResponse.Rows) r).resultSet().rows()).containsExactly(List.of("77", "nat@%"));
     assertThat(c.command(new byte[] {(byte) Command.COM_PING.code()}).payload()[0]).isZero();
-    TestClient.Packet unknown = c.command(new byte[] {(byte) Command.COM_STATISTICS.code()});
+    WireClient.Packet unknown = c.command(new byte[] {(byte) Command.COM_STATISTICS.code()});
     assertThat(unknown.err()).isEqualTo(new ErrPacket(1047, "08S01", "Unknown command"));
     assertThat(c.command(new byte[] {(byte) 0x7f}).err().code()).isEqualTo(1047);
     assertThat(c.query("SELECT 1")).isInstanceOf(QueryResponse.Rows.class);
@@ -106,18 +108,18 @@ class ConnectionFlowTest {
 
   @Test
   void transactionsProcessListKillAndTrafficOverTheWire() {
-    TestClient admin = client(mysql);
+    WireClient admin = client(mysql);
     admin.login("nat", "nat-pass", "mysql_native_password", null);
     EmbeddedChannel adminChannel = last();
-    TestClient.Packet begin = admin.command(query("BEGIN"));
+    WireClient.Packet begin = admin.command(query("BEGIN"));
     assertThat(org.binlogrelay.protocol.packet.OkPacket.decode(begin.payload()).statusFlags())
         .isEqualTo(org.binlogrelay.protocol.packet.OkPacket.SERVER_STATUS_AUTOCOMMIT
             | org.binlogrelay.protocol.packet.OkPacket.SERVER_STATUS_IN_TRANS);
-    TestClient.Packet commit = admin.command(query("COMMIT"));
+    WireClient.Packet commit = admin.command(query("COMMIT"));
     assertThat(org.binlogrelay.protocol.packet.OkPacket.decode(commit.payload()).statusFlags())
         .isEqualTo(org.binlogrelay.protocol.packet.OkPacket.SERVER_STATUS_AUTOCOMMIT);
 
-    TestClient dumper = client(mysql);
+    WireClient dumper = client(mysql);
     dumper.login("nat", "nat-pass", "mysql_native_password", null);
     EmbeddedChannel dumperChannel = last();
     List<List<String>> processes = ((QueryResponse.Rows) admin.query("SHOW PROCESSLIST")).resultSet().rows();
@@ -152,25 +154,25 @@ class ConnectionFlowTest {
 
   @Test
   void sha2AccountFromANativeClientSwitchesThenGoesFullAuthWithRsaThenFastPath() {
-    TestClient first = client(mysql);
+    WireClient first = client(mysql);
     first.login("repl", "repl-pass", "mysql_native_password", null);
-    assertThat(first.steps).containsExactly("switch caching_sha2_password", "full", "public key", "ok");
-    TestClient second = client(mysql);
+    assertThat(first.steps()).containsExactly("switch caching_sha2_password", "full", "public key", "ok");
+    WireClient second = client(mysql);
     second.login("repl", "repl-pass", "caching_sha2_password", null);
-    assertThat(second.steps).containsExactly("fast ok", "ok");
+    assertThat(second.steps()).containsExactly("fast ok", "ok");
   }
 
   @Test
   void nativeAccountFromASha2ClientSwitchesToNative() {
-    TestClient c = client(mysql);
+    WireClient c = client(mysql);
     c.login("nat", "nat-pass", "caching_sha2_password", "somedb");
-    assertThat(c.steps).containsExactly("switch mysql_native_password", "ok");
+    assertThat(c.steps()).containsExactly("switch mysql_native_password", "ok");
     assertThat(((QueryResponse.Rows) c.query("SELECT DATABASE()")).resultSet().rows()).containsExactly(List.of("somedb"));
   }
 
   @Test
   void fragmentedInputByteByByte() {
-    TestClient c = client(mysql, true);
+    WireClient c = client(mysql, true);
     c.login("repl", "repl-pass", "caching_sha2_password", null);
     assertThat(((QueryResponse.Rows) c.query("SELECT @@GLOBAL.GTID_MODE")).resultSet().rows())
         .containsExactly(List.of("ON"));
@@ -178,15 +180,15 @@ class ConnectionFlowTest {
 
   @Test
   void wrongPasswordUnknownUserAndNoPasswordAreAccessDeniedAndClose() {
-    TestClient wrong = client(mysql);
+    WireClient wrong = client(mysql);
     assertThatThrownBy(() -> wrong.login("repl", "nope", "caching_sha2_password", null))
         .isInstanceOfSatisfying(ServerError.class, e -> assertThat(e.err).isEqualTo(new ErrPacket(1045, "28000",
             "Access denied for user 'repl'@'embedded' (using password: YES)")));
     assertThat(last().isActive()).isFalse();
-    TestClient ghost = client(mysql);
+    WireClient ghost = client(mysql);
     assertThatThrownBy(() -> ghost.login("ghost", "x", "mysql_native_password", null))
         .hasMessageContaining("Access denied for user 'ghost'@'embedded' (using password: YES)");
-    TestClient empty = client(mysql);
+    WireClient empty = client(mysql);
     assertThatThrownBy(() -> empty.login("nat", "", "mysql_native_password", null))
         .hasMessageContaining("(using password: NO)");
   }
@@ -194,7 +196,7 @@ class ConnectionFlowTest {
   @Test
   void repeatedFailuresBlockTheHostUntilTheClockMovesOn() {
     for (int i = 0; i < 3; i++) {
-      TestClient c = client(mysql);
+      WireClient c = client(mysql);
       assertThatThrownBy(() -> c.login("nat", "bad", "mysql_native_password", null)).isInstanceOf(ServerError.class);
     }
     assertThatThrownBy(() -> client(mysql)).isInstanceOfSatisfying(ServerError.class, e -> {
@@ -220,13 +222,13 @@ class ConnectionFlowTest {
 
   @Test
   void registerNeedsReplicationSlaveAndIsListedUntilTheConnectionCloses() {
-    TestClient plain = client(mysql);
+    WireClient plain = client(mysql);
     plain.login("plain", "plain-pass", "caching_sha2_password", null);
     byte[] register = new ReplicaRegistration(5, "", "", false, 3306, 0, 0).encode();
     assertThat(plain.command(register).err()).isEqualTo(new ErrPacket(1045, "28000",
         "Access denied for user 'plain'@'%' (using password: YES)"));
 
-    TestClient repl = client(mysql);
+    WireClient repl = client(mysql);
     repl.login("repl", "repl-pass", "caching_sha2_password", null);
     repl.query("SET @replica_uuid = 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee'");
     assertThat(repl.command(register).payload()[0]).isZero();
@@ -239,14 +241,14 @@ class ConnectionFlowTest {
 
   @Test
   void dumpNeedsReplicationSlaveThenGoesToTheHandler() {
-    TestClient plain = client(mysql);
+    WireClient plain = client(mysql);
     plain.login("plain", "plain-pass", "caching_sha2_password", null);
     DumpRequest request = new DumpRequest(Command.COM_BINLOG_DUMP_GTID, 9, DumpRequest.USE_HEARTBEAT_EVENT_V2, "", 4,
         MysqlGtidSet.parse("11111111-2222-3333-4444-555555555555:1-10"));
     assertThat(plain.command(request.encode()).err()).isEqualTo(new ErrPacket(1227, "42000",
         "Access denied; you need (at least one of) the REPLICATION SLAVE privilege(s) for this operation"));
 
-    TestClient repl = client(mysql);
+    WireClient repl = client(mysql);
     repl.login("repl", "repl-pass", "caching_sha2_password", null);
     ErrPacket refused = repl.command(request.encode()).err();
     assertThat(refused.code()).isEqualTo(1236);
@@ -258,7 +260,7 @@ class ConnectionFlowTest {
   @Test
   void mariadbDumpTakesTheGtidPositionFromSlaveConnectState() {
     ServerState maria = TestServers.state(TestServers.config(MariadbSqlFlavor.INSTANCE).build(), recording, clock);
-    TestClient c = client(maria);
+    WireClient c = client(maria);
     c.login("nat", "nat-pass", "mysql_native_password", null);
     c.query("SET @slave_connect_state='0-1-100,1-2-5'");
     c.command(new DumpRequest(Command.COM_BINLOG_DUMP, 6, 2, "", 4, null).encode());
@@ -268,7 +270,7 @@ class ConnectionFlowTest {
 
   @Test
   void malformedDumpRequestIsRefusedWithAnError() {
-    TestClient c = client(mysql);
+    WireClient c = client(mysql);
     c.login("repl", "repl-pass", "caching_sha2_password", null);
     ErrPacket err = c.command(new byte[] {(byte) Command.COM_BINLOG_DUMP_GTID.code(), 0, 0}).err();
     assertThat(err.code()).isEqualTo(1236);
@@ -278,11 +280,11 @@ class ConnectionFlowTest {
 
   @Test
   void idleConnectionsAreClosedWithTheInactivityError() {
-    TestClient c = client(mysql);
+    WireClient c = client(mysql);
     c.login("repl", "repl-pass", "caching_sha2_password", null);
     last().advanceTimeBy(61, TimeUnit.SECONDS);
     last().runScheduledPendingTasks();
-    TestClient.Packet p = c.receiveOrNull();
+    WireClient.Packet p = c.receiveOrNull();
     assertThat(p.err().code()).isEqualTo(4031);
     assertThat(last().isActive()).isFalse();
   }
@@ -300,7 +302,7 @@ class ConnectionFlowTest {
     DumpRequest[] seen = new DumpRequest[1];
     ServerState keeps = TestServers.state(TestServers.config(MysqlSqlFlavor.INSTANCE).build(), (r, s) -> seen[0] = r,
         clock);
-    TestClient c = client(keeps);
+    WireClient c = client(keeps);
     c.login("repl", "repl-pass", "caching_sha2_password", null);
     c.send(new DumpRequest(Command.COM_BINLOG_DUMP, 9, 0, "binlog.000001", 4, null).encode());
     assertThat(seen[0]).isNotNull();
@@ -311,22 +313,22 @@ class ConnectionFlowTest {
 
   @Test
   void oversizedPacketIsRefusedWithPacketTooLarge() {
-    TestClient c = client(mysql);
+    WireClient c = client(mysql);
     c.login("repl", "repl-pass", "caching_sha2_password", null);
     byte[] big = new byte[(1 << 20) + 1];
     big[0] = 3;
-    TestClient.Packet p = c.command(big);
+    WireClient.Packet p = c.command(big);
     assertThat(p.err()).isEqualTo(new ErrPacket(1153, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes"));
     assertThat(last().isActive()).isFalse();
   }
 
   @Test
   void garbageHandshakeIsBadHandshake() {
-    TestClient c = client(mysql);
+    WireClient c = client(mysql);
     EmbeddedChannel ch = last();
-    TestClient.EmbeddedTransport t = new TestClient.EmbeddedTransport(ch, false);
+    EmbeddedTransport t = new EmbeddedTransport(ch, false);
     t.send(1, new byte[40]);
-    TestClient.Packet p = t.receive();
+    WireClient.Packet p = t.receive();
     assertThat(ErrPacket.decode(p.payload())).isEqualTo(new ErrPacket(1043, "08S01", "Bad handshake"));
     assertThat(ch.isActive()).isFalse();
     t.close();
@@ -335,8 +337,8 @@ class ConnectionFlowTest {
 
   @Test
   void sslRequestWithoutTlsConfiguredIsBadHandshake() {
-    TestClient c = client(mysql);
-    TestClient.EmbeddedTransport t = new TestClient.EmbeddedTransport(last(), false);
+    WireClient c = client(mysql);
+    EmbeddedTransport t = new EmbeddedTransport(last(), false);
     t.send(1, new org.binlogrelay.protocol.handshake.SslRequest(CapabilityFlags.CLIENT_PROTOCOL_41, 0, 255).encode());
     assertThat(ErrPacket.decode(t.receive().payload()).code()).isEqualTo(1043);
     t.close();

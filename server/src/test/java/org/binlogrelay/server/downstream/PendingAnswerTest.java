@@ -15,6 +15,8 @@ import org.binlogrelay.protocol.query.ForwardedResultSet;
 import org.binlogrelay.protocol.query.MetadataStatement;
 import org.binlogrelay.protocol.query.QueryResponse;
 import org.binlogrelay.protocol.query.TextResultSet;
+import org.binlogrelay.protocol.testing.EmbeddedTransport;
+import org.binlogrelay.protocol.testing.WireClient;
 import org.binlogrelay.server.downstream.sql.MysqlSqlFlavor;
 import org.binlogrelay.server.downstream.sql.SchemaStatements;
 import org.junit.jupiter.api.AfterEach;
@@ -39,10 +41,10 @@ class PendingAnswerTest {
   private final ServerState state = TestServers.state(TestServers.config(MysqlSqlFlavor.INSTANCE).build(),
       new RefusingDumpHandler(), clock, schema);
 
-  private TestClient client() {
+  private WireClient client() {
     EmbeddedChannel ch = TestServers.channel(state);
     channels.add(ch);
-    TestClient c = TestClient.over(new TestClient.EmbeddedTransport(ch, false));
+    WireClient c = WireClient.over(new EmbeddedTransport(ch, false));
     c.login("nat", "nat-pass", "mysql_native_password", null);
     return c;
   }
@@ -65,7 +67,7 @@ class PendingAnswerTest {
 
   @Test
   void commandsSentMeanwhileWaitForThePendingAnswerAndOthersAreServed() {
-    TestClient c = client();
+    WireClient c = client();
     c.send(query("SHOW CREATE TABLE shop.orders"));
     c.send(query("SELECT 1"));
     c.send(new byte[] {(byte) Command.COM_PING.code()});
@@ -74,7 +76,7 @@ class PendingAnswerTest {
     assertThat(asked).containsExactly(new MetadataStatement.ShowCreateTable(
         new MetadataStatement.TableName("shop", "orders")));
 
-    TestClient other = client();
+    WireClient other = client();
     assertThat(((QueryResponse.Rows) other.query("SELECT 2")).resultSet().rows()).containsExactly(List.of("2"));
 
     TextResultSet created = new TextResultSet(List.of(
@@ -93,7 +95,7 @@ class PendingAnswerTest {
 
   @Test
   void aPendingCommandAfterAPendingCommandWaitsItsTurn() {
-    TestClient c = client();
+    WireClient c = client();
     c.send(query("SHOW DATABASES"));
     c.send(query("SHOW TABLES FROM shop"));
     assertThat(asked).hasSize(1);
@@ -107,7 +109,7 @@ class PendingAnswerTest {
 
   @Test
   void aFailedAnswerIsAnErrorNotAHang() {
-    TestClient c = client();
+    WireClient c = client();
     c.send(query("SHOW DATABASES"));
     answers.get(0).completeExceptionally(new IllegalStateException("bug"));
     assertThat(((QueryResponse.Err) c.answer()).err().code()).isEqualTo(1105);
@@ -116,12 +118,12 @@ class PendingAnswerTest {
 
   @Test
   void aClientThatFloodsCommandsWhileWaitingIsClosed() {
-    TestClient c = client();
+    WireClient c = client();
     c.send(query("SHOW DATABASES"));
     for (int i = 0; i <= CommandPhaseHandler.MAX_HELD_COMMANDS; i++) {
       c.send(new byte[] {(byte) Command.COM_PING.code()});
     }
-    TestClient.Packet refusal = c.receiveOrNull();
+    WireClient.Packet refusal = c.receiveOrNull();
     assertThat(refusal.err().code()).isEqualTo(1156);
     channels.get(0).runPendingTasks();
     assertThat(channels.get(0).isActive()).isFalse();

@@ -17,6 +17,7 @@ import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
 import org.binlogrelay.protocol.handshake.CapabilityFlags;
 import org.binlogrelay.protocol.query.QueryResponse;
+import org.binlogrelay.protocol.testing.WireClient;
 import org.binlogrelay.server.downstream.sql.BinlogListing;
 import org.binlogrelay.server.downstream.sql.MysqlSqlFlavor;
 import org.junit.jupiter.api.BeforeAll;
@@ -54,44 +55,44 @@ class ReplicaServerTest {
   void tlsThenCachingSha2FullAuthenticationInClearTextThenFastPathWithoutTls() {
     try (ReplicaServer server = start(config().tls(tls).build())) {
       assertThat(server.address().getAddress().isLoopbackAddress()).isTrue();
-      try (TestClient c = TestClient.connect(server.port())) {
+      try (WireClient c = WireClient.connect(server.port())) {
         assertThat(c.greeting().has(CapabilityFlags.CLIENT_SSL)).isTrue();
         c.startTls(trustAll()).login("repl", "repl-pass", "caching_sha2_password", null);
-        assertThat(c.steps).containsExactly("full", "ok");
+        assertThat(c.steps()).containsExactly("full", "ok");
         QueryResponse r = c.query("SELECT @@version, @@have_ssl");
         assertThat(((QueryResponse.Rows) r).resultSet().rows()).containsExactly(List.of("8.4.0-binlog-relay", "YES"));
       }
-      try (TestClient c = TestClient.connect(server.port())) {
+      try (WireClient c = WireClient.connect(server.port())) {
         c.login("repl", "repl-pass", "caching_sha2_password", null);
-        assertThat(c.steps).containsExactly("fast ok", "ok");
+        assertThat(c.steps()).containsExactly("fast ok", "ok");
       }
     }
   }
 
   @Test
   void rsaFullAuthenticationOverPlainTcp() {
-    try (ReplicaServer server = start(config().build()); TestClient c = TestClient.connect(server.port())) {
+    try (ReplicaServer server = start(config().build()); WireClient c = WireClient.connect(server.port())) {
       c.login("repl", "repl-pass", "caching_sha2_password", null);
-      assertThat(c.steps).containsExactly("full", "public key", "ok");
+      assertThat(c.steps()).containsExactly("full", "public key", "ok");
     }
   }
 
   @Test
   void requireSecureTransportRefusesPlainLogins() {
     try (ReplicaServer server = start(config().tls(tls).requireSecureTransport(true).build())) {
-      try (TestClient c = TestClient.connect(server.port())) {
+      try (WireClient c = WireClient.connect(server.port())) {
         assertThatThrownBy(() -> c.login("nat", "nat-pass", "mysql_native_password", null))
             .hasMessageContaining("3159").hasMessageContaining("require_secure_transport");
       }
-      try (TestClient c = TestClient.connect(server.port())) {
+      try (WireClient c = WireClient.connect(server.port())) {
         assertThatThrownBy(() -> c.login("nat", "wrong", "mysql_native_password", null))
             .as("the password is checked first, as by MySQL").hasMessageContaining("1045");
       }
-      try (TestClient c = TestClient.connect(server.port())) {
+      try (WireClient c = WireClient.connect(server.port())) {
         assertThatThrownBy(() -> c.login("repl", "repl-pass", "caching_sha2_password", null))
             .as("after RSA full authentication").hasMessageContaining("3159");
       }
-      try (TestClient c = TestClient.connect(server.port())) {
+      try (WireClient c = WireClient.connect(server.port())) {
         c.startTls(trustAll()).login("nat", "nat-pass", "mysql_native_password", null);
       }
     }
@@ -100,9 +101,9 @@ class ReplicaServerTest {
   @Test
   void connectionsAreCountedAndClosedWithTheServer() throws Exception {
     ReplicaServer server = start(config().maxConnections(2).build());
-    TestClient a = TestClient.connect(server.port());
-    TestClient b = TestClient.connect(server.port());
-    assertThatThrownBy(() -> TestClient.connect(server.port())).hasMessageContaining("1040");
+    WireClient a = WireClient.connect(server.port());
+    WireClient b = WireClient.connect(server.port());
+    assertThatThrownBy(() -> WireClient.connect(server.port())).hasMessageContaining("1040");
     assertThat(server.refusedOverMaxConnections()).isEqualTo(1);
     assertThat(server.refusedOverHostRate()).isZero();
     a.close();
@@ -110,12 +111,12 @@ class ReplicaServerTest {
     while (server.openConnections() > 1 && System.nanoTime() < deadline) {
       Thread.sleep(10);
     }
-    TestClient c = TestClient.connect(server.port());
+    WireClient c = WireClient.connect(server.port());
     server.close();
     assertThat(b.receiveOrNull()).as("connections close with the server").isNull();
     c.close();
     b.close();
-    assertThatThrownBy(() -> TestClient.connect(server.port())).isInstanceOf(RuntimeException.class);
+    assertThatThrownBy(() -> WireClient.connect(server.port())).isInstanceOf(RuntimeException.class);
   }
 
   @Test
@@ -123,14 +124,14 @@ class ReplicaServerTest {
     // 1 a second, bursts of 10: the 11th connection in a row is refused, whatever the open count.
     ReplicaServer server = start(config().maxConnectRatePerHost(1).build());
     for (int i = 0; i < HostConnectRate.BURST_SECONDS; i++) {
-      TestClient.connect(server.port()).close();
+      WireClient.connect(server.port()).close();
     }
-    assertThatThrownBy(() -> TestClient.connect(server.port())).hasMessageContaining("1040")
+    assertThatThrownBy(() -> WireClient.connect(server.port())).hasMessageContaining("1040")
         .hasMessageContaining("Too many connections");
     assertThat(server.refusedOverHostRate()).isEqualTo(1);
     assertThat(server.refusedOverMaxConnections()).isZero();
     Thread.sleep(1_100);
-    TestClient.connect(server.port()).close();
+    WireClient.connect(server.port()).close();
     server.close();
   }
 

@@ -19,6 +19,7 @@ import java.util.HexFormat;
 import java.util.List;
 import org.binlogrelay.protocol.handshake.CapabilityFlags;
 import org.binlogrelay.protocol.query.QueryResponse;
+import org.binlogrelay.protocol.testing.WireClient;
 import org.binlogrelay.server.downstream.sql.BinlogListing;
 import org.binlogrelay.server.downstream.sql.SqlFlavor;
 import org.binlogrelay.server.downstream.sql.MariadbSqlFlavor;
@@ -56,12 +57,12 @@ class ZeroConfigTlsTest {
     try (ReplicaServer server = start(config(dialect).build())) {
       X509Certificate generated = server.tlsCertificate().orElseThrow();
       assertThat(generated.getSubjectX500Principal().getName()).isEqualTo(GeneratedCertificate.SUBJECT);
-      try (TestClient c = TestClient.connect(server.port())) {
+      try (WireClient c = WireClient.connect(server.port())) {
         assertThat(c.greeting().has(CapabilityFlags.CLIENT_SSL)).isTrue();
         byte[] scramble = c.greeting().scramble();
         c.startTls(ReplicaServerTest.trustAll());
         assertThat(c.serverCertificate()).isEqualTo(generated);
-        TestClient.Packet ok = c.login("nat", "nat-pass", "mysql_native_password", null);
+        WireClient.Packet ok = c.login("nat", "nat-pass", "mysql_native_password", null);
         assertThat(ok.payload()).isEqualTo(expectedOk("nat-pass", scramble, c.serverCertificate()));
         QueryResponse r = c.query("SELECT @@have_ssl");
         assertThat(((QueryResponse.Rows) r).resultSet().rows()).containsExactly(List.of("YES"));
@@ -73,12 +74,12 @@ class ZeroConfigTlsTest {
   @Test
   void afterAnAuthSwitchTheProofHashesTheGreetingsScrambleWhichTheSwitchRepeats() throws Exception {
     try (ReplicaServer server = start(config(MariadbSqlFlavor.INSTANCE).build());
-        TestClient c = TestClient.connect(server.port())) {
+        WireClient c = WireClient.connect(server.port())) {
       byte[] scramble = c.greeting().scramble();
       c.startTls(ReplicaServerTest.trustAll());
       // A MySQL 9 client starts with caching_sha2_password; the account's plugin is mysql_native_password.
-      TestClient.Packet ok = c.login("nat", "nat-pass", "caching_sha2_password", null);
-      assertThat(c.steps).containsExactly("switch mysql_native_password", "ok");
+      WireClient.Packet ok = c.login("nat", "nat-pass", "caching_sha2_password", null);
+      assertThat(c.steps()).containsExactly("switch mysql_native_password", "ok");
       assertThat(ok.payload()).isEqualTo(expectedOk("nat-pass", scramble, c.serverCertificate()));
     }
   }
@@ -86,11 +87,11 @@ class ZeroConfigTlsTest {
   @Test
   void cachingSha2OverTlsAndNativeOverPlainTcpEndWithThePlainOk() {
     try (ReplicaServer server = start(config(MariadbSqlFlavor.INSTANCE).build())) {
-      try (TestClient c = TestClient.connect(server.port())) {
+      try (WireClient c = WireClient.connect(server.port())) {
         c.startTls(ReplicaServerTest.trustAll());
         assertThat(c.login("repl", "repl-pass", "caching_sha2_password", null).payload()).isEqualTo(PLAIN_OK);
       }
-      try (TestClient c = TestClient.connect(server.port())) {
+      try (WireClient c = WireClient.connect(server.port())) {
         assertThat(c.login("nat", "nat-pass", "mysql_native_password", null).payload()).isEqualTo(PLAIN_OK);
       }
       assertThat(server.tlsLogins()).isEqualTo(1);
@@ -101,11 +102,11 @@ class ZeroConfigTlsTest {
   void theOkIsTheSameForAClientThatAsksForSessionTracking() throws Exception {
     // The relay does not offer CLIENT_SESSION_TRACK; a MariaDB server stores the info length-encoded either way.
     try (ReplicaServer server = start(config(MariadbSqlFlavor.INSTANCE).build());
-        TestClient c = TestClient.connect(server.port()).withCapability(CapabilityFlags.CLIENT_SESSION_TRACK)) {
+        WireClient c = WireClient.connect(server.port()).withCapability(CapabilityFlags.CLIENT_SESSION_TRACK)) {
       assertThat(c.greeting().has(CapabilityFlags.CLIENT_SESSION_TRACK)).isFalse();
       byte[] scramble = c.greeting().scramble();
       c.startTls(ReplicaServerTest.trustAll());
-      TestClient.Packet ok = c.login("nat", "nat-pass", "mysql_native_password", null);
+      WireClient.Packet ok = c.login("nat", "nat-pass", "mysql_native_password", null);
       assertThat(ok.payload()).isEqualTo(expectedOk("nat-pass", scramble, c.serverCertificate()));
     }
   }
@@ -117,12 +118,12 @@ class ZeroConfigTlsTest {
     Path key = Files.writeString(dir.resolve("key.pem"), pem("PRIVATE KEY", own.privateKey().getEncoded()));
     try (ReplicaServer server = start(config(MariadbSqlFlavor.INSTANCE)
         .tls(new ReplicaServerConfig.TlsFiles(cert, key)).build());
-        TestClient c = TestClient.connect(server.port())) {
+        WireClient c = WireClient.connect(server.port())) {
       assertThat(server.tlsCertificate()).contains(own.certificate());
       byte[] scramble = c.greeting().scramble();
       c.startTls(ReplicaServerTest.trustAll());
       assertThat(c.serverCertificate()).isEqualTo(own.certificate());
-      TestClient.Packet ok = c.login("nat", "nat-pass", "mysql_native_password", null);
+      WireClient.Packet ok = c.login("nat", "nat-pass", "mysql_native_password", null);
       assertThat(ok.payload()).isEqualTo(expectedOk("nat-pass", scramble, own.certificate()));
     }
   }
@@ -130,7 +131,7 @@ class ZeroConfigTlsTest {
   @Test
   void withoutGenerationNorFilesThereIsNoTls() {
     try (ReplicaServer server = start(config(MariadbSqlFlavor.INSTANCE).autoGenerateCertificate(false).build());
-        TestClient c = TestClient.connect(server.port())) {
+        WireClient c = WireClient.connect(server.port())) {
       assertThat(server.tlsCertificate()).isEmpty();
       assertThat(c.greeting().has(CapabilityFlags.CLIENT_SSL)).isFalse();
       c.login("nat", "nat-pass", "mysql_native_password", null);
@@ -144,11 +145,11 @@ class ZeroConfigTlsTest {
   @Test
   void requireSecureTransportWorksOverAGeneratedCertificate() {
     try (ReplicaServer server = start(config(MariadbSqlFlavor.INSTANCE).requireSecureTransport(true).build())) {
-      try (TestClient c = TestClient.connect(server.port())) {
+      try (WireClient c = WireClient.connect(server.port())) {
         assertThatThrownBy(() -> c.login("nat", "nat-pass", "mysql_native_password", null))
             .hasMessageContaining("3159");
       }
-      try (TestClient c = TestClient.connect(server.port())) {
+      try (WireClient c = WireClient.connect(server.port())) {
         c.startTls(ReplicaServerTest.trustAll()).login("nat", "nat-pass", "mysql_native_password", null);
       }
     }

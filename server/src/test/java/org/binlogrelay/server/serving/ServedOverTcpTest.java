@@ -11,6 +11,8 @@ import java.util.List;
 import org.binlogrelay.protocol.auth.NativePasswordHash;
 import org.binlogrelay.protocol.event.EventHeader;
 import org.binlogrelay.protocol.event.EventType;
+import org.binlogrelay.protocol.handshake.CapabilityFlags;
+import org.binlogrelay.protocol.testing.WireClient;
 import org.binlogrelay.server.downstream.DumpRequest;
 import org.binlogrelay.server.downstream.ReplicaServer;
 import org.binlogrelay.server.downstream.ReplicaServerConfig;
@@ -45,14 +47,14 @@ class ServedOverTcpTest {
     try (BinlogStore store = mysql.store(dir)) {
       StoreDumpHandler dumps = new StoreDumpHandler(store, Dumps.config().zeroCopyMinEventBytes(1).build());
       server = start(store, dumps);
-      try (TinyClient client = new TinyClient(server.port(), "repl", "repl-pass")) {
-        assertThat(client.query("SHOW BINARY LOGS")).containsExactly(List.of("binlog.000001", "4274", "No"),
+      try (WireClient client = tinyClient(server.port())) {
+        assertThat(client.rows("SHOW BINARY LOGS")).containsExactly(List.of("binlog.000001", "4274", "No"),
             List.of("binlog.000002", "2862", "No"), List.of("binlog.000003", "206809", "No"));
-        client.query("SET @master_binlog_checksum = 'CRC32', @source_binlog_checksum = 'CRC32'");
-        client.command(Dumps.byPosition("binlog.000001", 4, DumpRequest.BINLOG_DUMP_NON_BLOCK, 0).encode());
+        client.execute("SET @master_binlog_checksum = 'CRC32', @source_binlog_checksum = 'CRC32'");
+        client.send(Dumps.byPosition("binlog.000001", 4, DumpRequest.BINLOG_DUMP_NON_BLOCK, 0).encode());
         List<byte[]> events = new ArrayList<>();
-        Wire.Packet p;
-        for (p = client.read(); p.first() == 0; p = client.read()) {
+        WireClient.Packet p;
+        for (p = client.receive(); p.first() == 0; p = client.receive()) {
           events.add(p.event());
         }
         assertThat(p.payload()).isEqualTo(new byte[] {(byte) 0xfe, 0, 0, 2, 0});
@@ -68,7 +70,7 @@ class ServedOverTcpTest {
         for (int i = 0; i < expected.size(); i++) {
           assertThat(events.get(i)).as("event %d", i).isEqualTo(expected.get(i));
         }
-        assertThat(client.closedByServer()).isTrue();
+        assertThat(client.receiveOrNull()).as("closed by the server").isNull();
       }
     }
   }
@@ -78,12 +80,12 @@ class ServedOverTcpTest {
     try (BinlogStore store = mysql.store(dir)) {
       StoreDumpHandler dumps = new StoreDumpHandler(store, Dumps.config().build());
       server = start(store, dumps);
-      try (TinyClient client = new TinyClient(server.port(), "repl", "repl-pass")) {
-        client.query("SET @master_heartbeat_period = 100000000, @source_binlog_checksum = 'CRC32'");
-        client.command(Dumps.byPosition("binlog.000003", 4, DumpRequest.USE_HEARTBEAT_EVENT_V2, 77).encode());
+      try (WireClient client = tinyClient(server.port())) {
+        client.execute("SET @master_heartbeat_period = 100000000, @source_binlog_checksum = 'CRC32'");
+        client.send(Dumps.byPosition("binlog.000003", 4, DumpRequest.USE_HEARTBEAT_EVENT_V2, 77).encode());
         int events = 0;
-        Wire.Packet p;
-        for (p = client.read(); p.eventType() != EventType.HEARTBEAT_V2.code(); p = client.read()) {
+        WireClient.Packet p;
+        for (p = client.receive(); p.eventType() != EventType.HEARTBEAT_V2.code(); p = client.receive()) {
           events++;
         }
         assertThat(events).isEqualTo(1 + mysql.events("binlog.000003").size());
@@ -95,6 +97,15 @@ class ServedOverTcpTest {
         });
       }
     }
+  }
+
+  /** As a minimal client logs in: mysql_native_password, result sets ending with EOF packets. */
+  private static WireClient tinyClient(int port) {
+    WireClient client = WireClient.connect(port).withoutCapability(CapabilityFlags.CLIENT_DEPRECATE_EOF)
+        .withoutCapability(CapabilityFlags.CLIENT_CONNECT_ATTRS)
+        .withoutCapability(CapabilityFlags.CLIENT_CONNECT_WITH_DB);
+    client.login("repl", "repl-pass", NativePasswordHash.PLUGIN, null);
+    return client;
   }
 
   private static ReplicaServer start(BinlogStore store, StoreDumpHandler dumps) {

@@ -8,7 +8,9 @@ import java.io.IOException;
 import java.util.Arrays;
 import org.binlogrelay.protocol.ProtocolException;
 import org.binlogrelay.protocol.bytes.ByteWriter;
+import org.binlogrelay.protocol.packet.BlockingPacketReader;
 import org.binlogrelay.protocol.packet.ErrPacket;
+import org.binlogrelay.protocol.packet.Frames;
 import org.binlogrelay.protocol.packet.OkPacket;
 import org.junit.jupiter.api.Test;
 
@@ -20,8 +22,9 @@ class ResultSetReaderTest {
         .lenencString(name).u8(0x0c).u16(33).u32(255).u8(0xfd).u16(0).u8(0).u16(0).toByteArray();
   }
 
-  private static PacketReader reader(byte[]... packets) {
-    PacketReader r = new PacketReader(new ByteArrayInputStream(PacketReaderTest.frames(1, packets)), 1 << 20);
+  private static BlockingPacketReader reader(byte[]... packets) {
+    BlockingPacketReader r = new BlockingPacketReader(new ByteArrayInputStream(Frames.packets(1, packets)), 64,
+        1 << 20, "the primary", "");
     r.expectSequence(1);
     return r;
   }
