@@ -77,7 +77,7 @@ class ConnectionFlowTest {
   @Test
   void mariadb10GreetingHasThe555PrefixThatVersionLeavesOut() {
     ServerState maria = TestServers.state(TestServers.config(MariadbSqlFlavor.INSTANCE).build(), recording, clock);
-    TestClient c = client(maria);
+    WireClient c = client(maria);
     assertThat(c.greeting().serverVersion()).as("as a MariaDB 10.x server greets")
         .isEqualTo("5.5.5-10.11.0-MariaDB-binlog-relay");
     c.login("nat", "nat-pass", "mysql_native_password", null);
