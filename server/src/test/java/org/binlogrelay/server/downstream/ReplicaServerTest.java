@@ -2,6 +2,7 @@ package org.binlogrelay.server.downstream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -10,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
@@ -106,10 +108,7 @@ class ReplicaServerTest {
     assertThat(server.refusedOverMaxConnections()).isEqualTo(1);
     assertThat(server.refusedOverHostRate()).isZero();
     a.close();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (server.openConnections() > 1 && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
+    eventually(Duration.ofSeconds(10), "the closed connection forgotten", () -> server.openConnections() <= 1);
     TestClient c = TestClient.connect(server.port());
     server.close();
     assertThat(b.receiveOrNull()).as("connections close with the server").isNull();
