@@ -66,7 +66,7 @@ final class StreamFollower implements Runnable {
             String file = null;
             while (!stop) {
                 if (stalled) {
-                    Thread.sleep(20);
+                    Thread.sleep(20); // the stall under test: a client that reads nothing until resumed
                     continue;
                 }
                 DumpClient.Packet p;

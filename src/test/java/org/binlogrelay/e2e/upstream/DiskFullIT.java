@@ -65,7 +65,7 @@ class DiskFullIT {
             Future<SysbenchResult> load = background.submit(() -> sysbench.run(Duration.ofSeconds(30)));
             relay.awaitStatus(UpstreamStatus.STREAMING, UpstreamScenarios.CONNECT);
             for (int round = 1; round <= 2; round++) {
-                Thread.sleep(3_000);
+                UpstreamScenarios.awaitMoreEvents(relay, 300, "events under load before the disk fills");
                 long events = relay.state().eventsReceived();
                 disk.shrinkTo(disk.used() + HEADROOM);
                 UpstreamState waiting = relay.awaitState(s -> s.status() == UpstreamStatus.WAITING_FOR_STORE,
@@ -76,7 +76,7 @@ class DiskFullIT {
                         .isGreaterThan(events);
                 // while full, nothing is read from the primary: the count of received events stands still
                 long stuckAt = relay.state().eventsReceived();
-                Thread.sleep(2_500);
+                Thread.sleep(2_500); // nothing may happen: an absence can only be checked over some time
                 assertThat(relay.state().status()).isEqualTo(UpstreamStatus.WAITING_FOR_STORE);
                 assertThat(relay.state().eventsReceived()).isEqualTo(stuckAt);
                 log.info("DISK FULL round {}: relay waiting after {} events: {}", round, stuckAt, waiting.lastError());

@@ -76,13 +76,25 @@ public final class Eventually {
    */
   public static <T, E extends Exception> T steady(Duration timeout, Duration quiet, String what, Probe<T, E> probe)
       throws E, InterruptedException {
+    return steady(timeout, quiet, what, probe, value -> true);
+  }
+
+  /**
+   * Reads {@code probe} until its value satisfies {@code done} and stayed the same (by {@code equals}) for {@code
+   * quiet}: for "caught up with a primary that stopped writing".
+   *
+   * @throws AssertionError naming {@code what} and the last value read, if {@code timeout} passed first
+   */
+  public static <T, E extends Exception> T steady(Duration timeout, Duration quiet, String what, Probe<T, E> probe,
+      Predicate<? super T> done) throws E, InterruptedException {
     Object[] last = {null};
     long[] since = {0};
-    return eventually(timeout, what + " unchanged for " + quiet, probe, value -> {
+    return eventually(timeout, what + ", unchanged for " + quiet, probe, value -> {
       long now = System.nanoTime();
-      if (since[0] == 0 || !java.util.Objects.equals(value, last[0])) {
+      if (since[0] == 0 || !java.util.Objects.equals(value, last[0]) || !done.test(value)) {
         last[0] = value;
         since[0] = now;
+        return false;
       }
       return now - since[0] >= quiet.toNanos();
     });

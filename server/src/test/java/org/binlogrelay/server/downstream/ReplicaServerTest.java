@@ -128,6 +128,8 @@ class ReplicaServerTest {
         .hasMessageContaining("Too many connections");
     assertThat(server.refusedOverHostRate()).isEqualTo(1);
     assertThat(server.refusedOverMaxConnections()).isZero();
+    // Waits for the real clock (the one left: the per-host rate reads System.nanoTime in ServerState, not an
+    // injected Time): a second later the host may connect again.
     Thread.sleep(1_100);
     TestClient.connect(server.port()).close();
     server.close();

@@ -207,6 +207,7 @@ public final class DockerServer implements DatabaseServer {
                 }
             }
             try {
+                // The readiness poll's interval (a connection error means "not yet" until READY_TIMEOUT).
                 Thread.sleep(200);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
