@@ -105,10 +105,10 @@ final class Replicas {
         return Duration.ofSeconds(seconds);
     }
 
-    /** A pause between two samples or steps of a scenario; waits for a condition use {@code Eventually}. */
+    /** A pause between two samples, or a watcher's cadence; waits for a condition use {@code Eventually}. */
     static void sleep(long millis) {
         try {
-            Thread.sleep(millis); // the pause asked for: a sampling interval or a scenario's step, not a wait
+            Thread.sleep(millis); // the pause asked for: a sampling interval or a watcher's cadence, not a wait
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted", e);
