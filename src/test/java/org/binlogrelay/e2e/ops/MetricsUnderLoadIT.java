@@ -74,8 +74,8 @@ class MetricsUnderLoadIT {
     private static final int RATE = 60;
     /** How far behind the paused replica falls under load before it is resumed. */
     private static final Duration PAUSE = Duration.ofSeconds(20);
-    /** Transactions sent to the replica before the first measurement. */
-    private static final int WARM_TRANSACTIONS = 300;
+    /** Transactions sent to the replica before the first measurement: some 8 s of the load. */
+    private static final int WARM_TRANSACTIONS = 8 * RATE;
     /** Bytes per second of the slow link to the replica in phase 3: about three times what the load writes. */
     private static final int LINK_RATE = 300_000;
     /** {@code --replica-send-buffer}: bytes in the relay's socket buffer count as sent, so keep it small. */
@@ -171,7 +171,7 @@ class MetricsUnderLoadIT {
                 () -> replica.queryLong("SELECT COUNT(*) FROM percona.heartbeat"), rows -> rows > 0);
     }
 
-    /** 1. Upstream lag against pt-heartbeat, both sampled at once, at five successive heartbeats. */
+    /** 1. Upstream lag against pt-heartbeat, both sampled at once, five times 0.7 s apart. */
     private void upstreamLagAgreesWithPtHeartbeat() throws Exception {
         LOG.info("pt-heartbeat --update so far: {}; heartbeat row on the primary: {}",
                 Files.readString(dir.resolve("pt-heartbeat-update.out")).strip(),
@@ -184,17 +184,10 @@ class MetricsUnderLoadIT {
             assertThat(relayLag).isBetween(0.0, 5.0);
             assertThat(Math.abs(relayLag - pt)).as("relay %s vs pt-heartbeat %s", relayLag, pt)
                     .isLessThanOrEqualTo(HEARTBEAT_TOLERANCE_SECONDS);
-            awaitNextHeartbeat();
+            Thread.sleep(700); // the sampling interval (any phase of pt-heartbeat's second), not a wait for anything
         }
         LOG.info("FIGURE upstream lag vs pt-heartbeat (replica through the relay), {} tps sysbench: {}", RATE,
                 agreement);
-    }
-
-    /** Waits until pt-heartbeat wrote a newer heartbeat row on the primary (it does once a second). */
-    private void awaitNextHeartbeat() throws Exception {
-        String now = primary.queryValue("SELECT MAX(ts) FROM percona.heartbeat");
-        eventually(Duration.ofSeconds(30), "a heartbeat newer than " + now,
-                () -> primary.queryValue("SELECT MAX(ts) FROM percona.heartbeat"), ts -> !ts.equals(now));
     }
 
     /** 1b. relay-bench lag through the relay, with the relay's own view from its metrics (issue 7). */
