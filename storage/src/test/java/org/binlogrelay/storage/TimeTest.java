@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 import org.binlogrelay.storage.testing.ManualTime;
 import org.junit.jupiter.api.Test;
 
-/** {@link Time#sleep} follows the clock it is called on: a manual clock's sleeper wakes when the clock is moved. */
+/** {@link Time#sleep} follows the clock it is called on: a manual clock's waiter wakes when the clock is moved. */
 class TimeTest {
   @Test
   void aSleepOnAManualClockEndsWhenTheClockIsMovedPastIt() throws Exception {
@@ -30,17 +30,17 @@ class TimeTest {
   @Test
   void aSleepIsInterruptible() throws Exception {
     ManualTime time = new ManualTime(0);
-    Thread sleeper = new Thread(() -> {
+    Thread waiter = new Thread(() -> {
       try {
         time.sleep(Duration.ofHours(1));
       } catch (InterruptedException expected) {
         Thread.currentThread().interrupt();
       }
     });
-    sleeper.start();
+    waiter.start();
     time.nextWait(Duration.ofSeconds(10));
-    sleeper.interrupt();
-    sleeper.join(TimeUnit.SECONDS.toMillis(10));
-    assertThat(sleeper.isAlive()).isFalse();
+    waiter.interrupt();
+    waiter.join(TimeUnit.SECONDS.toMillis(10));
+    assertThat(waiter.isAlive()).isFalse();
   }
 }
