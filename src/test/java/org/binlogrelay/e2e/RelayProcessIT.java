@@ -1,6 +1,7 @@
 package org.binlogrelay.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -128,16 +129,20 @@ class RelayProcessIT {
         Path logFile = dir.resolve("relay.log");
         Process relay = ChildProcesses.start(command, dir, logFile, null);
         try {
-            long deadline = System.nanoTime() + CATCH_UP.toNanos();
             Map<String, Long> primaryFiles = fileSizes(primary.binlogDir());
             String last = new ArrayList<>(primaryFiles.keySet()).get(primaryFiles.size() - 1);
-            while (!(fileSizes(dataDir).containsKey(last) && fileSizes(dataDir).size() <= 2
-                    && fileSizes(dataDir).get(last).equals(fileSizes(primary.binlogDir()).get(last)))) {
-                if (!relay.isAlive() || System.nanoTime() > deadline) {
-                    throw new AssertionError("retention did not bring the store to 2 files within " + CATCH_UP + ": "
-                            + fileSizes(dataDir) + "\n" + Tails.of(logFile, 40));
-                }
-                Thread.sleep(50);
+            try {
+                eventually(CATCH_UP, "retention bringing the store to 2 files, the last " + last + " whole"
+                        + " [relay, primary]", () -> {
+                            List<Map<String, Long>> both = List.of(fileSizes(dataDir), fileSizes(primary.binlogDir()));
+                            if (!relay.isAlive()) {
+                                throw new AssertionError("the relay exited; [relay, primary] " + both);
+                            }
+                            return both;
+                        }, both -> both.get(0).containsKey(last) && both.get(0).size() <= 2
+                                && both.get(0).get(last).equals(both.get(1).get(last)));
+            } catch (AssertionError e) {
+                throw new AssertionError(e.getMessage() + "\n" + Tails.of(logFile, 40), e);
             }
             long total = fileSizes(dataDir).values().stream().mapToLong(Long::longValue).sum();
             log.info("with --max-binlog-total-size 40K the relay keeps {} ({} bytes) of the primary's {}",
@@ -248,17 +253,16 @@ class RelayProcessIT {
      */
     private static void awaitCaughtUp(DatabaseServer primary, Path dataDir, Process relay, Path logFile)
             throws Exception {
-        long deadline = System.nanoTime() + CATCH_UP.toNanos();
-        Map<String, Long> wanted;
-        while (!fileSizes(dataDir).equals(wanted = fileSizes(primary.binlogDir()))) {
-            if (!relay.isAlive()) {
-                throw new AssertionError("the relay exited with " + relay.exitValue() + ":\n" + Tails.of(logFile, 40));
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the relay did not catch up within " + CATCH_UP + ": primary " + wanted
-                        + ", relay " + fileSizes(dataDir) + "\n" + Tails.of(logFile, 40));
-            }
-            Thread.sleep(50);
+        try {
+            eventually(CATCH_UP, "the relay's files as the primary's [primary, relay]", () -> {
+                List<Map<String, Long>> both = List.of(fileSizes(primary.binlogDir()), fileSizes(dataDir));
+                if (!both.get(0).equals(both.get(1)) && !relay.isAlive()) {
+                    throw new AssertionError("the relay exited with " + relay.exitValue());
+                }
+                return both;
+            }, both -> both.get(0).equals(both.get(1)));
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "\n" + Tails.of(logFile, 40), e);
         }
         assertPrefixOfPrimary(primary, dataDir);
     }

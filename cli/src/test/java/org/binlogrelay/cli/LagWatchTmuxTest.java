@@ -1,6 +1,7 @@
 package org.binlogrelay.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -8,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
@@ -76,13 +78,7 @@ class LagWatchTmuxTest {
   }
 
   private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("waited " + WAIT_SECONDS + " s for " + what);
-      }
-      Thread.sleep(50);
-    }
+    eventually(Duration.ofSeconds(WAIT_SECONDS), what, condition::getAsBoolean);
   }
 
   private static String readable(Path file) {

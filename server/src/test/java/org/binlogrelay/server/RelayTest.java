@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.binlogrelay.server.FlavorDetectionTest.config;
 import static org.binlogrelay.server.FlavorDetectionTest.primaryAt;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -79,10 +80,8 @@ class RelayTest {
     relay.start();
     try {
       assertThat(relay.upstream()).isPresent();
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-      while (relay.upstream().get().state().status() != UpstreamStatus.BACKING_OFF && System.nanoTime() < deadline) {
-        Thread.sleep(20);
-      }
+      eventually(Duration.ofSeconds(20), "the upstream backing off", () -> relay.upstream().get().state().status(),
+          status -> status == UpstreamStatus.BACKING_OFF);
       assertThat(relay.upstream().get().state().status()).isEqualTo(UpstreamStatus.BACKING_OFF);
       assertThat(relay.upstream().get().state().lastError()).isNotBlank();
     } finally {
@@ -142,10 +141,7 @@ class RelayTest {
     try (Relay relay = new Relay(withLimit, Time.SYSTEM)) {
       relay.start();
       assertThat(relay.retention()).isPresent();
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (relay.retention().get().runs() == 0 && System.nanoTime() < deadline) {
-        Thread.sleep(10);
-      }
+      eventually(Duration.ofSeconds(10), "a retention run", () -> relay.retention().get().runs() > 0);
       assertThat(relay.retention().get().runs()).as("a first run at start").isEqualTo(1);
     }
   }
@@ -161,10 +157,9 @@ class RelayTest {
         return t;
       }
     });
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (relay.state() != Relay.State.STARTING && System.nanoTime() < deadline) {
-      Thread.sleep(5);
-    }
+    eventually(Duration.ofSeconds(10), "the relay starting", relay::state, state -> state == Relay.State.STARTING);
+    // Not a wait for a condition: lets the detection make a few attempts so that the close lands mid-detection (a
+    // close must end the start at any point).
     Thread.sleep(200);
     relay.close();
     Throwable failure = start.get(10, TimeUnit.SECONDS);

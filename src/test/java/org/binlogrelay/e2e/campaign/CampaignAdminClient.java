@@ -1,6 +1,7 @@
 package org.binlogrelay.e2e.campaign;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -51,18 +52,10 @@ final class CampaignAdminClient {
 
     /** Waits up to {@code limit} until the relay's upstream waits for the store; returns the status's store part. */
     JsonNode awaitWaitingForStore(Duration limit) throws Exception {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (true) {
+        return eventually(limit, "the relay's upstream waiting for the store", () -> {
             topology.relay().requireNoUnexpectedEnd();
-            JsonNode status = status();
-            if (status != null && status.path("upstream").path("state").asText().equals("WAITING_FOR_STORE")) {
-                return status.get("store");
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the relay's upstream did not wait for the store within " + limit + ": "
-                        + status);
-            }
-            Thread.sleep(200);
-        }
+            return status();
+        }, status -> status != null && status.path("upstream").path("state").asText().equals("WAITING_FOR_STORE"))
+                .get("store");
     }
 }

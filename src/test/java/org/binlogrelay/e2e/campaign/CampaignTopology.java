@@ -1,5 +1,7 @@
 package org.binlogrelay.e2e.campaign;
 
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -290,22 +292,22 @@ final class CampaignTopology implements AutoCloseable {
      */
     long awaitReplicaHas(String gtids, Duration timeout) throws InterruptedException {
         long started = System.nanoTime();
-        long deadline = started + timeout.toNanos();
-        long nextStatus = 0;
-        while (!replica.flavor().dialect().hasExecuted(replica, gtids)) {
-            relay.requireNoUnexpectedEnd();
-            long now = System.nanoTime();
-            if (now >= nextStatus || now > deadline) {
-                ReplicaStatus status = ReplicaStatus.of(replica);
-                if (status.lastSqlErrno() != 0 || status.lastIoErrno() == 1236 || now > deadline) {
-                    throw new AssertionError(replica + " did not execute " + gtids + " within " + timeout
-                            + " (it has " + replica.executedGtidSet() + ")\n" + status.summary()
-                            + replica.errorLogTail(30) + "\nrelay log:\n"
-                            + Tails.of(relay.current().log(), 30));
+        try {
+            eventually(timeout, replica + " executing " + gtids, () -> {
+                relay.requireNoUnexpectedEnd();
+                if (replica.flavor().dialect().hasExecuted(replica, gtids)) {
+                    return true;
                 }
-                nextStatus = now + 2_000_000_000L;
-            }
-            Thread.sleep(100);
+                ReplicaStatus status = ReplicaStatus.of(replica);
+                if (status.lastSqlErrno() != 0 || status.lastIoErrno() == 1236) {
+                    throw new AssertionError(replica + " stopped short of " + gtids);
+                }
+                return false;
+            });
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + " (it has " + replica.executedGtidSet() + ")\n"
+                    + ReplicaStatus.of(replica).summary() + replica.errorLogTail(30) + "\nrelay log:\n"
+                    + Tails.of(relay.current().log(), 30), e);
         }
         return (System.nanoTime() - started) / 1_000_000;
     }

@@ -1,5 +1,7 @@
 package org.binlogrelay.e2e.campaign;
 
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
+
 import java.time.Duration;
 import java.util.Random;
 
@@ -25,12 +27,12 @@ enum Fault {
             if (random.nextInt(4) == 0) {
                 relay.start();
                 long after = 100 + random.nextInt(1_400);
-                Thread.sleep(after);
+                hold(after);
                 requireKilled(relay.kill());
                 detail = "killed again " + after + " ms into its start-up; ";
             }
             long down = random.nextInt(2_000);
-            Thread.sleep(down);
+            hold(down);
             relay.start();
             return detail + "down " + down + " ms";
         }
@@ -47,7 +49,7 @@ enum Fault {
                 if (primaryRestarts) {
                     t.primary().restart();
                 }
-                Thread.sleep(Math.max(0, ms - (System.nanoTime() - started) / 1_000_000));
+                hold(Math.max(0, ms - (System.nanoTime() - started) / 1_000_000));
             } finally {
                 t.relay().resume();
             }
@@ -75,7 +77,7 @@ enum Fault {
                 t.relay().awaitInLog("relay running", 1, CampaignTopology.START);
                 relayToo = ", the relay SIGKILLed and started again meanwhile";
             }
-            Thread.sleep(down);
+            hold(down);
             t.primary().start();
             return "crash-ended " + file + ", down " + down + " ms" + relayToo;
         }
@@ -154,7 +156,7 @@ enum Fault {
                 relay.awaitInLog(REPLICA_REGISTERED, registered + 1, Duration.ofSeconds(60));
                 reconnected = ", the replica's link cut and the replica back on the relay meanwhile";
             }
-            Thread.sleep(Math.max(0, hold - (System.nanoTime() - heldFrom) / 1_000_000));
+            hold(Math.max(0, hold - (System.nanoTime() - heldFrom) / 1_000_000));
             long held = (System.nanoTime() - heldFrom) / 1_000_000;
             t.disk().free();
             relay.awaitInLog(RESUMED, resumed + 1, Duration.ofMinutes(2));
@@ -179,7 +181,7 @@ enum Fault {
             long started = System.nanoTime();
             awaitEither(relay, OUT_OF_SPACE, IO_FAILED, failed + 1, Duration.ofSeconds(90));
             long failedAfter = (System.nanoTime() - started) / 1_000_000;
-            Thread.sleep(hold);
+            hold(hold);
             disk.healWrites();
             relay.awaitInLog(RESUMED, resumed + 1, Duration.ofMinutes(2));
             return "device's backing tmpfs shrunk to " + size + " bytes, first failed force after " + failedAfter
@@ -192,7 +194,7 @@ enum Fault {
         String inject(CampaignTopology t, Random random) throws InterruptedException {
             t.replica().kill();
             long down = random.nextInt(2_000);
-            Thread.sleep(down);
+            hold(down);
             t.replica().start();
             return "down " + down + " ms";
         }
@@ -202,7 +204,7 @@ enum Fault {
         String inject(CampaignTopology t, Random random) throws InterruptedException {
             long ms = 2_000 + random.nextInt(8_000);
             t.onReplica("STOP REPLICA IO_THREAD", "STOP SLAVE IO_THREAD");
-            Thread.sleep(ms);
+            hold(ms);
             t.onReplica("START REPLICA IO_THREAD", "START SLAVE IO_THREAD");
             return "stopped " + ms + " ms";
         }
@@ -214,7 +216,7 @@ enum Fault {
             long pid = t.replicaPid();
             Signal.STOP.send(pid);
             try {
-                Thread.sleep(ms);
+                hold(ms);
             } finally {
                 Signal.CONT.send(pid);
             }
@@ -255,15 +257,15 @@ enum Fault {
     /** Waits until the relay's log has {@code count} lines with either text, together. */
     private static void awaitEither(RelayDaemon relay, String one, String other, long count, Duration limit)
             throws InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (relay.countInLog(one) + relay.countInLog(other) < count) {
+        eventually(limit, count + " lines \"" + one.strip() + "\" or \"" + other.strip() + "\" in the relay's log", () -> {
             relay.requireNoUnexpectedEnd();
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the relay did not log \"" + one.strip() + "\" or \"" + other.strip()
-                        + "\" within " + limit);
-            }
-            Thread.sleep(100);
-        }
+            return relay.countInLog(one) + relay.countInLog(other);
+        }, logged -> logged >= count);
+    }
+
+    /** Keeps a fault in place for {@code ms}: its duration, drawn by the campaign, not a wait for anything. */
+    private static void hold(long ms) throws InterruptedException {
+        Thread.sleep(ms);
     }
 
     private static String stall(FaultyProxy link, long ms) throws InterruptedException {
@@ -276,7 +278,7 @@ enum Fault {
         long ms = 3_000 + random.nextInt(7_000);
         link.throttle(rate);
         try {
-            Thread.sleep(ms);
+            hold(ms);
         } finally {
             link.throttle(0);
         }

@@ -91,6 +91,7 @@ final class FaultCampaign {
         long until = System.nanoTime() + ms * 1_000_000;
         while (System.nanoTime() < until) {
             topology.relay().requireNoUnexpectedEnd();
+            // The quiet period's length is the point (plain load between faults); the relay is checked every 200 ms.
             Thread.sleep(Math.min(200, Math.max(1, (until - System.nanoTime()) / 1_000_000)));
         }
     }

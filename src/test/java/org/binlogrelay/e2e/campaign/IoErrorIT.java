@@ -68,6 +68,7 @@ class IoErrorIT {
                 assertThat(admin.metric("binlogrelay_store_accepting")).isEqualTo(0.0);
                 String stored = store.get("executedGtids").asText();
                 t.awaitReplicaHas(stored, WAIT); // served what the store holds
+                // An observation window, not a wait for anything: the upstream must stay waiting while the store fails.
                 Thread.sleep(2_000);
                 assertThat(admin.status().path("upstream").path("state").asText())
                         .isEqualTo("WAITING_FOR_STORE");

@@ -1,5 +1,7 @@
 package org.binlogrelay.e2e.campaign;
 
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
+
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -70,14 +72,14 @@ final class LoadDriver implements AutoCloseable {
 
     /** Until the primary answers a query again (or the driver stops). */
     private void awaitPrimary() throws InterruptedException {
-        while (!stopping.get()) {
+        eventually(Duration.ofMinutes(5), "the primary answering (or the driver stopping)", () -> {
             try {
                 primary.queryValue("SELECT 1");
-                return;
+                return true;
             } catch (ServerException e) {
-                Thread.sleep(200);
+                return stopping.get();
             }
-        }
+        });
     }
 
     private static String firstLine(String text) {

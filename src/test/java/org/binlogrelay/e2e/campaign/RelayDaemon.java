@@ -1,5 +1,7 @@
 package org.binlogrelay.e2e.campaign;
 
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -187,14 +189,13 @@ final class RelayDaemon implements AutoCloseable {
      * after {@code timeout}, or at once if the relay died on its own.
      */
     void awaitInLog(String fragment, long count, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (countInLog(fragment) < count) {
-            requireNoUnexpectedEnd();
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the relay's log did not show '" + fragment + "' (" + count + " times) within "
-                        + timeout + ":\n" + Tails.of(current().log(), 40));
-            }
-            Thread.sleep(50);
+        try {
+            eventually(timeout, "'" + fragment + "' " + count + " times in the relay's log", () -> {
+                requireNoUnexpectedEnd();
+                return countInLog(fragment);
+            }, n -> n >= count);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + ":\n" + Tails.of(current().log(), 40), e);
         }
     }
 

@@ -1,6 +1,7 @@
 package org.binlogrelay.e2e.campaign;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -71,16 +72,10 @@ record StoredBinlogs(int files, long bytes, int crashEnded, long transactions) {
      */
     static void awaitSameSizes(Path relayDir, DatabaseServer primary, RelayDaemon relay, Duration timeout)
             throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        Map<String, Long> wanted;
-        while (!sizes(relayDir).equals(wanted = sizes(primary.binlogDir()))) {
+        eventually(timeout, "the relay's files as long as the primary's [primary, relay]", () -> {
             relay.requireNoUnexpectedEnd();
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the relay's files did not reach the primary's within " + timeout
-                        + ": primary " + wanted + ", relay " + sizes(relayDir));
-            }
-            Thread.sleep(100);
-        }
+            return List.of(sizes(primary.binlogDir()), sizes(relayDir));
+        }, both -> both.get(0).equals(both.get(1)));
     }
 
     /** Compares the directories and verifies the store; fails with the first difference. */

@@ -1,6 +1,8 @@
 package org.binlogrelay.e2e.downstream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
+import static org.binlogrelay.protocol.testing.Eventually.steady;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -8,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -194,13 +197,17 @@ class BinlogLibrariesIT {
     }
 
     private static void awaitReady(Process process, Path output) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!Files.exists(output) || !Files.readString(output).contains("{\"kind\":\"ready\"}")) {
-            if (!process.isAlive() || System.nanoTime() > deadline) {
-                ChildProcesses.kill(process);
-                throw new AssertionError("zongji did not get ready: " + Files.readString(output));
-            }
-            Thread.sleep(100);
+        try {
+            eventually(Duration.ofSeconds(60), "zongji ready", () -> {
+                boolean ready = Files.exists(output) && Files.readString(output).contains("{\"kind\":\"ready\"}");
+                if (!ready && !process.isAlive()) {
+                    throw new AssertionError("zongji exited");
+                }
+                return ready;
+            });
+        } catch (AssertionError e) {
+            ChildProcesses.kill(process);
+            throw new AssertionError("zongji did not get ready (" + e.getMessage() + "): " + Files.readString(output), e);
         }
     }
 
@@ -256,21 +263,10 @@ class BinlogLibrariesIT {
 
         /** Waits until the primary's position stayed put for a second and the relay has stored up to it. */
         void awaitRelayCaughtUp() throws InterruptedException {
-            long deadline = System.nanoTime() + CATCH_UP.toNanos();
-            Position seen = position(primary);
-            while (true) {
-                Thread.sleep(1_000);
-                Position now = position(primary);
-                if (now.equals(seen) && now.equals(relay.store().readableEnd())) {
-                    return;
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("relay did not catch up with " + primary + " at " + now + ": store at "
-                            + relay.store().readableEnd() + ", upstream " + relay.upstream().map(Object::toString)
-                            .orElse("none"));
-                }
-                seen = now;
-            }
+            steady(CATCH_UP, Duration.ofSeconds(1), "the relay's store at " + primary + "'s position [primary, store,"
+                    + " upstream]", () -> Arrays.asList(position(primary), relay.store().readableEnd(),
+                            relay.upstream().map(Object::toString).orElse("none")),
+                    seen -> seen.get(0).equals(seen.get(1)));
         }
 
         private static Position position(DatabaseServer server) {

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 /**
  * Real MySQL 9.7 and MariaDB 10.11 replicas pointed at the relay's downstream server, set up exactly as they would be
@@ -136,22 +137,14 @@ class DownstreamReplicaIT {
     }
 
     private static ReplicaStatus awaitIoError(DatabaseServer replica) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (true) {
-            ReplicaStatus status = ReplicaStatus.of(replica);
-            if (status.lastIoErrno() != 0) {
-                return status;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(replica + " reported no IO error within " + WAIT.toSeconds() + " s:\n"
-                        + status.summary() + replica.errorLogTail(30));
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted", e);
-            }
+        try {
+            return eventually(WAIT, replica + " reporting an IO error", () -> ReplicaStatus.of(replica),
+                    status -> status.lastIoErrno() != 0);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + replica.errorLogTail(30), e);
         }
     }
 }

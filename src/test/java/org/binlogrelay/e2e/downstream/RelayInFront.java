@@ -1,5 +1,7 @@
 package org.binlogrelay.e2e.downstream;
 
+import static org.binlogrelay.protocol.testing.Eventually.steady;
+
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -8,6 +10,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
 
 import org.binlogrelay.e2e.servers.Credentials;
@@ -100,28 +103,10 @@ final class RelayInFront implements AutoCloseable {
      * primary stayed at one position for a second (MariaDB writes a checkpoint event a moment after a rotation).
      */
     Position awaitCaughtUp(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        Position stable = null;
-        while (true) {
-            Position primaryEnd = primaryPosition();
-            Position stored = relay.store().readableEnd();
-            boolean streaming = relay.upstream().map(u -> u.state().status() == UpstreamStatus.STREAMING)
-                    .orElse(false);
-            if (streaming && primaryEnd.equals(stored)) {
-                if (primaryEnd.equals(stable)) {
-                    return stored;
-                }
-                stable = primaryEnd;
-            } else {
-                stable = null;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("relay did not catch up with " + primary + " at " + primaryEnd + " within "
-                        + timeout + "; store at " + stored + ", upstream " + relay.upstream().map(u -> u.state())
-                        .orElse(null));
-            }
-            Thread.sleep(stable == null ? 50 : 1000);
-        }
+        return (Position) steady(timeout, Duration.ofSeconds(1), "the relay streaming with its store at " + primary
+                + "'s position [primary, store, upstream status]", () -> Arrays.asList(primaryPosition(),
+                        relay.store().readableEnd(), relay.upstream().map(u -> u.state().status()).orElse(null)),
+                seen -> seen.get(2) == UpstreamStatus.STREAMING && seen.get(0).equals(seen.get(1))).get(1);
     }
 
     Position primaryPosition() {

@@ -1,6 +1,7 @@
 package org.binlogrelay.e2e.downstream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import java.io.Serializable;
 import java.net.InetAddress;
@@ -16,6 +17,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -374,19 +376,12 @@ class SchemaSourceIT {
 
     /** Waits until the relay stores everything the primary wrote; returns that position. */
     private static Position awaitCaughtUp(Relay relay, DatabaseServer primary) throws InterruptedException {
-        long deadline = System.nanoTime() + BOUND.toNanos();
         String statement = primary.flavor() == ServerFlavor.MYSQL ? "SHOW BINARY LOG STATUS" : "SHOW MASTER STATUS";
-        while (true) {
+        return eventually(BOUND, "the relay at the primary's position [primary, relay]", () -> {
             Map<String, String> row = primary.queryRows(statement).get(0);
-            Position target = new Position(row.get("File"), Long.parseLong(row.get("Position")));
-            if (relay.store().readableEnd().equals(target)) {
-                return target;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("relay at " + relay.store().readableEnd() + ", primary at " + target);
-            }
-            Thread.sleep(50);
-        }
+            return Arrays.asList(new Position(row.get("File"), Long.parseLong(row.get("Position"))),
+                    relay.store().readableEnd());
+        }, both -> both.get(0).equals(both.get(1))).get(0);
     }
 
     // ---- answers ----
@@ -526,16 +521,12 @@ class SchemaSourceIT {
 
         /** Waits until {@code count} rows have come; returns them. */
         List<Serializable[]> await(int count) throws Exception {
-            long deadline = System.nanoTime() + BOUND.toNanos();
-            while (rows.size() < count) {
+            eventually(BOUND, count + " rows streamed through the relay", () -> {
                 if (failure.isDone()) {
                     throw new AssertionError("the stream failed after " + rows.size() + " rows", failure.get());
                 }
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError(rows.size() + " rows streamed through the relay, expected " + count);
-                }
-                Thread.sleep(20);
-            }
+                return rows.size();
+            }, n -> n >= count);
             return List.copyOf(rows);
         }
 

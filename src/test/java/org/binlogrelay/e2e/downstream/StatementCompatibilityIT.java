@@ -1,6 +1,7 @@
 package org.binlogrelay.e2e.downstream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -282,11 +283,8 @@ class StatementCompatibilityIT {
                     .isEqualTo(relaysDump.get("State"));
             SqlAnswer kill = SqlAnswer.of(r, "KILL " + id);
             assertThat(kill.failed()).as(kill.toString()).isFalse();
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (client.isConnected() || processRow(r, id).isPresent()) {
-                assertThat(System.nanoTime()).as("the killed dump is gone").isLessThan(deadline);
-                Thread.sleep(100);
-            }
+            eventually(Duration.ofSeconds(30), "the killed dump gone (client disconnected, no process row)",
+                    () -> !client.isConnected() && processRow(r, id).isEmpty());
         } finally {
             client.disconnect();
         }
@@ -299,16 +297,9 @@ class StatementCompatibilityIT {
 
     private static Map<String, String> awaitProcess(Connection r, long id, String commandPrefix, Duration timeout)
             throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            Optional<Map<String, String>> row = processRow(r, id);
-            if (row.isPresent() && row.get().get("Command").startsWith(commandPrefix)
-                    && row.get().get("State").contains("has sent all binlog")) {
-                return row.get();
-            }
-            assertThat(System.nanoTime()).as("connection %d dumping and caught up: %s", id, row).isLessThan(deadline);
-            Thread.sleep(100);
-        }
+        return eventually(timeout, "connection " + id + " dumping and caught up", () -> processRow(r, id),
+                row -> row.isPresent() && row.get().get("Command").startsWith(commandPrefix)
+                        && row.get().get("State").contains("has sent all binlog")).get();
     }
 
     private static Optional<Map<String, String>> processRow(Connection r, long id) {

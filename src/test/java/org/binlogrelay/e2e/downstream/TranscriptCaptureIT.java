@@ -28,6 +28,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
+import static org.binlogrelay.protocol.testing.Eventually.steady;
 
 /**
  * Captures the transcripts in {@code src/test/resources/transcripts/}: real clients (MySQL 9.7 and MariaDB 10.11
@@ -279,30 +281,21 @@ class TranscriptCaptureIT {
         }
     }
 
+    /** Waits until the replica's IO thread runs and has read all there is (its read position stopped moving). */
     private static void awaitIoRunning(DatabaseServer replica) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            ReplicaStatus status = ReplicaStatus.of(replica);
-            if (status.ioRunning() && !"0".equals(status.columns().getOrDefault("Read_Master_Log_Pos",
-                    status.columns().getOrDefault("Read_Source_Log_Pos", "0")))) {
-                Thread.sleep(1000);
-                return;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("replica IO thread did not start: " + ReplicaStatus.of(replica).summary());
+        eventually(WAIT, "the replica's IO thread reading", () -> ReplicaStatus.of(replica),
+                status -> status.ioRunning() && !"0".equals(readPosition(status)));
+        steady(WAIT, Duration.ofSeconds(1), "the replica's read position", () -> readPosition(ReplicaStatus.of(replica)));
+    }
+
+    private static String readPosition(ReplicaStatus status) {
+        return status.columns().getOrDefault("Read_Master_Log_Pos",
+                status.columns().getOrDefault("Read_Source_Log_Pos", "0"));
     }
 
     private static ReplicaStatus awaitIoError(DatabaseServer replica) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            ReplicaStatus status = ReplicaStatus.of(replica);
-            if (status.lastIoErrno() != 0) {
-                return status;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("replica IO thread reported no error: " + ReplicaStatus.of(replica).summary());
+        return eventually(WAIT, "an error of the replica's IO thread", () -> ReplicaStatus.of(replica),
+                status -> status.lastIoErrno() != 0);
     }
 
     private static void save(String name, TranscriptProxy proxy, int connections, String... comments)

@@ -1,6 +1,7 @@
 package org.binlogrelay.e2e.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -60,13 +61,17 @@ class DemoTopologyIT {
     }
 
     private void runAndInterrupt(Process demo, Path output) throws Exception {
-        String text = "";
-        long deadline = System.nanoTime() + BOUND.toNanos();
-        while (!(text = read(output)).contains("What to run next:")) {
-            if (!demo.isAlive() || System.nanoTime() > deadline) {
-                throw new AssertionError("the demo did not come up:\n" + Tails.of(output, 40));
-            }
-            Thread.sleep(200);
+        String text;
+        try {
+            text = eventually(BOUND, "the demo's 'What to run next:'", () -> {
+                String now = read(output);
+                if (!now.contains("What to run next:") && !demo.isAlive()) {
+                    throw new AssertionError("the demo exited");
+                }
+                return now;
+            }, now -> now.contains("What to run next:"));
+        } catch (AssertionError e) {
+            throw new AssertionError("the demo did not come up: " + e.getMessage() + "\n" + Tails.of(output, 40), e);
         }
         Matcher d = DEMO_DIR.matcher(text);
         Matcher rows = REPLICA_ROWS.matcher(text);

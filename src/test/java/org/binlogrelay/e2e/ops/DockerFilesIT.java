@@ -1,6 +1,7 @@
 package org.binlogrelay.e2e.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -131,12 +132,16 @@ class DockerFilesIT {
                 "sh", entrypoint.toString());
         Process relay = ChildProcesses.start(command, dir, logFile, null);
         try {
-            long deadline = System.nanoTime() + BOUND.toNanos();
-            while (!read(logFile).contains("relay running")) {
-                if (!relay.isAlive() || System.nanoTime() > deadline) {
-                    throw new AssertionError("the relay did not start\n" + Tails.of(logFile, 30));
-                }
-                Thread.sleep(50);
+            try {
+                eventually(BOUND, "'relay running' in the relay's log", () -> {
+                    boolean running = read(logFile).contains("relay running");
+                    if (!running && !relay.isAlive()) {
+                        throw new AssertionError("the relay exited");
+                    }
+                    return running;
+                });
+            } catch (AssertionError e) {
+                throw new AssertionError("the relay did not start: " + e.getMessage() + "\n" + Tails.of(logFile, 30), e);
             }
         } finally {
             relay.destroy(); // SIGTERM to the shell's pid, which is java's after exec
@@ -161,12 +166,8 @@ class DockerFilesIT {
         Process http = ChildProcesses.start(List.of("python3", "-m", "http.server", "--bind", "127.0.0.1",
                 Integer.toString(port)), served, dir.resolve("http.log"), null);
         try {
-            long deadline = System.nanoTime() + BOUND.toNanos();
-            CommandResult answer;
-            while ((answer = health(healthcheck, port)).output().contains("nothing listens")) {
-                assertThat(System.nanoTime()).as("python3 -m http.server listening").isLessThan(deadline);
-                Thread.sleep(100);
-            }
+            CommandResult answer = eventually(BOUND, "python3 -m http.server listening", () -> health(healthcheck, port),
+                    a -> !a.output().contains("nothing listens"));
             assertThat(answer.exitCode()).isEqualTo(1);
             assertThat(answer.output().strip()).isEqualTo("unhealthy: 127.0.0.1:" + port
                     + "/health answered 'HTTP/1.0 404 File not found'");

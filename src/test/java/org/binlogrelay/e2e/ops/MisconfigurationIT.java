@@ -1,6 +1,7 @@
 package org.binlogrelay.e2e.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -193,26 +194,32 @@ class MisconfigurationIT {
     }
 
     private static void awaitLine(Process relay, Path logFile, String text) throws Exception {
-        long deadline = System.nanoTime() + BOUND.toNanos();
-        while (!Files.exists(logFile) || !Files.readString(logFile).contains(text)) {
-            if (!relay.isAlive() || System.nanoTime() > deadline) {
-                throw new AssertionError("no '" + text + "' in the relay's log\n" + Tails.of(logFile, 30));
-            }
-            Thread.sleep(50);
+        try {
+            eventually(BOUND, "'" + text + "' in the relay's log", () -> {
+                boolean logged = Files.exists(logFile) && Files.readString(logFile).contains(text);
+                if (!logged && !relay.isAlive()) {
+                    throw new AssertionError("the relay exited");
+                }
+                return logged;
+            });
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "\n" + Tails.of(logFile, 30), e);
         }
     }
 
     /** Waits until the relay stores every file of the primary, each as long as the primary's. */
     private static void awaitCaughtUp(DatabaseServer primary, Path dataDir, Process relay, Path logFile)
             throws Exception {
-        long deadline = System.nanoTime() + BOUND.toNanos();
-        Map<String, Long> wanted;
-        while (!storedFiles(dataDir).equals(wanted = storedFiles(primary.binlogDir()))) {
-            if (!relay.isAlive() || System.nanoTime() > deadline) {
-                throw new AssertionError("the relay did not catch up: primary " + wanted + ", relay "
-                        + storedFiles(dataDir) + "\n" + Tails.of(logFile, 30));
-            }
-            Thread.sleep(50);
+        try {
+            eventually(BOUND, "the relay's files as the primary's [primary, relay]", () -> {
+                List<Map<String, Long>> both = List.of(storedFiles(primary.binlogDir()), storedFiles(dataDir));
+                if (!both.get(0).equals(both.get(1)) && !relay.isAlive()) {
+                    throw new AssertionError("the relay exited: [primary, relay] " + both);
+                }
+                return both;
+            }, both -> both.get(0).equals(both.get(1)));
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "\n" + Tails.of(logFile, 30), e);
         }
     }
 

@@ -1,6 +1,7 @@
 package org.binlogrelay.e2e.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -258,7 +259,7 @@ class RelayctlIT {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         Environment environment = new Environment(Map.copyOf(env), Terminal.fixed(false, 100), Clock.systemUTC(),
-                d -> Thread.sleep(d.toMillis()));
+                Environment.system().pause());
         int code = Relayctl.commandLine(new Relayctl(environment), new PrintWriter(out), new PrintWriter(err))
                 .execute(all.toArray(String[]::new));
         Result result = new Result(code, out.toString(), err.toString());
@@ -281,26 +282,22 @@ class RelayctlIT {
     /** Polls {@code probe} until {@code done} holds (bounded by {@link #WAIT}); the last value. */
     private static JsonNode await(String what, Probe probe, Predicate<JsonNode> done, Process relay, Path log)
             throws Exception {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        JsonNode last = null;
-        while (true) {
-            try {
-                last = probe.get();
-                if (done.test(last)) {
-                    return last;
+        try {
+            return (JsonNode) eventually(WAIT, what, () -> {
+                Object last;
+                try {
+                    last = probe.get();
+                } catch (AssertionError notYet) {
+                    last = notYet.getMessage();
                 }
-            } catch (AssertionError notYet) {
-                last = JSON.getNodeFactory().textNode(notYet.getMessage());
-            }
-            if (!relay.isAlive()) {
-                throw new AssertionError("the relay exited with " + relay.exitValue() + " while waiting for " + what
-                        + "\n" + Tails.of(log, 40));
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("waited " + WAIT + " for " + what + "; last: " + last + "\n"
-                        + Tails.of(log, 40));
-            }
-            Thread.sleep(100);
+                if (!(last instanceof JsonNode node && done.test(node)) && !relay.isAlive()) {
+                    throw new AssertionError("the relay exited with " + relay.exitValue() + " while waiting for "
+                            + what);
+                }
+                return last;
+            }, last -> last instanceof JsonNode node && done.test(node));
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "\n" + Tails.of(log, 40), e);
         }
     }
 

@@ -71,6 +71,12 @@ public record ReplicaStatus(Map<String, String> columns) {
         return text.toString();
     }
 
+    /** The {@link #summary()}, on a line of its own: what a failed wait shows as the last value observed. */
+    @Override
+    public String toString() {
+        return "\n" + summary();
+    }
+
     private String first(String... names) {
         for (String name : names) {
             if (columns.containsKey(name)) {

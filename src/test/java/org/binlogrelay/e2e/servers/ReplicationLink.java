@@ -1,5 +1,7 @@
 package org.binlogrelay.e2e.servers;
 
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -77,30 +79,32 @@ public final class ReplicationLink {
         HarnessFlavor dialect = replica.flavor().dialect();
         String target = origin.executedGtidSet();
         long started = System.nanoTime();
-        long deadline = started + timeout.toNanos();
-        while (true) {
-            if (dialect.hasExecuted(replica, target)) {
-                LOG.info("{} caught up with {} in {} ms", replica, origin,
-                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
-                return;
+        try {
+            eventually(timeout, replica + " executing " + target, () -> {
+                if (dialect.hasExecuted(replica, target)) {
+                    return true;
+                }
+                ReplicaStatus status = status();
+                if (status.lastSqlErrno() != 0) {
+                    throw notCaughtUp(origin, target, status, "its applier stopped with error "
+                            + status.lastSqlErrno());
+                }
+                if (status.lastIoErrno() == FATAL_READING_BINLOG) {
+                    throw notCaughtUp(origin, target, status, "the source refused its request with error 1236");
+                }
+                return false;
+            });
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ServerException("Interrupted while waiting for " + replica + " to catch up", e);
+        } catch (AssertionError e) {
+            if (e.getMessage().startsWith("waited ")) {
+                throw notCaughtUp(origin, target, status(), "it did not within " + timeout.toSeconds() + " s");
             }
-            ReplicaStatus status = status();
-            if (status.lastSqlErrno() != 0) {
-                throw notCaughtUp(origin, target, status, "its applier stopped with error " + status.lastSqlErrno());
-            }
-            if (status.lastIoErrno() == FATAL_READING_BINLOG) {
-                throw notCaughtUp(origin, target, status, "the source refused its request with error 1236");
-            }
-            if (System.nanoTime() > deadline) {
-                throw notCaughtUp(origin, target, status, "it did not within " + timeout.toSeconds() + " s");
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new ServerException("Interrupted while waiting for " + replica + " to catch up", e);
-            }
+            throw e;
         }
+        LOG.info("{} caught up with {} in {} ms", replica, origin,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
     }
 
     private AssertionError notCaughtUp(DatabaseServer origin, String target, ReplicaStatus status, String why) {

@@ -97,7 +97,7 @@ class MariadbVersionMatrixIT {
             ReplicationLink.establish(replica, at, Credentials.REPLICATION, "relay");
             Future<SysbenchResult> running = background.submit(() -> load.run(LOAD));
             for (int i = 1; i <= ROTATIONS; i++) {
-                Thread.sleep(LOAD.toMillis() / (ROTATIONS + 1));
+                Thread.sleep(LOAD.toMillis() / (ROTATIONS + 1)); // the scenario's schedule: rotations spread over the load
                 primary.execute("FLUSH BINARY LOGS");
             }
             SysbenchResult result = running.get(LOAD.toSeconds() + 180, TimeUnit.SECONDS);

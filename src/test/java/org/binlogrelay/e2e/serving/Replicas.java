@@ -1,5 +1,7 @@
 package org.binlogrelay.e2e.serving;
 
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -20,18 +22,25 @@ final class Replicas {
     /** Waits until {@code replica} executed {@code gtids} (a value of the flavour's executed-GTID query); returns ms. */
     static long awaitExecuted(DatabaseServer replica, String gtids, Duration timeout) {
         long started = System.nanoTime();
-        long deadline = started + timeout.toNanos();
-        while (true) {
-            if (replica.flavor().dialect().hasExecuted(replica, gtids)) {
-                return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-            }
-            ReplicaStatus status = ReplicaStatus.of(replica);
-            if (status.lastSqlErrno() != 0 || status.lastIoErrno() == 1236 || System.nanoTime() > deadline) {
-                throw new AssertionError(replica + " did not execute " + gtids + " within " + timeout + "; it has "
-                        + replica.executedGtidSet() + "\n" + status.summary() + replica.errorLogTail(30));
-            }
-            sleep(20);
+        try {
+            eventually(timeout, replica + " executing " + gtids, () -> {
+                if (replica.flavor().dialect().hasExecuted(replica, gtids)) {
+                    return true;
+                }
+                ReplicaStatus status = ReplicaStatus.of(replica);
+                if (status.lastSqlErrno() != 0 || status.lastIoErrno() == 1236) {
+                    throw new AssertionError(replica + " stopped short of " + gtids);
+                }
+                return false;
+            });
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; it has " + replica.executedGtidSet() + "\n"
+                    + ReplicaStatus.of(replica).summary() + replica.errorLogTail(30), e);
         }
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
     }
 
     /** The primary's GTIDs now, and how long until {@code replica} has them: a lag sample in ms. */
@@ -41,16 +50,12 @@ final class Replicas {
 
     /** Waits until the replica reports an IO error and returns its status. */
     static ReplicaStatus awaitIoError(DatabaseServer replica, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            ReplicaStatus status = ReplicaStatus.of(replica);
-            if (status.lastIoErrno() != 0) {
-                return status;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(replica + " reported no IO error within " + timeout + "\n" + status.summary());
-            }
-            sleep(50);
+        try {
+            return eventually(timeout, replica + " reporting an IO error", () -> ReplicaStatus.of(replica),
+                    status -> status.lastIoErrno() != 0);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
         }
     }
 
@@ -60,19 +65,17 @@ final class Replicas {
      * Read_Master_Log_Pos}): positions stay right across skipped transactions and reconnections.
      */
     static void awaitReadPosition(DatabaseServer replica, org.binlogrelay.storage.Position end) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (true) {
-            java.util.Map<String, String> c = ReplicaStatus.of(replica).columns();
-            String file = c.containsKey("Source_Log_File") ? c.get("Source_Log_File") : c.get("Master_Log_File");
-            String pos = c.containsKey("Read_Source_Log_Pos") ? c.get("Read_Source_Log_Pos")
-                    : c.get("Read_Master_Log_Pos");
-            if (end.file().equals(file) && Long.toString(end.offset()).equals(pos)) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(replica + " read up to " + file + ":" + pos + ", not " + end);
-            }
-            sleep(50);
+        try {
+            eventually(Duration.ofSeconds(10), replica + " read up to " + end, () -> {
+                java.util.Map<String, String> c = ReplicaStatus.of(replica).columns();
+                String file = c.containsKey("Source_Log_File") ? c.get("Source_Log_File") : c.get("Master_Log_File");
+                String pos = c.containsKey("Read_Source_Log_Pos") ? c.get("Read_Source_Log_Pos")
+                        : c.get("Read_Master_Log_Pos");
+                return file + ":" + pos;
+            }, read -> read.equals(end.file() + ":" + end.offset()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
         }
     }
 
@@ -102,9 +105,10 @@ final class Replicas {
         return Duration.ofSeconds(seconds);
     }
 
+    /** A pause between two samples, or a watcher's cadence; waits for a condition use {@code Eventually}. */
     static void sleep(long millis) {
         try {
-            Thread.sleep(millis);
+            Thread.sleep(millis); // the pause asked for: a sampling interval or a watcher's cadence, not a wait
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted", e);

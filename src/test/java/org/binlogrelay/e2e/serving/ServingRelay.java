@@ -1,5 +1,8 @@
 package org.binlogrelay.e2e.serving;
 
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
+import static org.binlogrelay.protocol.testing.Eventually.steady;
+
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -8,10 +11,12 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import org.binlogrelay.e2e.process.ChildProcesses;
@@ -160,19 +165,14 @@ final class ServingRelay implements AutoCloseable {
 
     /** Waits until the store's readable end is the primary's current position. */
     Position awaitCaughtUp(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            Position target = primaryPosition();
-            Position stored = store.readableEnd();
-            if (target.equals(stored)) {
-                return stored;
+        return eventually(timeout, "the store's end at " + primary + "'s position [primary, store]", () -> {
+            List<Position> both = Arrays.asList(primaryPosition(), store.readableEnd());
+            if (upstream.state().status() == UpstreamStatus.FAILED) {
+                throw new AssertionError("the upstream failed while catching up: [primary, store] " + both + ", "
+                        + upstream.state());
             }
-            if (upstream.state().status() == UpstreamStatus.FAILED || System.nanoTime() > deadline) {
-                throw new AssertionError("relay did not catch up with " + primary + " at " + target + " within "
-                        + timeout + "; store at " + stored + ", upstream " + upstream.state());
-            }
-            Thread.sleep(50);
-        }
+            return both;
+        }, both -> both.get(0).equals(both.get(1))).get(1);
     }
 
     /**
@@ -180,19 +180,8 @@ final class ServingRelay implements AutoCloseable {
      * a new file a moment after it rotated), then until the relay has it all.
      */
     Position awaitQuietAndCaughtUp(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        Position seen = primaryPosition();
-        while (true) {
-            Thread.sleep(1_000);
-            Position now = primaryPosition();
-            if (now.equals(seen)) {
-                return awaitCaughtUp(timeout);
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(primary + " kept writing: " + seen + " then " + now);
-            }
-            seen = now;
-        }
+        steady(timeout, Duration.ofSeconds(1), primary + "'s position", this::primaryPosition);
+        return awaitCaughtUp(timeout);
     }
 
     /** The primary's current binlog file and offset. */
@@ -205,18 +194,9 @@ final class ServingRelay implements AutoCloseable {
     /** Waits until every file but the last is closed and durable, so that it may be removed. */
     void awaitSettled(Duration timeout) throws Exception {
         store.sync().get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            var files = store.files();
-            boolean closed = files.subList(0, Math.max(0, files.size() - 1)).stream().allMatch(f -> f.closed());
-            if (closed && !store.durableEnd().isBefore(store.readableEnd())) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("store did not settle: " + files);
-            }
-            Thread.sleep(20);
-        }
+        eventually(timeout, "the store settled (files closed and durable)", store::files,
+                files -> files.subList(0, Math.max(0, files.size() - 1)).stream().allMatch(f -> f.closed())
+                        && !store.durableEnd().isBefore(store.readableEnd()));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package org.binlogrelay.e2e.serving;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -93,11 +94,8 @@ class StalledClientIT {
                         .isLessThanOrEqualTo(Math.max(2L << 20, 10 * before.max()));
 
                 stalled.resume();
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                while (stalled.endedByServer() == null && stalled.failure() == null) {
-                    assertThat(System.nanoTime()).as("the stalled client reads its stream's end").isLessThan(deadline);
-                    Thread.sleep(20);
-                }
+                eventually(Duration.ofSeconds(60), "the stalled client reads its stream's end",
+                        () -> stalled.endedByServer() != null || stalled.failure() != null);
                 LOG.info("stalled client: the relay closed its stream after {} events ({})", stalled.events(),
                         stalled.endedByServer().toString());
                 assertThat(stalled.failure()).isNull();
@@ -105,11 +103,8 @@ class StalledClientIT {
                 running.get(LOAD.toSeconds() + 120, TimeUnit.SECONDS);
                 relay.awaitCaughtUp(Duration.ofMinutes(1));
                 Position target = relay.primaryPosition();
-                deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                while (others.stream().anyMatch(f -> !target.equals(f.position()))) {
-                    assertThat(System.nanoTime()).as("all %d clients at %s", OTHERS, target).isLessThan(deadline);
-                    Thread.sleep(20);
-                }
+                eventually(Duration.ofSeconds(60), "all " + OTHERS + " clients at " + target,
+                        () -> others.stream().allMatch(f -> target.equals(f.position())));
                 String reference = StreamFollower.referenceDigest(primary);
                 for (StreamFollower f : others) {
                     assertThat(f.digestHex()).as("events of follower " + f.serverId()).isEqualTo(reference);
@@ -151,7 +146,7 @@ class StalledClientIT {
                     lag.maxPerClient.merge(f.serverId(), bytesBehind(at, head, files), Math::max);
                 }
             }
-            Thread.sleep(100);
+            Thread.sleep(100); // the sampling interval of a measurement over a period, not a wait for anything
         }
         return lag;
     }
@@ -178,14 +173,12 @@ class StalledClientIT {
     /** Waits until every client received everything up to {@code end} (the relay's head before the load). */
     private static void awaitAllAt(Position end, ServingRelay relay, List<StreamFollower> all)
             throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (all.stream().anyMatch(f -> !end.equals(f.position())) || relay.dumps().dumps().size() < all.size()) {
+        eventually(Duration.ofSeconds(60), "all clients at " + end + " and all dumps listed", () -> {
             for (StreamFollower f : all) {
                 assertThat(f.failure()).as("follower " + f.serverId()).isNull();
             }
-            assertThat(System.nanoTime()).as("all clients at %s", end).isLessThan(deadline);
-            Thread.sleep(20);
-        }
+            return all.stream().allMatch(f -> end.equals(f.position())) && relay.dumps().dumps().size() >= all.size();
+        });
     }
 
     private static DumpStatus dumpOf(ServingRelay relay, long serverId) {

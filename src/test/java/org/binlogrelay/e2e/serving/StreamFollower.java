@@ -67,7 +67,7 @@ final class StreamFollower implements Runnable {
             String file = null;
             while (!stop) {
                 if (stalled) {
-                    Thread.sleep(20);
+                    Thread.sleep(20); // the stall under test: a client that reads nothing until resumed
                     continue;
                 }
                 WireClient.Packet p;

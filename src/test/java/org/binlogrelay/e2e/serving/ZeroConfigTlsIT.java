@@ -1,6 +1,7 @@
 package org.binlogrelay.e2e.serving;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -230,13 +231,8 @@ class ZeroConfigTlsIT {
         return at.host().equals("127.0.0.1") ? new HostAndPort("127.1", at.port()) : at;
     }
 
-    private static void awaitTlsLoginAfter(ServingRelay relay, long before) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (relay.tlsLogins() <= before) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("no TLS login after the replica's host change within 60 s");
-            }
-            Replicas.sleep(50);
-        }
+    private static void awaitTlsLoginAfter(ServingRelay relay, long before) throws InterruptedException {
+        eventually(Duration.ofSeconds(60), "a TLS login after the replica's host change", relay::tlsLogins,
+                logins -> logins > before);
     }
 }

@@ -97,7 +97,7 @@ class ConnectionFaultsIT {
                 "streaming again after " + what, UpstreamScenarios.CONNECT);
         double seconds = (System.nanoTime() - started) / 1e9;
         log.info("FAULT {}: streaming again after {} s: {}", what, String.format("%.2f", seconds), back.lastError());
-        Thread.sleep(1_000);
+        UpstreamScenarios.awaitMoreEvents(relay, 100, "events on the new connection");
         return what + " -> " + back.lastError();
     }
 }

@@ -1,6 +1,7 @@
 package org.binlogrelay.e2e.upstream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +22,7 @@ import org.binlogrelay.e2e.servers.ServerSpec;
 import org.binlogrelay.e2e.servers.ServerVersion;
 import org.binlogrelay.server.upstream.UpstreamState;
 import org.binlogrelay.server.upstream.UpstreamStatus;
+import org.binlogrelay.storage.Position;
 import org.binlogrelay.storage.StoreCondition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -65,7 +67,10 @@ class DiskFullIT {
             Future<SysbenchResult> load = background.submit(() -> sysbench.run(Duration.ofSeconds(30)));
             relay.awaitStatus(UpstreamStatus.STREAMING, UpstreamScenarios.CONNECT);
             for (int round = 1; round <= 2; round++) {
-                Thread.sleep(3_000);
+                // At the load's pace before the disk fills: any backlog (the prepared tables, what came while the
+                // disk was full) stored, then some more of the load; else HEADROOM would go at once.
+                awaitBacklogStored(relay);
+                UpstreamScenarios.awaitMoreEvents(relay, 300, "events under load before the disk fills");
                 long events = relay.state().eventsReceived();
                 disk.shrinkTo(disk.used() + HEADROOM);
                 UpstreamState waiting = relay.awaitState(s -> s.status() == UpstreamStatus.WAITING_FOR_STORE,
@@ -76,7 +81,7 @@ class DiskFullIT {
                         .isGreaterThan(events);
                 // while full, nothing is read from the primary: the count of received events stands still
                 long stuckAt = relay.state().eventsReceived();
-                Thread.sleep(2_500);
+                Thread.sleep(2_500); // nothing may happen: an absence can only be checked over some time
                 assertThat(relay.state().status()).isEqualTo(UpstreamStatus.WAITING_FOR_STORE);
                 assertThat(relay.state().eventsReceived()).isEqualTo(stuckAt);
                 log.info("DISK FULL round {}: relay waiting after {} events: {}", round, stuckAt, waiting.lastError());
@@ -96,6 +101,13 @@ class DiskFullIT {
         } finally {
             background.shutdownNow();
         }
+    }
+
+    /** Waits until the store has all the primary had written when called (the load goes on meanwhile). */
+    private static void awaitBacklogStored(UpstreamUnderTest relay) throws InterruptedException {
+        Position primaryNow = relay.primaryPosition();
+        eventually(UpstreamScenarios.CATCH_UP, "the store at or past the primary's " + primaryNow,
+                () -> relay.store().readableEnd(), end -> end != null && !end.isBefore(primaryNow));
     }
 
     /** A tmpfs mounted for the test, resized to fill it up and to free it (mount -o remount,size=N). */

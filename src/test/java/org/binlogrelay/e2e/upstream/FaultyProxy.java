@@ -67,7 +67,7 @@ public final class FaultyProxy implements AutoCloseable {
     /** Stops forwarding on every connection open now; they stay open. */
     public void freezeOpenConnections() {
         for (Link l : links) {
-            l.frozen = true;
+            l.freeze(true);
         }
     }
 
@@ -75,11 +75,11 @@ public final class FaultyProxy implements AutoCloseable {
     public void stall(Duration duration) throws InterruptedException {
         List<Link> now = List.copyOf(links);
         for (Link l : now) {
-            l.frozen = true;
+            l.freeze(true);
         }
-        Thread.sleep(duration.toMillis());
+        Thread.sleep(duration.toMillis()); // the fault's duration, not a wait for anything
         for (Link l : now) {
-            l.frozen = false;
+            l.freeze(false);
         }
     }
 
@@ -93,7 +93,7 @@ public final class FaultyProxy implements AutoCloseable {
     /** Closes the server side of every connection open now; the client side stays open and hears nothing. */
     public void halfOpen() {
         for (Link l : links) {
-            l.frozen = true;
+            l.freeze(true);
             l.keepClient = true;
             Link.closeQuietly(l.server);
         }
@@ -181,9 +181,7 @@ public final class FaultyProxy implements AutoCloseable {
                 try {
                     int n;
                     while ((n = in.read(buffer)) >= 0) {
-                        while (frozen && !client.isClosed()) {
-                            Thread.sleep(20);
-                        }
+                        awaitThawed();
                         forward(buffer, n, out);
                     }
                 } catch (IOException | InterruptedException e) {
@@ -209,8 +207,19 @@ public final class FaultyProxy implements AutoCloseable {
                 offset += slice;
                 if (limit > 0) {
                     long nanos = slice * 1_000_000_000L / limit;
-                    Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
+                    Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000)); // the throttle's pace (the fault)
                 }
+            }
+        }
+
+        synchronized void freeze(boolean value) {
+            frozen = value;
+            notifyAll();
+        }
+
+        private synchronized void awaitThawed() throws InterruptedException {
+            while (frozen && !client.isClosed()) {
+                wait(100); // woken by freeze(false); the bound only notices a socket closed meanwhile
             }
         }
 

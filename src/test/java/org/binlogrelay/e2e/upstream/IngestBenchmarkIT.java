@@ -1,11 +1,13 @@
 package org.binlogrelay.e2e.upstream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -95,17 +97,11 @@ class IngestBenchmarkIT {
                 + primary.address().port() + ", SOURCE_USER='" + primary.replicationCredentials().user()
                 + "', SOURCE_PASSWORD='" + primary.replicationCredentials().password()
                 + "', SOURCE_AUTO_POSITION=1, GET_SOURCE_PUBLIC_KEY=1", "START REPLICA IO_THREAD");
-        long deadline = System.nanoTime() + Duration.ofMinutes(15).toNanos();
-        while (true) {
+        eventually(Duration.ofMinutes(15), "the receiver caught up (Retrieved_Gtid_Set, Last_IO_Error)", () -> {
             Map<String, String> status = replica.queryRows("SHOW REPLICA STATUS").get(0);
-            String retrieved = status.get("Retrieved_Gtid_Set");
-            if (retrieved != null && !retrieved.isEmpty()
-                    && "1".equals(replica.queryValue("SELECT GTID_SUBSET(?, ?)", target, retrieved))) {
-                break;
-            }
-            assertThat(System.nanoTime()).as("receiver caught up; " + status.get("Last_IO_Error")).isLessThan(deadline);
-            Thread.sleep(100);
-        }
+            return Arrays.asList(status.get("Retrieved_Gtid_Set"), status.get("Last_IO_Error"));
+        }, s -> s.get(0) != null && !s.get(0).isEmpty()
+                && "1".equals(replica.queryValue("SELECT GTID_SUBSET(?, ?)", target, s.get(0))));
         double seconds = (System.nanoTime() - started) / 1e9;
         long relayLogBytes = replica.queryRows("SHOW RELAYLOG EVENTS LIMIT 1").isEmpty() ? 0 : relayLogSize(replica);
         String line = String.format("MySQL 9.7 replica, receiver thread only: %d bytes of relay log in %.1f s = %.1f"

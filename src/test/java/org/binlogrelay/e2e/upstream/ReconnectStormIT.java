@@ -1,6 +1,7 @@
 package org.binlogrelay.e2e.upstream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
@@ -195,20 +196,16 @@ class ReconnectStormIT {
     /** Polls until the relay streams and its store's head is the primary's position. */
     private static void awaitCaughtUp(RelayMainChild relay, DatabaseServer primary) throws Exception {
         relay.awaitUpstream("streaming", u -> u.path("state").asText().equals("STREAMING"), WAIT);
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (true) {
-            Map<String, String> p = primaryPosition(primary);
-            JsonNode head = relay.store().path("head");
-            JsonNode u = relay.upstream();
-            if (u.path("state").asText().equals("STREAMING") && head.path("file").asText().equals(p.get("File"))
-                    && head.path("position").asText().equals(p.get("Position"))) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the relay did not catch up with " + p + " within " + WAIT + ": upstream "
-                        + u + ", head " + head + "\n" + relay.logTail(30));
-            }
-            Thread.sleep(100);
+        record Seen(Map<String, String> primary, JsonNode head, JsonNode upstream) {
+        }
+        try {
+            eventually(WAIT, "the relay streaming at the primary's position",
+                    () -> new Seen(primaryPosition(primary), relay.store().path("head"), relay.upstream()),
+                    s -> s.upstream().path("state").asText().equals("STREAMING")
+                            && s.head().path("file").asText().equals(s.primary().get("File"))
+                            && s.head().path("position").asText().equals(s.primary().get("Position")));
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "\n" + relay.logTail(30), e);
         }
     }
 

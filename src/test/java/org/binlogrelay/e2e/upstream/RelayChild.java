@@ -43,7 +43,7 @@ public final class RelayChild {
             }
         });
         replicator.start();
-        Thread.sleep(Long.MAX_VALUE);
+        Thread.currentThread().join(); // streams until the test kills this process
     }
 
     private static synchronized void say(String line) {

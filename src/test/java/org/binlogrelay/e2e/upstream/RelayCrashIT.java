@@ -1,6 +1,7 @@
 package org.binlogrelay.e2e.upstream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -114,12 +115,16 @@ class RelayCrashIT {
                 Path out = dir.resolve("child-" + i + ".log");
                 Process child = ChildProcesses.start(command(primary, store), dir, out, null);
                 try {
+                    // The fault's moment, drawn at random: anywhere in start-up (recovery, connecting, ...) or while
+                    // streaming; not a wait for anything.
+                    long killAfter;
                     if (random.nextInt(5) == 0) {
-                        Thread.sleep(200 + random.nextInt(1_000)); // anywhere in start-up: recovery, connecting, ...
+                        killAfter = 200 + random.nextInt(1_000);
                     } else {
                         awaitLine(out, "@@STREAMING", child, Duration.ofSeconds(60));
-                        Thread.sleep(random.nextInt(1_500)); // while streaming
+                        killAfter = random.nextInt(1_500);
                     }
+                    Thread.sleep(killAfter);
                 } finally {
                     ChildProcesses.kill(child);
                 }
@@ -148,15 +153,14 @@ class RelayCrashIT {
     }
 
     private static void awaitLine(Path out, String prefix, Process child, Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (lastLine(out, prefix) == null) {
-            String failed = lastLine(out, "@@FAILED");
-            if (failed != null || !child.isAlive() || System.nanoTime() > deadline) {
-                throw new AssertionError("relay child did not print " + prefix + " within " + timeout + " (alive "
-                        + child.isAlive() + "):\n" + Tails.of(out, 40));
+        eventually(timeout, "the relay child printing " + prefix, () -> {
+            String line = lastLine(out, prefix);
+            if (line == null && (lastLine(out, "@@FAILED") != null || !child.isAlive())) {
+                throw new AssertionError("relay child did not print " + prefix + " (alive " + child.isAlive() + "):\n"
+                        + Tails.of(out, 40));
             }
-            Thread.sleep(20);
-        }
+            return line;
+        }, line -> line != null);
     }
 
     private static String lastLine(Path out, String prefix) throws IOException {

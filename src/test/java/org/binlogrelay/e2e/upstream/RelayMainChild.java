@@ -1,5 +1,7 @@
 package org.binlogrelay.e2e.upstream;
 
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -133,31 +135,24 @@ final class RelayMainChild implements AutoCloseable {
     }
 
     /**
-     * Polls the upstream part of the status until {@code done} holds (every 50 ms, bounded by {@code limit}, not
+     * Polls the upstream part of the status until {@code done} holds (bounded by {@code limit}, not
      * before the admin API answers); the last value.
      */
     JsonNode awaitUpstream(String what, Predicate<JsonNode> done, Duration limit) throws Exception {
-        long deadline = System.nanoTime() + limit.toNanos();
-        Object last = null;
-        while (true) {
-            if (!process.isAlive()) {
-                throw new AssertionError("the relay exited with " + process.exitValue() + " while waiting for " + what
-                        + "\n" + Tails.of(log, 40));
-            }
-            try {
-                JsonNode u = upstream();
-                last = u;
-                if (done.test(u)) {
-                    return u;
+        try {
+            return (JsonNode) eventually(limit, what, () -> {
+                if (!process.isAlive()) {
+                    throw new AssertionError("the relay exited with " + process.exitValue() + " while waiting for "
+                            + what);
                 }
-            } catch (java.net.ConnectException notUpYet) {
-                last = notUpYet.toString();
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("waited " + limit + " for " + what + "; last: " + last + "\n"
-                        + Tails.of(log, 40));
-            }
-            Thread.sleep(50);
+                try {
+                    return upstream();
+                } catch (java.net.ConnectException notUpYet) {
+                    return notUpYet.toString();
+                }
+            }, last -> last instanceof JsonNode u && done.test(u));
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "\n" + Tails.of(log, 40), e);
         }
     }
 
@@ -168,7 +163,7 @@ final class RelayMainChild implements AutoCloseable {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         Environment environment = new Environment(Map.of(), Terminal.fixed(false, 100), Clock.systemUTC(),
-                d -> Thread.sleep(d.toMillis()));
+                Environment.system().pause());
         int code = Relayctl.commandLine(new Relayctl(environment), new PrintWriter(out), new PrintWriter(err))
                 .execute(all.toArray(String[]::new));
         return new RelayctlRun(code, out.toString(), err.toString());

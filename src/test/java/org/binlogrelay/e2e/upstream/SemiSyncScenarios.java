@@ -1,6 +1,7 @@
 package org.binlogrelay.e2e.upstream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -10,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.binlogrelay.e2e.servers.DatabaseServer;
@@ -81,13 +83,14 @@ final class SemiSyncScenarios {
             relay.startReplicator();
             relay.awaitCaughtUp(UpstreamScenarios.CATCH_UP);
             primary.execute("INSERT INTO semi.t VALUES (3000)");
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            int next = 3001;
-            while (!source.on()) {
-                assertThat(System.nanoTime()).as("semi-sync back on: " + source.describe()).isLessThan(deadline);
-                primary.execute("INSERT INTO semi.t VALUES (" + next++ + ")");
-                Thread.sleep(100);
-            }
+            AtomicInteger next = new AtomicInteger(3001);
+            eventually(Duration.ofSeconds(30), "semi-sync back on (a commit at each poll)", () -> {
+                boolean on = source.on();
+                if (!on) {
+                    primary.execute("INSERT INTO semi.t VALUES (" + next.getAndIncrement() + ")");
+                }
+                return on;
+            });
             relay.awaitCaughtUp(UpstreamScenarios.CATCH_UP);
             killPrimaryRightAfterACommit(primary, source, relay);
         }
@@ -111,7 +114,9 @@ final class SemiSyncScenarios {
                     }
                 }
             });
-            Thread.sleep(1_000 + (long) (Math.random() * 500));
+            // SIGKILL after a random number of returned commits, so that it lands anywhere in a commit.
+            long killAfter = 50 + (long) (Math.random() * 50);
+            eventually(Duration.ofSeconds(60), killAfter + " commits returned", returned::get, n -> n >= killAfter);
             long noJustBefore = source.status("no_tx");
             primary.kill();
             long committed = returned.get();

@@ -70,7 +70,7 @@ final class SourceSwitchScenarios {
             Future<SysbenchResult> loadR = background.submit(() -> onR.run(Duration.ofSeconds(6)));
             relay.awaitState(s -> s.status() == UpstreamStatus.STREAMING && s.source().equals(r.address().toString()),
                     "streaming from R", UpstreamScenarios.CONNECT);
-            Thread.sleep(2_000);
+            UpstreamScenarios.awaitMoreEvents(relay, 200, "events from R");
             relay.restart(); // a restart on R: the new replicator resumes by GTID by itself
             assertThat(loadR.get(2, TimeUnit.MINUTES).transactions()).isPositive();
             relay.awaitSameGtids(UpstreamScenarios.CATCH_UP);

@@ -1,6 +1,8 @@
 package org.binlogrelay.e2e.upstream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
+import static org.binlogrelay.protocol.testing.Eventually.steady;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -119,7 +121,8 @@ class UpstreamMysqlIT {
         try (FaultyProxy proxy = new FaultyProxy(primary.address());
                 UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, proxy.address(), dir, b -> { })) {
             relay.awaitStatus(UpstreamStatus.STREAMING, UpstreamScenarios.CONNECT);
-            Thread.sleep(1_200); // a couple of heartbeats (period 500 ms)
+            relay.awaitState(s -> s.heartbeatsReceived() > 0, "heartbeats while idle (period 500 ms)",
+                    UpstreamScenarios.CONNECT);
             assertThat(relay.state().heartbeatsReceived()).as("heartbeats while idle").isPositive();
             long frozenAt = System.nanoTime();
             proxy.freezeOpenConnections();
@@ -149,7 +152,7 @@ class UpstreamMysqlIT {
         try (UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, dir)) {
             relay.awaitCaughtUp(UpstreamScenarios.CATCH_UP);
             Future<SysbenchResult> run = background.submit(() -> sysbench.run(Duration.ofSeconds(10)));
-            Thread.sleep(2_000);
+            UpstreamScenarios.awaitMoreEvents(relay, 200, "events under load");
             AtomicBoolean block = new AtomicBoolean(true);
             CountDownLatch blocked = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
@@ -164,13 +167,15 @@ class UpstreamMysqlIT {
                 }
             });
             assertThat(blocked.await(10, TimeUnit.SECONDS)).isTrue();
-            Thread.sleep(300);
+            steady(UpstreamScenarios.CONNECT, Duration.ofMillis(300), "the bytes the relay read",
+                    () -> relay.state().bytesReceived());
             UpstreamState early = relay.state();
             var primaryEarly = relay.primaryPosition();
-            Thread.sleep(3_000);
+            var primaryLate = eventually(UpstreamScenarios.CATCH_UP, "the primary 256 KiB past " + primaryEarly
+                    + " while the store is blocked", relay::primaryPosition,
+                    p -> !p.file().equals(primaryEarly.file()) || p.offset() - primaryEarly.offset() >= 256 << 10);
             UpstreamState late = relay.state();
-            var primaryLate = relay.primaryPosition();
-            log.info("store blocked 3 s: relay received {} -> {} bytes; primary at {} -> {}", early.bytesReceived(),
+            log.info("store blocked: relay received {} -> {} bytes; primary at {} -> {}", early.bytesReceived(),
                     late.bytesReceived(), primaryEarly, primaryLate);
             assertThat(late.bytesReceived()).as("nothing read while the store is blocked")
                     .isEqualTo(early.bytesReceived());

@@ -1,6 +1,7 @@
 package org.binlogrelay.e2e.upstream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,6 +22,7 @@ import org.binlogrelay.server.upstream.StartPosition;
 import org.binlogrelay.server.upstream.UpstreamState;
 import org.binlogrelay.server.upstream.UpstreamStatus;
 import org.binlogrelay.storage.FileMetadata;
+import org.binlogrelay.storage.Position;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -97,20 +99,22 @@ final class UpstreamScenarios {
             Future<SysbenchResult> run = background.submit(() -> sysbench.run(Duration.ofSeconds(16)));
             relay.awaitStatus(UpstreamStatus.STREAMING, CONNECT);
 
-            Thread.sleep(3_000);
+            awaitMoreEvents(relay, 300, "events under load before the stop");
             relay.stopReplicator();
+            Position primaryAtStop = relay.primaryPosition();
             log.info("stopped the replicator mid-load at {}", relay.store().readableEnd());
-            Thread.sleep(1_000);
+            eventually(CONNECT, "the primary writing past " + primaryAtStop + " while the relay is stopped",
+                    relay::primaryPosition, p -> !p.equals(primaryAtStop));
             relay.startReplicator();
             relay.awaitState(s -> s.status() == UpstreamStatus.STREAMING && s.eventsReceived() > 100,
                     "streaming again after a stop", CONNECT);
 
-            Thread.sleep(3_000);
+            awaitMoreEvents(relay, 300, "events under load before the restart");
             relay.restart();
             relay.awaitState(s -> s.status() == UpstreamStatus.STREAMING && s.eventsReceived() > 100,
                     "streaming again after reopening the store", CONNECT);
 
-            Thread.sleep(3_000);
+            awaitMoreEvents(relay, 300, "events under load before the KILL");
             long before = relay.state().connections();
             List<String> killed = killDumpThreads(primary);
             assertThat(killed).as("the relay's dump thread in the processlist").hasSize(1);
@@ -204,20 +208,22 @@ final class UpstreamScenarios {
      * (seen on 10.11 and 11.8: "not purged because it may be needed for crash recovery (XID)").
      */
     static void purgeTo(DatabaseServer primary, String file) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (true) {
-            primary.execute("PURGE BINARY LOGS TO '" + file + "'");
-            List<String> left = primary.queryRows("SHOW BINARY LOGS").stream().map(r -> r.get("Log_name")).toList();
-            if (left.get(0).equals(file)) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(primary + " still lists " + left + " 30 s after PURGE BINARY LOGS TO '" + file
-                        + "'");
-            }
-            log.info("{} kept {} after PURGE BINARY LOGS TO '{}'; purging again", primary, left, file);
-            Thread.sleep(200);
-        }
+        eventually(Duration.ofSeconds(30), primary + "'s binary logs beginning with " + file + " after PURGE BINARY LOGS"
+                + " TO '" + file + "' (repeated)", () -> {
+                    primary.execute("PURGE BINARY LOGS TO '" + file + "'");
+                    List<String> left = primary.queryRows("SHOW BINARY LOGS").stream().map(r -> r.get("Log_name"))
+                            .toList();
+                    if (!left.get(0).equals(file)) {
+                        log.info("{} kept {} after PURGE BINARY LOGS TO '{}'; purging again", primary, left, file);
+                    }
+                    return left;
+                }, left -> left.get(0).equals(file));
+    }
+
+    /** Waits until the relay received {@code count} more events than now (the load is running). */
+    static void awaitMoreEvents(UpstreamUnderTest relay, long count, String what) throws InterruptedException {
+        long from = relay.state().eventsReceived();
+        relay.awaitState(s -> s.eventsReceived() >= from + count, count + " more " + what, CATCH_UP);
     }
 
     /**

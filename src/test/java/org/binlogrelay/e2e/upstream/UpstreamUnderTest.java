@@ -1,6 +1,7 @@
 package org.binlogrelay.e2e.upstream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -180,17 +181,7 @@ final class UpstreamUnderTest implements AutoCloseable {
 
     UpstreamState awaitState(Predicate<UpstreamState> condition, String what, Duration timeout)
             throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            UpstreamState s = replicator.state();
-            if (condition.test(s)) {
-                return s;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("relay did not reach '" + what + "' within " + timeout + ": " + s);
-            }
-            Thread.sleep(50);
-        }
+        return eventually(timeout, "relay at '" + what + "'", replicator::state, condition);
     }
 
     UpstreamState awaitStatus(UpstreamStatus status, Duration timeout) throws InterruptedException {
@@ -206,38 +197,27 @@ final class UpstreamUnderTest implements AutoCloseable {
 
     /** Waits until the store's readable end is the primary's current position. */
     Position awaitCaughtUp(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            Position target = primaryPosition();
-            Position stored = store.readableEnd();
-            if (target.equals(stored)) {
-                return stored;
-            }
-            UpstreamState s = replicator.state();
-            if (s.status() == UpstreamStatus.FAILED || System.nanoTime() > deadline) {
-                throw new AssertionError("relay did not catch up with " + target + " within " + timeout
-                        + "; store at " + stored + ", replicator " + s);
-            }
-            Thread.sleep(100);
+        return eventually(timeout, "the store's end at the primary's position [primary, store]", () -> {
+            List<Position> both = Arrays.asList(primaryPosition(), store.readableEnd());
+            requireNotFailed("catching up: [primary, store] " + both);
+            return both;
+        }, both -> both.get(0).equals(both.get(1))).get(1);
+    }
+
+    private void requireNotFailed(String doing) {
+        UpstreamState s = replicator.state();
+        if (s.status() == UpstreamStatus.FAILED) {
+            throw new AssertionError("the replicator failed while " + doing + ": " + s);
         }
     }
 
     /** Waits until the store's executed GTIDs are the primary's (positions differ once the relay names its files). */
     void awaitSameGtids(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            GtidSet target = executedOn(primary);
-            GtidSet stored = store.executedGtids();
-            if (stored.equals(target)) {
-                return;
-            }
-            UpstreamState s = replicator.state();
-            if (s.status() == UpstreamStatus.FAILED || System.nanoTime() > deadline) {
-                throw new AssertionError("relay did not reach " + primary + "'s GTIDs " + target + " within " + timeout
-                        + "; store has " + stored + ", replicator " + s);
-            }
-            Thread.sleep(100);
-        }
+        eventually(timeout, "the store at " + primary + "'s GTIDs [primary, store]", () -> {
+            List<GtidSet> both = List.of(executedOn(primary), store.executedGtids());
+            requireNotFailed("reaching the primary's GTIDs: [primary, store] " + both);
+            return both;
+        }, both -> both.get(0).equals(both.get(1)));
     }
 
     /** A server's executed GTIDs as the store counts them: MySQL gtid_executed, MariaDB gtid_binlog_state. */

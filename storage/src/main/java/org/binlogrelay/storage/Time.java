@@ -1,13 +1,16 @@
 package org.binlogrelay.storage;
 
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * The store's view of time (STYLE.md section 8): a monotonic clock for sync intervals and checkpoint
- * scheduling, a wall clock for logs, and waits measured on the monotonic clock. Tests pass a fake to make
- * scheduling exact: a fake's {@link #waitOn} ends when the fake is moved past the deadline, not when real time
- * passes.
+ * The relay's one view of time (STYLE.md section 8): a monotonic clock for intervals (sync, checkpoints,
+ * back-off), a wall clock for logs and ages, and waits measured on the monotonic clock ({@link #waitOn} for a
+ * condition, {@link #sleep} for a plain pause). Storage owns it because storage is the lowest module that needs
+ * time; the server and its components take the same {@code Time}. Tests pass a manual clock (storage's test-jar,
+ * {@code org.binlogrelay.storage.testing.ManualTime}) to make scheduling exact: its waits end when it is moved
+ * past the deadline, not when real time passes. Implementations are thread-safe.
  */
 public interface Time {
   /** The system clocks. */
@@ -48,5 +51,20 @@ public interface Time {
       TimeUnit.NANOSECONDS.timedWait(monitor, left);
     }
     return true;
+  }
+
+  /**
+   * Pauses the calling thread for {@code duration} on this clock: the real time for {@link #SYSTEM}, until moved
+   * that far for a manual clock. This implementation waits with {@link #waitOn} on a monitor of its own that nobody
+   * notifies.
+   *
+   * @throws InterruptedException if the thread was interrupted while waiting
+   */
+  default void sleep(Duration duration) throws InterruptedException {
+    Object alone = new Object();
+    long deadline = nanoseconds() + duration.toNanos();
+    synchronized (alone) {
+      waitOn(alone, () -> false, deadline);
+    }
   }
 }

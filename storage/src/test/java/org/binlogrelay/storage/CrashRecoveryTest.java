@@ -229,6 +229,7 @@ class CrashRecoveryTest {
           } else if (exited) {
             break;
           } else {
+            // Tailing a file that another process writes: the pause between reads of it (ends when it exits).
             Thread.sleep(2);
           }
         }

@@ -173,6 +173,7 @@ class AdminServerTest {
       started.countDown();
       try {
         if (rotateSleep != null) {
+          // The fault under test: a command slower (in real time) than the admin server's idle timeout.
           Thread.sleep(rotateSleep.toMillis());
         } else if (!release.await(30, TimeUnit.SECONDS)) {
           throw new ApiException(503, "unavailable", "not released");

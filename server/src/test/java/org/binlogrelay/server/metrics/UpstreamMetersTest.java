@@ -1,6 +1,7 @@
 package org.binlogrelay.server.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -46,10 +47,7 @@ class UpstreamMetersTest {
   }
 
   private static void awaitFailure(UpstreamReplicator r) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (failures(r) == 0 && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
+    eventually(Duration.ofSeconds(20), "a refused connection counted", () -> failures(r) > 0);
     assertThat(failures(r)).as("the replicator counted its refused connection").isPositive();
   }
 

@@ -1,5 +1,7 @@
 package org.binlogrelay.server.serving;
 
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -136,19 +138,9 @@ final class StoreFixtures {
   /** Waits (up to a minute) until every file but the last is closed and everything is durable. */
   static void settle(BinlogStore store) throws Exception {
     store.sync().get(1, java.util.concurrent.TimeUnit.MINUTES);
-    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(1);
-    while (true) {
-      List<org.binlogrelay.storage.FileMetadata> list = store.files();
-      boolean closed = list.subList(0, Math.max(0, list.size() - 1)).stream()
-          .allMatch(org.binlogrelay.storage.FileMetadata::closed);
-      if (closed && !store.durableEnd().isBefore(store.readableEnd())) {
-        return;
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("store did not settle: " + list);
-      }
-      store.durable().awaitChange(store.durableEnd(), java.time.Duration.ofMillis(20));
-    }
+    eventually(java.time.Duration.ofMinutes(1), "the store settled", store::files, list -> list
+        .subList(0, Math.max(0, list.size() - 1)).stream().allMatch(org.binlogrelay.storage.FileMetadata::closed)
+        && !store.durableEnd().isBefore(store.readableEnd()));
   }
 
   static BinlogEvent rotate(String file) {

@@ -1,9 +1,12 @@
 package org.binlogrelay.server.upstream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -46,16 +49,16 @@ class AckSenderTest {
 
   @Test
   void neverSendsAnOlderPositionAfterANewerOne() throws Exception {
-    CountDownLatch latch = new CountDownLatch(1);
+    CountDownLatch twoSends = new CountDownLatch(2);
     CompletableFuture<Position> first = new CompletableFuture<>();
     CompletableFuture<Position> second = new CompletableFuture<>();
-    try (AckSender s = sender(latch)) {
+    try (AckSender s = sender(twoSends)) {
       s.ackWhenDurable(new Position("binlog.000001", 100), first);
       s.ackWhenDurable(new Position("binlog.000002", 50), second);
       second.complete(null);
-      assertThat(latch.await(5, TimeUnit.SECONDS)).isTrue();
+      eventually(Duration.ofSeconds(5), "the newer ack sent", () -> twoSends.getCount() == 1);
       first.complete(null);
-      Thread.sleep(100);
+      assertThat(twoSends.await(100, TimeUnit.MILLISECONDS)).as("no second ack").isFalse();
     }
     assertThat(sent).containsExactly(new Position("binlog.000002", 50));
   }
@@ -80,10 +83,7 @@ class AckSenderTest {
       throw new IOException("broken pipe");
     }, "primary:3306", counters).start()) {
       s.ackWhenDurable(new Position("binlog.000001", 500), durable);
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-      while (s.failure() == null && System.nanoTime() < deadline) {
-        Thread.sleep(10);
-      }
+      eventually(Duration.ofSeconds(5), "the write failure kept", s::failure, Objects::nonNull);
       assertThat(s.failure()).isNotNull().hasMessageContaining("broken pipe");
     }
   }

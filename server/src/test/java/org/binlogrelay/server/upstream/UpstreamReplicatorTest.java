@@ -2,6 +2,7 @@ package org.binlogrelay.server.upstream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -19,6 +20,7 @@ import org.binlogrelay.protocol.packet.ErrPacket;
 import org.binlogrelay.storage.BinlogStore;
 import org.binlogrelay.storage.StoreConfig;
 import org.binlogrelay.storage.Time;
+import org.binlogrelay.storage.testing.ManualTime;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The replicator's lifecycle against primaries that are not there or refuse it (loopback only); with a {@link
- * ManualClock}, the exact waits between its attempts, which follow the clock it was given.
+ * ManualTime}, the exact waits between its attempts, which follow the clock it was given.
  */
 class UpstreamReplicatorTest {
   private static final Backoff FAST = new Backoff(Duration.ofMillis(10), Duration.ofMillis(40), 0);
@@ -64,14 +66,7 @@ class UpstreamReplicatorTest {
   }
 
   private static UpstreamState await(UpstreamReplicator r, Predicate<UpstreamState> condition) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (!condition.test(r.state())) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not reached: " + r.state());
-      }
-      Thread.sleep(5);
-    }
-    return r.state();
+    return eventually(Duration.ofSeconds(10), "the replicator's state", r::state, condition);
   }
 
   @Test
@@ -243,7 +238,7 @@ class UpstreamReplicatorTest {
 
   @Test
   void aPrimaryThatDeniesAccessIsRetriedWithGrowingWaitsOnTheGivenClockThenFails() throws Exception {
-    ManualClock clock = new ManualClock(1_000_000L);
+    ManualTime clock = new ManualTime(1_000_000L);
     try (Refuser refuser = new Refuser(new ErrPacket(1045, "28000",
         "Access denied for user 'repl'@'localhost' (using password: YES)"))) {
       UpstreamReplicator r = withDefaultBackoff(refuser.server.getLocalPort(), clock);
@@ -277,7 +272,7 @@ class UpstreamReplicatorTest {
 
   @Test
   void anAbsentPrimaryIsRetriedForeverOnTheGivenClockAndStopEndsTheWait() throws Exception {
-    ManualClock clock = new ManualClock(0);
+    ManualTime clock = new ManualTime(0);
     UpstreamReplicator r = withDefaultBackoff(closedPort(), clock);
     r.start();
     List<Long> waits = new ArrayList<>();

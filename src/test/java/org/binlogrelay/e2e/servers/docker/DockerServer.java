@@ -1,5 +1,7 @@
 package org.binlogrelay.e2e.servers.docker;
 
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -194,24 +196,19 @@ public final class DockerServer implements DatabaseServer {
     }
 
     private void awaitReady(Credentials credentials) {
-        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        while (true) {
-            try (Connection connection = connectAs(credentials)) {
-                if (connection.isValid(5)) {
-                    return;
+        try {
+            eventually(READY_TIMEOUT, this + " accepting connections as " + credentials, () -> {
+                try (Connection connection = connectAs(credentials)) {
+                    return connection.isValid(5) ? "valid" : "a connection that is not valid";
+                } catch (SQLException e) {
+                    return e.getMessage();
                 }
-            } catch (SQLException e) {
-                if (System.nanoTime() > deadline) {
-                    throw new ServerException(this + " did not accept connections as " + credentials + " within "
-                            + READY_TIMEOUT.toSeconds() + " s: " + e.getMessage() + "\n" + errorLogTail(40), e);
-                }
-            }
-            try {
-                Thread.sleep(200);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new ServerException("Interrupted while waiting for " + this, e);
-            }
+            }, answer -> answer.equals("valid"));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ServerException("Interrupted while waiting for " + this, e);
+        } catch (AssertionError e) {
+            throw new ServerException(e.getMessage() + "\n" + errorLogTail(40), e);
         }
     }
 

@@ -155,6 +155,8 @@ public final class LocalServer implements DatabaseServer {
                         + errorLogTail(40), lastFailure);
             }
             try {
+                // The readiness poll's interval: this loop (not Eventually) also tells "exited" from "not yet" and
+                // kills the server when it gives up.
                 Thread.sleep(100);
             } catch (InterruptedException e) {
                 ChildProcesses.kill(process);

@@ -1,6 +1,7 @@
 package org.binlogrelay.storage.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -214,13 +215,7 @@ class ConcurrentReadTest {
     }
   }
 
-  private static void awaitState(Thread t, Thread.State state) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (t.getState() != state) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(t.getName() + " is " + t.getState() + ", not " + state);
-      }
-      Thread.onSpinWait();
-    }
+  private static void awaitState(Thread t, Thread.State state) throws InterruptedException {
+    eventually(Duration.ofSeconds(10), t.getName() + " " + state, t::getState, s -> s == state);
   }
 }

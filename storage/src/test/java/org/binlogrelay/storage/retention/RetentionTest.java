@@ -17,7 +17,7 @@ import org.binlogrelay.storage.read.EventBatch;
 import org.binlogrelay.storage.read.ReadResult;
 import org.binlogrelay.storage.read.ReaderOptions;
 import org.binlogrelay.storage.read.ReaderRegistry;
-import org.binlogrelay.storage.read.testing.ManualTime;
+import org.binlogrelay.storage.testing.ManualTime;
 import org.binlogrelay.storage.read.testing.SyntheticBinlog;
 import org.binlogrelay.storage.read.testing.TestStores;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,7 @@
 package org.binlogrelay.server.downstream.schema;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -271,6 +272,7 @@ class SchemaSourceTest {
     SchemaSource source = source(Duration.ofSeconds(BOUND_SECONDS), 1, scripted(true, List.of(() -> {
       started.countDown();
       try {
+        // A server that never answers (the fault under test): the statement ends when close interrupts it.
         Thread.sleep(TimeUnit.SECONDS.toMillis(BOUND_SECONDS));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -298,14 +300,12 @@ class SchemaSourceTest {
     CompletableFuture<Socket> given = new CompletableFuture<>();
     SchemaSource source = source(Duration.ofMillis(200), 1, socket -> {
       given.complete(socket);
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_SECONDS);
-      while (!socket.isClosed() && System.nanoTime() < deadline) {
-        try {
-          Thread.sleep(5);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          break;
-        }
+      try {
+        eventually(Duration.ofSeconds(BOUND_SECONDS), "the attempt's socket closed", socket::isClosed);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (AssertionError stillOpen) {
+        // reported by the assertion on the socket below
       }
       throw new SocketException("Socket closed");
     });

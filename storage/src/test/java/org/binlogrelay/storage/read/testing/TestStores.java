@@ -1,5 +1,8 @@
 package org.binlogrelay.storage.read.testing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
+
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -54,20 +57,14 @@ public final class TestStores {
    */
   public static void settle(BinlogStore store) throws Exception {
     store.sync().get(2, TimeUnit.MINUTES);
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-    while (true) {
+    eventually(Duration.ofMinutes(2), () -> {
       List<FileMetadata> files = store.files();
       boolean closed = files.subList(0, Math.max(0, files.size() - 1)).stream().allMatch(FileMetadata::closed);
       Position readable = store.readableEnd();
       Position durable = store.durableEnd();
-      if (closed && (readable == null || (durable != null && !durable.isBefore(readable)))) {
-        return;
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("store did not settle: files " + files + ", durable " + durable);
-      }
-      store.durable().awaitChange(durable, Duration.ofMillis(20));
-    }
+      assertThat(closed && (readable == null || (durable != null && !durable.isBefore(readable))))
+          .as("store settled: files %s, durable %s", files, durable).isTrue();
+    });
   }
 
   public static void append(BinlogStore store, List<BinlogEvent> events) throws IOException {

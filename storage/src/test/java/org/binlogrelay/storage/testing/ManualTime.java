@@ -1,4 +1,4 @@
-package org.binlogrelay.server.upstream;
+package org.binlogrelay.storage.testing;
 
 import java.time.Duration;
 import java.util.Set;
@@ -10,22 +10,24 @@ import java.util.function.BooleanSupplier;
 import org.binlogrelay.storage.Time;
 
 /**
- * A {@link Time} that moves only when the test says so ({@link #advance}). Its {@link #waitOn} ends when the clock
- * is moved past the deadline (or the waited-for condition holds), never because real time passed, and reports each
- * wait it starts, so that a test can read the exact delays a component asks for ({@link #nextWait}). Thread-safe.
+ * Test side: a {@link Time} that moves only when the test says so ({@link #advance}). Its {@link #waitOn} (and so
+ * {@link #sleep}) ends when the clock is moved past the deadline or the waited-for condition holds, never because
+ * real time passed; each wait started is reported, so that a test can read the exact delays a component asks for
+ * ({@link #nextWait}). Shared with the server's and the end-to-end tests through storage's test-jar. Thread-safe.
  */
-final class ManualClock implements Time {
+public final class ManualTime implements Time {
   private volatile long nanos;
   private volatile long millis;
   private final Set<Object> monitors = ConcurrentHashMap.newKeySet();
   private final BlockingQueue<Duration> waits = new LinkedBlockingQueue<>();
 
-  ManualClock(long epochMillis) {
+  /** A clock at {@code epochMillis} on the wall clock and 0 on the monotonic one. */
+  public ManualTime(long epochMillis) {
     this.millis = epochMillis;
   }
 
-  /** Moves the clock and wakes every {@link #waitOn} in progress to check its deadline. */
-  void advance(Duration d) {
+  /** Moves both clocks by {@code d} and wakes every wait in progress to check its deadline. */
+  public void advance(Duration d) {
     synchronized (this) {
       nanos += d.toNanos();
       millis += d.toMillis();
@@ -38,12 +40,12 @@ final class ManualClock implements Time {
   }
 
   /**
-   * The length of the next wait started with {@link #waitOn}, in the order they started.
+   * The length of the next wait started with {@link #waitOn} or {@link #sleep}, in the order they started.
    *
    * @param bound how long (real time) to wait for a component to start one
    * @throws AssertionError if none started within {@code bound}
    */
-  Duration nextWait(Duration bound) throws InterruptedException {
+  public Duration nextWait(Duration bound) throws InterruptedException {
     Duration d = waits.poll(bound.toMillis(), TimeUnit.MILLISECONDS);
     if (d == null) {
       throw new AssertionError("no wait on the manual clock within " + bound);
@@ -52,7 +54,7 @@ final class ManualClock implements Time {
   }
 
   /** Waits started and not yet read by {@link #nextWait}. */
-  int pendingWaits() {
+  public int pendingWaits() {
     return waits.size();
   }
 
