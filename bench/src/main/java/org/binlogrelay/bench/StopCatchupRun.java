@@ -43,12 +43,12 @@ final class StopCatchupRun {
       long t0 = System.nanoTime();
       long deadline = t0 + settings.timeout().toNanos();
       Series remaining = new Series("transactions behind the target");
-      remaining.add(0, missingAtStart);
+      remaining.add(0, (double) missingAtStart);
       long left;
       while (true) {
         left = flavor.transactionsBetween(flavor.replicaExecuted(replica), target);
         long now = System.nanoTime();
-        remaining.add((now - t0) / 1e9, left);
+        remaining.add((now - t0) / 1e9, (double) left);
         if (left == 0) {
           break;
         }

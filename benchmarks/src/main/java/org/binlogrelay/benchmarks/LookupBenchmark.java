@@ -84,7 +84,7 @@ public class LookupBenchmark {
     }
     MysqlStart found = lookup.find(replicaGtids, checked);
     String expected = files.get(start).name();
-    if (!(found instanceof MysqlStart.Found) || !((MysqlStart.Found) found).start().file().equals(expected)) {
+    if (!(found instanceof MysqlStart.Found f) || !f.start().file().equals(expected)) {
       throw new IllegalStateException("a replica with " + replicaGtids + " should start in " + expected + " of "
           + files.size() + " files, the lookup says " + found);
     }

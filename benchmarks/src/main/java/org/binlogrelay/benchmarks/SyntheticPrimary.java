@@ -246,7 +246,7 @@ public final class SyntheticPrimary {
 
   /** An event starting at {@code at} (log_pos = its end), or with log_pos 0 if {@code at} is negative. */
   private static BinlogEvent event(EventType type, long at, byte[] body) {
-    long size = EventHeader.SIZE + body.length + CHECKSUM;
+    long size = (long) EventHeader.SIZE + body.length + CHECKSUM;
     EventHeader h = new EventHeader(TIMESTAMP, type.code(), SERVER_ID, size, at < 0 ? 0 : at + size, 0);
     return BinlogEvent.assemble(h, body, true);
   }

@@ -36,7 +36,7 @@ final class BinlogsCommand extends RelayCommand {
     }
     List<String> lines = new ArrayList<>(table.render(width()));
     lines.add("");
-    lines.add(binlogs.size() + (binlogs.size() == 1 ? " file, " : " files, ") + HumanUnits.bytes(bytes)
+    lines.add(binlogs.size() + (binlogs.size() == 1 ? " file, " : " files, ") + HumanUnits.bytes((double) bytes)
         + (open.isEmpty() ? "" : "; being written: " + String.join(", ", open)));
     return print(lines);
   }

@@ -78,7 +78,7 @@ final class HumanUnits {
     }
     long s = (long) Math.ceil(node.asDouble());
     if (s >= 100 * 3600) {
-      return seconds(s);
+      return seconds((double) s);
     }
     return s < 3600
         ? String.format(Locale.ROOT, "%d:%02d", s / 60, s % 60)

@@ -40,6 +40,8 @@ public interface Terminal {
    * and {@code TERM} is not {@code dumb}; the width from {@code COLUMNS}, else from {@code stty size} on
    * {@code /dev/tty}, else {@link #DEFAULT_WIDTH}.
    */
+  // Java 17, the release the build targets, has no Console.isTerminal(): console() is null without a terminal.
+  @SuppressWarnings("SystemConsoleNull")
   static Terminal system() {
     boolean interactive = System.console() != null && !"dumb".equals(System.getenv("TERM"));
     return new Terminal() {

@@ -250,7 +250,7 @@ public final class RelayOptions {
         accounts(warnings), tls(), autoGenerateCerts, requireSecureTransport, maxConnections(), maxConnectRatePerHost(),
         replicaSendBuffer());
     RetentionPolicy retention = retention();
-    UpstreamConfig upstream = primary == null ? null : upstream(id, environment, warnings);
+    UpstreamConfig upstream = primary == null ? null : upstream(id, environment);
     if (primary == null) {
       refuseWithoutPrimary();
     }
@@ -467,14 +467,14 @@ public final class RelayOptions {
         .withMaxTotalBytes(maxTotalSize);
   }
 
-  private UpstreamConfig upstream(long id, Map<String, String> environment, List<String> warnings) {
+  private UpstreamConfig upstream(long id, Map<String, String> environment) {
     if (primaryUser == null || primaryUser.isBlank()) {
       throw new IllegalArgumentException("--primary-user is required with --primary: a user with REPLICATION SLAVE"
           + " and REPLICATION CLIENT on " + primary);
     }
     int reported = reportPort != null ? reportPort : port;
     try {
-      return UpstreamConfig.builder(primary.host(), primary.port(), primaryUser, password(environment, warnings))
+      return UpstreamConfig.builder(primary.host(), primary.port(), primaryUser, password(environment))
           .serverId(id)
           .report(reportHost, reported)
           .heartbeatPeriod(heartbeatPeriod)
@@ -505,7 +505,7 @@ public final class RelayOptions {
     return new TlsConfig(primarySslMode, primarySslCa, primarySslCert, primarySslKey);
   }
 
-  private String password(Map<String, String> environment, List<String> warnings) {
+  private String password(Map<String, String> environment) {
     if (primaryPassword != null && primaryPasswordFile != null) {
       throw new IllegalArgumentException("--primary-password and --primary-password-file both give the primary's"
           + " password; keep one");

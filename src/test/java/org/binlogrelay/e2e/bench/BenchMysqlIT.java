@@ -76,7 +76,7 @@ class BenchMysqlIT {
                             "mysqlbinlog", "--no-defaults", "--protocol=TCP", "--host=127.0.0.1",
                             "--port=" + primary.address().port(), "--user=repl", "--password=repl-pass",
                             "--read-from-remote-server", "--raw", "--to-last-log", "--result-file=" + inRoot + "/",
-                            names.get(0)), out, out.resolve("mysqlbinlog.out"), null, Duration.ofSeconds(120))
+                            names.get(0)), out, out.resolve("mysqlbinlog.out"), null, Duration.ofMinutes(2))
                     .requireSuccess("mysqlbinlog --raw from the primary");
             for (String name : names) {
                 byte[] original = Files.readAllBytes(primary.binlogDir().resolve(name));

@@ -26,7 +26,7 @@ enum Fault {
             String detail = "";
             if (random.nextInt(4) == 0) {
                 relay.start();
-                long after = 100 + random.nextInt(1_400);
+                long after = 100L + random.nextInt(1_400);
                 hold(after);
                 requireKilled(relay.kill());
                 detail = "killed again " + after + " ms into its start-up; ";
@@ -41,7 +41,7 @@ enum Fault {
             + " primary restarts meanwhile") {
         @Override
         String inject(CampaignTopology t, Random random) throws InterruptedException {
-            long ms = 2_000 + random.nextInt(10_000);
+            long ms = 2_000L + random.nextInt(10_000);
             boolean primaryRestarts = random.nextInt(3) == 0;
             long started = System.nanoTime();
             t.relay().pause();
@@ -142,7 +142,7 @@ enum Fault {
             long full = relay.countInLog(OUT_OF_SPACE);
             long resumed = relay.countInLog(RESUMED);
             long headroom = random.nextInt(64 << 10);
-            long hold = 1_000 + random.nextInt(7_000);
+            long hold = 1_000L + random.nextInt(7_000);
             boolean cut = random.nextInt(3) == 0;
             long taken = t.disk().fill(headroom);
             long started = System.nanoTime();
@@ -176,7 +176,7 @@ enum Fault {
             long failed = relay.countInLog(OUT_OF_SPACE) + relay.countInLog(IO_FAILED);
             long resumed = relay.countInLog(RESUMED);
             long cutBack = relay.countInLog(CUT_BACK);
-            long hold = 1_000 + random.nextInt(7_000);
+            long hold = 1_000L + random.nextInt(7_000);
             long size = disk.failWrites();
             long started = System.nanoTime();
             awaitEither(relay, OUT_OF_SPACE, IO_FAILED, failed + 1, Duration.ofSeconds(90));
@@ -202,7 +202,7 @@ enum Fault {
     REPLICA_IO_STOPPED("replica stops reading: STOP REPLICA IO_THREAD for 2-10 s") {
         @Override
         String inject(CampaignTopology t, Random random) throws InterruptedException {
-            long ms = 2_000 + random.nextInt(8_000);
+            long ms = 2_000L + random.nextInt(8_000);
             t.onReplica("STOP REPLICA IO_THREAD", "STOP SLAVE IO_THREAD");
             hold(ms);
             t.onReplica("START REPLICA IO_THREAD", "START SLAVE IO_THREAD");
@@ -212,7 +212,7 @@ enum Fault {
     REPLICA_SIGSTOP("replica stops reading: its mysqld SIGSTOPped for 2-10 s, then SIGCONT") {
         @Override
         String inject(CampaignTopology t, Random random) throws InterruptedException {
-            long ms = 2_000 + random.nextInt(8_000);
+            long ms = 2_000L + random.nextInt(8_000);
             long pid = t.replicaPid();
             Signal.STOP.send(pid);
             try {
@@ -275,7 +275,7 @@ enum Fault {
 
     private static String slow(FaultyProxy link, Random random) throws InterruptedException {
         int rate = 2_048 + random.nextInt(30 << 10);
-        long ms = 3_000 + random.nextInt(7_000);
+        long ms = 3_000L + random.nextInt(7_000);
         link.throttle(rate);
         try {
             hold(ms);

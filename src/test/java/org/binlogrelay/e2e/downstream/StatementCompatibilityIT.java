@@ -73,7 +73,7 @@ class StatementCompatibilityIT {
             sessionVariables(p, r, mysql);
             status(p, r, mysql);
             replicaStatus(primary, relay, p, r, mysql);
-            binlogEvents(p, r, mysql);
+            binlogEvents(p, r);
             processListAndKill(primary, relay, p, r, mysql);
             monitoringAgent(p, relay, mysql);
             notSupported(r);
@@ -231,7 +231,7 @@ class StatementCompatibilityIT {
         }
     }
 
-    private static void binlogEvents(Connection p, Connection r, boolean mysql) {
+    private static void binlogEvents(Connection p, Connection r) {
         SqlAnswer[] a = same(p, r, "SHOW BINLOG EVENTS IN 'binlog.000001' LIMIT 40");
         assertThat(a[1].rows()).hasSameSizeAs(a[0].rows()).isNotEmpty();
         Set<String> described = Set.of("Format_desc", "Previous_gtids", "Gtid", "Xid", "Gtid_list",

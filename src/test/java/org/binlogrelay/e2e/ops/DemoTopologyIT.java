@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  */
 class DemoTopologyIT {
     private static final Logger log = LoggerFactory.getLogger(DemoTopologyIT.class);
-    private static final Duration BOUND = Duration.ofSeconds(240);
+    private static final Duration BOUND = Duration.ofMinutes(4);
     private static final Pattern DEMO_DIR = Pattern.compile("Ctrl-C stops it and deletes (\\S+)\\)");
     private static final Pattern REPLICA_ROWS = Pattern.compile("replicating from the relay by GTID \\((\\d+) rows");
 

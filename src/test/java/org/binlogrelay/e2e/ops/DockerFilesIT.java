@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.binlogrelay.e2e.process.ChildProcesses;
@@ -87,7 +88,7 @@ class DockerFilesIT {
         Map<String, Object> environment = (Map<String, Object>) services.get("relay").get("environment");
         for (String variable : environment.keySet()) {
             assertThat(variable).startsWith("BINLOG_RELAY_");
-            String option = "--" + variable.substring("BINLOG_RELAY_".length()).toLowerCase().replace('_', '-');
+            String option = "--" + variable.substring("BINLOG_RELAY_".length()).toLowerCase(Locale.ROOT).replace('_', '-');
             assertThat(help.contains(option + "=") || help.contains(option + " ") || adminApi.contains("`" + option + "`"))
                     .as(variable + " names " + option).isTrue();
         }

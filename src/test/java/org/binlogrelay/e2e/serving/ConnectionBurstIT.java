@@ -107,7 +107,7 @@ class ConnectionBurstIT {
             double secondsB = burst(clients, rate, port, ATTEMPTS / 2, watch);
             double seconds = (System.nanoTime() - started) / 1e9;
             List<Long> after = lagSamples(primary, replica, 5);
-            long allowance = RATE_PER_HOST * (long) 10 + (long) Math.ceil(RATE_PER_HOST * secondsB);
+            long allowance = RATE_PER_HOST * 10L + (long) Math.ceil(RATE_PER_HOST * secondsB);
             LOG.info("FIGURE {} connection attempts in {} s ({} concurrent): from 127.0.0.3 with {} held open, {} s:"
                     + " {}; then from 127.0.0.2 at most {} a second (allowance {} over {} s): {}", ATTEMPTS,
                     String.format("%.1f", seconds), CONCURRENCY, HELD, String.format("%.1f", secondsA), limit,

@@ -132,7 +132,7 @@ class MariadbServingIT {
                             "--read-from-remote-server", "--protocol=TCP", "--host=127.0.0.1", "--port=" + relay.port(),
                             "--user=repl", "--password=repl-pass", "--raw", "--to-last-log",
                             "--result-file=" + out + "/", "binlog.000001"),
-                    dir, dir.resolve("mariadb-binlog.out"), null, Duration.ofSeconds(120))
+                    dir, dir.resolve("mariadb-binlog.out"), null, Duration.ofMinutes(2))
                     .requireSuccess("mariadb-binlog --raw from the relay");
             LOG.info("mariadb-binlog copied from the relay in {} ms", copy.elapsed().toMillis());
             PrimaryComparison.assertSameFiles(primary.binlogDir(), out,

@@ -134,7 +134,7 @@ class MysqlServingIT {
                                 "mysqlbinlog", "--no-defaults", "--protocol=TCP", "--host=127.0.0.1",
                                 "--port=" + relay.port(), "--user=repl", "--password=repl-pass",
                                 "--read-from-remote-server", "--raw", "--to-last-log", "--result-file=" + inRoot + "/",
-                                "binlog.000001"), dir, dir.resolve("mysqlbinlog.out"), null, Duration.ofSeconds(120))
+                                "binlog.000001"), dir, dir.resolve("mysqlbinlog.out"), null, Duration.ofMinutes(2))
                         .requireSuccess("mysqlbinlog --raw from the relay");
                 LOG.info("mysqlbinlog copied from the relay in {} ms", copy.elapsed().toMillis());
                 PrimaryComparison.assertSameFiles(primary.binlogDir(), out, relay.store().files().stream().map(f -> f.name()).toList());

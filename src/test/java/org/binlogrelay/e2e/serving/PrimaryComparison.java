@@ -133,7 +133,8 @@ final class PrimaryComparison {
         }
     }
 
-    @SuppressWarnings("unchecked")
+    // A generic array cannot be created; both elements are List<Packet>.
+    @SuppressWarnings({"unchecked", "rawtypes"})
     private List<WireClient.Packet>[] ask(List<String> setup, byte[] request, int maxPackets, Duration idle) {
         try (DumpClient p = DumpClient.connect(primary.address(), primary.replicationCredentials(), tls);
                 DumpClient r = DumpClient.connect(relay.address(), Credentials.REPLICATION, tls)) {

@@ -15,9 +15,9 @@ import org.binlogrelay.storage.StoreConfig;
  * against a primary until killed, reporting on stdout:
  *
  * <pre>
- *   @@RECOVERED file:offset   the store was recovered; the stream continues here
- *   @@STREAMING n             the replicator streams (n-th connection of this process)
- *   @@FAILED text             the replicator stopped for good
+ *   {@literal @@}RECOVERED file:offset   the store was recovered; the stream continues here
+ *   {@literal @@}STREAMING n             the replicator streams (n-th connection of this process)
+ *   {@literal @@}FAILED text             the replicator stopped for good
  * </pre>
  *
  * Arguments: store directory, flavour (MYSQL or MARIADB), host, port, user, password, relay server_id.

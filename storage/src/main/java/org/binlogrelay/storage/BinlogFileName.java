@@ -33,6 +33,7 @@ public final class BinlogFileName {
    * The number after the last dot; {@link IllegalArgumentException} for a name that is not valid. Cheap (no
    * regular expression, no allocation): {@link Position#compareTo} calls it.
    */
+  @SuppressWarnings("ReferenceEquality") // the identity check is the cache hit, see the comment below
   public static long sequence(String name) {
     Parsed last = lastParsed;
     if (last != null && last.name() == name) {

@@ -11,10 +11,10 @@ import org.binlogrelay.protocol.event.BinlogEvent;
  * where the store ends, with small random pauses, and reports on stdout, one line each:
  *
  * <pre>
- *   @@READY file:offset      recovered; appending from this position
- *   @@DURABLE file:offset    the durable boundary advanced here
- *   @@ACK file:offset        a transaction ending here was reported durable (whenDurable completed)
- *   @@DONE                   the whole stream is stored and synced
+ *   {@literal @@}READY file:offset      recovered; appending from this position
+ *   {@literal @@}DURABLE file:offset    the durable boundary advanced here
+ *   {@literal @@}ACK file:offset        a transaction ending here was reported durable (whenDurable completed)
+ *   {@literal @@}DONE                   the whole stream is stored and synced
  * </pre>
  *
  * Arguments: store directory, fixture directory (mysql-9.7, mariadb-10.11 or mariadb-11.8), sync policy, seed, max pause

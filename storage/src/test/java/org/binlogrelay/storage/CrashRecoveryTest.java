@@ -51,7 +51,6 @@ class CrashRecoveryTest {
   private final AtomicInteger killsMidTransaction = new AtomicInteger();
   private final AtomicInteger killsDuringRecovery = new AtomicInteger();
   private final AtomicInteger acksChecked = new AtomicInteger();
-  private final List<String> log = Collections.synchronizedList(new ArrayList<>());
 
   @Test
   void everythingAcknowledgedSurvivesSigkillAndTheStoreStaysAPrefix() throws Exception {

@@ -261,11 +261,11 @@ class DiskFullTest {
       StoreConfig config = Stores.config(dir, source).checkpointBytes(1).build();
       try (BinlogStore store = BinlogStore.open(config)) {
         Feed feed = new Feed(store, source).start();
-        long boundary = appendToBoundaryBeforeOneInTheSamePage(feed, store, source, first);
+        long boundary = appendToBoundaryBeforeOneInTheSamePage(feed, source, first);
         store.sync().join();
         byte[] meta = Files.readAllBytes(dir.resolve(MetadataFile.nameFor(first)));
         fs.fill();
-        Position end = appendTransaction(feed, store);
+        Position end = appendTransaction(feed);
         assertThat(end.offset() / Tmpfs.PAGE).as("in the same page").isEqualTo(boundary / Tmpfs.PAGE);
         assertThatThrownBy(() -> store.sync().join()).isInstanceOf(CompletionException.class);
         StoreHealth h = store.health();
@@ -410,10 +410,10 @@ class DiskFullTest {
    * Appends whole transactions of {@code file} up to a boundary after which the next transaction ends in
    * the same 4 KiB page (so it needs no new page); returns that boundary.
    */
-  private static long appendToBoundaryBeforeOneInTheSamePage(Feed feed, BinlogStore store, SourceBinlog source,
+  private static long appendToBoundaryBeforeOneInTheSamePage(Feed feed, SourceBinlog source,
       String file) throws IOException {
     while (true) {
-      Position at = appendTransaction(feed, store);
+      Position at = appendTransaction(feed);
       Long next = source.boundariesOf(file).higherKey(at.offset());
       assertThat(next).as("a transaction of " + file + " that ends in the page it starts in").isNotNull();
       if (at.offset() > 300 && at.offset() % Tmpfs.PAGE != 0 && next / Tmpfs.PAGE == at.offset() / Tmpfs.PAGE) {
@@ -423,7 +423,7 @@ class DiskFullTest {
   }
 
   /** Appends events up to the next transaction boundary in the open file; returns it. */
-  private static Position appendTransaction(Feed feed, BinlogStore store) throws IOException {
+  private static Position appendTransaction(Feed feed) throws IOException {
     while (true) {
       Appended a = feed.append();
       if (a.written() && a.completedTransaction()) {

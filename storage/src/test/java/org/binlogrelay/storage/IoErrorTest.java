@@ -23,7 +23,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * while the disk is broken, and once it works again the stream finishes with files equal to the primary's.
  */
 class IoErrorTest {
-  private static final Predicate<String> EVERY_FILE = name -> true;
+  private static boolean everyFile(String name) {
+    return true;
+  }
 
   @TempDir
   Path tmp;
@@ -44,7 +46,7 @@ class IoErrorTest {
   @MethodSource("flavors")
   void aWriteFailsAtAnyPoint(String flavor) throws Exception {
     SourceBinlog source = source(flavor);
-    int total = count(source, Faults.Op.WRITE, EVERY_FILE);
+    int total = count(source, Faults.Op.WRITE, IoErrorTest::everyFile);
     int stride = Math.max(1, total / 40);
     int runs = 0;
     List<String> failedOps = new ArrayList<>();
@@ -53,7 +55,7 @@ class IoErrorTest {
       Faults faults = new Faults();
       SyncPolicy policy = n % 2 == 0 ? SyncPolicy.off() : SyncPolicy.everyTransaction();
       try (BinlogStore store = BinlogStore.open(Stores.config(dir, source).syncPolicy(policy).build(), faults)) {
-        faults.failAt(Faults.Op.WRITE, EVERY_FILE, n);
+        faults.failAt(Faults.Op.WRITE, IoErrorTest::everyFile, n);
         Feed feed = new Feed(store, source).start();
         Exception e = feed.appendUntilFailure();
         if (e == null) {

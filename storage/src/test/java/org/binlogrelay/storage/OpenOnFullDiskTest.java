@@ -202,7 +202,9 @@ class OpenOnFullDiskTest {
       assertThat(store.health().lastError()).contains("recovering the store on opening it failed");
       assertThat(store.readableEnd()).isEqualTo(end);
       assertThat(store.executedGtids()).isEqualTo(Stores.sourceGtidsAt(source, end));
-      assertThat(Files.list(dir)).noneMatch(p -> p.toString().endsWith(StoreDirectory.TEMP_SUFFIX));
+      try (var files = Files.list(dir)) {
+        assertThat(files).noneMatch(p -> p.toString().endsWith(StoreDirectory.TEMP_SUFFIX));
+      }
       faults.heal();
       assertThat(store.tryResume()).isTrue();
       Stores.appendFrom(store, source);

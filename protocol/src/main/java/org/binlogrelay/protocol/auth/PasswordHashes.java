@@ -38,6 +38,7 @@ public final class PasswordHashes {
   }
 
   /** Reads one password line from stdin and prints both forms. */
+  @SuppressWarnings("OrphanedFormatString") // the usage text shows a shell printf '%s', not a Java format
   public static void main(String[] args) throws IOException {
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     String password = in.readLine();

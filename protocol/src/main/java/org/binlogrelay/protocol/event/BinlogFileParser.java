@@ -28,6 +28,8 @@ import org.binlogrelay.protocol.event.CorruptEventException.Reason;
  */
 public final class BinlogFileParser implements Iterator<BinlogEvent> {
   /** The 4 bytes every binlog file starts with. */
+  // Written into new files and compared by storage; nobody writes into it, and a copy per use is not worth it.
+  @SuppressWarnings("MutablePublicArray")
   public static final byte[] MAGIC = {(byte) 0xfe, 'b', 'i', 'n'};
 
   private final byte[] file;

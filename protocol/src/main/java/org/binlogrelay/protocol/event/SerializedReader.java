@@ -37,7 +37,7 @@ final class SerializedReader {
     int count = Integer.numberOfTrailingZeros(~first) + 1;
     long value;
     if (count == 1) {
-      value = first >>> 1;
+      value = (long) first >>> 1;
     } else {
       long rest = in.uint(count - 1, what);
       value = count == 9 ? rest : (first >>> count) | (rest << (8 - count));

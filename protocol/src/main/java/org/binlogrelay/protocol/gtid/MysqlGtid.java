@@ -12,8 +12,8 @@ import java.util.UUID;
  * signed 64-bit integer, so 2^63-1 ({@code GNO_END}) can only be an exclusive end. Verified against
  * MySQL 9.7.4: {@code GTID_SUBTRACT('<uuid>:9223372036854775807','')} fails with "Interval start out
  * of range" while {@code ...:9223372036854775806} is accepted. Tags follow {@code [a-z_][a-z0-9_]*},
- * at most 32 characters, and are lower-cased on construction (MySQL prints {@code tagA} as {@code
- * taga}).
+ * at most 32 characters, and are lower-cased on construction (MySQL prints the tag "tagA"
+ * as "taga").
  *
  * <p>Immutable and thread-safe.
  *

@@ -171,7 +171,7 @@ final class MysqlGtidSetCodec {
     int first = in.u8(what);
     int length = Integer.numberOfTrailingZeros(~first) + 1;
     if (length == 1) {
-      return first >>> 1;
+      return (long) first >>> 1;
     }
     long low = length >= 8 ? 0 : first >>> length;
     long high = in.uint(length - 1, what);

@@ -8,10 +8,10 @@ import java.util.List;
  * tools speak:
  *
  * <ul>
- *   <li>comments: {@code /* ... *&#47;}, {@code -- } (two dashes and a space or control character),
- *       {@code #} to the end of the line, and {@code /*+ ... *&#47;} optimizer hints;
- *   <li>executable comments {@code /*!NNNNN ... *&#47;} (5 or 6 version digits, or none): the content is
- *       read as SQL when the version is at most the server's, skipped otherwise; {@code /*M!NNNNNN ... *&#47;}
+ *   <li>comments: <code>/* ... *&#47;</code>, {@code -- } (two dashes and a space or control character),
+ *       {@code #} to the end of the line, and <code>/*+ ... *&#47;</code> optimizer hints;
+ *   <li>executable comments <code>/*!NNNNN ... *&#47;</code> (5 or 6 version digits, or none): the content is
+ *       read as SQL when the version is at most the server's, skipped otherwise; <code>/*M!NNNNNN ... *&#47;</code>
  *       likewise, but only by a MariaDB server;
  *   <li>strings in {@code '...'} or {@code "..."} with doubled quotes and backslash escapes
  *       ({@code \0 \b \n \r \t \Z}; {@code \%} and {@code \_} keep their backslash for LIKE); adjacent strings

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.binlogrelay.protocol.testing.AllocationBudget;
@@ -49,7 +50,7 @@ class AuthFuzzTest {
     List<String> seeds = new ArrayList<>();
     seeds.add(SHA2.storedForm());
     seeds.add(NATIVE.storedForm());
-    seeds.add(NATIVE.storedForm().toLowerCase());
+    seeds.add(NATIVE.storedForm().toLowerCase(Locale.ROOT));
     seeds.add(PasswordHashes.cachingSha2("x", 10_000, new Random(3)));
     // MySQL's own form: a salt of control characters, which only the 0x form can carry
     byte[] salt = new byte[20];
@@ -58,7 +59,7 @@ class AuthFuzzTest {
     }
     String digest = Sha256Crypt.digest(PASSWORD, salt, 5000);
     byte[] raw = ("$A$005$" + new String(salt, StandardCharsets.US_ASCII) + digest).getBytes(StandardCharsets.US_ASCII);
-    seeds.add("0x" + HexFormat.of().formatHex(raw).toUpperCase());
+    seeds.add("0x" + HexFormat.of().formatHex(raw).toUpperCase(Locale.ROOT));
     return seeds.stream().map(s -> arguments((Object) s.getBytes(StandardCharsets.UTF_8)));
   }
 

@@ -171,7 +171,7 @@ class AuthPluginTest {
       f.setAccessible(true);
       return ((java.security.PrivateKey) f.get(keys)).getEncoded();
     } catch (ReflectiveOperationException e) {
-      throw new AssertionError(e);
+      throw new LinkageError(e.getMessage(), e);
     }
   }
 

@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
@@ -179,9 +180,9 @@ class MysqlGtidSetPropertiesTest {
       StringBuilder text = new StringBuilder(random.nextBoolean() ? " ,\n" : "");
       for (long[] p : shuffled) {
         String uuid = UUIDS[(int) p[0]].toString();
-        text.append(random.nextBoolean() ? uuid.toUpperCase() : uuid).append(" :");
+        text.append(random.nextBoolean() ? uuid.toUpperCase(Locale.ROOT) : uuid).append(" :");
         if (p[1] != 0) {
-          text.append(random.nextBoolean() ? TAGS[(int) p[1]].toUpperCase() : TAGS[(int) p[1]]).append(": ");
+          text.append(random.nextBoolean() ? TAGS[(int) p[1]].toUpperCase(Locale.ROOT) : TAGS[(int) p[1]]).append(": ");
         }
         text.append(p[2]).append(" - ").append(p[3]).append(random.nextBoolean() ? ",\n " : " ,,");
       }

@@ -47,7 +47,7 @@ class HandshakeFuzzTest {
         | CapabilityFlags.CLIENT_CONNECT_WITH_DB | CapabilityFlags.CLIENT_PLUGIN_AUTH;
     seeds.add(new HandshakeResponse41(caps, 1 << 24, 45, "repl", new byte[20], "db", "mysql_native_password", Map.of())
         .encode());
-    seeds.add(new HandshakeResponse41(CapabilityFlags.CLIENT_PROTOCOL_41, 0, 8, "old", "pw".getBytes(), null, "",
+    seeds.add(new HandshakeResponse41(CapabilityFlags.CLIENT_PROTOCOL_41, 0, 8, "old", "pw".getBytes(StandardCharsets.UTF_8), null, "",
         Map.of()).encode());
     seeds.add(new SslRequest(caps | CapabilityFlags.CLIENT_SSL, 1 << 24, 255).encode());
     return seeds.stream().map(s -> arguments((Object) s));

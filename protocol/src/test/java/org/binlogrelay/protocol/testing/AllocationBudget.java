@@ -40,7 +40,7 @@ public record AllocationBudget(long bytes) {
     if (used > bytes) {
       before = allocated();
       try {
-        call.get();
+        var unused = call.get();
       } catch (RuntimeException again) {
         // the outcome is the first call's; only its cost is measured again
       }

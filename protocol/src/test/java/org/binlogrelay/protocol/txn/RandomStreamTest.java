@@ -119,7 +119,7 @@ class RandomStreamTest {
     for (long seq = 1; seq <= count; seq++) {
       long start = s.position();
       long domain = random.nextInt(3);
-      long server = 1 + random.nextInt(2);
+      long server = 1L + random.nextInt(2);
       s.serverId(server);
       Ending ending;
       switch (random.nextInt(6)) {

@@ -51,7 +51,6 @@ public final class RelayMetrics implements AutoCloseable {
   private final MultiGauge lastGtid;
   /** Held here: Micrometer keeps only weak references to the objects its gauges and function counters read. */
   private final UpstreamMeters upstreamMeters;
-  private final Supplier<StoreDumpHandler> dumps;
   private final Supplier<ReplicaServer> replicaServer;
 
   /**
@@ -70,7 +69,6 @@ public final class RelayMetrics implements AutoCloseable {
     this.storeMeters = new StoreMeters(store, retentions, registry);
     this.lag = new ReplicaLag(store, () -> dumps.get() == null ? List.of() : dumps.get().dumps(), boundaries, time);
     this.replicaMeters = new ReplicaMeters(registry, MAX_LABELLED_REPLICAS);
-    this.dumps = dumps;
     this.upstreamMeters = new UpstreamMeters(upstream, time);
     upstreamMeters.bind(registry);
     Gauge.builder("binlogrelay.replicas.connected", this, m -> m.lag.views().size())

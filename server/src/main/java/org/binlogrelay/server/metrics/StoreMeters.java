@@ -94,7 +94,7 @@ final class StoreMeters implements StoreListener {
   public void forced(long nanos, long transactions) {
     fsync.record(nanos, TimeUnit.NANOSECONDS);
     if (transactions > 0) {
-      groupCommit.record(transactions);
+      groupCommit.record((double) transactions);
     }
   }
 

@@ -32,7 +32,7 @@ import org.binlogrelay.storage.read.EventCursor;
  * ({@code Format_desc}, {@code Gtid}, {@code Query}, {@code Write_rows} ...). Info describes what the relay
  * decodes, in the server's wording where it can: the server version of a FORMAT_DESCRIPTION, the GTID of a GTID
  * event ({@code SET @@SESSION.GTID_NEXT= 'uuid:n'}; MariaDB {@code BEGIN GTID d-s-n} / {@code GTID d-s-n}), the
- * GTID sets of PREVIOUS_GTIDS and GTID_LIST, the statement of a query or annotate event, {@code COMMIT /* xid=n *&#47;}
+ * GTID sets of PREVIOUS_GTIDS and GTID_LIST, the statement of a query or annotate event, <code>COMMIT /* xid=n *&#47;</code>
  * and the next file of a ROTATE; it is empty for events the relay does not decode (row events, table maps), never
  * a guess. At most {@link #MAX_ROWS} rows come back per statement, so a large file cannot exhaust memory; use
  * FROM and LIMIT to page. Stateless.

@@ -46,7 +46,7 @@ final class EventRewrite {
   /** A new event that starts at {@code at}: log_pos is its end; a CRC32 is appended if {@code checksum}. */
   static BinlogEvent made(EventType type, long timestamp, long serverId, int flags, long at, byte[] body,
       boolean checksum) {
-    long size = EventHeader.SIZE + body.length + (checksum ? BinlogChecksum.SIZE : 0);
+    long size = (long) EventHeader.SIZE + body.length + (checksum ? BinlogChecksum.SIZE : 0);
     EventHeader header = new EventHeader(timestamp, type.code(), serverId, size, at + size, flags);
     return BinlogEvent.assemble(header, body, checksum);
   }
@@ -54,7 +54,7 @@ final class EventRewrite {
   /** An artificial ROTATE (log_pos 0, flag 0x20) naming {@code file} and {@code position}, as a dump starts. */
   static BinlogEvent artificialRotate(String file, long position, long serverId, boolean checksum) {
     byte[] body = new RotateEvent(position, file).encodeBody();
-    long size = EventHeader.SIZE + body.length + (checksum ? BinlogChecksum.SIZE : 0);
+    long size = (long) EventHeader.SIZE + body.length + (checksum ? BinlogChecksum.SIZE : 0);
     EventHeader header = new EventHeader(0, EventType.ROTATE.code(), serverId, size, 0,
         EventHeader.LOG_EVENT_ARTIFICIAL_F);
     return BinlogEvent.assemble(header, body, checksum);

@@ -66,7 +66,7 @@ public record UpstreamConfig(String host, int port, String user, String password
     if (reportPort < 0 || reportPort > 65535) {
       throw new IllegalArgumentException("report port " + reportPort + " is outside 0..65535");
     }
-    if (heartbeatPeriod.toMillis() < 1 || heartbeatPeriod.getSeconds() > MAX_HEARTBEAT_SECONDS) {
+    if (heartbeatPeriod.toMillis() < 1 || heartbeatPeriod.toSeconds() > MAX_HEARTBEAT_SECONDS) {
       throw new IllegalArgumentException("heartbeat period " + heartbeatPeriod + " is outside 1 ms .. "
           + MAX_HEARTBEAT_SECONDS + " s");
     }

@@ -53,7 +53,7 @@ class BoundaryLogTest {
   void aRestartAfterTheRingWrappedKeepsItSorted() {
     BoundaryLog log = new BoundaryLog(Time.SYSTEM, 4);
     for (int i = 1; i <= 6; i++) {
-      log.record(p(1, i * 100), i, i);
+      log.record(p(1, i * 100L), i, i);
     }
     // the ring holds 300..600; a new stream restarts behind 500: 500 and 600 are forgotten, 300 and 400 stay
     log.record(p(1, 450), 7, 7);

@@ -135,7 +135,7 @@ class DumpStreamTest {
       assertThat(packets).hasSize(2);
       assertThat(packets.get(0).event()).isEqualTo(ArtificialEvents.rotate(Dumps.RELAY_SERVER_ID, "binlog.000001", 4,
           false));
-      long fdeEnd = 4 + mysql.events("binlog.000001").get(0).length;
+      long fdeEnd = 4L + mysql.events("binlog.000001").get(0).length;
       assertError(packets.get(1), 2, 1236, "Replica can not handle replication events with the checksum that source"
           + " is configured to log; the first event 'binlog.000001' at 4, the last event read from './binlog.000001'"
           + " at " + fdeEnd + ", the last byte read from './binlog.000001' at " + fdeEnd + ".");

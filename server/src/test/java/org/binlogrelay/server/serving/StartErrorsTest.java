@@ -62,7 +62,7 @@ class StartErrorsTest {
       assertThat(packets.get(0).event()).isEqualTo(ArtificialEvents.rotate(Dumps.RELAY_SERVER_ID, "binlog.000002", 5,
           true));
       assertThat(LittleEndian.u32(packets.get(1).event(), EventHeader.LOG_POS_OFFSET)).isZero();
-      long fdeEnd = 4 + mysql.events("binlog.000002").get(0).length;
+      long fdeEnd = 4L + mysql.events("binlog.000002").get(0).length;
       // At offset 5, event_size is read from bytes 14..17: it comes out above 1 GiB.
       assertThat(LittleEndian.u32(mysql.bytes("binlog.000002"), 14)).isGreaterThan(1L << 30);
       assertError(packets.get(2), 3, 1236, "log event entry exceeded max_allowed_packet; Increase max_allowed_packet on"

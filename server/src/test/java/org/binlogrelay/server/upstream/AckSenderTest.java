@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -25,7 +26,7 @@ class AckSenderTest {
       for (int i = 8; i >= 1; i--) {
         pos = pos << 8 | (payload[i] & 0xff);
       }
-      sent.add(new Position(new String(payload, 9, payload.length - 9), pos));
+      sent.add(new Position(new String(payload, 9, payload.length - 9, StandardCharsets.UTF_8), pos));
       each.countDown();
     }, "primary:3306", counters).start();
   }

@@ -226,7 +226,7 @@ class UpstreamReplicatorTest {
 
   private UpstreamReplicator withDefaultBackoff(int port, Time time) {
     UpstreamConfig config = UpstreamConfig.builder("127.0.0.1", port, "repl", "pw").serverId(77)
-        .connectTimeout(Duration.ofMillis(2000)).build();
+        .connectTimeout(Duration.ofSeconds(2)).build();
     UpstreamReplicator r = new UpstreamReplicator(config, store, time, () -> 0);
     r.addListener(st -> {
       synchronized (seen) {

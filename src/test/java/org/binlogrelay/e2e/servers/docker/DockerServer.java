@@ -38,7 +38,7 @@ public final class DockerServer implements DatabaseServer {
     static final int PORT = 3306;
     static final Credentials ROOT = new Credentials("root", "root-pass");
     private static final String DATA_DIR = "/var/lib/mysql/";
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
 
     private final String name;
     private final ServerSpec spec;

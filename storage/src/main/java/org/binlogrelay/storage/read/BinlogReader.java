@@ -137,7 +137,7 @@ public final class BinlogReader implements Closeable {
    */
   public ReadResult poll(ByteBuffer buffer) throws IOException {
     requireOpen();
-    Readable readable = readable();
+    ReadableExtent readable = readable();
     ReadResult result;
     if (cursor.position() < readable.length()) {
       cursor.limit(readable.length());
@@ -277,18 +277,18 @@ public final class BinlogReader implements Closeable {
   }
 
   /** How far the current file is readable, and whether it is complete. */
-  private record Readable(long length, boolean complete) {}
+  private record ReadableExtent(long length, boolean complete) {}
 
-  private Readable readable() throws IOException {
+  private ReadableExtent readable() throws IOException {
     String name = file.name();
     Position boundary = store.readableEnd();
-    Readable readable;
+    ReadableExtent readable;
     if (boundary == null || boundary.fileSequence() < BinlogFileName.sequence(name)) {
-      readable = new Readable(cursor.position(), false);
+      readable = new ReadableExtent(cursor.position(), false);
     } else if (boundary.file().equals(name)) {
-      readable = new Readable(boundary.offset(), false);
+      readable = new ReadableExtent(boundary.offset(), false);
     } else {
-      readable = new Readable(completeLength(name), true);
+      readable = new ReadableExtent(completeLength(name), true);
     }
     if (readable.length() < cursor.position()) {
       file.checkNotReplaced(position(), options.name());

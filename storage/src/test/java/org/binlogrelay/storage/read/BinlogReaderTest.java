@@ -199,7 +199,7 @@ class BinlogReaderTest {
         RandomCases.check("reader inside an event " + source.directory, 50, rnd -> {
           long offset;
           do {
-            offset = 5 + rnd.nextInt(length - 5);
+            offset = 5L + rnd.nextInt(length - 5);
           } while (source.eventStarts(file).contains(offset));
           long start = offset;
           // both paths: header-only, and a batch read into a buffer (which falls back to the first to report it)

@@ -106,7 +106,7 @@ class ConcurrentReadTest {
           for (BinlogEvent e : stream.subList(2, stream.size())) {
             store.append(e);
             if (rnd.nextInt(8) == 0) {
-              Thread.yield();
+              Thread.onSpinWait();
             }
           }
         } catch (Throwable e) {

@@ -19,7 +19,7 @@ import java.util.Map;
  * <p>Thread-safe: every method synchronizes on the throttle (logins are rare next to packets).
  */
 public final class LoginThrottle {
-  private static final class Record {
+  private static final class HostFailures {
     int failures;
     Instant firstFailure;
     Instant lastFailure;
@@ -30,7 +30,7 @@ public final class LoginThrottle {
   private final Duration window;
   private final Duration blockFor;
   private final int maxHosts;
-  private final Map<String, Record> hosts;
+  private final Map<String, HostFailures> hosts;
 
   public LoginThrottle(Clock clock, int maxFailures, Duration window, Duration blockFor, int maxHosts) {
     if (maxFailures < 1 || window.isNegative() || blockFor.isNegative() || maxHosts < 1) {
@@ -47,7 +47,7 @@ public final class LoginThrottle {
 
   /** How long {@code host} stays blocked from now, or {@link Duration#ZERO} if it may log in. */
   public synchronized Duration blockedFor(String host) {
-    Record r = hosts.get(host);
+    HostFailures r = hosts.get(host);
     if (r == null || r.failures < maxFailures) {
       return Duration.ZERO;
     }
@@ -61,12 +61,12 @@ public final class LoginThrottle {
 
   public synchronized void recordFailure(String host) {
     Instant now = clock.instant();
-    Record r = hosts.get(host);
+    HostFailures r = hosts.get(host);
     if (r == null || now.isAfter(r.firstFailure.plus(window)) && r.failures < maxFailures) {
       if (r == null && hosts.size() >= maxHosts) {
         hosts.remove(hosts.keySet().iterator().next());
       }
-      r = new Record();
+      r = new HostFailures();
       r.firstFailure = now;
       hosts.put(host, r);
     }

@@ -35,7 +35,6 @@ final class Evaluator {
   private static final int MAX_EXPONENT = 308;
 
   private final SqlEnvironment env;
-  private final ClientContext client;
   private final SessionVariables session;
   private final Functions functions;
   private ResultTable table;
@@ -44,7 +43,6 @@ final class Evaluator {
 
   Evaluator(SqlEnvironment env, ClientContext client, SessionVariables session) {
     this.env = env;
-    this.client = client;
     this.session = session;
     this.functions = new Functions(env, client, session, this);
   }

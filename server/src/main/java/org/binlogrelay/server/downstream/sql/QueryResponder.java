@@ -219,7 +219,7 @@ public final class QueryResponder {
     }
     if (statement instanceof Statement.ShowDatabases || statement instanceof Statement.ShowTables
         || statement instanceof Statement.ShowColumns || statement instanceof Statement.ShowCreateTable) {
-      return tableSchema(statement, client, session);
+      return tableSchema(statement);
     }
     if (statement instanceof Statement.Unsupported unsupported) {
       throw new StatementRefused(ErrorMessages.notSupportedYet(unsupported.what()));
@@ -232,7 +232,7 @@ public final class QueryResponder {
    * DESCRIBE}, {@code SHOW CREATE TABLE}, and {@code SELECT} from {@code information_schema.SCHEMATA}, {@code TABLES}
    * or {@code COLUMNS}. The relay holds no table definitions yet: "not supported" (1235), naming the statement.
    */
-  private QueryResponse tableSchema(Statement statement, ClientContext client, SessionVariables session) {
+  private QueryResponse tableSchema(Statement statement) {
     String what;
     if (statement instanceof Statement.ShowDatabases) {
       what = "SHOW DATABASES";
@@ -383,7 +383,7 @@ public final class QueryResponder {
     }
     if (from.schema() != null && from.schema().equalsIgnoreCase("information_schema")
         && SCHEMA_TABLES.contains(from.name().toUpperCase(Locale.ROOT))) {
-      QueryResponse answer = tableSchema(select, client, session);
+      QueryResponse answer = tableSchema(select);
       return ((QueryResponse.Rows) answer).resultSet();
     }
     Optional<ResultTable> table = env.dialect().systemTable(from, env.columns(), visibleProcesses(client),

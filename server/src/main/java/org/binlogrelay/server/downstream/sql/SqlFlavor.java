@@ -46,7 +46,7 @@ public interface SqlFlavor {
    */
   String greetingVersion(String version);
 
-  /** Whether {@code /*M!...*&#47;} comments are executed. */
+  /** Whether <code>/*M!...*&#47;</code> comments are executed. */
   boolean executesMariadbComments();
 
   /** The collation id of text results and the greeting. */

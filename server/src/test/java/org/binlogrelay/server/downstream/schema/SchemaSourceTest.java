@@ -49,7 +49,7 @@ class SchemaSourceTest {
   }
 
   /** A connection whose answers the test scripts. */
-  private final class FakeConnection implements SchemaConnection {
+  private static final class FakeConnection implements SchemaConnection {
     final boolean escapes;
     final List<String> statements = new CopyOnWriteArrayList<>();
     final List<String> charsets = new CopyOnWriteArrayList<>();

@@ -8,6 +8,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.binlogrelay.protocol.packet.ErrPacket;
@@ -245,9 +246,9 @@ class RelayStatementsTest {
 
   @Test
   void gtidFunctionsOnLiteralsAndVariables() {
-    TextResultSet rs = rows(mysql, "SELECT GTID_SUBTRACT('" + UUID.toUpperCase() + ":1-21','" + UUID + ":1-17')");
+    TextResultSet rs = rows(mysql, "SELECT GTID_SUBTRACT('" + UUID.toUpperCase(Locale.ROOT) + ":1-21','" + UUID + ":1-17')");
     assertThat(rs.rows().get(0)).containsExactly(UUID + ":18-21");
-    assertThat(rs.columns().get(0).name()).isEqualTo("GTID_SUBTRACT('" + UUID.toUpperCase() + ":1-21','" + UUID
+    assertThat(rs.columns().get(0).name()).isEqualTo("GTID_SUBTRACT('" + UUID.toUpperCase(Locale.ROOT) + ":1-21','" + UUID
         + ":1-17')");
     assertThat(row(mysql, "SELECT GTID_SUBSET('" + UUID + ":1-2', @@global.gtid_executed), GTID_SUBSET("
         + "@@global.gtid_executed, ''), GTID_SUBTRACT(@@global.gtid_executed, @@global.gtid_purged), GTID_SUBTRACT(NULL,"
