@@ -91,7 +91,7 @@ public final class SyntheticPrimary {
           + gtidBytes + "), BEGIN (" + beginBytes + "), WRITE_ROWS (at least " + (rowsBytes - rowsPayload)
           + ") and XID (" + xidBytes + "); use at least " + MIN_TRANSACTION_BYTES + " bytes");
     }
-    this.headerEnd = FIRST_EVENT_OFFSET + formatDescription(FIRST_EVENT_OFFSET).length()
+    this.headerEnd = (long) FIRST_EVENT_OFFSET + formatDescription(FIRST_EVENT_OFFSET).length()
         + previousGtids(FIRST_EVENT_OFFSET, gtidsBefore(FIRST_GNO)).length();
     if (maxFileBytes < headerEnd) {
       throw new IllegalArgumentException("maximum file size " + maxFileBytes + " is below the file header ("
