@@ -330,7 +330,7 @@ class MetricsUnderLoadIT {
         post(api + "/api/v1/replicas/" + dumpId + "/resume");
         CatchUp c = new CatchUp();
         try {
-            eventually(Duration.ofSeconds(120), "the replica caught up (sampled every 0.5 s meanwhile)", () -> {
+            eventually(Duration.ofMinutes(2), "the replica caught up (sampled every 0.5 s meanwhile)", () -> {
                 boolean done = replica.flavor().dialect().hasExecuted(replica, primary.executedGtidSet());
                 if (!done && c.sampleDue()) {
                     sample(c);

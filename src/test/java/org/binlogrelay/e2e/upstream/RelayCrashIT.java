@@ -119,7 +119,7 @@ class RelayCrashIT {
                     // streaming; not a wait for anything.
                     long killAfter;
                     if (random.nextInt(5) == 0) {
-                        killAfter = 200 + random.nextInt(1_000);
+                        killAfter = 200L + random.nextInt(1_000);
                     } else {
                         awaitLine(out, "@@STREAMING", child, Duration.ofSeconds(60));
                         killAfter = random.nextInt(1_500);

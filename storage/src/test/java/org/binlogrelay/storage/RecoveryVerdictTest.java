@@ -52,7 +52,7 @@ class RecoveryVerdictTest {
   void aTornTailIsReopenedAtItsLastBoundaryAndTheVerdictSaysWhatWasCut() throws IOException {
     Stores.fill(dir, source);
     String tail = names.get(2);
-    long torn = source.bytes.get(tail).length - 10;
+    long torn = source.bytes.get(tail).length - 10L;
     try (FileChannel ch = FileChannel.open(dir.resolve(tail), StandardOpenOption.WRITE)) {
       ch.truncate(torn);
     }

@@ -1,5 +1,6 @@
 package org.binlogrelay.protocol.packet;
 
+import java.nio.charset.StandardCharsets;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -79,7 +80,7 @@ class BlockingPacketReaderTest {
   @Test
   void readsPacketsFedOneByteAtATime() throws IOException {
     byte[] a = {0, 1, 2, 3};
-    byte[] b = "hello".getBytes();
+    byte[] b = "hello".getBytes(StandardCharsets.US_ASCII);
     BlockingPacketReader reader = reader(trickle(frames(1, a, b, new byte[0]), 1), 100);
     reader.expectSequence(1);
     assertThat(reader.read()).isEqualTo(a);

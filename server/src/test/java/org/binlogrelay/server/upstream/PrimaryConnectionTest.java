@@ -1,5 +1,6 @@
 package org.binlogrelay.server.upstream;
 
+import java.nio.charset.StandardCharsets;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
@@ -9,6 +10,6 @@ class PrimaryConnectionTest {
 
   @Test
   void query() {
-    assertThat(PrimaryConnection.comQuery("SELECT 1")).startsWith(3).endsWith("SELECT 1".getBytes());
+    assertThat(PrimaryConnection.comQuery("SELECT 1")).startsWith(3).endsWith("SELECT 1".getBytes(StandardCharsets.US_ASCII));
   }
 }
