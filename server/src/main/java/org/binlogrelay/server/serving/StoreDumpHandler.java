@@ -21,7 +21,7 @@ import org.binlogrelay.storage.BinlogStore;
  * ServingConfig serving = ServingConfig.builder(relayServerId).readers(retentionRegistry)
  *     .checkedSources(() -> Set.of(primaryUuid)).build();
  * StoreDumpHandler dumps = new StoreDumpHandler(store, serving);
- * ReplicaServer server = ReplicaServer.start(config, dumps, new StoreBinlogListing(store), clock);
+ * ReplicaServer server = ReplicaServer.start(config, dumps, new StoreBinlogListing(store), time);
  * }</pre>
  *
  * One stored copy serves every replica: each dump has its own {@code BinlogReader} over the same files, and an
