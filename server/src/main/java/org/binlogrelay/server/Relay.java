@@ -2,11 +2,7 @@ package org.binlogrelay.server;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -251,14 +247,14 @@ public final class Relay implements AutoCloseable {
   private void listenForReplicas(GtidFlavor gtidFlavor) throws RelayStartException {
     readers = new ReaderRegistry();
     ServingWiring serving = ServingWiring.over(store, readers, config.downstream().serverId(), metrics.dumpObserver(),
-        new TimeClock(time));
+        time);
     dumps = serving.dumpHandler();
     SqlFlavor dialect = SqlFlavor.of(gtidFlavor);
     String version = AnnouncedVersion.choose(null, upstreamVersion(), dialect);
     log.info("announcing server version '{}' to replicas", version);
     SchemaStatements schema = SchemaStatements.off(dialect.productName());
     if (config.schemaSource() != null) {
-      schemaSource = new SchemaSource(config.schemaSource());
+      schemaSource = new SchemaSource(config.schemaSource(), time);
       schema = new ForwardingSchemaStatements(schemaSource);
       log.info("{}: statements that read table schemas are forwarded to it for accounts with SCHEMA_READ,"
           + " connecting when first asked", config.schemaSource());
@@ -268,7 +264,7 @@ public final class Relay implements AutoCloseable {
     try {
       replicaServer = ReplicaServer.start(config.downstream().toConfig(dialect, version, ownVariables(dialect,
               config.downstream().toConfig(dialect, version).identity())),
-          serving.dumpHandler(), serving.listing(), schema, new TimeClock(time), new UpstreamReport(this::upstream,
+          serving.dumpHandler(), serving.listing(), schema, time, new UpstreamReport(this::upstream,
               () -> store, serving.listing(), time), UpstreamReport.dumps(() -> dumps));
     } catch (UncheckedIOException e) {
       throw new RelayStartException(e.getMessage() + "; choose another --port or --bind-address", e);
@@ -605,29 +601,5 @@ public final class Relay implements AutoCloseable {
   /** When the relay was made, epoch milliseconds by its clock. */
   long startedAtMillis() {
     return startedAtMillis;
-  }
-
-  /** A {@link Clock} over the relay's {@link Time}, for the downstream server. */
-  private static final class TimeClock extends Clock {
-    private final Time time;
-
-    TimeClock(Time time) {
-      this.time = time;
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      throw new UnsupportedOperationException("the relay's clock is UTC");
-    }
-
-    @Override
-    public Instant instant() {
-      return Instant.ofEpochMilli(time.milliseconds());
-    }
   }
 }

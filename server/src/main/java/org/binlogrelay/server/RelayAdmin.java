@@ -183,8 +183,8 @@ final class RelayAdmin implements RelayControl {
           + " to run FLUSH BINARY LOGS: " + e.getMessage());
     }
     log.info("FLUSH BINARY LOGS run on {}:{} through the admin API; waiting for the new file", c.host(), c.port());
-    long deadline = System.nanoTime() + commandTimeout.toNanos();
-    while (System.nanoTime() < deadline) {
+    long deadline = time.nanoseconds() + commandTimeout.toNanos();
+    while (time.nanoseconds() < deadline) {
       List<FileMetadata> files = store.files();
       if (!files.isEmpty()) {
         String last = files.get(files.size() - 1).name();
@@ -193,7 +193,7 @@ final class RelayAdmin implements RelayControl {
         }
       }
       try {
-        Thread.sleep(POLL_MILLIS);
+        time.sleep(Duration.ofMillis(POLL_MILLIS));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         break;

@@ -7,6 +7,7 @@ import org.binlogrelay.server.serving.ServingConfig;
 import org.binlogrelay.server.serving.StoreBinlogListing;
 import org.binlogrelay.server.serving.StoreDumpHandler;
 import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.Time;
 import org.binlogrelay.storage.read.ReaderRegistry;
 
 /**
@@ -34,14 +35,14 @@ record ServingWiring(StoreDumpHandler dumpHandler, BinlogListing listing) {
    * @param readers where readers register, so retention keeps the files they still need
    * @param serverId the relay's server_id, which the events it makes up carry
    * @param observer hears what each dump hands to its socket (relay-added latency)
-   * @param clock the wall clock of the dumps' connection times
+   * @param time the relay's clock; its wall clock stamps the dumps' connection times
    */
   static ServingWiring over(BinlogStore store, ReaderRegistry readers, long serverId, DumpObserver observer,
-      java.time.Clock clock) {
+      Time time) {
     ServingConfig config = ServingConfig.builder(serverId)
         .readers(readers)
         .observer(observer)
-        .clock(clock)
+        .time(time)
         .checkedSources(() -> PrimarySources.of(store))
         .build();
     return new ServingWiring(new StoreDumpHandler(store, config), new StoreBinlogListing(store));

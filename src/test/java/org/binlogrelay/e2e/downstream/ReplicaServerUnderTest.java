@@ -3,7 +3,6 @@ package org.binlogrelay.e2e.downstream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -24,6 +23,7 @@ import org.binlogrelay.server.downstream.sql.BinlogListing;
 import org.binlogrelay.server.downstream.sql.SqlFlavor;
 import org.binlogrelay.server.downstream.sql.MariadbSqlFlavor;
 import org.binlogrelay.server.downstream.sql.MysqlSqlFlavor;
+import org.binlogrelay.storage.Time;
 
 /**
  * The relay's downstream server as tests run it: on a free loopback port, with TLS (a {@link TestCertificates}
@@ -64,7 +64,7 @@ final class ReplicaServerUnderTest implements AutoCloseable {
             dumps.add(new Dump(request, connection.registration().orElse(null)));
             new RefusingDumpHandler().dump(request, connection);
         };
-        this.server = ReplicaServer.start(config, recording, binlogs, Clock.systemUTC());
+        this.server = ReplicaServer.start(config, recording, binlogs, Time.SYSTEM);
     }
 
     static ReplicaServerUnderTest start(ServerFlavor flavor) {

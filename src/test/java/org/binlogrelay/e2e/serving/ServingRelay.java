@@ -9,7 +9,6 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -42,6 +41,7 @@ import org.binlogrelay.server.upstream.UpstreamStatus;
 import org.binlogrelay.storage.BinlogStore;
 import org.binlogrelay.storage.Position;
 import org.binlogrelay.storage.StoreConfig;
+import org.binlogrelay.storage.Time;
 import org.binlogrelay.storage.read.ReaderRegistry;
 
 /**
@@ -104,7 +104,7 @@ final class ServingRelay implements AutoCloseable {
                 .tls(new ReplicaServerConfig.TlsFiles(tls[0], tls[1]))
                 .ioThreads(2);
         serverTweak.accept(config);
-        this.server = ReplicaServer.start(config.build(), dumps, new StoreBinlogListing(store), Clock.systemUTC());
+        this.server = ReplicaServer.start(config.build(), dumps, new StoreBinlogListing(store), Time.SYSTEM);
     }
 
     static ServingRelay follow(DatabaseServer primary, Path directory) throws IOException {

@@ -26,12 +26,15 @@ final class ConnectionGate extends ChannelInboundHandlerAdapter {
   private static final Logger LOG = LoggerFactory.getLogger(ConnectionGate.class);
 
   private final ServerState state;
-  private final RefusalLog overLimit = new RefusalLog(LOG, System::nanoTime);
-  private final RefusalLog overRate = new RefusalLog(LOG, System::nanoTime);
-  private final RefusalLog blockedHosts = new RefusalLog(LOG, System::nanoTime);
+  private final RefusalLog overLimit;
+  private final RefusalLog overRate;
+  private final RefusalLog blockedHosts;
 
   ConnectionGate(ServerState state) {
     this.state = state;
+    this.overLimit = new RefusalLog(LOG, state.time);
+    this.overRate = new RefusalLog(LOG, state.time);
+    this.blockedHosts = new RefusalLog(LOG, state.time);
   }
 
   @Override

@@ -1,7 +1,6 @@
 package org.binlogrelay.server.downstream;
 
 import io.netty.channel.Channel;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -10,6 +9,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.binlogrelay.server.downstream.sql.Connections;
 import org.binlogrelay.server.downstream.sql.ProcessInfo;
+import org.binlogrelay.storage.Time;
 
 /**
  * The logged-in connections of a {@link ReplicaServer}, by connection id: what {@code SHOW PROCESSLIST} lists and
@@ -22,11 +22,11 @@ import org.binlogrelay.server.downstream.sql.ProcessInfo;
  */
 final class ConnectionRegistry implements Connections {
   private final Map<Long, Entry> entries = new ConcurrentHashMap<>();
-  private final Clock clock;
+  private final Time time;
   private volatile DumpActivity dumps = DumpActivity.UNKNOWN;
 
-  ConnectionRegistry(Clock clock) {
-    this.clock = clock;
+  ConnectionRegistry(Time time) {
+    this.time = time;
   }
 
   void dumpActivity(DumpActivity activity) {
@@ -39,20 +39,20 @@ final class ConnectionRegistry implements Connections {
     private final String user;
     private final String host;
     private final Channel channel;
-    private final Clock clock;
+    private final Time time;
     private volatile String database;
     private volatile ProcessInfo.Activity activity = ProcessInfo.Activity.SLEEP;
     private volatile long sinceMillis;
     private volatile String info;
     private volatile boolean gtidDump;
 
-    private Entry(long id, String user, String host, Channel channel, Clock clock) {
+    private Entry(long id, String user, String host, Channel channel, Time time) {
       this.id = id;
       this.user = user;
       this.host = host;
       this.channel = channel;
-      this.clock = clock;
-      this.sinceMillis = clock.millis();
+      this.time = time;
+      this.sinceMillis = time.milliseconds();
     }
 
     /** A statement starts. */
@@ -60,7 +60,7 @@ final class ConnectionRegistry implements Connections {
       database = db;
       info = sql;
       activity = ProcessInfo.Activity.QUERY;
-      sinceMillis = clock.millis();
+      sinceMillis = time.milliseconds();
     }
 
     /** The statement was answered. */
@@ -68,7 +68,7 @@ final class ConnectionRegistry implements Connections {
       database = db;
       info = null;
       activity = ProcessInfo.Activity.SLEEP;
-      sinceMillis = clock.millis();
+      sinceMillis = time.milliseconds();
     }
 
     /** The connection serves a dump from now on. */
@@ -76,13 +76,13 @@ final class ConnectionRegistry implements Connections {
       info = null;
       gtidDump = gtid;
       activity = ProcessInfo.Activity.DUMP_SENDING;
-      sinceMillis = clock.millis();
+      sinceMillis = time.milliseconds();
     }
   }
 
   /** Records a connection that logged in; its entry goes when the channel closes. */
   Entry register(long id, String user, String host, Channel channel) {
-    Entry e = new Entry(id, user, host, channel, clock);
+    Entry e = new Entry(id, user, host, channel, time);
     entries.put(id, e);
     channel.closeFuture().addListener(f -> entries.remove(id));
     return e;
@@ -90,7 +90,7 @@ final class ConnectionRegistry implements Connections {
 
   @Override
   public List<ProcessInfo> list() {
-    long now = clock.millis();
+    long now = time.milliseconds();
     List<ProcessInfo> all = new ArrayList<>(entries.size());
     for (Entry e : entries.values()) {
       ProcessInfo.Activity activity = e.activity;

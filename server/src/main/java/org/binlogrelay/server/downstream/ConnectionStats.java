@@ -1,9 +1,9 @@
 package org.binlogrelay.server.downstream;
 
-import java.time.Clock;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.binlogrelay.server.downstream.sql.ServerCounters;
+import org.binlogrelay.storage.Time;
 
 /**
  * The downstream server's counters for {@code SHOW GLOBAL STATUS}: connection attempts, the most open at once,
@@ -22,8 +22,8 @@ final class ConnectionStats implements ServerCounters {
   final AtomicLong tlsAccepts = new AtomicLong();
   final AtomicLong tlsFinished = new AtomicLong();
 
-  ConnectionStats(Clock clock, boolean tls) {
-    this.startedAtMillis = clock.millis();
+  ConnectionStats(Time time, boolean tls) {
+    this.startedAtMillis = time.milliseconds();
     this.tls = tls;
   }
 

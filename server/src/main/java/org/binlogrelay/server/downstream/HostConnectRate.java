@@ -2,7 +2,7 @@ package org.binlogrelay.server.downstream;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.LongSupplier;
+import org.binlogrelay.storage.Time;
 
 /**
  * Per-host limit on the rate of new connections, as a token bucket per client address: a host may open {@code
@@ -12,7 +12,8 @@ import java.util.function.LongSupplier;
  * replicas it serves. MySQL has no such limit; it is off unless configured.
  *
  * <p>At most {@code maxHosts} hosts are tracked; when full, the least recently seen host is forgotten (it starts
- * again with a full bucket), so a flood of addresses costs bounded memory. Time is {@code nanoTime}, passed in.
+ * again with a full bucket), so a flood of addresses costs bounded memory. Time is the monotonic clock of the
+ * {@link Time} passed in.
  *
  * <p>Thread-safe: {@link #admit} synchronises on this object (it runs once per accepted connection).
  */
@@ -22,7 +23,7 @@ final class HostConnectRate {
 
   private final double perSecond;
   private final double burst;
-  private final LongSupplier nanoTime;
+  private final Time time;
   private final int maxHosts;
   private final Map<String, Bucket> hosts = new LinkedHashMap<>(16, 0.75f, true);
 
@@ -33,16 +34,16 @@ final class HostConnectRate {
 
   /**
    * @param perSecond connections a second one host may open on average; at least 1
-   * @param nanoTime the clock, {@link System#nanoTime} outside tests
+   * @param time the clock ({@link Time#nanoseconds()})
    * @param maxHosts how many hosts to remember
    */
-  HostConnectRate(int perSecond, LongSupplier nanoTime, int maxHosts) {
+  HostConnectRate(int perSecond, Time time, int maxHosts) {
     if (perSecond < 1 || maxHosts < 1) {
       throw new IllegalArgumentException("perSecond and maxHosts must be positive: " + perSecond + ", " + maxHosts);
     }
     this.perSecond = perSecond;
     this.burst = (double) perSecond * BURST_SECONDS;
-    this.nanoTime = nanoTime;
+    this.time = time;
     this.maxHosts = maxHosts;
   }
 
@@ -53,7 +54,7 @@ final class HostConnectRate {
 
   /** Takes one connection from {@code host}'s allowance; false when it has none left. */
   synchronized boolean admit(String host) {
-    long now = nanoTime.getAsLong();
+    long now = time.nanoseconds();
     Bucket b = hosts.get(host);
     if (b == null) {
       if (hosts.size() >= maxHosts) {

@@ -1,12 +1,12 @@
 package org.binlogrelay.server.downstream;
 
-import java.util.function.LongSupplier;
+import org.binlogrelay.storage.Time;
 import org.slf4j.Logger;
 
 /**
  * Logs refused connections of one kind without flooding the log: the first refusal is logged at once, later ones
- * at most once per {@link #INTERVAL_NANOS} with the number refused since the last line. A burst of thousands of
- * refused connections makes a handful of lines.
+ * at most once per {@link #INTERVAL_NANOS} (on the monotonic clock of the {@link Time} passed in) with the number
+ * refused since the last line. A burst of thousands of refused connections makes a handful of lines.
  *
  * <p>Thread-safe: {@link #refused} synchronises on this object.
  */
@@ -14,19 +14,19 @@ final class RefusalLog {
   static final long INTERVAL_NANOS = 10_000_000_000L;
 
   private final Logger log;
-  private final LongSupplier nanoTime;
+  private final Time time;
   private long lastLoggedAt;
   private boolean loggedOnce;
   private long suppressed;
 
-  RefusalLog(Logger log, LongSupplier nanoTime) {
+  RefusalLog(Logger log, Time time) {
     this.log = log;
-    this.nanoTime = nanoTime;
+    this.time = time;
   }
 
   /** A connection was refused; {@code message} (an SLF4J pattern) says why, with {@code arguments}. */
   void refused(String message, Object... arguments) {
-    long now = nanoTime.getAsLong();
+    long now = time.nanoseconds();
     long more;
     synchronized (this) {
       if (loggedOnce && now - lastLoggedAt < INTERVAL_NANOS) {

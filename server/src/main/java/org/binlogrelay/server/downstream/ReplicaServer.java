@@ -14,7 +14,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
-import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +40,7 @@ import org.binlogrelay.server.downstream.sql.SchemaStatements;
 import org.binlogrelay.server.downstream.sql.ServerVariables;
 import org.binlogrelay.server.downstream.sql.SystemVariable;
 import org.binlogrelay.server.downstream.sql.VariableType;
+import org.binlogrelay.storage.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,7 +54,7 @@ import org.slf4j.LoggerFactory;
  * replicas and clients that verify the server trust it without a CA.
  *
  * <pre>{@code
- * ReplicaServer server = ReplicaServer.start(config, new RefusingDumpHandler(), BinlogListing.EMPTY, Clock.systemUTC());
+ * ReplicaServer server = ReplicaServer.start(config, new RefusingDumpHandler(), BinlogListing.EMPTY, Time.SYSTEM);
  * int port = server.port();
  * ...
  * server.close();
@@ -89,11 +90,12 @@ public final class ReplicaServer implements AutoCloseable {
    * @param config what to listen on and how to behave
    * @param dumpHandler what serves dump requests ({@link RefusingDumpHandler} until streaming exists)
    * @param binlogs what SHOW BINARY LOGS and friends report
-   * @param clock time for UNIX_TIMESTAMP() and the login throttle
+   * @param time the clocks: the wall clock for UNIX_TIMESTAMP(), the login throttle and connection times, the
+   *     monotonic one for the per-host connection rate and the refusal log
    */
   public static ReplicaServer start(ReplicaServerConfig config, DumpHandler dumpHandler, BinlogListing binlogs,
-      Clock clock) {
-    return start(config, dumpHandler, binlogs, SchemaStatements.off(config.dialect().productName()), clock,
+      Time time) {
+    return start(config, dumpHandler, binlogs, SchemaStatements.off(config.dialect().productName()), time,
         ReplicationSource.NONE, DumpActivity.UNKNOWN);
   }
 
@@ -102,13 +104,13 @@ public final class ReplicaServer implements AutoCloseable {
    * schema source; {@link SchemaStatements#off} refuses them).
    */
   public static ReplicaServer start(ReplicaServerConfig config, DumpHandler dumpHandler, BinlogListing binlogs,
-      SchemaStatements schema, Clock clock) {
-    return start(config, dumpHandler, binlogs, schema, clock, ReplicationSource.NONE, DumpActivity.UNKNOWN);
+      SchemaStatements schema, Time time) {
+    return start(config, dumpHandler, binlogs, schema, time, ReplicationSource.NONE, DumpActivity.UNKNOWN);
   }
 
   /**
    * Binds and starts serving, for a relay: as {@link #start(ReplicaServerConfig, DumpHandler, BinlogListing,
-   * Clock)}, with the relay's schema source, its own replication for {@code SHOW REPLICA STATUS} and its dumps'
+   * Time)}, with the relay's schema source, its own replication for {@code SHOW REPLICA STATUS} and its dumps'
    * states for {@code SHOW PROCESSLIST}.
    *
    * @param schema answers the statements that read table schemas ({@link SchemaStatements#off} refuses them)
@@ -116,20 +118,20 @@ public final class ReplicaServer implements AutoCloseable {
    * @param dumpActivity what each dump does, by connection id
    */
   public static ReplicaServer start(ReplicaServerConfig config, DumpHandler dumpHandler, BinlogListing binlogs,
-      SchemaStatements schema, Clock clock, ReplicationSource source, DumpActivity dumpActivity) {
+      SchemaStatements schema, Time time, ReplicationSource source, DumpActivity dumpActivity) {
     Objects.requireNonNull(dumpHandler, "dumpHandler");
     Objects.requireNonNull(schema, "schema");
     SecureRandom random = new SecureRandom();
     ReplicaRegistry replicas = new ReplicaRegistry();
     ExecutorService authExecutor = authExecutor(config);
-    ServerTls tls = ServerTls.of(config, random, clock.instant());
-    ConnectionStats stats = new ConnectionStats(clock, tls != null);
-    ConnectionRegistry connections = new ConnectionRegistry(clock);
+    ServerTls tls = ServerTls.of(config, random, Instant.ofEpochMilli(time.milliseconds()));
+    ConnectionStats stats = new ConnectionStats(time, tls != null);
+    ConnectionRegistry connections = new ConnectionRegistry(time);
     connections.dumpActivity(dumpActivity);
-    ServerState state = new ServerState(config, plugins(config, random), new LoginThrottle(clock,
+    ServerState state = new ServerState(config, plugins(config, random), new LoginThrottle(time,
         config.maxFailedLogins(), config.failedLoginWindow(), config.blockDuration(), THROTTLED_HOSTS),
-        responder(config, binlogs, replicas, clock, source, connections, stats, schema, tls != null), replicas, tls,
-        dumpHandler, authExecutor, clock, random, stats, connections);
+        responder(config, binlogs, replicas, time, source, connections, stats, schema, tls != null), replicas, tls,
+        dumpHandler, authExecutor, time, random, stats, connections);
     // Accepting has a thread of its own, so that connections are taken off the kernel's queue while the I/O
     // threads are busy streaming; the queue holds max_connections, as MySQL's autosized back_log.
     EventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
@@ -181,7 +183,7 @@ public final class ReplicaServer implements AutoCloseable {
   }
 
   private static QueryResponder responder(ReplicaServerConfig config, BinlogListing binlogs, ReplicaRegistry replicas,
-      Clock clock, ReplicationSource source, ConnectionRegistry connections, ConnectionStats stats,
+      Time time, ReplicationSource source, ConnectionRegistry connections, ConnectionStats stats,
       SchemaStatements schema, boolean tls) {
     List<SystemVariable> variables = new ArrayList<>(config.dialect().variables(config.identity(), binlogs, source));
     if (!tls) {
@@ -190,7 +192,7 @@ public final class ReplicaServer implements AutoCloseable {
     }
     variables.addAll(config.extraVariables());
     return new QueryResponder(config.dialect(), config.identity(), new ServerVariables(variables), binlogs,
-        replicas::list, clock, source, connections, stats, schema);
+        replicas::list, time, source, connections, stats, schema);
   }
 
   private static Map<String, AuthPlugin> plugins(ReplicaServerConfig config, SecureRandom random) {

@@ -4,7 +4,6 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.security.SecureRandom;
-import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -13,6 +12,7 @@ import org.binlogrelay.protocol.auth.AuthPlugin;
 import org.binlogrelay.protocol.handshake.HandshakeLimits;
 import org.binlogrelay.server.downstream.account.LoginThrottle;
 import org.binlogrelay.server.downstream.sql.QueryResponder;
+import org.binlogrelay.storage.Time;
 
 /**
  * What all connections of one {@link ReplicaServer} share: the configuration, the auth plugins (with
@@ -38,7 +38,8 @@ final class ServerState {
   final DumpHandler dumpHandler;
   /** Runs the steps of authentication exchanges (SHA-256-crypt, RSA decryption) off the event loops. */
   final Executor authExecutor;
-  final Clock clock;
+  /** The clocks of the connection rate and the refusal logs. */
+  final Time time;
   final SecureRandom random;
   final HandshakeLimits handshakeLimits = HandshakeLimits.DEFAULT;
   final AtomicLong connectionIds = new AtomicLong();
@@ -58,14 +59,14 @@ final class ServerState {
 
   ServerState(ReplicaServerConfig config, Map<String, AuthPlugin> plugins, LoginThrottle throttle,
       QueryResponder responder, ReplicaRegistry replicas, ServerTls tls, DumpHandler dumpHandler,
-      Executor authExecutor, Clock clock, SecureRandom random) {
-    this(config, plugins, throttle, responder, replicas, tls, dumpHandler, authExecutor, clock, random,
-        new ConnectionStats(clock, tls != null), new ConnectionRegistry(clock));
+      Executor authExecutor, Time time, SecureRandom random) {
+    this(config, plugins, throttle, responder, replicas, tls, dumpHandler, authExecutor, time, random,
+        new ConnectionStats(time, tls != null), new ConnectionRegistry(time));
   }
 
   ServerState(ReplicaServerConfig config, Map<String, AuthPlugin> plugins, LoginThrottle throttle,
       QueryResponder responder, ReplicaRegistry replicas, ServerTls tls, DumpHandler dumpHandler,
-      Executor authExecutor, Clock clock, SecureRandom random, ConnectionStats stats,
+      Executor authExecutor, Time time, SecureRandom random, ConnectionStats stats,
       ConnectionRegistry connections) {
     this.stats = stats;
     this.connections = connections;
@@ -73,13 +74,13 @@ final class ServerState {
     this.plugins = Map.copyOf(plugins);
     this.throttle = throttle;
     this.connectRate = config.maxConnectRatePerHost() > 0
-        ? new HostConnectRate(config.maxConnectRatePerHost(), System::nanoTime, CONNECT_RATE_HOSTS) : null;
+        ? new HostConnectRate(config.maxConnectRatePerHost(), time, CONNECT_RATE_HOSTS) : null;
     this.responder = responder;
     this.replicas = replicas;
     this.tls = tls;
     this.dumpHandler = dumpHandler;
     this.authExecutor = authExecutor;
-    this.clock = clock;
+    this.time = time;
     this.random = random;
   }
 

@@ -1,11 +1,11 @@
 package org.binlogrelay.server.serving;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
+import org.binlogrelay.storage.Time;
 import org.binlogrelay.storage.read.ReaderOptions;
 import org.binlogrelay.storage.read.ReaderRegistry;
 
@@ -28,11 +28,11 @@ import org.binlogrelay.storage.read.ReaderRegistry;
  * @param startWait how long a dump may wait for the store before it is refused: a position past the readable
  *     end of the open file, a replica ahead of the store, an empty store
  * @param observer hears what each stream hands to its socket (relay-added latency)
- * @param clock the wall clock of {@link DumpStatus.Replica#connectedAtMillis()}
+ * @param time the clock: its wall clock stamps {@link DumpStatus.Replica#connectedAtMillis()}
  */
 public record ServingConfig(long serverId, ReaderRegistry readers, Supplier<Set<UUID>> checkedSources,
     int maxBatchBytes, boolean zeroCopy, int zeroCopyMinEventBytes, int copyChunkBytes,
-    Duration stalledReplicaTimeout, Duration startWait, DumpObserver observer, Clock clock) {
+    Duration stalledReplicaTimeout, Duration startWait, DumpObserver observer, Time time) {
 
   public ServingConfig {
     if (serverId <= 0 || serverId > 0xffffffffL) {
@@ -47,7 +47,7 @@ public record ServingConfig(long serverId, ReaderRegistry readers, Supplier<Set<
     requirePositive(stalledReplicaTimeout, "stalledReplicaTimeout");
     Objects.requireNonNull(startWait, "startWait");
     Objects.requireNonNull(observer, "observer");
-    Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(time, "time");
     if (startWait.isNegative()) {
       throw new IllegalArgumentException("startWait must not be negative, got " + startWait);
     }
@@ -76,7 +76,7 @@ public record ServingConfig(long serverId, ReaderRegistry readers, Supplier<Set<
     private Duration stalledReplicaTimeout = Duration.ofSeconds(60);
     private Duration startWait = Duration.ofSeconds(10);
     private DumpObserver observer = DumpObserver.NONE;
-    private Clock clock = Clock.systemUTC();
+    private Time time = Time.SYSTEM;
 
     private Builder(long serverId) {
       this.serverId = serverId;
@@ -127,14 +127,14 @@ public record ServingConfig(long serverId, ReaderRegistry readers, Supplier<Set<
       return this;
     }
 
-    public Builder clock(Clock wallClock) {
-      this.clock = wallClock;
+    public Builder time(Time clock) {
+      this.time = clock;
       return this;
     }
 
     public ServingConfig build() {
       return new ServingConfig(serverId, readers, checkedSources, maxBatchBytes, zeroCopy, zeroCopyMinEventBytes,
-          copyChunkBytes, stalledReplicaTimeout, startWait, observer, clock);
+          copyChunkBytes, stalledReplicaTimeout, startWait, observer, time);
     }
   }
 

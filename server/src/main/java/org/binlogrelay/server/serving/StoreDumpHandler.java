@@ -21,7 +21,7 @@ import org.binlogrelay.storage.BinlogStore;
  * ServingConfig serving = ServingConfig.builder(relayServerId).readers(retentionRegistry)
  *     .checkedSources(() -> Set.of(primaryUuid)).build();
  * StoreDumpHandler dumps = new StoreDumpHandler(store, serving);
- * ReplicaServer server = ReplicaServer.start(config, dumps, new StoreBinlogListing(store), clock);
+ * ReplicaServer server = ReplicaServer.start(config, dumps, new StoreBinlogListing(store), time);
  * }</pre>
  *
  * One stored copy serves every replica: each dump has its own {@code BinlogReader} over the same files, and an
@@ -51,7 +51,7 @@ public final class StoreDumpHandler implements DumpHandler {
     DumpStatus.Replica replica = new DumpStatus.Replica(request.serverId(), connection.client().peerAddress(),
         connection.client().user(), settings.replicaUuid(),
         connection.registration().map(ReplicaRegistration::host).orElse(""),
-        connection.registration().map(ReplicaRegistration::port).orElse(0), gtid, config.clock().millis());
+        connection.registration().map(ReplicaRegistration::port).orElse(0), gtid, config.time().milliseconds());
     new ReplicaStream(connection.channel(), connection.nextSequenceId(), request, settings, flavor, store, config,
         registry, name, connection.client().connectionId(), replica).start();
   }

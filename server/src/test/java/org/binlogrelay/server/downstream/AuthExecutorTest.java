@@ -12,7 +12,6 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -37,6 +36,7 @@ import org.binlogrelay.protocol.testing.EmbeddedTransport;
 import org.binlogrelay.protocol.testing.WireClient;
 import org.binlogrelay.server.downstream.sql.BinlogListing;
 import org.binlogrelay.server.downstream.sql.MysqlSqlFlavor;
+import org.binlogrelay.storage.Time;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -97,7 +97,7 @@ class AuthExecutorTest {
     ExecutorService auth = Executors.newFixedThreadPool(2, r -> new Thread(r, "test-auth"));
     ExecutorService clients = Executors.newSingleThreadExecutor();
     ServerState state = TestServers.state(TestServers.config(MysqlSqlFlavor.INSTANCE).build(), new RefusingDumpHandler(),
-        Clock.systemUTC(), new Sha2FastAuthCache(100), BinlogListing.EMPTY, auth,
+        Time.SYSTEM, new Sha2FastAuthCache(100), BinlogListing.EMPTY, auth,
         p -> p.name().equals("caching_sha2_password") ? new HeldPlugin(p, entered, release, checkThreads) : p);
     EventLoopGroup oneLoop = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     try {
@@ -138,7 +138,7 @@ class AuthExecutorTest {
   void aPacketSentBeforeTheCheckIsAnsweredIsABadHandshake() {
     Deque<Runnable> queued = new ArrayDeque<>();
     ServerState state = TestServers.state(TestServers.config(MysqlSqlFlavor.INSTANCE).build(), new RefusingDumpHandler(),
-        Clock.systemUTC(), new Sha2FastAuthCache(100), BinlogListing.EMPTY, queued::add);
+        Time.SYSTEM, new Sha2FastAuthCache(100), BinlogListing.EMPTY, queued::add);
     EmbeddedChannel ch = TestServers.channel(state);
     EmbeddedTransport wire = new EmbeddedTransport(ch, false);
     HandshakeV10 greeting = HandshakeV10.decode(wire.receive().payload());
@@ -163,7 +163,7 @@ class AuthExecutorTest {
   void theLoginIsAnsweredOnlyOnceTheExecutorRanTheCheck() throws Exception {
     Deque<Runnable> queued = new ArrayDeque<>();
     ServerState state = TestServers.state(TestServers.config(MysqlSqlFlavor.INSTANCE).build(), new RefusingDumpHandler(),
-        Clock.systemUTC(), new Sha2FastAuthCache(100), BinlogListing.EMPTY, queued::add);
+        Time.SYSTEM, new Sha2FastAuthCache(100), BinlogListing.EMPTY, queued::add);
     EmbeddedChannel ch = TestServers.channel(state);
     EmbeddedTransport wire = new EmbeddedTransport(ch, false);
     HandshakeV10 greeting = HandshakeV10.decode(wire.receive().payload());

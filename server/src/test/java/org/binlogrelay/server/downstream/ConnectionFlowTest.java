@@ -20,6 +20,7 @@ import org.binlogrelay.protocol.testing.WireClient;
 import org.binlogrelay.protocol.testing.WireClient.ServerError;
 import org.binlogrelay.server.downstream.sql.MariadbSqlFlavor;
 import org.binlogrelay.server.downstream.sql.MysqlSqlFlavor;
+import org.binlogrelay.storage.testing.ManualTime;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * sees byte for byte, including the fragmented case.
  */
 class ConnectionFlowTest {
-  private final TestServers.MutableClock clock = new TestServers.MutableClock();
+  private final ManualTime clock = TestServers.manualTime();
   private final List<DumpRequest> dumps = new ArrayList<>();
   private final DumpHandler recording = (request, connection) -> {
     dumps.add(request);

@@ -19,6 +19,7 @@ import org.binlogrelay.protocol.testing.EmbeddedTransport;
 import org.binlogrelay.protocol.testing.WireClient;
 import org.binlogrelay.server.downstream.sql.MysqlSqlFlavor;
 import org.binlogrelay.server.downstream.sql.SchemaStatements;
+import org.binlogrelay.storage.testing.ManualTime;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * are served while it waits; a forwarded result set reaches the client byte for byte, framed for its EOF style.
  */
 class PendingAnswerTest {
-  private final TestServers.MutableClock clock = new TestServers.MutableClock();
+  private final ManualTime clock = TestServers.manualTime();
   private final List<EmbeddedChannel> channels = new ArrayList<>();
   private final List<MetadataStatement> asked = new ArrayList<>();
   private final List<CompletableFuture<QueryResponse>> answers = new ArrayList<>();

@@ -10,7 +10,6 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -22,6 +21,8 @@ import org.binlogrelay.protocol.query.QueryResponse;
 import org.binlogrelay.protocol.testing.WireClient;
 import org.binlogrelay.server.downstream.sql.BinlogListing;
 import org.binlogrelay.server.downstream.sql.MysqlSqlFlavor;
+import org.binlogrelay.storage.Time;
+import org.binlogrelay.storage.testing.ManualTime;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,7 +51,11 @@ class ReplicaServerTest {
   }
 
   private static ReplicaServer start(ReplicaServerConfig config) {
-    return ReplicaServer.start(config, new RefusingDumpHandler(), BinlogListing.EMPTY, Clock.systemUTC());
+    return start(config, Time.SYSTEM);
+  }
+
+  private static ReplicaServer start(ReplicaServerConfig config, Time time) {
+    return ReplicaServer.start(config, new RefusingDumpHandler(), BinlogListing.EMPTY, time);
   }
 
   @Test
@@ -121,7 +126,8 @@ class ReplicaServerTest {
   @Test
   void aHostOverItsConnectionRateGets1040BeforeTheGreeting() throws Exception {
     // 1 a second, bursts of 10: the 11th connection in a row is refused, whatever the open count.
-    ReplicaServer server = start(config().maxConnectRatePerHost(1).build());
+    ManualTime time = new ManualTime(System.currentTimeMillis());
+    ReplicaServer server = start(config().maxConnectRatePerHost(1).build(), time);
     for (int i = 0; i < HostConnectRate.BURST_SECONDS; i++) {
       WireClient.connect(server.port()).close();
     }
@@ -129,9 +135,8 @@ class ReplicaServerTest {
         .hasMessageContaining("Too many connections");
     assertThat(server.refusedOverHostRate()).isEqualTo(1);
     assertThat(server.refusedOverMaxConnections()).isZero();
-    // Waits for the real clock (the one left: the per-host rate reads System.nanoTime in ServerState, not an
-    // injected Time): a second later the host may connect again.
-    Thread.sleep(1_100);
+    // A second later (on the server's clock, moved by hand) the host may connect again.
+    time.advance(Duration.ofSeconds(1));
     WireClient.connect(server.port()).close();
     server.close();
   }

@@ -2,10 +2,8 @@ package org.binlogrelay.server.downstream;
 
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.security.SecureRandom;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +24,8 @@ import org.binlogrelay.server.downstream.sql.SqlFlavor;
 import org.binlogrelay.server.downstream.sql.QueryResponder;
 import org.binlogrelay.server.downstream.sql.SchemaStatements;
 import org.binlogrelay.server.downstream.sql.ServerVariables;
+import org.binlogrelay.storage.Time;
+import org.binlogrelay.storage.testing.ManualTime;
 
 /** Test side: accounts, keys and a {@link ServerState} for driving the pipeline through {@link EmbeddedChannel}s. */
 final class TestServers {
@@ -38,28 +38,9 @@ final class TestServers {
 
   private TestServers() {}
 
-  /** A clock tests move by hand. */
-  static final class MutableClock extends Clock {
-    Instant now = Instant.parse("2026-01-01T00:00:00Z");
-
-    void advance(Duration d) {
-      now = now.plus(d);
-    }
-
-    @Override
-    public java.time.ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
+  /** A clock tests move by hand, at 2026-01-01T00:00:00Z (0 on its monotonic clock). */
+  static ManualTime manualTime() {
+    return new ManualTime(Instant.parse("2026-01-01T00:00:00Z").toEpochMilli());
   }
 
   static ReplicaServerConfig.Builder config(SqlFlavor dialect) {
@@ -69,35 +50,35 @@ final class TestServers {
         .loginThrottle(3, Duration.ofMinutes(1), Duration.ofMinutes(5));
   }
 
-  static ServerState state(ReplicaServerConfig config, DumpHandler dumps, Clock clock) {
-    return state(config, dumps, clock, new Sha2FastAuthCache(100), BinlogListing.EMPTY);
+  static ServerState state(ReplicaServerConfig config, DumpHandler dumps, Time time) {
+    return state(config, dumps, time, new Sha2FastAuthCache(100), BinlogListing.EMPTY);
   }
 
-  static ServerState state(ReplicaServerConfig config, DumpHandler dumps, Clock clock, Sha2FastAuthCache cache,
+  static ServerState state(ReplicaServerConfig config, DumpHandler dumps, Time time, Sha2FastAuthCache cache,
       BinlogListing binlogs) {
-    return state(config, dumps, clock, cache, binlogs, Runnable::run);
+    return state(config, dumps, time, cache, binlogs, Runnable::run);
   }
 
   /** With {@code authExecutor} running the login steps (the tests' default runs them at once, on the caller). */
-  static ServerState state(ReplicaServerConfig config, DumpHandler dumps, Clock clock, Sha2FastAuthCache cache,
+  static ServerState state(ReplicaServerConfig config, DumpHandler dumps, Time time, Sha2FastAuthCache cache,
       BinlogListing binlogs, Executor authExecutor) {
-    return state(config, dumps, clock, cache, binlogs, authExecutor, UnaryOperator.identity());
+    return state(config, dumps, time, cache, binlogs, authExecutor, UnaryOperator.identity());
   }
 
   /** With the auth plugins as {@code plugins} makes them of the real ones (to watch or hold their exchanges). */
-  static ServerState state(ReplicaServerConfig config, DumpHandler dumps, Clock clock, Sha2FastAuthCache cache,
+  static ServerState state(ReplicaServerConfig config, DumpHandler dumps, Time time, Sha2FastAuthCache cache,
       BinlogListing binlogs, Executor authExecutor, UnaryOperator<AuthPlugin> plugins) {
-    return state(config, dumps, clock, cache, binlogs, authExecutor, plugins,
+    return state(config, dumps, time, cache, binlogs, authExecutor, plugins,
         SchemaStatements.off(config.dialect().productName()));
   }
 
   /** With {@code schema} answering the statements that read table schemas. */
-  static ServerState state(ReplicaServerConfig config, DumpHandler dumps, Clock clock, SchemaStatements schema) {
-    return state(config, dumps, clock, new Sha2FastAuthCache(100), BinlogListing.EMPTY, Runnable::run,
+  static ServerState state(ReplicaServerConfig config, DumpHandler dumps, Time time, SchemaStatements schema) {
+    return state(config, dumps, time, new Sha2FastAuthCache(100), BinlogListing.EMPTY, Runnable::run,
         UnaryOperator.identity(), schema);
   }
 
-  static ServerState state(ReplicaServerConfig config, DumpHandler dumps, Clock clock, Sha2FastAuthCache cache,
+  static ServerState state(ReplicaServerConfig config, DumpHandler dumps, Time time, Sha2FastAuthCache cache,
       BinlogListing binlogs, Executor authExecutor, UnaryOperator<AuthPlugin> plugins, SchemaStatements schema) {
     AuthPlugin sha2 = plugins.apply(new CachingSha2PasswordPlugin(KEYS, RsaKeyPair.Padding.OAEP_SHA1, cache));
     AuthPlugin nat = plugins.apply(new NativePasswordPlugin());
@@ -105,14 +86,14 @@ final class TestServers {
     List<org.binlogrelay.server.downstream.sql.SystemVariable> vars =
         new ArrayList<>(config.dialect().variables(config.identity(), binlogs));
     vars.addAll(config.extraVariables());
-    ConnectionStats stats = new ConnectionStats(clock, false);
-    ConnectionRegistry connections = new ConnectionRegistry(clock);
+    ConnectionStats stats = new ConnectionStats(time, false);
+    ConnectionRegistry connections = new ConnectionRegistry(time);
     QueryResponder responder = new QueryResponder(config.dialect(), config.identity(), new ServerVariables(vars),
-        binlogs, replicas::list, clock, org.binlogrelay.server.downstream.sql.ReplicationSource.NONE, connections,
+        binlogs, replicas::list, time, org.binlogrelay.server.downstream.sql.ReplicationSource.NONE, connections,
         stats, schema);
-    return new ServerState(config, Map.of(sha2.name(), sha2, nat.name(), nat), new LoginThrottle(clock,
+    return new ServerState(config, Map.of(sha2.name(), sha2, nat.name(), nat), new LoginThrottle(time,
         config.maxFailedLogins(), config.failedLoginWindow(), config.blockDuration(), 100), responder, replicas, null,
-        dumps, authExecutor, clock, new SecureRandom(), stats, connections);
+        dumps, authExecutor, time, new SecureRandom(), stats, connections);
   }
 
   static EmbeddedChannel channel(ServerState state) {

@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.HexFormat;
@@ -24,6 +23,7 @@ import org.binlogrelay.server.downstream.sql.BinlogListing;
 import org.binlogrelay.server.downstream.sql.SqlFlavor;
 import org.binlogrelay.server.downstream.sql.MariadbSqlFlavor;
 import org.binlogrelay.server.downstream.sql.MysqlSqlFlavor;
+import org.binlogrelay.storage.Time;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,7 +47,7 @@ class ZeroConfigTlsTest {
   }
 
   private static ReplicaServer start(ReplicaServerConfig config) {
-    return ReplicaServer.start(config, new RefusingDumpHandler(), BinlogListing.EMPTY, Clock.systemUTC());
+    return ReplicaServer.start(config, new RefusingDumpHandler(), BinlogListing.EMPTY, Time.SYSTEM);
   }
 
   @ParameterizedTest

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import org.binlogrelay.protocol.auth.NativePasswordHash;
@@ -19,6 +18,7 @@ import org.binlogrelay.server.downstream.ReplicaServerConfig;
 import org.binlogrelay.server.downstream.account.UserAccounts;
 import org.binlogrelay.server.downstream.sql.MysqlSqlFlavor;
 import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.Time;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -118,6 +118,6 @@ class ServedOverTcpTest {
             + NativePasswordHash.of("repl-pass").storedForm() + "\n"))
         .ioThreads(1)
         .build();
-    return ReplicaServer.start(config, dumps, new StoreBinlogListing(store), Clock.systemUTC());
+    return ReplicaServer.start(config, dumps, new StoreBinlogListing(store), Time.SYSTEM);
   }
 }

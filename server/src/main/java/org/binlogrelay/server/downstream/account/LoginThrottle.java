@@ -1,10 +1,10 @@
 package org.binlogrelay.server.downstream.account;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.binlogrelay.storage.Time;
 
 /**
  * Per-host rate limiting of failed logins. A host that fails {@code maxFailures} times within {@code window}
@@ -12,7 +12,7 @@ import java.util.Map;
  * resets {@code max_connect_errors} counting on success). Unlike MySQL's block, which lasts until
  * {@code FLUSH HOSTS}, this one ends by itself.
  *
- * <p>Time comes from the {@link Clock} passed in (STYLE.md section 8). At most {@code maxHosts} hosts are
+ * <p>Time is the wall clock of the {@link Time} passed in (STYLE.md section 8). At most {@code maxHosts} hosts are
  * tracked; when full, the least recently failed host is forgotten, so a flood of addresses costs bounded
  * memory.
  *
@@ -25,19 +25,19 @@ public final class LoginThrottle {
     Instant lastFailure;
   }
 
-  private final Clock clock;
+  private final Time time;
   private final int maxFailures;
   private final Duration window;
   private final Duration blockFor;
   private final int maxHosts;
   private final Map<String, HostFailures> hosts;
 
-  public LoginThrottle(Clock clock, int maxFailures, Duration window, Duration blockFor, int maxHosts) {
+  public LoginThrottle(Time time, int maxFailures, Duration window, Duration blockFor, int maxHosts) {
     if (maxFailures < 1 || window.isNegative() || blockFor.isNegative() || maxHosts < 1) {
       throw new IllegalArgumentException("login throttle: maxFailures and maxHosts must be positive, durations not"
           + " negative");
     }
-    this.clock = clock;
+    this.time = time;
     this.maxFailures = maxFailures;
     this.window = window;
     this.blockFor = blockFor;
@@ -51,7 +51,7 @@ public final class LoginThrottle {
     if (r == null || r.failures < maxFailures) {
       return Duration.ZERO;
     }
-    Duration left = Duration.between(clock.instant(), r.lastFailure.plus(blockFor));
+    Duration left = Duration.between(now(), r.lastFailure.plus(blockFor));
     if (left.isNegative() || left.isZero()) {
       hosts.remove(host);
       return Duration.ZERO;
@@ -60,7 +60,7 @@ public final class LoginThrottle {
   }
 
   public synchronized void recordFailure(String host) {
-    Instant now = clock.instant();
+    Instant now = now();
     HostFailures r = hosts.get(host);
     if (r == null || now.isAfter(r.firstFailure.plus(window)) && r.failures < maxFailures) {
       if (r == null && hosts.size() >= maxHosts) {
@@ -76,6 +76,10 @@ public final class LoginThrottle {
 
   public synchronized void recordSuccess(String host) {
     hosts.remove(host);
+  }
+
+  private Instant now() {
+    return Instant.ofEpochMilli(time.milliseconds());
   }
 
   public int maxFailures() {

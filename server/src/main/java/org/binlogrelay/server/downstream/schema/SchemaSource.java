@@ -16,13 +16,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.LongSupplier;
 import org.binlogrelay.protocol.packet.ErrPacket;
 import org.binlogrelay.protocol.query.MetadataStatement;
 import org.binlogrelay.protocol.query.QueryResponse;
 import org.binlogrelay.server.downstream.sql.ErrorMessages;
 import org.binlogrelay.server.upstream.QueryConnection;
 import org.binlogrelay.server.upstream.ServerEndpoint;
+import org.binlogrelay.storage.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,7 +60,7 @@ public final class SchemaSource implements AutoCloseable {
 
   private final SchemaSourceConfig config;
   private final SchemaConnection.Opener opener;
-  private final LongSupplier nanoTime;
+  private final Time time;
   private final ThreadPoolExecutor workers;
   /** Connections not in use, the most recently used first; guarded by itself. */
   private final Deque<Idle> idle = new ArrayDeque<>();
@@ -68,16 +68,18 @@ public final class SchemaSource implements AutoCloseable {
   private final AtomicReference<Health> health = new AtomicReference<>(Health.UNKNOWN);
   private volatile boolean closed;
 
-  /** A connection back in the pool, and since when (nanoTime). */
+  /** A connection back in the pool, and since when (monotonic nanoseconds). */
   private record Idle(SchemaConnection connection, long since) {}
 
   /**
    * A schema source that connects to {@code config}'s server with the relay's MySQL client. Its sockets time out
    * only after twice the timeout: a backstop, so that the deadline of {@link #forward} is what ends a wait and the
    * client always reads the same error for it.
+   *
+   * @param time the clock of idle connections ({@link Time#nanoseconds()})
    */
-  public SchemaSource(SchemaSourceConfig config) {
-    this(config, ServerSchemaConnection.opener(backstop(config.endpoint()), MAX_PAYLOAD), System::nanoTime);
+  public SchemaSource(SchemaSourceConfig config, Time time) {
+    this(config, ServerSchemaConnection.opener(backstop(config.endpoint()), MAX_PAYLOAD), time);
   }
 
   private static ServerEndpoint backstop(ServerEndpoint e) {
@@ -87,12 +89,12 @@ public final class SchemaSource implements AutoCloseable {
 
   /**
    * @param opener opens connections (tests inject faults here)
-   * @param nanoTime the clock of idle connections
+   * @param time the clock of idle connections ({@link Time#nanoseconds()})
    */
-  SchemaSource(SchemaSourceConfig config, SchemaConnection.Opener opener, LongSupplier nanoTime) {
+  SchemaSource(SchemaSourceConfig config, SchemaConnection.Opener opener, Time time) {
     this.config = config;
     this.opener = opener;
-    this.nanoTime = nanoTime;
+    this.time = time;
     AtomicInteger threads = new AtomicInteger();
     this.workers = new ThreadPoolExecutor(config.maxConnections(), config.maxConnections(), 60, TimeUnit.SECONDS,
         new ArrayBlockingQueue<>(config.maxWaiting()), r -> {
@@ -158,7 +160,7 @@ public final class SchemaSource implements AutoCloseable {
   }
 
   private SchemaConnection takeIdle() {
-    long now = nanoTime.getAsLong();
+    long now = time.nanoseconds();
     synchronized (idle) {
       while (!idle.isEmpty() && now - idle.peekLast().since() > config.idleTimeout().toNanos()) {
         idle.pollLast().connection().close();
@@ -173,7 +175,7 @@ public final class SchemaSource implements AutoCloseable {
       if (closed) {
         connection.close();
       } else {
-        idle.addFirst(new Idle(connection, nanoTime.getAsLong()));
+        idle.addFirst(new Idle(connection, time.nanoseconds()));
       }
     }
   }

@@ -1,5 +1,6 @@
 package org.binlogrelay.server.downstream.sql;
 
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -60,13 +61,13 @@ final class Functions {
         return integer("0", name, 21);
       case "UNIX_TIMESTAMP":
         arguments(f, 0);
-        return integer(Long.toString(env.clock().instant().getEpochSecond()), name, 21);
+        return integer(Long.toString(Instant.ofEpochMilli(env.time().milliseconds()).getEpochSecond()), name, 21);
       case "NOW":
       case "CURRENT_TIMESTAMP":
       case "LOCALTIME":
       case "LOCALTIMESTAMP":
       case "SYSDATE": {
-        String now = LocalDateTime.ofInstant(env.clock().instant(), ZoneOffset.UTC).format(DATETIME);
+        String now = LocalDateTime.ofInstant(Instant.ofEpochMilli(env.time().milliseconds()), ZoneOffset.UTC).format(DATETIME);
         return new Evaluator.Value(new UserValue(now, UserValue.Kind.STRING),
             org.binlogrelay.protocol.query.ColumnDefinition.computed(name, 63, 19, ColumnType.DATETIME,
                 org.binlogrelay.protocol.query.ColumnDefinition.NOT_NULL_FLAG

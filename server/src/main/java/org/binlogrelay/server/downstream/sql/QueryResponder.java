@@ -1,7 +1,6 @@
 package org.binlogrelay.server.downstream.sql;
 
 import java.math.BigDecimal;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -22,6 +21,7 @@ import org.binlogrelay.protocol.query.TableName;
 import org.binlogrelay.protocol.query.TextResultSet;
 import org.binlogrelay.protocol.query.VariableScope;
 import org.binlogrelay.server.downstream.account.Privilege;
+import org.binlogrelay.storage.Time;
 
 /**
  * Answers a COM_QUERY the way a MySQL or MariaDB server would ({@link SqlFlavor}): parses it ({@link SqlParser}),
@@ -54,23 +54,23 @@ public final class QueryResponder {
 
   /** A responder without a schema source: statements that read table schemas get ER_NOT_SUPPORTED_YET. */
   public QueryResponder(SqlFlavor dialect, ServerIdentity identity, ServerVariables variables, BinlogListing binlogs,
-      Supplier<List<ReplicaInfo>> replicas, Clock clock) {
-    this(dialect, identity, variables, binlogs, replicas, clock, ReplicationSource.NONE, Connections.NONE,
+      Supplier<List<ReplicaInfo>> replicas, Time time) {
+    this(dialect, identity, variables, binlogs, replicas, time, ReplicationSource.NONE, Connections.NONE,
         ServerCounters.NONE, SchemaStatements.off(dialect.productName()));
   }
 
   /** A responder with a schema source and without the relay's replication, connections or counters. */
   public QueryResponder(SqlFlavor dialect, ServerIdentity identity, ServerVariables variables, BinlogListing binlogs,
-      Supplier<List<ReplicaInfo>> replicas, Clock clock, SchemaStatements schema) {
-    this(dialect, identity, variables, binlogs, replicas, clock, ReplicationSource.NONE, Connections.NONE,
+      Supplier<List<ReplicaInfo>> replicas, Time time, SchemaStatements schema) {
+    this(dialect, identity, variables, binlogs, replicas, time, ReplicationSource.NONE, Connections.NONE,
         ServerCounters.NONE, schema);
   }
 
   /** A responder without a schema source: statements that read table schemas get ER_NOT_SUPPORTED_YET. */
   public QueryResponder(SqlFlavor dialect, ServerIdentity identity, ServerVariables variables, BinlogListing binlogs,
-      Supplier<List<ReplicaInfo>> replicas, Clock clock, ReplicationSource source, Connections connections,
+      Supplier<List<ReplicaInfo>> replicas, Time time, ReplicationSource source, Connections connections,
       ServerCounters counters) {
-    this(dialect, identity, variables, binlogs, replicas, clock, source, connections, counters,
+    this(dialect, identity, variables, binlogs, replicas, time, source, connections, counters,
         SchemaStatements.off(dialect.productName()));
   }
 
@@ -81,9 +81,9 @@ public final class QueryResponder {
    * @param schema answers the statements that read table schemas ({@link Statement.Metadata})
    */
   public QueryResponder(SqlFlavor dialect, ServerIdentity identity, ServerVariables variables, BinlogListing binlogs,
-      Supplier<List<ReplicaInfo>> replicas, Clock clock, ReplicationSource source, Connections connections,
+      Supplier<List<ReplicaInfo>> replicas, Time time, ReplicationSource source, Connections connections,
       ServerCounters counters, SchemaStatements schema) {
-    this.env = new SqlEnvironment(dialect, identity, variables, binlogs, clock, new Columns(dialect.collationId()));
+    this.env = new SqlEnvironment(dialect, identity, variables, binlogs, time, new Columns(dialect.collationId()));
     this.schema = Objects.requireNonNull(schema, "schema");
     this.replicas = Objects.requireNonNull(replicas, "replicas");
     this.source = Objects.requireNonNull(source, "source");

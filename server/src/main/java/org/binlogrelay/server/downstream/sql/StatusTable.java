@@ -45,7 +45,7 @@ final class StatusTable {
       Connections connections, Optional<SourceStatus> source, StatementCounters statements,
       SessionVariables session, ClientContext client, int registeredReplicas) {
     StatusTable t = new StatusTable(scope == VariableScope.GLOBAL);
-    long now = env.clock().millis();
+    long now = env.time().milliseconds();
     long uptime = counters.startedAtMillis() <= 0 ? 0 : Math.max(0, now - counters.startedAtMillis()) / 1000;
     List<ProcessInfo> processes = connections.list();
     long running = processes.stream().filter(p -> p.activity() != ProcessInfo.Activity.SLEEP).count();

@@ -2,15 +2,13 @@ package org.binlogrelay.server.downstream.account;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
+import org.binlogrelay.storage.testing.ManualTime;
 import org.junit.jupiter.api.Test;
 
 class LoginThrottleTest {
-  private final MovingClock clock = new MovingClock();
+  private final ManualTime clock = new ManualTime(Instant.parse("2026-01-01T00:00:00Z").toEpochMilli());
   private final LoginThrottle throttle = new LoginThrottle(clock, 3, Duration.ofMinutes(1), Duration.ofMinutes(5), 2);
 
   @Test
@@ -61,28 +59,5 @@ class LoginThrottleTest {
     throttle.recordFailure("b");
     throttle.recordFailure("c");
     assertThat(throttle.blockedFor("a")).as("the oldest host was forgotten").isZero();
-  }
-
-  static final class MovingClock extends Clock {
-    private Instant now = Instant.parse("2026-01-01T00:00:00Z");
-
-    void advance(Duration d) {
-      now = now.plus(d);
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
   }
 }

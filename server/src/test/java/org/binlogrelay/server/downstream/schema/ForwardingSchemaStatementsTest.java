@@ -2,7 +2,6 @@ package org.binlogrelay.server.downstream.schema;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
@@ -24,6 +23,7 @@ import org.binlogrelay.server.downstream.sql.ServerVariables;
 import org.binlogrelay.server.downstream.sql.SessionVariables;
 import org.binlogrelay.server.upstream.ServerEndpoint;
 import org.binlogrelay.server.upstream.TlsConfig;
+import org.binlogrelay.storage.Time;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -66,7 +66,7 @@ class ForwardingSchemaStatementsTest {
 
         @Override
         public void close() {}
-      }, System::nanoTime);
+      }, Time.SYSTEM);
   private final SessionVariables session = new SessionVariables();
 
   @AfterEach
@@ -76,7 +76,7 @@ class ForwardingSchemaStatementsTest {
 
   private static QueryResponder responder(SqlFlavor dialect, SchemaStatements schema) {
     return new QueryResponder(dialect, ID, new ServerVariables(dialect.variables(ID, BinlogListing.EMPTY)),
-        BinlogListing.EMPTY, List::of, Clock.systemUTC(), schema);
+        BinlogListing.EMPTY, List::of, Time.SYSTEM, schema);
   }
 
   private static ErrPacket err(QueryResponse answer) {
@@ -87,7 +87,7 @@ class ForwardingSchemaStatementsTest {
   @Test
   void withoutASchemaSourceEveryMetadataStatementIsNotSupportedYetNamingTheOption() {
     QueryResponder mysql = new QueryResponder(MysqlSqlFlavor.INSTANCE, ID, new ServerVariables(
-        MysqlSqlFlavor.INSTANCE.variables(ID, BinlogListing.EMPTY)), BinlogListing.EMPTY, List::of, Clock.systemUTC());
+        MysqlSqlFlavor.INSTANCE.variables(ID, BinlogListing.EMPTY)), BinlogListing.EMPTY, List::of, Time.SYSTEM);
     for (String sql : List.of("SHOW DATABASES", "SHOW CREATE TABLE shop.t", "SHOW FULL TABLES IN shop WHERE"
         + " Table_Type = 'BASE TABLE'", "SELECT schema_name FROM information_schema.schemata")) {
       ErrPacket e = err(mysql.respond(sql, GRANTED, session));

@@ -16,7 +16,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.binlogrelay.protocol.packet.ErrPacket;
 import org.binlogrelay.protocol.packet.OkPacket;
 import org.binlogrelay.protocol.query.MetadataStatement;
@@ -24,6 +23,8 @@ import org.binlogrelay.protocol.query.QueryResponse;
 import org.binlogrelay.server.upstream.QueryConnection;
 import org.binlogrelay.server.upstream.ServerEndpoint;
 import org.binlogrelay.server.upstream.TlsConfig;
+import org.binlogrelay.storage.Time;
+import org.binlogrelay.storage.testing.ManualTime;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -40,7 +41,7 @@ class SchemaSourceTest {
   private static final long BOUND_SECONDS = 30;
 
   private final List<FakeConnection> opened = new CopyOnWriteArrayList<>();
-  private final AtomicLong now = new AtomicLong();
+  private final ManualTime time = new ManualTime(0);
   private final List<SchemaSource> sources = new ArrayList<>();
 
   @AfterEach
@@ -101,7 +102,7 @@ class SchemaSourceTest {
     ServerEndpoint endpoint = new ServerEndpoint("schema source", "127.0.0.1", 3306, "schema", "pw", timeout,
         TlsConfig.DISABLED);
     SchemaSource source = new SchemaSource(new SchemaSourceConfig(endpoint, connections, 1 << 20,
-        Duration.ofSeconds(60)), opener, now::get);
+        Duration.ofSeconds(60)), opener, time);
     sources.add(source);
     return source;
   }
@@ -164,7 +165,7 @@ class SchemaSourceTest {
     try (ServerSocket blackHole = new ServerSocket(0, 10, InetAddress.getLoopbackAddress())) {
       ServerEndpoint endpoint = new ServerEndpoint("schema source", "127.0.0.1", blackHole.getLocalPort(), "schema",
           "pw", Duration.ofMillis(300), TlsConfig.DISABLED);
-      SchemaSource source = new SchemaSource(SchemaSourceConfig.of(endpoint));
+      SchemaSource source = new SchemaSource(SchemaSourceConfig.of(endpoint), Time.SYSTEM);
       sources.add(source);
       ErrPacket e = err(get(source.forward(SHOW_CREATE, "shop", "utf8mb4")));
       assertThat(e.code()).as("the deadline, not the socket's backstop timeout").isEqualTo(1430);
@@ -229,7 +230,7 @@ class SchemaSourceTest {
   void aConnectionIdleTooLongIsClosedNotUsed() throws Exception {
     SchemaSource source = source(Duration.ofSeconds(10), 1, scripted(true, List.of()));
     get(source.forward(SHOW_CREATE, "shop", "utf8mb4"));
-    now.addAndGet(Duration.ofSeconds(61).toNanos());
+    time.advance(Duration.ofSeconds(61));
     get(source.forward(SHOW_CREATE, "shop", "utf8mb4"));
     assertThat(opened).hasSize(2);
     assertThat(opened.get(0).closed).isTrue();

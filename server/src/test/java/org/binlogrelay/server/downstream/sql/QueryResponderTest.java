@@ -2,9 +2,6 @@ package org.binlogrelay.server.downstream.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -16,10 +13,11 @@ import org.binlogrelay.protocol.query.ColumnType;
 import org.binlogrelay.protocol.query.QueryResponse;
 import org.binlogrelay.protocol.query.TextResultSet;
 import org.binlogrelay.server.downstream.account.Privilege;
+import org.binlogrelay.storage.testing.ManualTime;
 import org.junit.jupiter.api.Test;
 
 class QueryResponderTest {
-  private static final Clock CLOCK = Clock.fixed(Instant.ofEpochSecond(1_795_322_465L), ZoneOffset.UTC);
+  private static final ManualTime CLOCK = new ManualTime(1_795_322_465_000L);
   private static final ServerIdentity MYSQL_ID = new ServerIdentity("9.7.4-relay", "binlog-relay", 77,
       "11111111-2222-3333-4444-555555555555", 0, 67108864, 28800, "relay-host", 3306);
   private static final ServerIdentity MARIADB_ID = new ServerIdentity("10.11.19-MariaDB-relay", "binlog-relay", 77, "",

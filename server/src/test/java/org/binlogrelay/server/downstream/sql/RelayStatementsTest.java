@@ -2,9 +2,6 @@ package org.binlogrelay.server.downstream.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -17,6 +14,7 @@ import org.binlogrelay.protocol.query.ColumnDefinition;
 import org.binlogrelay.protocol.query.QueryResponse;
 import org.binlogrelay.protocol.query.TextResultSet;
 import org.binlogrelay.server.downstream.account.Privilege;
+import org.binlogrelay.storage.testing.ManualTime;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,7 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 class RelayStatementsTest {
   private static final long NOW = 1_795_322_465_000L;
-  private static final Clock CLOCK = Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC);
+  private static final ManualTime CLOCK = new ManualTime(NOW);
   private static final String UUID = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
   private static final ServerIdentity MYSQL_ID = new ServerIdentity("9.7.4-relay", "binlog-relay", 77,
       "11111111-2222-3333-4444-555555555555", 0, 67108864, 28800, "relay-host", 3306);
