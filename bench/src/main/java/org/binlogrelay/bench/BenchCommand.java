@@ -1,5 +1,6 @@
 package org.binlogrelay.bench;
 
+import java.io.IOException;
 import org.binlogrelay.bench.report.Report;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -7,17 +8,25 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code relay-bench} (to be mounted as {@code relayctl bench}): replication benchmarks against any source that
- * speaks the MySQL replication protocol, the relay or a MySQL/MariaDB server. Exit codes: 0 done, 1 the run failed
- * (message on stderr), 2 bad usage.
+ * {@code relay-bench} (to be mounted as {@code relayctl bench}): replication benchmarks against any
+ * source that speaks the MySQL replication protocol, the relay or a MySQL/MariaDB server. Exit
+ * codes: 0 done, 1 the run failed (message on stderr), 2 bad usage.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = BenchCommand.Version.class,
-    description = "Replication benchmarks: replica clients against the relay or a MySQL/MariaDB source.",
-    subcommands = {CatchupCommand.class, FanoutCommand.class, BenchLagCommand.class, StopCatchupCommand.class,
-        LoopbackCommand.class})
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    versionProvider = BenchCommand.Version.class,
+    description =
+        "Replication benchmarks: replica clients against the relay or a MySQL/MariaDB source.",
+    subcommands = {
+      CatchupCommand.class,
+      FanoutCommand.class,
+      BenchLagCommand.class,
+      StopCatchupCommand.class,
+      LoopbackCommand.class
+    })
 public final class BenchCommand implements Runnable {
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   private volatile Report report;
 
@@ -27,12 +36,15 @@ public final class BenchCommand implements Runnable {
   }
 
   /** Prints the report as the output options say and keeps it for {@link #report()}. */
-  void publish(Report finished, OutputOptions output) throws java.io.IOException {
+  void publish(Report finished, OutputOptions output) throws IOException {
     report = finished;
     output.write(finished, spec.commandLine().getOut());
   }
 
-  /** The report of the last run of a subcommand, for programs that mount this command; {@code null} before. */
+  /**
+   * The report of the last run of a subcommand, for programs that mount this command; {@code null}
+   * before.
+   */
   public Report report() {
     return report;
   }
@@ -42,16 +54,19 @@ public final class BenchCommand implements Runnable {
     return commandLine(new BenchCommand());
   }
 
-  /** {@link #commandLine()} around a given command object, to read its {@link #report()} afterwards. */
+  /**
+   * {@link #commandLine()} around a given command object, to read its {@link #report()} afterwards.
+   */
   public static CommandLine commandLine(BenchCommand command) {
     CommandLine line = new CommandLine(command);
-    line.setExecutionExceptionHandler((e, cmd, parse) -> {
-      cmd.getErr().println("relay-bench: " + e.getMessage());
-      if (Boolean.getBoolean("relaybench.trace")) {
-        e.printStackTrace(cmd.getErr());
-      }
-      return 1;
-    });
+    line.setExecutionExceptionHandler(
+        (e, cmd, parse) -> {
+          cmd.getErr().println("relay-bench: " + e.getMessage());
+          if (Boolean.getBoolean("relaybench.trace")) {
+            e.printStackTrace(cmd.getErr());
+          }
+          return 1;
+        });
     return line;
   }
 

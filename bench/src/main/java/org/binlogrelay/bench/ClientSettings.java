@@ -14,5 +14,11 @@ import org.binlogrelay.bench.client.SourceAddress;
  * @param heartbeatMillis the heartbeat period asked of the source
  * @param verifyChecksums whether every event's CRC32 is checked
  */
-public record ClientSettings(SourceAddress source, Duration connectTimeout, int bufferSize, int maxPacket,
-    long serverId, long heartbeatMillis, boolean verifyChecksums) {}
+public record ClientSettings(
+    SourceAddress source,
+    Duration connectTimeout,
+    int bufferSize,
+    int maxPacket,
+    long serverId,
+    long heartbeatMillis,
+    boolean verifyChecksums) {}

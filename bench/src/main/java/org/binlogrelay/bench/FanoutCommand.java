@@ -9,36 +9,48 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code fanout}: see {@link FanoutRun}. */
-@Command(name = "fanout", mixinStandardHelpOptions = true,
-    description = "N replica clients tail the source at once; report aggregate and per-client throughput, lag, "
-        + "and the source's CPU and RSS.")
+@Command(
+    name = "fanout",
+    mixinStandardHelpOptions = true,
+    description =
+        "N replica clients tail the source at once; report aggregate and per-client throughput, lag, "
+            + "and the source's CPU and RSS.")
 final class FanoutCommand implements Callable<Integer> {
-  @ParentCommand
-  BenchCommand parent;
+  @ParentCommand BenchCommand parent;
 
-  @Mixin
-  SourceOptions source;
+  @Mixin SourceOptions source;
 
-  @Mixin
-  ClientOptions client;
+  @Mixin ClientOptions client;
 
-  @Mixin
-  OutputOptions output;
+  @Mixin OutputOptions output;
 
-  @Option(names = {"-n", "--replicas"}, defaultValue = "10", description = "Clients (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = {"-n", "--replicas"},
+      defaultValue = "10",
+      description = "Clients (default: ${DEFAULT-VALUE}).")
   int replicas;
 
-  @Option(names = "--duration", defaultValue = "30", description = "Seconds (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--duration",
+      defaultValue = "30",
+      description = "Seconds (default: ${DEFAULT-VALUE}).")
   long durationSeconds;
 
-  @Option(names = "--from", paramLabel = "FILE:POS", description = "Start here (default: the source's head).")
+  @Option(
+      names = "--from",
+      paramLabel = "FILE:POS",
+      description = "Start here (default: the source's head).")
   String from;
 
-  @Option(names = "--poll", defaultValue = "100",
+  @Option(
+      names = "--poll",
+      defaultValue = "100",
       description = "Head poll period in ms, for lag and CPU samples (default: ${DEFAULT-VALUE}).")
   long pollMillis;
 
-  @Option(names = "--source-pid", description = "The source's pid on this machine, for its CPU and RSS.")
+  @Option(
+      names = "--source-pid",
+      description = "The source's pid on this machine, for its CPU and RSS.")
   Long sourcePid;
 
   @Override
@@ -47,9 +59,15 @@ final class FanoutCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--replicas must be 1..10000, got " + replicas);
     }
     ClientSettings settings = client.settings(source, 64 * 1024);
-    FanoutRun run = new FanoutRun(new FanoutRun.Settings(settings, replicas,
-        from == null ? null : new StartPoint(BinlogPosition.parse(from), null), Duration.ofSeconds(durationSeconds),
-        Duration.ofMillis(pollMillis), sourcePid));
+    FanoutRun run =
+        new FanoutRun(
+            new FanoutRun.Settings(
+                settings,
+                replicas,
+                from == null ? null : new StartPoint(BinlogPosition.parse(from), null),
+                Duration.ofSeconds(durationSeconds),
+                Duration.ofMillis(pollMillis),
+                sourcePid));
     parent.publish(run.run(), output);
     return 0;
   }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.binlogrelay.bench.client.SourceConnection;
 import org.binlogrelay.bench.flavor.SourceFlavor;
@@ -14,31 +15,39 @@ import org.binlogrelay.bench.report.LagTimeline;
 import org.binlogrelay.bench.report.Report;
 import org.binlogrelay.bench.report.Series;
 import org.binlogrelay.bench.stream.BinlogPosition;
-import org.binlogrelay.bench.stream.DumpStreamReader;
 import org.binlogrelay.bench.stream.DumpProgress;
+import org.binlogrelay.bench.stream.DumpStreamReader;
 
 /**
- * {@code fanout}: N replica clients tail the source at once for a while (load comes from elsewhere, e.g.
- * sysbench on the primary), each on its own thread. Reported: per client and in aggregate the bytes, events and
- * transactions received and their rates, and each client's lag.
+ * {@code fanout}: N replica clients tail the source at once for a while (load comes from elsewhere,
+ * e.g. sysbench on the primary), each on its own thread. Reported: per client and in aggregate the
+ * bytes, events and transactions received and their rates, and each client's lag.
  *
- * <p>Lag: a poller asks the source for its head ({@code SHOW BINARY LOG STATUS}) every {@code --poll} over a
- * separate SQL connection and gives each client the head with the time the question was sent. The client's own
- * thread, after each event, takes every head its position has reached and records the time since the question
- * as one lag sample; a head the client had already reached when the answer came counts as 0. Lag is thus "how
- * long after the source reported a position the client had received it", with the poll's round trip as error.
+ * <p>Lag: a poller asks the source for its head ({@code SHOW BINARY LOG STATUS}) every {@code
+ * --poll} over a separate SQL connection and gives each client the head with the time the question
+ * was sent. The client's own thread, after each event, takes every head its position has reached
+ * and records the time since the question as one lag sample; a head the client had already reached
+ * when the answer came counts as 0. Lag is thus "how long after the source reported a position the
+ * client had received it", with the poll's round trip as error.
  *
- * <p>The measurement starts once every client is connected and has reached the head the source reported after the
- * last connection (bounded by {@link #SETTLE_LIMIT}): what the clients received while others were still logging in
- * is not counted, so that per-client rates compare with what the source wrote during the measurement. The time
- * this took is reported ({@code settle_seconds}), and so is the number of clients still behind when it ended.
+ * <p>The measurement starts once every client is connected and has reached the head the source
+ * reported after the last connection (bounded by {@link #SETTLE_LIMIT}): what the clients received
+ * while others were still logging in is not counted, so that per-client rates compare with what the
+ * source wrote during the measurement. The time this took is reported ({@code settle_seconds}), and
+ * so is the number of clients still behind when it ended.
  *
- * <p>With {@code --source-pid} the source's CPU (percent of one core) and RSS are sampled from /proc at each poll,
- * and so are this process's own, to show whether the clients were the bottleneck.
+ * <p>With {@code --source-pid} the source's CPU (percent of one core) and RSS are sampled from
+ * /proc at each poll, and so are this process's own, to show whether the clients were the
+ * bottleneck.
  */
 final class FanoutRun {
   /** What to run. Immutable. */
-  record Settings(ClientSettings client, int replicas, StartPoint start, Duration duration, Duration poll,
+  record Settings(
+      ClientSettings client,
+      int replicas,
+      StartPoint start,
+      Duration duration,
+      Duration poll,
       Long sourcePid) {}
 
   /** Longest wait for every client to connect and reach the head before the measurement starts. */
@@ -55,12 +64,22 @@ final class FanoutRun {
     final AtomicReference<Throwable> failure = new AtomicReference<>();
     volatile ReplicaClient client;
     volatile boolean stopping;
-    /** Where the samples of the measurement also go, by second (set before the measurement's first target). */
+
+    /**
+     * Where the samples of the measurement also go, by second (set before the measurement's first
+     * target).
+     */
     volatile LagTimeline timeline;
+
     long startNanos;
     long endNanos;
-    /** The stream's counters when the measurement started (set by the run's thread before the clock starts). */
+
+    /**
+     * The stream's counters when the measurement started (set by the run's thread before the clock
+     * starts).
+     */
     long baseBytes;
+
     long baseEvents;
     long baseTransactions;
 
@@ -93,12 +112,14 @@ final class FanoutRun {
 
   Report run() throws IOException, InterruptedException {
     ClientSettings client = settings.client();
-    try (SourceConnection control = SourceConnection.open(client.source(), client.connectTimeout(), 1 << 16,
-        client.maxPacket())) {
+    try (SourceConnection control =
+        SourceConnection.open(
+            client.source(), client.connectTimeout(), 1 << 16, client.maxPacket())) {
       SourceFlavor flavor = SourceFlavor.of(control.serverVersion());
-      StartPoint start = settings.start() != null ? settings.start()
-          : new StartPoint(flavor.head(control), null);
-      ProcessSampler source = settings.sourcePid() == null ? null : ProcessSampler.of(settings.sourcePid());
+      StartPoint start =
+          settings.start() != null ? settings.start() : new StartPoint(flavor.head(control), null);
+      ProcessSampler source =
+          settings.sourcePid() == null ? null : ProcessSampler.of(settings.sourcePid());
       ProcessSampler self = ProcessSampler.of(ProcessHandle.current().pid());
       List<Tail> tails = new ArrayList<>();
       List<Thread> threads = new ArrayList<>();
@@ -111,8 +132,9 @@ final class FanoutRun {
         threads.add(thread);
         thread.start();
       }
-      if (!started.await(client.connectTimeout().toMillis() * Math.max(1, settings.replicas() / 10 + 1),
-          java.util.concurrent.TimeUnit.MILLISECONDS)) {
+      if (!started.await(
+          client.connectTimeout().toMillis() * Math.max(1, settings.replicas() / 10 + 1),
+          TimeUnit.MILLISECONDS)) {
         stopAll(tails, threads);
         throw new IOException("not every client connected within the connect timeout");
       }
@@ -134,7 +156,9 @@ final class FanoutRun {
       long selfRssMax = 0;
       long t0 = System.nanoTime();
       long deadline = t0 + settings.duration().toNanos();
-      LagTimeline timeline = new LagTimeline(t0, (int) Math.max(1, Math.ceil(settings.duration().toMillis() / 1000.0)));
+      LagTimeline timeline =
+          new LagTimeline(
+              t0, (int) Math.max(1, Math.ceil(settings.duration().toMillis() / 1000.0)));
       for (Tail tail : tails) {
         tail.timeline = timeline;
       }
@@ -178,16 +202,31 @@ final class FanoutRun {
       }
       stopAll(tails, threads);
       long end = System.nanoTime();
-      return report(control, start, tails, t0, (end - t0) / 1e9, settleSeconds, behind, aggregate, sourceCpu, selfCpu, sourceCpuSamples,
-          sourceRssMax, selfRssMax, source, timeline);
+      return report(
+          control,
+          start,
+          tails,
+          t0,
+          (end - t0) / 1e9,
+          settleSeconds,
+          behind,
+          aggregate,
+          sourceCpu,
+          selfCpu,
+          sourceCpuSamples,
+          sourceRssMax,
+          selfRssMax,
+          source,
+          timeline);
     }
   }
 
   /**
-   * Waits until every client has reached the source's head as of now, or {@link #SETTLE_LIMIT}; returns how many
-   * clients were still behind.
+   * Waits until every client has reached the source's head as of now, or {@link #SETTLE_LIMIT};
+   * returns how many clients were still behind.
    */
-  private int settle(SourceConnection control, SourceFlavor flavor, List<Tail> tails, List<Thread> threads)
+  private int settle(
+      SourceConnection control, SourceFlavor flavor, List<Tail> tails, List<Thread> threads)
       throws IOException, InterruptedException {
     long head = flavor.head(control).packed();
     long deadline = System.nanoTime() + SETTLE_LIMIT.toNanos();
@@ -235,7 +274,8 @@ final class FanoutRun {
     return sum;
   }
 
-  private static void failIfAny(List<Tail> tails, List<Thread> threads) throws IOException, InterruptedException {
+  private static void failIfAny(List<Tail> tails, List<Thread> threads)
+      throws IOException, InterruptedException {
     for (Tail t : tails) {
       Throwable e = t.failure.get();
       if (e != null) {
@@ -262,11 +302,33 @@ final class FanoutRun {
     }
   }
 
-  private Report report(SourceConnection control, StartPoint start, List<Tail> tails, long t0, double seconds,
-      double settleSeconds, int behind, Series aggregate, Series sourceCpu, Series selfCpu, Distribution sourceCpuSamples, long sourceRssMax,
-      long selfRssMax, ProcessSampler source, LagTimeline timeline) {
-    Report report = new Report("fanout", settings.replicas() + " tailing clients from " + start + " ("
-        + control.address() + ", " + control.serverVersion() + ")");
+  private Report report(
+      SourceConnection control,
+      StartPoint start,
+      List<Tail> tails,
+      long t0,
+      double seconds,
+      double settleSeconds,
+      int behind,
+      Series aggregate,
+      Series sourceCpu,
+      Series selfCpu,
+      Distribution sourceCpuSamples,
+      long sourceRssMax,
+      long selfRssMax,
+      ProcessSampler source,
+      LagTimeline timeline) {
+    Report report =
+        new Report(
+            "fanout",
+            settings.replicas()
+                + " tailing clients from "
+                + start
+                + " ("
+                + control.address()
+                + ", "
+                + control.serverVersion()
+                + ")");
     Distribution allLag = new Distribution();
     List<List<Object>> rows = new ArrayList<>();
     long bytes = 0;
@@ -283,46 +345,96 @@ final class FanoutRun {
         lag = t.lagMicros;
         allLag.addAll(lag);
       }
-      rows.add(List.of(t.index, clientBytes, clientBytes / 1e6 / own, clientEvents, clientTransactions,
-          lag.count(), lag.percentile(50) / 1000.0, lag.percentile(99) / 1000.0, lag.max() / 1000.0));
+      rows.add(
+          List.of(
+              t.index,
+              clientBytes,
+              clientBytes / 1e6 / own,
+              clientEvents,
+              clientTransactions,
+              lag.count(),
+              lag.percentile(50) / 1000.0,
+              lag.percentile(99) / 1000.0,
+              lag.max() / 1000.0));
       bytes += clientBytes;
       events += clientEvents;
       transactions += clientTransactions;
     }
-    report.figure("replicas", "clients", settings.replicas(), "")
+    report
+        .figure("replicas", "clients", settings.replicas(), "")
         .figure("seconds", "duration", seconds, "s")
-        .figure("settle_seconds", "clients connecting and reaching the head, before the measurement", settleSeconds,
+        .figure(
+            "settle_seconds",
+            "clients connecting and reaching the head, before the measurement",
+            settleSeconds,
             "s")
-        .figure("clients_behind_at_start", "clients still behind the head when the measurement started", behind, "")
+        .figure(
+            "clients_behind_at_start",
+            "clients still behind the head when the measurement started",
+            behind,
+            "")
         .figure("event_bytes", "binlog bytes received, all clients", bytes, "B")
         .figure("mb_per_s", "aggregate throughput", bytes / 1e6 / seconds, "MB/s")
         .figure("events_per_s", "aggregate events/s", events / seconds, "")
         .figure("transactions_per_s", "aggregate transactions/s", transactions / seconds, "")
-        .figure("per_client_mb_per_s", "mean throughput per client", bytes / 1e6 / seconds / settings.replicas(),
+        .figure(
+            "per_client_mb_per_s",
+            "mean throughput per client",
+            bytes / 1e6 / seconds / settings.replicas(),
             "MB/s")
         .figure("lag_samples", "lag samples (all clients)", allLag.count(), "")
         .figure("lag_p50_ms", "lag p50", allLag.percentile(50) / 1000.0, "ms")
         .figure("lag_p95_ms", "lag p95", allLag.percentile(95) / 1000.0, "ms")
         .figure("lag_p99_ms", "lag p99", allLag.percentile(99) / 1000.0, "ms")
         .figure("lag_max_ms", "lag max", allLag.max() / 1000.0, "ms")
-        .figure("lag_p50_first_quarter_ms", "lag p50 in the first quarter of the measurement",
-            timeline.medianMillis(0, quarter(timeline, 1)), "ms")
-        .figure("lag_p50_last_quarter_ms", "lag p50 in the last quarter of the measurement",
-            timeline.medianMillis(quarter(timeline, 3), timeline.length()), "ms")
-        .figure("lag_growth_ms_per_s", "growth of the lag: least-squares slope of the per-second p50",
-            timeline.growthMillisPerSecond(), "ms/s")
-        .figure("bench_cpu_mean_percent", "relay-bench CPU mean (the clients)", mean(selfCpu), "% of a core")
+        .figure(
+            "lag_p50_first_quarter_ms",
+            "lag p50 in the first quarter of the measurement",
+            timeline.medianMillis(0, quarter(timeline, 1)),
+            "ms")
+        .figure(
+            "lag_p50_last_quarter_ms",
+            "lag p50 in the last quarter of the measurement",
+            timeline.medianMillis(quarter(timeline, 3), timeline.length()),
+            "ms")
+        .figure(
+            "lag_growth_ms_per_s",
+            "growth of the lag: least-squares slope of the per-second p50",
+            timeline.growthMillisPerSecond(),
+            "ms/s")
+        .figure(
+            "bench_cpu_mean_percent",
+            "relay-bench CPU mean (the clients)",
+            mean(selfCpu),
+            "% of a core")
         .figure("bench_rss_max_bytes", "relay-bench RSS max", selfRssMax, "B");
     if (source != null) {
-      report.figure("source_pid", "source pid", source.pid(), "")
-          .figure("source_cpu_mean_percent", "source CPU mean", sourceCpuSamples.mean(), "% of a core")
+      report
+          .figure("source_pid", "source pid", source.pid(), "")
+          .figure(
+              "source_cpu_mean_percent", "source CPU mean", sourceCpuSamples.mean(), "% of a core")
           .figure("source_cpu_max_percent", "source CPU max", sourceCpuSamples.max(), "% of a core")
           .figure("source_rss_max_bytes", "source RSS max", sourceRssMax, "B");
     }
-    report.table("clients", "per client", List.of("client", "event_bytes", "mb_per_s", "events", "transactions",
-        "lag_samples", "lag_p50_ms", "lag_p99_ms", "lag_max_ms"), rows);
-    report.note("lag = time from asking the source for its head (" + settings.poll().toMillis() + " ms polls) to the"
-        + " client having received up to it; 0 if it already had; error up to one poll round trip");
+    report.table(
+        "clients",
+        "per client",
+        List.of(
+            "client",
+            "event_bytes",
+            "mb_per_s",
+            "events",
+            "transactions",
+            "lag_samples",
+            "lag_p50_ms",
+            "lag_p99_ms",
+            "lag_max_ms"),
+        rows);
+    report.note(
+        "lag = time from asking the source for its head ("
+            + settings.poll().toMillis()
+            + " ms polls) to the"
+            + " client having received up to it; 0 if it already had; error up to one poll round trip");
     List<Series> lines = new ArrayList<>(List.of(aggregate));
     if (source != null) {
       lines.add(sourceCpu);
@@ -335,8 +447,11 @@ final class FanoutRun {
     for (int i = 0; i < p50.size(); i++) {
       perSecond.add(List.of((int) p50.get(i)[0], p50.get(i)[1], p99.get(i)[1]));
     }
-    report.table("lag_by_second", "lag of all clients, second by second of the measurement",
-        List.of("second", "lag_p50_ms", "lag_p99_ms"), perSecond);
+    report.table(
+        "lag_by_second",
+        "lag of all clients, second by second of the measurement",
+        List.of("second", "lag_p50_ms", "lag_p99_ms"),
+        perSecond);
     return report;
   }
 

@@ -10,23 +10,28 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /**
- * {@code loopback} (hidden): see {@link LoopbackRun}. Used by scripts/benchmark-replication.sh for the physical
- * limit next to the catch-up figures; it speaks no MySQL protocol, hence hidden from the usage.
+ * {@code loopback} (hidden): see {@link LoopbackRun}. Used by scripts/benchmark-replication.sh for
+ * the physical limit next to the catch-up figures; it speaks no MySQL protocol, hence hidden from
+ * the usage.
  */
-@Command(name = "loopback", hidden = true, mixinStandardHelpOptions = true,
-    description = "Send FILES over a plain loopback socket with transferTo and time it: the physical limit of a "
-        + "catch-up of the same bytes.")
+@Command(
+    name = "loopback",
+    hidden = true,
+    mixinStandardHelpOptions = true,
+    description =
+        "Send FILES over a plain loopback socket with transferTo and time it: the physical limit of a "
+            + "catch-up of the same bytes.")
 final class LoopbackCommand implements Callable<Integer> {
-  @ParentCommand
-  BenchCommand parent;
+  @ParentCommand BenchCommand parent;
 
-  @Mixin
-  OutputOptions output;
+  @Mixin OutputOptions output;
 
   @Parameters(arity = "1..*", paramLabel = "FILE", description = "Files to send, in order.")
   List<Path> files;
 
-  @Option(names = "--buffer", defaultValue = "1048576",
+  @Option(
+      names = "--buffer",
+      defaultValue = "1048576",
       description = "Receiver's read buffer in bytes (default: ${DEFAULT-VALUE}, as catchup's).")
   int buffer;
 

@@ -17,16 +17,18 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.binlogrelay.bench.report.Report;
 
 /**
- * {@code loopback}: the physical limit of a catch-up on this machine. The given files are sent over one plain TCP
- * connection on 127.0.0.1 with {@link FileChannel#transferTo} (sendfile: no copy through user space), and a
- * receiver thread reads them into one reused buffer of the catch-up client's size and drops them. No protocol, no
- * packet headers, no CRC: what remains is the kernel's file read, the loopback and one copy into the receiver.
+ * {@code loopback}: the physical limit of a catch-up on this machine. The given files are sent over
+ * one plain TCP connection on 127.0.0.1 with {@link FileChannel#transferTo} (sendfile: no copy
+ * through user space), and a receiver thread reads them into one reused buffer of the catch-up
+ * client's size and drops them. No protocol, no packet headers, no CRC: what remains is the
+ * kernel's file read, the loopback and one copy into the receiver.
  *
- * <p>The clock starts once the connection is established and stops when the receiver reads the end of the stream,
- * which the sender signals by shutting down its output after the last file. The byte count is checked: the
- * receiver must have read exactly the files' total size.
+ * <p>The clock starts once the connection is established and stops when the receiver reads the end
+ * of the stream, which the sender signals by shutting down its output after the last file. The byte
+ * count is checked: the receiver must have read exactly the files' total size.
  *
- * <p>Not thread-safe; one run per instance. The receiver is a thread of its own, joined before the report.
+ * <p>Not thread-safe; one run per instance. The receiver is a thread of its own, joined before the
+ * report.
  */
 final class LoopbackRun {
   /** What to send. Immutable. */
@@ -52,7 +54,8 @@ final class LoopbackRun {
     long startNanos;
     try (ServerSocketChannel listener = ServerSocketChannel.open()) {
       listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-      Thread receiver = new Thread(() -> receive(listener, received, endNanos, failure), "loopback-receiver");
+      Thread receiver =
+          new Thread(() -> receive(listener, received, endNanos, failure), "loopback-receiver");
       receiver.setDaemon(true);
       receiver.start();
       try (SocketChannel out = SocketChannel.open(listener.getLocalAddress())) {
@@ -77,14 +80,16 @@ final class LoopbackRun {
     for (Path f : settings.files()) {
       names.add(f.getFileName().toString());
     }
-    return new Report("loopback", settings.files().size() + " files over a loopback socket with transferTo")
+    return new Report(
+            "loopback", settings.files().size() + " files over a loopback socket with transferTo")
         .figure("files", "files", settings.files().size(), "")
         .figure("seconds", "connected -> receiver read the last byte", seconds, "s")
         .figure("event_bytes", "bytes sent and received", expected, "B")
         .figure("mb_per_s", "throughput", expected / 1e6 / seconds, "MB/s")
         .figure("receive_buffer", "receiver's buffer", settings.receiveBuffer(), "B")
-        .note("sender: FileChannel.transferTo per file (sendfile); receiver: one thread reading into one reused "
-            + "buffer; no protocol, no CRC; the limit a catch-up of these files cannot pass on this machine")
+        .note(
+            "sender: FileChannel.transferTo per file (sendfile); receiver: one thread reading into one reused "
+                + "buffer; no protocol, no CRC; the limit a catch-up of these files cannot pass on this machine")
         .note("files: " + String.join(" ", names));
   }
 
@@ -98,7 +103,10 @@ final class LoopbackRun {
     }
   }
 
-  private void receive(ServerSocketChannel listener, AtomicLong received, AtomicLong endNanos,
+  private void receive(
+      ServerSocketChannel listener,
+      AtomicLong received,
+      AtomicLong endNanos,
       AtomicReference<Throwable> failure) {
     try (SocketChannel in = listener.accept()) {
       ByteBuffer buffer = ByteBuffer.allocateDirect(settings.receiveBuffer());

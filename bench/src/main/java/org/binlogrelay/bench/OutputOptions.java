@@ -13,7 +13,10 @@ final class OutputOptions {
   @Option(names = "--json", description = "Print the report as JSON instead of a Markdown table.")
   boolean json;
 
-  @Option(names = "--plot", paramLabel = "FILE", description = "Write an SVG time-series plot to FILE.")
+  @Option(
+      names = "--plot",
+      paramLabel = "FILE",
+      description = "Write an SVG time-series plot to FILE.")
   Path plot;
 
   void write(Report report, PrintWriter out) throws IOException {

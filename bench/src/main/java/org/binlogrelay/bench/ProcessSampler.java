@@ -5,9 +5,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * CPU time and resident memory of a local process, from {@code /proc/PID/stat} (fields 14 and 15: utime and
- * stime in clock ticks, 100 per second on Linux) and {@code /proc/PID/status} ({@code VmRSS}). Linux only. Not
- * thread-safe: the sampler's thread.
+ * CPU time and resident memory of a local process, from {@code /proc/PID/stat} (fields 14 and 15:
+ * utime and stime in clock ticks, 100 per second on Linux) and {@code /proc/PID/status} ({@code
+ * VmRSS}). Linux only. Not thread-safe: the sampler's thread.
  */
 final class ProcessSampler {
   private static final double TICKS_PER_SECOND = 100;
@@ -44,7 +44,8 @@ final class ProcessSampler {
   /** CPU use since the previous call in percent of one core; -1 on the first call. */
   double cpuPercent(long nowNanos) throws IOException {
     double cpu = cpuSeconds();
-    double percent = lastCpuSeconds < 0 ? -1 : (cpu - lastCpuSeconds) / ((nowNanos - lastNanos) / 1e9) * 100;
+    double percent =
+        lastCpuSeconds < 0 ? -1 : (cpu - lastCpuSeconds) / ((nowNanos - lastNanos) / 1e9) * 100;
     lastCpuSeconds = cpu;
     lastNanos = nowNanos;
     return percent;
@@ -53,8 +54,13 @@ final class ProcessSampler {
   /** Fails early with a clear message if there is no such process. */
   static ProcessSampler of(long pid) throws IOException {
     if (!Files.isReadable(Path.of("/proc", Long.toString(pid), "stat"))) {
-      throw new IOException("no process " + pid + " to sample (/proc/" + pid + "/stat is not readable; --source-pid"
-          + " needs a local Linux process)");
+      throw new IOException(
+          "no process "
+              + pid
+              + " to sample (/proc/"
+              + pid
+              + "/stat is not readable; --source-pid"
+              + " needs a local Linux process)");
     }
     return new ProcessSampler(pid);
   }

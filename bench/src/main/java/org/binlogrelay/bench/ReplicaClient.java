@@ -10,8 +10,8 @@ import org.binlogrelay.bench.stream.DumpStreamReader;
 import org.binlogrelay.bench.stream.FileRebuilder;
 
 /**
- * One replica client: a connection set up as a replica and a dump requested, whose stream is read with {@link
- * #stream()}. Thread-safety: one reading thread; {@link #close()} from any thread.
+ * One replica client: a connection set up as a replica and a dump requested, whose stream is read
+ * with {@link #stream()}. Thread-safety: one reading thread; {@link #close()} from any thread.
  */
 final class ReplicaClient implements Closeable {
   private final SourceConnection connection;
@@ -28,10 +28,19 @@ final class ReplicaClient implements Closeable {
    * @param index the client's number in the run (its server_id is the base plus this)
    * @param rebuilder gets every event, or {@code null}
    */
-  static ReplicaClient start(ClientSettings settings, StartPoint start, boolean nonBlocking, int index,
-      FileRebuilder rebuilder) throws IOException {
-    SourceConnection connection = SourceConnection.open(settings.source(), settings.connectTimeout(),
-        settings.bufferSize(), settings.maxPacket());
+  static ReplicaClient start(
+      ClientSettings settings,
+      StartPoint start,
+      boolean nonBlocking,
+      int index,
+      FileRebuilder rebuilder)
+      throws IOException {
+    SourceConnection connection =
+        SourceConnection.open(
+            settings.source(),
+            settings.connectTimeout(),
+            settings.bufferSize(),
+            settings.maxPacket());
     try {
       SourceFlavor flavor = SourceFlavor.of(connection.serverVersion());
       String checksum = connection.queryValue("SELECT @@GLOBAL.binlog_checksum");
@@ -44,9 +53,15 @@ final class ReplicaClient implements Closeable {
         flavor.dumpAfterGtids(connection, start.gtids(), serverId, nonBlocking);
       }
       long heartbeat = settings.heartbeatMillis();
-      connection.readTimeout(heartbeat > 0 ? Duration.ofMillis(Math.max(10_000, 5 * heartbeat)) : Duration.ZERO);
-      DumpStreamReader stream = new DumpStreamReader(connection.packets(), checksum.equals("CRC32"),
-          settings.verifyChecksums(), rebuilder, System::nanoTime);
+      connection.readTimeout(
+          heartbeat > 0 ? Duration.ofMillis(Math.max(10_000, 5 * heartbeat)) : Duration.ZERO);
+      DumpStreamReader stream =
+          new DumpStreamReader(
+              connection.packets(),
+              checksum.equals("CRC32"),
+              settings.verifyChecksums(),
+              rebuilder,
+              System::nanoTime);
       return new ReplicaClient(connection, stream);
     } catch (IOException | RuntimeException e) {
       connection.close();

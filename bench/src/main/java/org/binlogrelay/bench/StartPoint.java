@@ -3,7 +3,8 @@ package org.binlogrelay.bench;
 import org.binlogrelay.bench.stream.BinlogPosition;
 
 /**
- * Where a dump starts: a file position, or after a GTID set (MySQL) / GTID position (MariaDB). Immutable.
+ * Where a dump starts: a file position, or after a GTID set (MySQL) / GTID position (MariaDB).
+ * Immutable.
  *
  * @param position the file position, or {@code null}
  * @param gtids the GTIDs the client already has, or {@code null}
@@ -11,7 +12,8 @@ import org.binlogrelay.bench.stream.BinlogPosition;
 public record StartPoint(BinlogPosition position, String gtids) {
   public StartPoint {
     if ((position == null) == (gtids == null)) {
-      throw new IllegalArgumentException("a start is a file position or a GTID set, exactly one of them");
+      throw new IllegalArgumentException(
+          "a start is a file position or a GTID set, exactly one of them");
     }
   }
 

@@ -8,8 +8,12 @@ import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
-/** bench/ is a replica client over protocol/: no store, no server, no relayctl (STYLE.md section 1). */
-@AnalyzeClasses(packages = "org.binlogrelay", importOptions = BenchLayeringTest.MainClassesOnly.class)
+/**
+ * bench/ is a replica client over protocol/: no store, no server, no relayctl (STYLE.md section 1).
+ */
+@AnalyzeClasses(
+    packages = "org.binlogrelay",
+    importOptions = BenchLayeringTest.MainClassesOnly.class)
 class BenchLayeringTest {
 
   @ArchTest
@@ -19,9 +23,15 @@ class BenchLayeringTest {
           .resideInAPackage("org.binlogrelay.bench..")
           .should()
           .dependOnClassesThat()
-          .resideInAnyPackage("org.binlogrelay.storage..", "org.binlogrelay.server..", "org.binlogrelay.cli..",
-              "com.github.shyiko..", "io.netty.channel..", "io.netty.bootstrap..")
-          .because("bench/ speaks the MySQL protocol to any source through protocol/ and plain sockets only");
+          .resideInAnyPackage(
+              "org.binlogrelay.storage..",
+              "org.binlogrelay.server..",
+              "org.binlogrelay.cli..",
+              "com.github.shyiko..",
+              "io.netty.channel..",
+              "io.netty.bootstrap..")
+          .because(
+              "bench/ speaks the MySQL protocol to any source through protocol/ and plain sockets only");
 
   @ArchTest
   static final ArchRule protocolDoesNotKnowBench =

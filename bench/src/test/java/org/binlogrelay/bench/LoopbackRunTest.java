@@ -12,8 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class LoopbackRunTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void sendsEveryByteOfTheFilesInOrder() throws Exception {

@@ -24,21 +24,23 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Sustained append throughput of one writer per sync policy and transaction size: how many transactions
- * per second a relay can take from its primary while keeping its durability promise.
+ * Sustained append throughput of one writer per sync policy and transaction size: how many
+ * transactions per second a relay can take from its primary while keeping its durability promise.
  *
- * <p>One operation is one transaction (GTID, BEGIN, WRITE_ROWS, XID) handed to {@code BinlogStore.append},
- * so the score is transactions/s; the {@code bytes} counter is the bytes/s written (rotations included), and
- * {@code cpuNanos} the CPU the JVM used per second (divided by the score: CPU per transaction).
+ * <p>One operation is one transaction (GTID, BEGIN, WRITE_ROWS, XID) handed to {@code
+ * BinlogStore.append}, so the score is transactions/s; the {@code bytes} counter is the bytes/s
+ * written (rotations included), and {@code cpuNanos} the CPU the JVM used per second (divided by
+ * the score: CPU per transaction).
  *
- * <p>The store's writer never waits for a force (a background syncer advances the durable boundary), so an
- * unchecked writer would measure the page cache and leave gigabytes not yet durable. Like a relay that
- * acknowledges only durable transactions, this writer lets at most {@code maxNotDurableBytes} be written but
- * not durable: before each transaction it waits for the end of the transaction that many bytes back to be
- * durable (the {@code durabilityWaits} counter says how often it had to). At most that much is not durable at
- * the end of an iteration, so the score is the durable throughput to within {@code maxNotDurableBytes} per
- * iteration. With {@code off} the writer never waits: the score is the page-cache write rate (what {@code
- * sync_binlog=0} promises), with forces only at checkpoints (8 MiB) and rotations.
+ * <p>The store's writer never waits for a force (a background syncer advances the durable
+ * boundary), so an unchecked writer would measure the page cache and leave gigabytes not yet
+ * durable. Like a relay that acknowledges only durable transactions, this writer lets at most
+ * {@code maxNotDurableBytes} be written but not durable: before each transaction it waits for the
+ * end of the transaction that many bytes back to be durable (the {@code durabilityWaits} counter
+ * says how often it had to). At most that much is not durable at the end of an iteration, so the
+ * score is the durable throughput to within {@code maxNotDurableBytes} per iteration. With {@code
+ * off} the writer never waits: the score is the page-cache write rate (what {@code sync_binlog=0}
+ * promises), with forces only at checkpoints (8 MiB) and rotations.
  *
  * <p>Between iterations (not measured) everything is forced and the closed files are deleted.
  */
@@ -47,7 +49,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 2, time = 3)
 @Measurement(iterations = 3, time = 5)
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 public class AppendBenchmark {
   /** The sync policy, in the configuration form ({@link SyncPolicy#parse}). */
   @Param({"every-transaction", "every-100-transactions", "every-10ms", "off"})
@@ -61,13 +65,17 @@ public class AppendBenchmark {
   @Param({"268435456"})
   public long maxFileBytes;
 
-  /** How far the writer may run ahead of the durable boundary; 0 never waits (ignored for {@code off}). */
+  /**
+   * How far the writer may run ahead of the durable boundary; 0 never waits (ignored for {@code
+   * off}).
+   */
   @Param({"8388608"})
   public long maxNotDurableBytes;
 
   private static final long WAIT_LIMIT_SECONDS = 30;
   private static final int CPU_SAMPLE = 1024;
-  private static final OperatingSystemMXBean CPU = ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class);
+  private static final OperatingSystemMXBean CPU =
+      ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class);
 
   private ReplicatingStore target;
   private Position[] window;
@@ -79,14 +87,18 @@ public class AppendBenchmark {
   public static class Written {
     /** Bytes appended: the bytes/s written. */
     public long bytes;
+
     /** Times the writer had to wait for the durable boundary. */
     public long durabilityWaits;
+
     /**
-     * CPU time of the whole JVM (writer, syncer, GC) in this iteration, sampled every {@value #CPU_SAMPLE}
-     * transactions: reported as CPU nanoseconds per second, i.e. cores busy times 1e9. Divided by the score it
-     * is the CPU cost per transaction, which a loaded machine disturbs less than the throughput.
+     * CPU time of the whole JVM (writer, syncer, GC) in this iteration, sampled every {@value
+     * #CPU_SAMPLE} transactions: reported as CPU nanoseconds per second, i.e. cores busy times 1e9.
+     * Divided by the score it is the CPU cost per transaction, which a loaded machine disturbs less
+     * than the throughput.
      */
     public long cpuNanos;
+
     private long cpuAtStart;
     private int untilSample;
 
@@ -110,13 +122,15 @@ public class AppendBenchmark {
   @Setup(Level.Trial)
   public void start() throws IOException {
     target = ReplicatingStore.start("append", policy, transactionBytes, maxFileBytes);
-    boolean waits = SyncPolicy.parse(policy).kind() != SyncPolicy.Kind.OFF && maxNotDurableBytes > 0;
+    boolean waits =
+        SyncPolicy.parse(policy).kind() != SyncPolicy.Kind.OFF && maxNotDurableBytes > 0;
     window = waits ? new Position[(int) Math.max(1, maxNotDurableBytes / transactionBytes)] : null;
     next = 0;
   }
 
   @Benchmark
-  public long appendTransaction(Written written) throws IOException, InterruptedException, ExecutionException {
+  public long appendTransaction(Written written)
+      throws IOException, InterruptedException, ExecutionException {
     if (window != null) {
       Position oldest = window[next];
       if (oldest != null) {
@@ -141,10 +155,21 @@ public class AppendBenchmark {
     try {
       target.store().whenDurable(position).get(WAIT_LIMIT_SECONDS, TimeUnit.SECONDS);
     } catch (TimeoutException e) {
-      throw new IllegalStateException("with " + policy + ", " + position + " was not durable after "
-          + WAIT_LIMIT_SECONDS + " s (durable: " + target.store().durableEnd() + "); a policy that forces only at"
-          + " checkpoints never catches up with a window of " + maxNotDurableBytes + " bytes: use"
-          + " -p maxNotDurableBytes=0", e);
+      throw new IllegalStateException(
+          "with "
+              + policy
+              + ", "
+              + position
+              + " was not durable after "
+              + WAIT_LIMIT_SECONDS
+              + " s (durable: "
+              + target.store().durableEnd()
+              + "); a policy that forces only at"
+              + " checkpoints never catches up with a window of "
+              + maxNotDurableBytes
+              + " bytes: use"
+              + " -p maxNotDurableBytes=0",
+          e);
     }
   }
 

@@ -12,9 +12,9 @@ import java.util.stream.Stream;
 
 /**
  * Where the benchmarks keep their stores: under {@code -Dbinlogrelay.bench.dir} (default {@code
- * /var/tmp/binlog-relay-bench}, which should be on the disk being measured, not a tmpfs). Throughput runs use
- * a fresh directory each and delete it; the generated stores of the recovery and lookup benchmarks stay
- * there between runs (see {@link GeneratedStore}). Stateless.
+ * /var/tmp/binlog-relay-bench}, which should be on the disk being measured, not a tmpfs).
+ * Throughput runs use a fresh directory each and delete it; the generated stores of the recovery
+ * and lookup benchmarks stay there between runs (see {@link GeneratedStore}). Stateless.
  */
 final class BenchDirectory {
   static final String PROPERTY = "binlogrelay.bench.dir";
@@ -33,7 +33,8 @@ final class BenchDirectory {
     try {
       return Files.createDirectories(dir);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot create benchmark directory " + dir + " (set -D" + PROPERTY + ")", e);
+      throw new UncheckedIOException(
+          "cannot create benchmark directory " + dir + " (set -D" + PROPERTY + ")", e);
     }
   }
 

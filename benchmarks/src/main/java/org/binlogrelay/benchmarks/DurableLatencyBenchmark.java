@@ -19,16 +19,19 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Latency from appending one transaction to its being durable, with nothing else in flight: the relay's
- * equivalent of a commit with {@code sync_binlog=1} on an idle server (one transaction per force, no group
- * commit). The distribution (p50, p99) is to be read next to the raw fdatasync latency of the same disk.
+ * Latency from appending one transaction to its being durable, with nothing else in flight: the
+ * relay's equivalent of a commit with {@code sync_binlog=1} on an idle server (one transaction per
+ * force, no group commit). The distribution (p50, p99) is to be read next to the raw fdatasync
+ * latency of the same disk.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 3, time = 3)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class DurableLatencyBenchmark {
   @Param({"every-transaction"})
   public String policy;
@@ -47,7 +50,8 @@ public class DurableLatencyBenchmark {
   }
 
   @Benchmark
-  public Position appendUntilDurable() throws IOException, InterruptedException, ExecutionException {
+  public Position appendUntilDurable()
+      throws IOException, InterruptedException, ExecutionException {
     target.transaction();
     return target.store().whenDurable(target.end()).get();
   }

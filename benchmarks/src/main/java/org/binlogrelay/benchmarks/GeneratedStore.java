@@ -19,9 +19,9 @@ import org.binlogrelay.storage.StoreConfig;
 import org.binlogrelay.storage.SyncPolicy;
 
 /**
- * A store filled once by a {@link SyntheticPrimary} and kept under the {@link BenchDirectory} for the
- * benchmarks that only open or read stores (recovery, lookup): generating 10 GiB takes minutes, opening it
- * milliseconds. On disk:
+ * A store filled once by a {@link SyntheticPrimary} and kept under the {@link BenchDirectory} for
+ * the benchmarks that only open or read stores (recovery, lookup): generating 10 GiB takes minutes,
+ * opening it milliseconds. On disk:
  *
  * <pre>
  *   root/NAME/          the store: FULL_FILES complete files, then an open tail file of TAIL bytes
@@ -32,9 +32,10 @@ import org.binlogrelay.storage.SyncPolicy;
  *                                              crash leaves when the last checkpoint is that far back
  * </pre>
  *
- * Opening a store rewrites the tail's metadata, so {@link #restoreTail} puts back the state to measure before
- * every open. Run {@code java -cp benchmarks.jar org.binlogrelay.benchmarks.GeneratedStore NAME...} to make
- * stores ahead of a run, or {@code --delete NAME...} to remove them. Not thread-safe.
+ * Opening a store rewrites the tail's metadata, so {@link #restoreTail} puts back the state to
+ * measure before every open. Run {@code java -cp benchmarks.jar
+ * org.binlogrelay.benchmarks.GeneratedStore NAME...} to make stores ahead of a run, or {@code
+ * --delete NAME...} to remove them. Not thread-safe.
  */
 final class GeneratedStore {
   private static final long MIB = 1L << 20;
@@ -47,21 +48,38 @@ final class GeneratedStore {
    * @param maxFileBytes the primary's max_binlog_size
    * @param fullFiles complete files before the tail file
    * @param tailBytes how far the open tail file is filled
-   * @param crashTailBytes how much of the tail comes after the checkpoint in crash.meta (0: no crash.meta)
+   * @param crashTailBytes how much of the tail comes after the checkpoint in crash.meta (0: no
+   *     crash.meta)
    */
-  record Spec(String name, int transactionBytes, long maxFileBytes, int fullFiles, long tailBytes,
+  record Spec(
+      String name,
+      int transactionBytes,
+      long maxFileBytes,
+      int fullFiles,
+      long tailBytes,
       long crashTailBytes) {
     String text() {
-      return String.format(Locale.ROOT, "transactions of %d bytes, files of %d bytes, %d full files, a tail of %d"
-          + " bytes, %d of them after the crash checkpoint", transactionBytes, maxFileBytes, fullFiles, tailBytes,
+      return String.format(
+          Locale.ROOT,
+          "transactions of %d bytes, files of %d bytes, %d full files, a tail of %d"
+              + " bytes, %d of them after the crash checkpoint",
+          transactionBytes,
+          maxFileBytes,
+          fullFiles,
+          tailBytes,
           crashTailBytes);
     }
   }
 
-  /** 1 GiB in four closed 256 MiB files, and a 64 MiB open tail, the last 8 MiB after its last checkpoint. */
+  /**
+   * 1 GiB in four closed 256 MiB files, and a 64 MiB open tail, the last 8 MiB after its last
+   * checkpoint.
+   */
   static final Spec RECOVERY_1G = new Spec("recovery-1g", 2048, 256 * MIB, 4, 64 * MIB, 8 * MIB);
+
   /** The same with 10 GiB (40 closed files) before the tail. */
   static final Spec RECOVERY_10G = new Spec("recovery-10g", 2048, 256 * MIB, 40, 64 * MIB, 8 * MIB);
+
   /** 1,000 files of 10 transactions of 2 KiB (999 closed and a tail of 5 transactions). */
   static final Spec LOOKUP_1000 = new Spec("lookup-1000", 2048, 10 * 2048, 999, 5 * 2048, 0);
 
@@ -69,7 +87,10 @@ final class GeneratedStore {
   enum Tail {
     /** Closed cleanly: the checkpoint is at the end, nothing to scan. */
     CLEAN,
-    /** As after a crash with the last checkpoint {@link Spec#crashTailBytes} back: that much is scanned. */
+    /**
+     * As after a crash with the last checkpoint {@link Spec#crashTailBytes} back: that much is
+     * scanned.
+     */
     CRASH,
     /** The tail's metadata is gone: the whole tail file is scanned to rebuild it. */
     NO_METADATA
@@ -87,12 +108,17 @@ final class GeneratedStore {
     this.facts = facts;
   }
 
-  /** The store for {@code spec}, generated now if it is missing, unfinished, or made from another spec. */
+  /**
+   * The store for {@code spec}, generated now if it is missing, unfinished, or made from another
+   * spec.
+   */
   static GeneratedStore ensure(Spec spec) throws IOException {
     Path dir = BenchDirectory.root().resolve(spec.name());
     Path saved = BenchDirectory.root().resolve(spec.name() + ".saved");
     Properties facts = readFacts(saved);
-    if (facts == null || !spec.text().equals(facts.getProperty("spec")) || !Files.isDirectory(dir)) {
+    if (facts == null
+        || !spec.text().equals(facts.getProperty("spec"))
+        || !Files.isDirectory(dir)) {
       facts = generate(spec, dir, saved);
     }
     return new GeneratedStore(spec, dir, saved, facts);
@@ -127,25 +153,38 @@ final class GeneratedStore {
       if (spec.crashTailBytes() > 0) {
         store.close();
         String tail = primary.position().file();
-        Files.copy(dir.resolve(tail + ".meta"), saved.resolve("crash.meta"), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(
+            dir.resolve(tail + ".meta"),
+            saved.resolve("crash.meta"),
+            StandardCopyOption.REPLACE_EXISTING);
         store = open(dir);
         Position resume = store.startStream().orElse(null);
         if (!primary.position().equals(resume)) {
-          throw new IllegalStateException("the reopened store continues at " + resume + ", the primary is at "
-              + primary.position());
+          throw new IllegalStateException(
+              "the reopened store continues at "
+                  + resume
+                  + ", the primary is at "
+                  + primary.position());
         }
         primary.connect(store::append);
         fill(primary, store, tailSequence, spec.tailBytes());
         if (!primary.position().file().equals(tail)) {
-          throw new IllegalStateException("the last " + spec.crashTailBytes() + " bytes did not fit in " + tail
-              + "; make the tail larger than the crash tail");
+          throw new IllegalStateException(
+              "the last "
+                  + spec.crashTailBytes()
+                  + " bytes did not fit in "
+                  + tail
+                  + "; make the tail larger than the crash tail");
         }
       }
     } finally {
       store.close();
     }
     String tail = primary.position().file();
-    Files.copy(dir.resolve(tail + ".meta"), saved.resolve("clean.meta"), StandardCopyOption.REPLACE_EXISTING);
+    Files.copy(
+        dir.resolve(tail + ".meta"),
+        saved.resolve("clean.meta"),
+        StandardCopyOption.REPLACE_EXISTING);
     double seconds = (System.nanoTime() - started) / 1e9;
     Properties facts = new Properties();
     facts.setProperty("spec", spec.text());
@@ -154,21 +193,31 @@ final class GeneratedStore {
     facts.setProperty("bytes", Long.toString(primary.bytes()));
     facts.setProperty("transactions", Long.toString(primary.transactions()));
     facts.setProperty("seconds", String.format(Locale.ROOT, "%.1f", seconds));
-    facts.setProperty("writeMBps", String.format(Locale.ROOT, "%.0f", primary.bytes() / seconds / 1e6));
+    facts.setProperty(
+        "writeMBps", String.format(Locale.ROOT, "%.0f", primary.bytes() / seconds / 1e6));
     try (OutputStream out = Files.newOutputStream(saved.resolve("generated.properties"))) {
-      facts.store(out, "made by GeneratedStore; delete this directory and the store's to make it again");
+      facts.store(
+          out, "made by GeneratedStore; delete this directory and the store's to make it again");
     }
-    System.out.printf("generated %s: %d files, %d bytes, %d transactions in %.1f s (%.0f MB/s, sync off)%n",
-        spec.name(), primary.fileSequence(), primary.bytes(), primary.transactions(), seconds,
+    System.out.printf(
+        "generated %s: %d files, %d bytes, %d transactions in %.1f s (%.0f MB/s, sync off)%n",
+        spec.name(),
+        primary.fileSequence(),
+        primary.bytes(),
+        primary.transactions(),
+        seconds,
         primary.bytes() / seconds / 1e6);
     return facts;
   }
 
   private static BinlogStore open(Path dir) throws IOException {
-    return BinlogStore.open(StoreConfig.builder(dir, GtidFlavor.MYSQL).syncPolicy(SyncPolicy.off()).build());
+    return BinlogStore.open(
+        StoreConfig.builder(dir, GtidFlavor.MYSQL).syncPolicy(SyncPolicy.off()).build());
   }
 
-  /** Appends until the primary is at {@code offset} or later in the file numbered {@code sequence}. */
+  /**
+   * Appends until the primary is at {@code offset} or later in the file numbered {@code sequence}.
+   */
   private static void fill(SyntheticPrimary primary, BinlogStore store, int sequence, long offset)
       throws IOException {
     SyntheticPrimary.Sink sink = store::append;
@@ -177,7 +226,8 @@ final class GeneratedStore {
         || (primary.fileSequence() == sequence && primary.position().offset() < offset)) {
       primary.transaction(sink);
       if (primary.bytes() >= reportAt) {
-        System.out.printf("  %s: %.1f GiB%n", primary.position(), primary.bytes() / (double) (1L << 30));
+        System.out.printf(
+            "  %s: %.1f GiB%n", primary.position(), primary.bytes() / (double) (1L << 30));
         reportAt += 1L << 30;
       }
     }
@@ -206,7 +256,8 @@ final class GeneratedStore {
       case CRASH:
         Path crash = saved.resolve("crash.meta");
         if (!Files.exists(crash)) {
-          throw new IllegalStateException(spec.name() + " was generated without a crash checkpoint");
+          throw new IllegalStateException(
+              spec.name() + " was generated without a crash checkpoint");
         }
         Files.copy(crash, meta, StandardCopyOption.REPLACE_EXISTING);
         break;
@@ -217,8 +268,8 @@ final class GeneratedStore {
 
   /**
    * Drops the store's files from the page cache ({@code posix_fadvise(DONTNEED)} through {@code dd
-   * iflag=nocache}), so that the next open reads them from the disk as after a reboot. Directory entries and
-   * inodes stay cached; dirty pages (none once the store is closed) cannot be dropped.
+   * iflag=nocache}), so that the next open reads them from the disk as after a reboot. Directory
+   * entries and inodes stay cached; dirty pages (none once the store is closed) cannot be dropped.
    */
   void evictFromPageCache() throws IOException {
     List<String> command = new ArrayList<>();
@@ -244,8 +295,8 @@ final class GeneratedStore {
   }
 
   /**
-   * Generates (or reuses) the named stores, or deletes them: {@code GeneratedStore [--delete] NAME...}, where
-   * NAME is recovery-1g, recovery-10g, lookup-1000 or all.
+   * Generates (or reuses) the named stores, or deletes them: {@code GeneratedStore [--delete]
+   * NAME...}, where NAME is recovery-1g, recovery-10g, lookup-1000 or all.
    */
   public static void main(String[] args) throws IOException {
     boolean delete = args.length > 0 && args[0].equals("--delete");
@@ -254,7 +305,8 @@ final class GeneratedStore {
       specs.addAll(byName(args[i]));
     }
     if (specs.isEmpty()) {
-      System.err.println("usage: GeneratedStore [--delete] recovery-1g|recovery-10g|lookup-1000|all ...");
+      System.err.println(
+          "usage: GeneratedStore [--delete] recovery-1g|recovery-10g|lookup-1000|all ...");
       System.exit(2);
     }
     for (Spec s : specs) {
@@ -264,8 +316,14 @@ final class GeneratedStore {
         System.out.println("deleted " + s.name());
       } else {
         GeneratedStore g = ensure(s);
-        System.out.printf("%s: %s files, %s bytes, %s transactions (generated in %s s at %s MB/s)%n", s.name(),
-            g.fact("files"), g.fact("bytes"), g.fact("transactions"), g.fact("seconds"), g.fact("writeMBps"));
+        System.out.printf(
+            "%s: %s files, %s bytes, %s transactions (generated in %s s at %s MB/s)%n",
+            s.name(),
+            g.fact("files"),
+            g.fact("bytes"),
+            g.fact("transactions"),
+            g.fact("seconds"),
+            g.fact("writeMBps"));
       }
     }
   }
@@ -281,8 +339,10 @@ final class GeneratedStore {
       case "all":
         return List.of(RECOVERY_1G, RECOVERY_10G, LOOKUP_1000);
       default:
-        throw new IllegalArgumentException("no generated store named " + name
-            + "; use recovery-1g, recovery-10g, lookup-1000 or all");
+        throw new IllegalArgumentException(
+            "no generated store named "
+                + name
+                + "; use recovery-1g, recovery-10g, lookup-1000 or all");
     }
   }
 

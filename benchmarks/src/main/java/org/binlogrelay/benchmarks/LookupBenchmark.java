@@ -28,15 +28,19 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Where a MySQL replica connecting with auto-position starts ({@link MysqlStartLookup#find}) in a store of
- * 1,000 files ({@link GeneratedStore#LOOKUP_1000}: 10 transactions of 2 KiB each). The lookup walks the files'
- * metadata newest first to the newest file whose PREVIOUS_GTIDS the replica's set contains, then scans that
- * file for the first transaction the replica lacks. The replica's set:
+ * Where a MySQL replica connecting with auto-position starts ({@link MysqlStartLookup#find}) in a
+ * store of 1,000 files ({@link GeneratedStore#LOOKUP_1000}: 10 transactions of 2 KiB each). The
+ * lookup walks the files' metadata newest first to the newest file whose PREVIOUS_GTIDS the
+ * replica's set contains, then scans that file for the first transaction the replica lacks. The
+ * replica's set:
  *
  * <ul>
- *   <li>{@code newest}: everything stored (a caught-up replica reconnecting): the last file, scanned to its end.
- *   <li>{@code middle}: up to the 5th transaction of file 500: 500 metadata sets compared, half a file scanned.
- *   <li>{@code oldest}: up to the 5th transaction of the first file: all 1,000 compared (the worst case).
+ *   <li>{@code newest}: everything stored (a caught-up replica reconnecting): the last file,
+ *       scanned to its end.
+ *   <li>{@code middle}: up to the 5th transaction of file 500: 500 metadata sets compared, half a
+ *       file scanned.
+ *   <li>{@code oldest}: up to the 5th transaction of the first file: all 1,000 compared (the worst
+ *       case).
  * </ul>
  *
  * The store stays open; the files are in the page cache after the first call.
@@ -61,8 +65,11 @@ public class LookupBenchmark {
   @Setup(Level.Trial)
   public void open() throws IOException {
     GeneratedStore generated = GeneratedStore.ensure(GeneratedStore.LOOKUP_1000);
-    store = BinlogStore.open(StoreConfig.builder(generated.directory(), GtidFlavor.MYSQL)
-        .syncPolicy(SyncPolicy.off()).build());
+    store =
+        BinlogStore.open(
+            StoreConfig.builder(generated.directory(), GtidFlavor.MYSQL)
+                .syncPolicy(SyncPolicy.off())
+                .build());
     lookup = new MysqlStartLookup(store);
     List<FileMetadata> files = store.files();
     int start;
@@ -80,16 +87,28 @@ public class LookupBenchmark {
         replicaGtids = firstTransactionsOf(files.get(start));
         break;
       default:
-        throw new IllegalArgumentException("replica must be newest, middle or oldest, not " + replica);
+        throw new IllegalArgumentException(
+            "replica must be newest, middle or oldest, not " + replica);
     }
     MysqlStart found = lookup.find(replicaGtids, checked);
     String expected = files.get(start).name();
     if (!(found instanceof MysqlStart.Found f) || !f.start().file().equals(expected)) {
-      throw new IllegalStateException("a replica with " + replicaGtids + " should start in " + expected + " of "
-          + files.size() + " files, the lookup says " + found);
+      throw new IllegalStateException(
+          "a replica with "
+              + replicaGtids
+              + " should start in "
+              + expected
+              + " of "
+              + files.size()
+              + " files, the lookup says "
+              + found);
     }
-    System.out.printf("%n%d files; replica %s starts at %s, first to send %s%n", files.size(), replica,
-        ((MysqlStart.Found) found).start(), ((MysqlStart.Found) found).firstToSend());
+    System.out.printf(
+        "%n%d files; replica %s starts at %s, first to send %s%n",
+        files.size(),
+        replica,
+        ((MysqlStart.Found) found).start(),
+        ((MysqlStart.Found) found).firstToSend());
   }
 
   /** The file's PREVIOUS_GTIDS plus its first few transactions. */

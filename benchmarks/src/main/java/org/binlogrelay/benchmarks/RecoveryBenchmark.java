@@ -22,23 +22,23 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Start-up time: {@code BinlogStore.open} (recovery included) and {@code close} of a store holding 1 GiB or
- * 10 GiB ({@link GeneratedStore#RECOVERY_1G}, {@link GeneratedStore#RECOVERY_10G}: 256 MiB files, then a
- * 64 MiB open tail). Recovery reads one metadata file per closed file and the tail from its last
- * checkpoint, so the two sizes should open in about the same time:
+ * Start-up time: {@code BinlogStore.open} (recovery included) and {@code close} of a store holding
+ * 1 GiB or 10 GiB ({@link GeneratedStore#RECOVERY_1G}, {@link GeneratedStore#RECOVERY_10G}: 256 MiB
+ * files, then a 64 MiB open tail). Recovery reads one metadata file per closed file and the tail
+ * from its last checkpoint, so the two sizes should open in about the same time:
  *
  * <ul>
  *   <li>{@code clean}: closed cleanly, the checkpoint at the end of the tail.
- *   <li>{@code crash}: the last checkpoint 8 MiB before the end (the most the default 8 MiB checkpoint rule
- *       leaves), as after a crash; those 8 MiB are scanned.
- *   <li>{@code no-tail-metadata}: the tail's metadata deleted, so the whole 64 MiB tail is scanned (for
- *       contrast: what every open would cost without checkpoints).
+ *   <li>{@code crash}: the last checkpoint 8 MiB before the end (the most the default 8 MiB
+ *       checkpoint rule leaves), as after a crash; those 8 MiB are scanned.
+ *   <li>{@code no-tail-metadata}: the tail's metadata deleted, so the whole 64 MiB tail is scanned
+ *       (for contrast: what every open would cost without checkpoints).
  * </ul>
  *
- * With {@code cold} the store's files are dropped from the page cache before each open (as after a reboot);
- * with {@code warm} they are cached (as after a process restart). One open per measurement (single shot);
- * the setup before each one (restoring the tail's metadata, dropping the cache) is not measured. The first run
- * generates the stores (minutes for 10 GiB); later runs reuse them.
+ * With {@code cold} the store's files are dropped from the page cache before each open (as after a
+ * reboot); with {@code warm} they are cached (as after a process restart). One open per measurement
+ * (single shot); the setup before each one (restoring the tail's metadata, dropping the cache) is
+ * not measured. The first run generates the stores (minutes for 10 GiB); later runs reuse them.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -78,12 +78,16 @@ public class RecoveryBenchmark {
         tailState = GeneratedStore.Tail.NO_METADATA;
         break;
       default:
-        throw new IllegalArgumentException("tail must be clean, crash or no-tail-metadata, not " + tail);
+        throw new IllegalArgumentException(
+            "tail must be clean, crash or no-tail-metadata, not " + tail);
     }
     if (!cache.equals("warm") && !cache.equals("cold")) {
       throw new IllegalArgumentException("cache must be warm or cold, not " + cache);
     }
-    config = StoreConfig.builder(generated.directory(), GtidFlavor.MYSQL).syncPolicy(SyncPolicy.off()).build();
+    config =
+        StoreConfig.builder(generated.directory(), GtidFlavor.MYSQL)
+            .syncPolicy(SyncPolicy.off())
+            .build();
   }
 
   @Setup(Level.Invocation)
@@ -105,9 +109,16 @@ public class RecoveryBenchmark {
   @TearDown(Level.Trial)
   public void report() throws IOException {
     if (last != null) {
-      System.out.printf("%n%s (%s files, %s bytes), tail %s: last open scanned %d file(s), %d bytes, %s, %s%n",
-          store, generated.fact("files"), generated.fact("bytes"), tail, last.filesScanned(), last.bytesScanned(),
-          last.clean() ? "nothing repaired" : last.actions() + " " + last.truncations(), last.end());
+      System.out.printf(
+          "%n%s (%s files, %s bytes), tail %s: last open scanned %d file(s), %d bytes, %s, %s%n",
+          store,
+          generated.fact("files"),
+          generated.fact("bytes"),
+          tail,
+          last.filesScanned(),
+          last.bytesScanned(),
+          last.clean() ? "nothing repaired" : last.actions() + " " + last.truncations(),
+          last.end());
     }
     generated.restoreTail(GeneratedStore.Tail.CLEAN);
   }

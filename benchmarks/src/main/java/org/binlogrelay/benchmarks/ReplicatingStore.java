@@ -10,10 +10,11 @@ import org.binlogrelay.storage.StoreConfig;
 import org.binlogrelay.storage.SyncPolicy;
 
 /**
- * A fresh store in its own benchmark directory, connected to a {@link SyntheticPrimary}: the relay's writer
- * thread with the network taken out. {@link #transaction()} stores the primary's next transaction;
- * {@link #trim()} (between measurements) waits until everything is durable and removes the closed files,
- * so long runs do not fill the disk. Not thread-safe: the benchmark thread is the store's writer.
+ * A fresh store in its own benchmark directory, connected to a {@link SyntheticPrimary}: the
+ * relay's writer thread with the network taken out. {@link #transaction()} stores the primary's
+ * next transaction; {@link #trim()} (between measurements) waits until everything is durable and
+ * removes the closed files, so long runs do not fill the disk. Not thread-safe: the benchmark
+ * thread is the store's writer.
  */
 final class ReplicatingStore implements AutoCloseable {
   private final Path dir;
@@ -29,7 +30,8 @@ final class ReplicatingStore implements AutoCloseable {
   }
 
   /**
-   * Opens an empty store in {@code root/name} with {@code policy} and starts the primary's stream into it.
+   * Opens an empty store in {@code root/name} with {@code policy} and starts the primary's stream
+   * into it.
    *
    * @param policy the sync policy, in the configuration form ({@link SyncPolicy#parse})
    */
@@ -37,8 +39,11 @@ final class ReplicatingStore implements AutoCloseable {
       throws IOException {
     SyntheticPrimary primary = new SyntheticPrimary(transactionBytes, maxFileBytes);
     Path dir = BenchDirectory.fresh(name);
-    BinlogStore store = BinlogStore.open(StoreConfig.builder(dir, GtidFlavor.MYSQL)
-        .syncPolicy(SyncPolicy.parse(policy)).build());
+    BinlogStore store =
+        BinlogStore.open(
+            StoreConfig.builder(dir, GtidFlavor.MYSQL)
+                .syncPolicy(SyncPolicy.parse(policy))
+                .build());
     if (store.startStream().isPresent()) {
       store.close();
       throw new IllegalStateException("the fresh store in " + dir + " is not empty");
@@ -48,7 +53,9 @@ final class ReplicatingStore implements AutoCloseable {
     return s;
   }
 
-  /** Stores the next transaction; returns the bytes it added to the files (a rotation's included). */
+  /**
+   * Stores the next transaction; returns the bytes it added to the files (a rotation's included).
+   */
   long transaction() throws IOException {
     return primary.transaction(sink);
   }
@@ -66,7 +73,10 @@ final class ReplicatingStore implements AutoCloseable {
     return primary;
   }
 
-  /** Waits until everything written is durable, then removes every file before the one being written. */
+  /**
+   * Waits until everything written is durable, then removes every file before the one being
+   * written.
+   */
   void trim() throws IOException {
     try {
       store.sync().get();

@@ -12,8 +12,8 @@ import org.binlogrelay.protocol.gtid.MysqlGtidSet;
 import org.binlogrelay.storage.Position;
 
 /**
- * The dump stream of a made-up MySQL 9.7 primary (GTIDs on, CRC32 checksums, row-based), as its dump
- * thread sends it to a replica connecting at {@link #position()}:
+ * The dump stream of a made-up MySQL 9.7 primary (GTIDs on, CRC32 checksums, row-based), as its
+ * dump thread sends it to a replica connecting at {@link #position()}:
  *
  * <pre>
  *   ROTATE (artificial)   naming the file and the position
@@ -24,15 +24,16 @@ import org.binlogrelay.storage.Position;
  *                         (like max_binlog_size); then the next file from offset 4, as above
  * </pre>
  *
- * Every event has its log_pos (its end offset in the file) and CRC32 right, so {@code BinlogStore.append}
- * accepts it. Every transaction is exactly {@code transactionBytes} long. The first file's PREVIOUS_GTIDS is
- * {@code SOURCE:1-1000} (as if older files were purged), so that every file's header has the same length.
+ * Every event has its log_pos (its end offset in the file) and CRC32 right, so {@code
+ * BinlogStore.append} accepts it. Every transaction is exactly {@code transactionBytes} long. The
+ * first file's PREVIOUS_GTIDS is {@code SOURCE:1-1000} (as if older files were purged), so that
+ * every file's header has the same length.
  *
- * <p>Generating must cost little next to storing, or the benchmarks measure the generator. Since every file
- * has the same layout, the n-th transaction of each file sits at the same offset: its BEGIN, WRITE_ROWS and
- * XID events (everything but the GTID) are the same bytes in every file and are built once, when the primary
- * is made (about {@code maxFileBytes} of heap). Per transaction only the GTID event (77 to 80 bytes) is
- * built and checksummed.
+ * <p>Generating must cost little next to storing, or the benchmarks measure the generator. Since
+ * every file has the same layout, the n-th transaction of each file sits at the same offset: its
+ * BEGIN, WRITE_ROWS and XID events (everything but the GTID) are the same bytes in every file and
+ * are built once, when the primary is made (about {@code maxFileBytes} of heap). Per transaction
+ * only the GTID event (77 to 80 bytes) is built and checksummed.
  *
  * <p>Not thread-safe: one writer.
  */
@@ -45,9 +46,13 @@ public final class SyntheticPrimary {
 
   /** The primary's server_uuid: the source of every GTID. */
   public static final UUID SOURCE = UUID.fromString("3b1e7c52-0000-4000-8000-00000000be01");
+
   /** GNOs below this one are "purged": the first file's PREVIOUS_GTIDS. */
   public static final long FIRST_GNO = 1001;
-  /** The smallest transaction this primary makes: GTID 77 + BEGIN 42 + WRITE_ROWS 33 + XID 31 bytes. */
+
+  /**
+   * The smallest transaction this primary makes: GTID 77 + BEGIN 42 + WRITE_ROWS 33 + XID 31 bytes.
+   */
   public static final int MIN_TRANSACTION_BYTES = 183;
 
   private static final String BASE_NAME = "binlog";
@@ -82,25 +87,48 @@ public final class SyntheticPrimary {
     this.transactionBytes = transactionBytes;
     this.maxFileBytes = maxFileBytes;
     this.gtidBytes = EventHeader.SIZE + MysqlEventBodies.gtidBodySize(transactionBytes) + CHECKSUM;
-    this.beginBytes = EventHeader.SIZE + MysqlEventBodies.query(THREAD_ID, "BEGIN").length + CHECKSUM;
+    this.beginBytes =
+        EventHeader.SIZE + MysqlEventBodies.query(THREAD_ID, "BEGIN").length + CHECKSUM;
     this.xidBytes = EventHeader.SIZE + new XidEvent(0).encodeBody().length + CHECKSUM;
     this.rowsBytes = transactionBytes - gtidBytes - beginBytes - xidBytes;
     int rowsPayload = rowsBytes - EventHeader.SIZE - MysqlEventBodies.rowsBodySize(0) - CHECKSUM;
     if (rowsPayload < 0) {
-      throw new IllegalArgumentException("a transaction of " + transactionBytes + " bytes cannot hold GTID ("
-          + gtidBytes + "), BEGIN (" + beginBytes + "), WRITE_ROWS (at least " + (rowsBytes - rowsPayload)
-          + ") and XID (" + xidBytes + "); use at least " + MIN_TRANSACTION_BYTES + " bytes");
+      throw new IllegalArgumentException(
+          "a transaction of "
+              + transactionBytes
+              + " bytes cannot hold GTID ("
+              + gtidBytes
+              + "), BEGIN ("
+              + beginBytes
+              + "), WRITE_ROWS (at least "
+              + (rowsBytes - rowsPayload)
+              + ") and XID ("
+              + xidBytes
+              + "); use at least "
+              + MIN_TRANSACTION_BYTES
+              + " bytes");
     }
-    this.headerEnd = (long) FIRST_EVENT_OFFSET + formatDescription(FIRST_EVENT_OFFSET).length()
-        + previousGtids(FIRST_EVENT_OFFSET, gtidsBefore(FIRST_GNO)).length();
+    this.headerEnd =
+        (long) FIRST_EVENT_OFFSET
+            + formatDescription(FIRST_EVENT_OFFSET).length()
+            + previousGtids(FIRST_EVENT_OFFSET, gtidsBefore(FIRST_GNO)).length();
     if (maxFileBytes < headerEnd) {
-      throw new IllegalArgumentException("maximum file size " + maxFileBytes + " is below the file header ("
-          + headerEnd + " bytes)");
+      throw new IllegalArgumentException(
+          "maximum file size "
+              + maxFileBytes
+              + " is below the file header ("
+              + headerEnd
+              + " bytes)");
     }
-    long perFile = Math.max(1, (maxFileBytes - headerEnd + transactionBytes - 1) / transactionBytes);
+    long perFile =
+        Math.max(1, (maxFileBytes - headerEnd + transactionBytes - 1) / transactionBytes);
     if (perFile * transactionBytes > (1L << 30)) {
-      throw new IllegalArgumentException("a " + maxFileBytes + "-byte file of " + transactionBytes
-          + "-byte transactions is too much to prepare in memory; use files of at most 1 GiB");
+      throw new IllegalArgumentException(
+          "a "
+              + maxFileBytes
+              + "-byte file of "
+              + transactionBytes
+              + "-byte transactions is too much to prepare in memory; use files of at most 1 GiB");
     }
     this.slots = new byte[(int) perFile][];
     byte[] rowsBody = MysqlEventBodies.rows(rowsPayload);
@@ -110,7 +138,9 @@ public final class SyntheticPrimary {
     }
   }
 
-  /** The BEGIN, WRITE_ROWS and XID of the {@code index}-th transaction of any file, back to back. */
+  /**
+   * The BEGIN, WRITE_ROWS and XID of the {@code index}-th transaction of any file, back to back.
+   */
   private byte[] prepareSlot(int index, byte[] beginBody, byte[] rowsBody) {
     byte[] out = new byte[transactionBytes - gtidBytes];
     long at = headerEnd + (long) index * transactionBytes + gtidBytes;
@@ -148,7 +178,10 @@ public final class SyntheticPrimary {
     return transactions;
   }
 
-  /** Bytes of binlog files sent so far (magic numbers included): what the store holds when it has it all. */
+  /**
+   * Bytes of binlog files sent so far (magic numbers included): what the store holds when it has it
+   * all.
+   */
   public long bytes() {
     return bytes;
   }
@@ -158,8 +191,8 @@ public final class SyntheticPrimary {
   }
 
   /**
-   * Sends what a dump thread sends when a replica connects at {@link #position()}: an artificial ROTATE and
-   * the FORMAT_DESCRIPTION, plus the PREVIOUS_GTIDS at a file's start.
+   * Sends what a dump thread sends when a replica connects at {@link #position()}: an artificial
+   * ROTATE and the FORMAT_DESCRIPTION, plus the PREVIOUS_GTIDS at a file's start.
    */
   public void connect(Sink sink) throws IOException {
     sink.accept(artificialRotate(fileName, offset));
@@ -178,8 +211,9 @@ public final class SyntheticPrimary {
   public long transaction(Sink sink) throws IOException {
     long before = bytes;
     long seq = slot + 1L;
-    byte[] gtid = MysqlEventBodies.gtid(SOURCE, nextGno, seq - 1, seq, TIMESTAMP * 1_000_000L + transactions,
-        transactionBytes);
+    byte[] gtid =
+        MysqlEventBodies.gtid(
+            SOURCE, nextGno, seq - 1, seq, TIMESTAMP * 1_000_000L + transactions, transactionBytes);
     sink.accept(event(EventType.GTID, offset, gtid));
     byte[] rest = slots[slot];
     sink.accept(BinlogEvent.wrap(rest, 0, beginBytes, true));
@@ -198,7 +232,8 @@ public final class SyntheticPrimary {
 
   private void rotate(Sink sink) throws IOException {
     String next = name(fileSequence + 1);
-    BinlogEvent rotate = event(EventType.ROTATE, offset, new RotateEvent(FIRST_EVENT_OFFSET, next).encodeBody());
+    BinlogEvent rotate =
+        event(EventType.ROTATE, offset, new RotateEvent(FIRST_EVENT_OFFSET, next).encodeBody());
     sink.accept(rotate);
     bytes += rotate.length();
     fileSequence++;
@@ -220,8 +255,14 @@ public final class SyntheticPrimary {
     offset += previous.length();
     bytes += previous.length();
     if (offset != headerEnd) {
-      throw new IllegalStateException("the header of " + fileName + " ends at " + offset + ", not "
-          + headerEnd + " like the first file's; the prepared transactions would have wrong positions");
+      throw new IllegalStateException(
+          "the header of "
+              + fileName
+              + " ends at "
+              + offset
+              + ", not "
+              + headerEnd
+              + " like the first file's; the prepared transactions would have wrong positions");
     }
   }
 
@@ -240,20 +281,33 @@ public final class SyntheticPrimary {
   }
 
   private static BinlogEvent artificialRotate(String file, long position) {
-    EventHeader h = new EventHeader(0, EventType.ROTATE.code(), SERVER_ID, 0, 0, EventHeader.LOG_EVENT_ARTIFICIAL_F);
+    EventHeader h =
+        new EventHeader(
+            0, EventType.ROTATE.code(), SERVER_ID, 0, 0, EventHeader.LOG_EVENT_ARTIFICIAL_F);
     return BinlogEvent.assemble(h, new RotateEvent(position, file).encodeBody(), true);
   }
 
-  /** An event starting at {@code at} (log_pos = its end), or with log_pos 0 if {@code at} is negative. */
+  /**
+   * An event starting at {@code at} (log_pos = its end), or with log_pos 0 if {@code at} is
+   * negative.
+   */
   private static BinlogEvent event(EventType type, long at, byte[] body) {
     long size = (long) EventHeader.SIZE + body.length + CHECKSUM;
-    EventHeader h = new EventHeader(TIMESTAMP, type.code(), SERVER_ID, size, at < 0 ? 0 : at + size, 0);
+    EventHeader h =
+        new EventHeader(TIMESTAMP, type.code(), SERVER_ID, size, at < 0 ? 0 : at + size, 0);
     return BinlogEvent.assemble(h, body, true);
   }
 
   @Override
   public String toString() {
-    return "SyntheticPrimary(" + transactionBytes + "-byte transactions, files of " + maxFileBytes + " bytes, at "
-        + position() + ", " + transactions + " transactions)";
+    return "SyntheticPrimary("
+        + transactionBytes
+        + "-byte transactions, files of "
+        + maxFileBytes
+        + " bytes, at "
+        + position()
+        + ", "
+        + transactions
+        + " transactions)";
   }
 }

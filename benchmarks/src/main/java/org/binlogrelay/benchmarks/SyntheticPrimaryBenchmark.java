@@ -17,16 +17,18 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * The generator alone, with the events going to a blackhole instead of a store: the part of each {@link
- * AppendBenchmark} transaction that is not the store's. Its cost per transaction should be a small fraction of
- * the append's.
+ * The generator alone, with the events going to a blackhole instead of a store: the part of each
+ * {@link AppendBenchmark} transaction that is not the store's. Its cost per transaction should be a
+ * small fraction of the append's.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 3, time = 3)
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 public class SyntheticPrimaryBenchmark {
   @Param({"200", "2048", "65536"})
   public int transactionBytes;

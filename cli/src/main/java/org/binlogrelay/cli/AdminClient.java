@@ -18,16 +18,18 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
- * The relay's admin HTTP API ({@code docs/admin-api.md}) as relayctl calls it: {@code GET} and {@code POST}
- * of JSON under a base URL, with the bearer token when there is one. Answers are parsed JSON; everything
- * else becomes a {@link RelayctlException} with relayctl's exit code: the relay's own error message for a
- * non-2xx answer ({@link Relayctl#RELAY_ERROR}), {@link Relayctl#UNAUTHORIZED} for 401, and
- * {@link Relayctl#UNREACHABLE} when no answer came. Thread-safe.
+ * The relay's admin HTTP API ({@code docs/admin-api.md}) as relayctl calls it: {@code GET} and
+ * {@code POST} of JSON under a base URL, with the bearer token when there is one. Answers are
+ * parsed JSON; everything else becomes a {@link RelayctlException} with relayctl's exit code: the
+ * relay's own error message for a non-2xx answer ({@link Relayctl#RELAY_ERROR}), {@link
+ * Relayctl#UNAUTHORIZED} for 401, and {@link Relayctl#UNREACHABLE} when no answer came.
+ * Thread-safe.
  */
 final class AdminClient {
-  static final ObjectMapper JSON = new ObjectMapper()
-      .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+  static final ObjectMapper JSON =
+      new ObjectMapper()
+          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   private final URI base;
   private final String token;
@@ -38,7 +40,11 @@ final class AdminClient {
     this.base = base;
     this.token = token;
     this.timeout = timeout;
-    this.http = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build();
+    this.http =
+        HttpClient.newBuilder()
+            .connectTimeout(timeout)
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
   }
 
   URI base() {
@@ -56,21 +62,26 @@ final class AdminClient {
 
   private JsonNode send(String method, String path, ObjectNode body) {
     URI uri = URI.create(base + path);
-    HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(timeout)
-        .header("Accept", "application/json")
-        .header("User-Agent", "relayctl");
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(uri)
+            .timeout(timeout)
+            .header("Accept", "application/json")
+            .header("User-Agent", "relayctl");
     if (token != null) {
       request.header("Authorization", "Bearer " + token);
     }
     if (body == null) {
       request.method(method, HttpRequest.BodyPublishers.noBody());
     } else {
-      request.header("Content-Type", "application/json")
-          .method(method, HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8));
+      request
+          .header("Content-Type", "application/json")
+          .method(
+              method, HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8));
     }
     HttpResponse<String> response;
     try {
-      response = http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+      response =
+          http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     } catch (HttpConnectTimeoutException e) {
       throw unreachable("no connection within " + HumanUnits.duration(timeout));
     } catch (HttpTimeoutException e) {
@@ -85,21 +96,30 @@ final class AdminClient {
     }
     int status = response.statusCode();
     if (status == 401) {
-      throw new RelayctlException(Relayctl.UNAUTHORIZED, token == null
-          ? "unauthorized: the relay at " + base + " wants a bearer token; give --token-file FILE or RELAYCTL_TOKEN"
-          : "unauthorized: the relay at " + base + " refused the token");
+      throw new RelayctlException(
+          Relayctl.UNAUTHORIZED,
+          token == null
+              ? "unauthorized: the relay at "
+                  + base
+                  + " wants a bearer token; give --token-file FILE or RELAYCTL_TOKEN"
+              : "unauthorized: the relay at " + base + " refused the token");
     }
     JsonNode answer = parse(response.body());
     if (status / 100 != 2) {
       JsonNode error = answer == null ? null : answer.get("error");
-      String message = error != null && error.isTextual() && !error.asText().isBlank()
-          ? error.asText()
-          : "HTTP " + status + " from " + method + " " + path;
+      String message =
+          error != null && error.isTextual() && !error.asText().isBlank()
+              ? error.asText()
+              : "HTTP " + status + " from " + method + " " + path;
       throw new RelayctlException(Relayctl.RELAY_ERROR, oneLine(message));
     }
     if (answer == null) {
-      throw new RelayctlException(Relayctl.RELAY_ERROR, method + " " + uri
-          + " answered with something that is not JSON; is --url the relay's admin port?");
+      throw new RelayctlException(
+          Relayctl.RELAY_ERROR,
+          method
+              + " "
+              + uri
+              + " answered with something that is not JSON; is --url the relay's admin port?");
     }
     return answer;
   }
@@ -116,7 +136,8 @@ final class AdminClient {
   }
 
   private RelayctlException unreachable(String reason) {
-    return new RelayctlException(Relayctl.UNREACHABLE, "cannot reach the relay at " + base + ": " + oneLine(reason));
+    return new RelayctlException(
+        Relayctl.UNREACHABLE, "cannot reach the relay at " + base + ": " + oneLine(reason));
   }
 
   private static String oneLine(String message) {

@@ -7,11 +7,17 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /** {@code relayctl binlogs}: {@code GET /api/v1/binlogs}, the stored files oldest first. */
-@Command(name = "binlogs", description = "Lists the stored binlog files, oldest first, like SHOW BINARY LOGS.",
-    footer = {"", "Examples:", "  relayctl binlogs", "  relayctl binlogs --json | jq -r '.[] | select(.readers > 0) | .name'"})
+@Command(
+    name = "binlogs",
+    description = "Lists the stored binlog files, oldest first, like SHOW BINARY LOGS.",
+    footer = {
+      "",
+      "Examples:",
+      "  relayctl binlogs",
+      "  relayctl binlogs --json | jq -r '.[] | select(.readers > 0) | .name'"
+    })
 final class BinlogsCommand extends RelayCommand {
-  @Mixin
-  JsonOption json;
+  @Mixin JsonOption json;
 
   @Override
   public Integer call() {
@@ -22,12 +28,17 @@ final class BinlogsCommand extends RelayCommand {
     if (!binlogs.isArray() || binlogs.isEmpty()) {
       return print(List.of("No binlog files stored."));
     }
-    Table table = Table.of("NAME", "SIZE", "FIRST EVENT (UTC)", "LAST EVENT (UTC)", "READERS").truncatable(0);
+    Table table =
+        Table.of("NAME", "SIZE", "FIRST EVENT (UTC)", "LAST EVENT (UTC)", "READERS").truncatable(0);
     long bytes = 0;
     List<String> open = new ArrayList<>();
-    for (AdminObjects.BinlogObject file : AdminObjects.listOf(binlogs, AdminObjects.BinlogObject.class)) {
-      table.row(HumanUnits.text(file.name()), HumanUnits.bytes(file.size()),
-          HumanUnits.time(file.firstEventAt()), HumanUnits.time(file.lastEventAt()),
+    for (AdminObjects.BinlogObject file :
+        AdminObjects.listOf(binlogs, AdminObjects.BinlogObject.class)) {
+      table.row(
+          HumanUnits.text(file.name()),
+          HumanUnits.bytes(file.size()),
+          HumanUnits.time(file.firstEventAt()),
+          HumanUnits.time(file.lastEventAt()),
           HumanUnits.count(file.readers()));
       bytes += AdminObjects.path(file.size()).asLong();
       if (AdminObjects.path(file.open()).asBoolean()) {
@@ -36,8 +47,11 @@ final class BinlogsCommand extends RelayCommand {
     }
     List<String> lines = new ArrayList<>(table.render(width()));
     lines.add("");
-    lines.add(binlogs.size() + (binlogs.size() == 1 ? " file, " : " files, ") + HumanUnits.bytes((double) bytes)
-        + (open.isEmpty() ? "" : "; being written: " + String.join(", ", open)));
+    lines.add(
+        binlogs.size()
+            + (binlogs.size() == 1 ? " file, " : " files, ")
+            + HumanUnits.bytes((double) bytes)
+            + (open.isEmpty() ? "" : "; being written: " + String.join(", ", open)));
     return print(lines);
   }
 }

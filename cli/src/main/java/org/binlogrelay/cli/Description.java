@@ -4,15 +4,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Key/value text as {@code kubectl describe} prints it: section titles at the left, fields indented below them
- * with their values aligned in one column; a value with several lines (a long GTID set) continues under itself.
- * Not thread-safe.
+ * Key/value text as {@code kubectl describe} prints it: section titles at the left, fields indented
+ * below them with their values aligned in one column; a value with several lines (a long GTID set)
+ * continues under itself. Not thread-safe.
  */
 final class Description {
   private static final String INDENT = "  ";
 
-  private record Line(String section, String label, String value) {
-  }
+  private record Line(String section, String label, String value) {}
 
   private final List<Line> lines = new ArrayList<>();
 
@@ -41,7 +40,9 @@ final class Description {
       }
       String[] parts = line.value().split("\n", -1);
       String label = line.label() + ":";
-      out.add((INDENT + label + " ".repeat(labelWidth - label.length() + 2) + parts[0]).stripTrailing());
+      out.add(
+          (INDENT + label + " ".repeat(labelWidth - label.length() + 2) + parts[0])
+              .stripTrailing());
       for (int i = 1; i < parts.length; i++) {
         out.add((INDENT + " ".repeat(labelWidth + 2) + parts[i]).stripTrailing());
       }

@@ -5,10 +5,12 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * What relayctl takes from outside its command line: environment variables, the terminal it draws on, the
- * clock, and a way to wait. Tests pass their own; {@link #system()} is the real one. Immutable.
+ * What relayctl takes from outside its command line: environment variables, the terminal it draws
+ * on, the clock, and a way to wait. Tests pass their own; {@link #system()} is the real one.
+ * Immutable.
  */
-public record Environment(Map<String, String> variables, Terminal terminal, Clock clock, Pause pause) {
+public record Environment(
+    Map<String, String> variables, Terminal terminal, Clock clock, Pause pause) {
 
   /** Waits between refreshes of {@code lag --watch}. */
   @FunctionalInterface
@@ -17,8 +19,8 @@ public record Environment(Map<String, String> variables, Terminal terminal, Cloc
   }
 
   public static Environment system() {
-    return new Environment(System.getenv(), Terminal.system(), Clock.systemUTC(),
-        d -> Thread.sleep(d.toMillis()));
+    return new Environment(
+        System.getenv(), Terminal.system(), Clock.systemUTC(), d -> Thread.sleep(d.toMillis()));
   }
 
   String variable(String name) {

@@ -18,11 +18,10 @@ import java.util.Locale;
 final class HumanUnits {
   static final String UNKNOWN = "-";
   private static final String[] BINARY = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-  private static final DateTimeFormatter UTC = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
-      .withZone(ZoneOffset.UTC);
+  private static final DateTimeFormatter UTC =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
 
-  private HumanUnits() {
-  }
+  private HumanUnits() {}
 
   static String bytes(double bytes) {
     double magnitude = Math.abs(bytes);
@@ -46,7 +45,10 @@ final class HumanUnits {
     return known(bytesPerSecond) ? bytes(bytesPerSecond.asDouble()) + "/s" : UNKNOWN;
   }
 
-  /** Seconds (a lag, an age): {@code 0 s}, {@code 0.4 s}, {@code 42 s}, {@code 4m12s}, {@code 2h05m}, {@code 3d04h}. */
+  /**
+   * Seconds (a lag, an age): {@code 0 s}, {@code 0.4 s}, {@code 42 s}, {@code 4m12s}, {@code
+   * 2h05m}, {@code 3d04h}.
+   */
   static String seconds(double seconds) {
     String sign = seconds < 0 ? "-" : "";
     double s = Math.abs(seconds);
@@ -71,7 +73,10 @@ final class HumanUnits {
     return seconds(duration.toNanos() / 1e9);
   }
 
-  /** Time to go as a clock: {@code 0:42}, {@code 12:03}, {@code 1:02:03}; over 99 hours as {@link #seconds}. */
+  /**
+   * Time to go as a clock: {@code 0:42}, {@code 12:03}, {@code 1:02:03}; over 99 hours as {@link
+   * #seconds}.
+   */
   static String eta(JsonNode node) {
     if (!known(node) || node.asDouble() < 0) {
       return UNKNOWN;
@@ -85,7 +90,10 @@ final class HumanUnits {
         : String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, s % 3600 / 60, s % 60);
   }
 
-  /** An ISO-8601 time from the API in UTC without the {@code T} and fractions; unparsable text as it is. */
+  /**
+   * An ISO-8601 time from the API in UTC without the {@code T} and fractions; unparsable text as it
+   * is.
+   */
   static String time(JsonNode node) {
     if (!known(node)) {
       return UNKNOWN;

@@ -4,6 +4,8 @@ import picocli.CommandLine.Option;
 
 /** The {@code --json} option every command that prints something has. */
 final class JsonOption {
-  @Option(names = "--json", description = "Print the relay's JSON answer as it is (pretty-printed), for scripts.")
+  @Option(
+      names = "--json",
+      description = "Print the relay's JSON answer as it is (pretty-printed), for scripts.")
   boolean json;
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -16,24 +17,42 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code relayctl purge --to FILE | --before TIME [--force]}: {@code POST /api/v1/binlogs/purge}, like
- * {@code PURGE BINARY LOGS TO} and {@code ... BEFORE}. A time is ISO-8601 with a zone, a date and time
- * without one (read as UTC), a date (midnight UTC), or an age ({@code 7d}: older than 7 days ago).
+ * {@code relayctl purge --to FILE | --before TIME [--force]}: {@code POST /api/v1/binlogs/purge},
+ * like {@code PURGE BINARY LOGS TO} and {@code ... BEFORE}. A time is ISO-8601 with a zone, a date
+ * and time without one (read as UTC), a date (midnight UTC), or an age ({@code 7d}: older than 7
+ * days ago).
  */
-@Command(name = "purge", description = {"Removes old stored binlog files, like PURGE BINARY LOGS.", "",
-    "Removes the files before FILE, or those whose last event is before TIME. Files a replica still reads "
-        + "are kept unless --force is given."},
-    footer = {"", "TIME is 2026-11-20T00:00:00Z, '2026-11-20 00:00:00' (UTC), 2026-11-20 (midnight UTC), "
-        + "or an age such as 7d, 12h, 30m (older than that).",
-        "", "Examples:", "  relayctl purge --to binlog.000040", "  relayctl purge --before 7d",
-        "  relayctl purge --before 2026-11-20T00:00:00Z --force"})
+@Command(
+    name = "purge",
+    description = {
+      "Removes old stored binlog files, like PURGE BINARY LOGS.",
+      "",
+      "Removes the files before FILE, or those whose last event is before TIME. Files a replica still reads "
+          + "are kept unless --force is given."
+    },
+    footer = {
+      "",
+      "TIME is 2026-11-20T00:00:00Z, '2026-11-20 00:00:00' (UTC), 2026-11-20 (midnight UTC), "
+          + "or an age such as 7d, 12h, 30m (older than that).",
+      "",
+      "Examples:",
+      "  relayctl purge --to binlog.000040",
+      "  relayctl purge --before 7d",
+      "  relayctl purge --before 2026-11-20T00:00:00Z --force"
+    })
 final class PurgeCommand extends RelayCommand {
   static final class Target {
-    @Option(names = "--to", paramLabel = "FILE", required = true,
+    @Option(
+        names = "--to",
+        paramLabel = "FILE",
+        required = true,
         description = "Remove the files before FILE (FILE itself is kept).")
     String to;
 
-    @Option(names = "--before", paramLabel = "TIME", required = true,
+    @Option(
+        names = "--before",
+        paramLabel = "TIME",
+        required = true,
         description = "Remove the files whose last event is before TIME.")
     String before;
   }
@@ -44,15 +63,15 @@ final class PurgeCommand extends RelayCommand {
   @Option(names = "--force", description = "Also remove files that replicas are still reading.")
   boolean force;
 
-  @Mixin
-  JsonOption json;
+  @Mixin JsonOption json;
 
   @Override
   public Integer call() {
     ObjectNode body = AdminClient.JSON.createObjectNode();
     if (target.to != null) {
       if (target.to.isBlank() || target.to.contains("/")) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "--to needs a binlog file name such as binlog.000040");
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--to needs a binlog file name such as binlog.000040");
       }
       body.put("to", target.to);
     } else {
@@ -69,11 +88,17 @@ final class PurgeCommand extends RelayCommand {
     AdminObjects.PurgeObject purged = AdminObjects.of(answer, AdminObjects.PurgeObject.class);
     List<String> removed = names(purged.removed());
     List<String> kept = names(purged.kept());
-    lines.add(removed.isEmpty() ? "Removed nothing." : "Removed " + plural(removed.size()) + ": "
-        + String.join(", ", removed));
+    lines.add(
+        removed.isEmpty()
+            ? "Removed nothing."
+            : "Removed " + plural(removed.size()) + ": " + String.join(", ", removed));
     if (!kept.isEmpty()) {
-      lines.add("Kept " + plural(kept.size()) + " still read by replicas: " + String.join(", ", kept)
-          + (force ? "" : " (--force removes them)"));
+      lines.add(
+          "Kept "
+              + plural(kept.size())
+              + " still read by replicas: "
+              + String.join(", ", kept)
+              + (force ? "" : " (--force removes them)"));
     }
     return print(lines);
   }
@@ -88,12 +113,15 @@ final class PurgeCommand extends RelayCommand {
         return LocalDate.parse(t).atStartOfDay().toInstant(ZoneOffset.UTC);
       }
       if (t.endsWith("Z") || t.matches(".*[+-]\\d{2}:\\d{2}$")) {
-        return java.time.OffsetDateTime.parse(t.replace(' ', 'T')).toInstant();
+        return OffsetDateTime.parse(t.replace(' ', 'T')).toInstant();
       }
       return LocalDateTime.parse(t.replace(' ', 'T')).toInstant(ZoneOffset.UTC);
     } catch (DateTimeParseException | CommandLine.TypeConversionException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--before '" + text
-          + "' is not a time; use 2026-11-20T00:00:00Z, '2026-11-20 00:00:00' (UTC), 2026-11-20 or an age like 7d");
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "--before '"
+              + text
+              + "' is not a time; use 2026-11-20T00:00:00Z, '2026-11-20 00:00:00' (UTC), 2026-11-20 or an age like 7d");
     }
   }
 

@@ -9,12 +9,12 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * What every relayctl command shares: the root command's options and environment, the client they make,
- * the output stream, and printing JSON or lines. A command returns its exit code. Not thread-safe.
+ * What every relayctl command shares: the root command's options and environment, the client they
+ * make, the output stream, and printing JSON or lines. A command returns its exit code. Not
+ * thread-safe.
  */
 abstract class RelayCommand implements Callable<Integer> {
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   final Relayctl root() {
     return (Relayctl) spec.root().userObject();

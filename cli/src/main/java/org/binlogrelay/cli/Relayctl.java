@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -19,12 +20,12 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 
 /**
- * {@code relayctl}: administers a running binlog-relay through its admin HTTP API ({@code docs/admin-api.md}),
- * and nothing else: this module never links against the server's code.
+ * {@code relayctl}: administers a running binlog-relay through its admin HTTP API ({@code
+ * docs/admin-api.md}), and nothing else: this module never links against the server's code.
  *
- * <p>The global options ({@code --url}, {@code --token-file}, {@code --timeout}) are inherited by every
- * subcommand, so they may come before or after it. Exit codes: {@link #OK}, {@link #RELAY_ERROR},
- * {@link #USAGE}, {@link #UNREACHABLE}, {@link #UNAUTHORIZED}.
+ * <p>The global options ({@code --url}, {@code --token-file}, {@code --timeout}) are inherited by
+ * every subcommand, so they may come before or after it. Exit codes: {@link #OK}, {@link
+ * #RELAY_ERROR}, {@link #USAGE}, {@link #UNREACHABLE}, {@link #UNAUTHORIZED}.
  *
  * <p>One instance runs one command line; not thread-safe.
  */
@@ -35,38 +36,39 @@ import picocli.CommandLine.ScopeType;
     versionProvider = Relayctl.Version.class,
     description = "Administers a running binlog-relay through its admin HTTP API.",
     subcommands = {
-        StatusCommand.class,
-        ReplicasCommand.class,
-        BinlogsCommand.class,
-        GtidCommand.class,
-        PurgeCommand.class,
-        RotateCommand.class,
-        SourceCommand.class,
-        ReplicaCommand.class,
-        LagCommand.class,
-        BenchCommand.class,
-        CompletionCommand.class,
-        CommandLine.HelpCommand.class,
+      StatusCommand.class,
+      ReplicasCommand.class,
+      BinlogsCommand.class,
+      GtidCommand.class,
+      PurgeCommand.class,
+      RotateCommand.class,
+      SourceCommand.class,
+      ReplicaCommand.class,
+      LagCommand.class,
+      BenchCommand.class,
+      CompletionCommand.class,
+      CommandLine.HelpCommand.class,
     },
     footer = {
-        "",
-        "Environment:",
-        "  RELAYCTL_URL     the relay's admin URL (instead of --url)",
-        "  RELAYCTL_TOKEN   the bearer token (instead of --token-file)",
-        "",
-        "Exit codes:",
-        "  0  ok",
-        "  1  the relay answered with an error (its message is printed)",
-        "  2  usage error",
-        "  3  the relay could not be reached (connection refused, timeout)",
-        "  4  unauthorized (no token, or the relay refused it)",
-        "",
-        "Examples:",
-        "  relayctl status",
-        "  relayctl lag --watch",
-        "  relayctl --url http://relay1:9307 --token-file /etc/binlog-relay/admin-token replicas",
-        "  relayctl binlogs --json | jq -r '.[].name'",
-        "  source <(relayctl completion bash)"})
+      "",
+      "Environment:",
+      "  RELAYCTL_URL     the relay's admin URL (instead of --url)",
+      "  RELAYCTL_TOKEN   the bearer token (instead of --token-file)",
+      "",
+      "Exit codes:",
+      "  0  ok",
+      "  1  the relay answered with an error (its message is printed)",
+      "  2  usage error",
+      "  3  the relay could not be reached (connection refused, timeout)",
+      "  4  unauthorized (no token, or the relay refused it)",
+      "",
+      "Examples:",
+      "  relayctl status",
+      "  relayctl lag --watch",
+      "  relayctl --url http://relay1:9307 --token-file /etc/binlog-relay/admin-token replicas",
+      "  relayctl binlogs --json | jq -r '.[].name'",
+      "  source <(relayctl completion bash)"
+    })
 public final class Relayctl implements Runnable {
   public static final int OK = 0;
   public static final int RELAY_ERROR = 1;
@@ -76,17 +78,30 @@ public final class Relayctl implements Runnable {
 
   static final String DEFAULT_URL = "http://127.0.0.1:9307";
 
-  @Option(names = "--url", scope = ScopeType.INHERIT, paramLabel = "URL",
-      description = "The relay's admin HTTP address (else env RELAYCTL_URL, else " + DEFAULT_URL + ").")
+  @Option(
+      names = "--url",
+      scope = ScopeType.INHERIT,
+      paramLabel = "URL",
+      description =
+          "The relay's admin HTTP address (else env RELAYCTL_URL, else " + DEFAULT_URL + ").")
   String url;
 
-  @Option(names = "--token-file", scope = ScopeType.INHERIT, paramLabel = "FILE",
-      description = "File whose first line is the bearer token (else env RELAYCTL_TOKEN). The token is never printed.")
+  @Option(
+      names = "--token-file",
+      scope = ScopeType.INHERIT,
+      paramLabel = "FILE",
+      description =
+          "File whose first line is the bearer token (else env RELAYCTL_TOKEN). The token is never printed.")
   Path tokenFile;
 
-  @Option(names = "--timeout", scope = ScopeType.INHERIT, paramLabel = "DURATION", defaultValue = "30s",
+  @Option(
+      names = "--timeout",
+      scope = ScopeType.INHERIT,
+      paramLabel = "DURATION",
+      defaultValue = "30s",
       converter = DurationConverter.class,
-      description = "How long to wait for the relay to connect and answer (e.g. 500ms, 10s; default ${DEFAULT-VALUE}).")
+      description =
+          "How long to wait for the relay to connect and answer (e.g. 500ms, 10s; default ${DEFAULT-VALUE}).")
   Duration timeout;
 
   private final Environment environment;
@@ -109,7 +124,10 @@ public final class Relayctl implements Runnable {
     throw new CommandLine.ParameterException(new CommandLine(this), "a command is required");
   }
 
-  /** The client for the options given; fails with {@link #USAGE} for a bad URL or an unreadable token file. */
+  /**
+   * The client for the options given; fails with {@link #USAGE} for a bad URL or an unreadable
+   * token file.
+   */
   AdminClient client() {
     String given = url != null ? url : environment.variable("RELAYCTL_URL");
     String option = url != null ? "--url" : "RELAYCTL_URL";
@@ -120,9 +138,13 @@ public final class Relayctl implements Runnable {
     } catch (URISyntaxException e) {
       base = null;
     }
-    if (base == null || (!"http".equals(base.getScheme()) && !"https".equals(base.getScheme()))
-        || base.getHost() == null || base.getQuery() != null || base.getFragment() != null) {
-      throw new RelayctlException(USAGE, option + " '" + address + "' must look like http://HOST:PORT");
+    if (base == null
+        || (!"http".equals(base.getScheme()) && !"https".equals(base.getScheme()))
+        || base.getHost() == null
+        || base.getQuery() != null
+        || base.getFragment() != null) {
+      throw new RelayctlException(
+          USAGE, option + " '" + address + "' must look like http://HOST:PORT");
     }
     if (timeout.isNegative() || timeout.isZero()) {
       throw new RelayctlException(USAGE, "--timeout must be positive");
@@ -136,9 +158,14 @@ public final class Relayctl implements Runnable {
       return fromEnv == null || fromEnv.isBlank() ? null : fromEnv.strip();
     }
     try {
-      String first = Files.readAllLines(tokenFile, StandardCharsets.UTF_8).stream().findFirst().orElse("").strip();
+      String first =
+          Files.readAllLines(tokenFile, StandardCharsets.UTF_8).stream()
+              .findFirst()
+              .orElse("")
+              .strip();
       if (first.isEmpty()) {
-        throw new RelayctlException(USAGE, "--token-file " + tokenFile + ": the first line is empty");
+        throw new RelayctlException(
+            USAGE, "--token-file " + tokenFile + ": the first line is empty");
       }
       return first;
     } catch (IOException e) {
@@ -151,7 +178,7 @@ public final class Relayctl implements Runnable {
     if (e instanceof NoSuchFileException) {
       return "no such file";
     }
-    if (e instanceof java.nio.file.AccessDeniedException) {
+    if (e instanceof AccessDeniedException) {
       return "permission denied";
     }
     return "cannot read it: " + e.getMessage();
@@ -166,21 +193,24 @@ public final class Relayctl implements Runnable {
     commandLine.setOut(out);
     commandLine.setErr(err);
     commandLine.setUsageHelpAutoWidth(true);
-    commandLine.setParameterExceptionHandler((e, args) -> {
-      String help = e.getCommandLine().getCommandSpec().qualifiedName();
-      String message = e.getMessage().startsWith("Error: ") ? e.getMessage().substring(7) : e.getMessage();
-      err.println("relayctl: " + message + " (see '" + help + " --help')");
-      err.flush();
-      return USAGE;
-    });
-    commandLine.setExecutionExceptionHandler((e, cl, parsed) -> {
-      if (e instanceof RelayctlException failure) {
-        err.println("relayctl: " + failure.getMessage());
-        err.flush();
-        return failure.exitCode();
-      }
-      throw e;
-    });
+    commandLine.setParameterExceptionHandler(
+        (e, args) -> {
+          String help = e.getCommandLine().getCommandSpec().qualifiedName();
+          String message =
+              e.getMessage().startsWith("Error: ") ? e.getMessage().substring(7) : e.getMessage();
+          err.println("relayctl: " + message + " (see '" + help + " --help')");
+          err.flush();
+          return USAGE;
+        });
+    commandLine.setExecutionExceptionHandler(
+        (e, cl, parsed) -> {
+          if (e instanceof RelayctlException failure) {
+            err.println("relayctl: " + failure.getMessage());
+            err.flush();
+            return failure.exitCode();
+          }
+          throw e;
+        });
     return commandLine;
   }
 

@@ -11,15 +11,24 @@ import picocli.CommandLine.Parameters;
  * {@code relayctl replicas}: {@code GET /api/v1/replicas} as a table; {@code replicas show ID}:
  * {@code GET /api/v1/replicas/{id}} in full.
  */
-@Command(name = "replicas", description = "Lists the connected replicas.",
+@Command(
+    name = "replicas",
+    description = "Lists the connected replicas.",
     subcommands = ReplicasCommand.Show.class,
-    footer = {"", "Examples:", "  relayctl replicas", "  relayctl replicas --wide", "  relayctl replicas show 3",
-        "  relayctl replicas --json | jq '.[] | {serverId, secondsBehind}'"})
+    footer = {
+      "",
+      "Examples:",
+      "  relayctl replicas",
+      "  relayctl replicas --wide",
+      "  relayctl replicas show 3",
+      "  relayctl replicas --json | jq '.[] | {serverId, secondsBehind}'"
+    })
 final class ReplicasCommand extends RelayCommand {
-  @Mixin
-  JsonOption json;
+  @Mixin JsonOption json;
 
-  @Option(names = {"-w", "--wide"}, description = "More columns: user, mode, bytes sent, send rate, connected since.")
+  @Option(
+      names = {"-w", "--wide"},
+      description = "More columns: user, mode, bytes sent, send rate, connected since.")
   boolean wide;
 
   @Override
@@ -31,40 +40,70 @@ final class ReplicasCommand extends RelayCommand {
     if (!replicas.isArray() || replicas.isEmpty()) {
       return print(List.of("No replicas connected."));
     }
-    Table table = wide
-        ? Table.of("ID", "SERVER ID", "HOST", "USER", "MODE", "STATE", "POSITION", "SENT", "BEHIND", "LAG",
-            "SEND RATE", "CONNECTED (UTC)")
-        : Table.of("ID", "SERVER ID", "HOST", "STATE", "POSITION", "BEHIND", "LAG");
+    Table table =
+        wide
+            ? Table.of(
+                "ID",
+                "SERVER ID",
+                "HOST",
+                "USER",
+                "MODE",
+                "STATE",
+                "POSITION",
+                "SENT",
+                "BEHIND",
+                "LAG",
+                "SEND RATE",
+                "CONNECTED (UTC)")
+            : Table.of("ID", "SERVER ID", "HOST", "STATE", "POSITION", "BEHIND", "LAG");
     table.truncatable(2);
-    for (AdminObjects.ReplicaObject r : AdminObjects.listOf(replicas, AdminObjects.ReplicaObject.class)) {
+    for (AdminObjects.ReplicaObject r :
+        AdminObjects.listOf(replicas, AdminObjects.ReplicaObject.class)) {
       if (wide) {
-        table.row(HumanUnits.text(r.id()), HumanUnits.count(r.serverId()), HumanUnits.text(r.host()),
-            HumanUnits.text(r.user()), HumanUnits.text(r.mode()), HumanUnits.text(r.state()),
-            HumanUnits.position(r.position()), HumanUnits.bytes(r.bytesSent()),
-            HumanUnits.bytes(r.bytesBehind()), HumanUnits.seconds(r.secondsBehind()),
-            HumanUnits.rate(r.sendRateBytesPerSecond()), HumanUnits.time(r.connectedAt()));
+        table.row(
+            HumanUnits.text(r.id()),
+            HumanUnits.count(r.serverId()),
+            HumanUnits.text(r.host()),
+            HumanUnits.text(r.user()),
+            HumanUnits.text(r.mode()),
+            HumanUnits.text(r.state()),
+            HumanUnits.position(r.position()),
+            HumanUnits.bytes(r.bytesSent()),
+            HumanUnits.bytes(r.bytesBehind()),
+            HumanUnits.seconds(r.secondsBehind()),
+            HumanUnits.rate(r.sendRateBytesPerSecond()),
+            HumanUnits.time(r.connectedAt()));
       } else {
-        table.row(HumanUnits.text(r.id()), HumanUnits.count(r.serverId()), HumanUnits.text(r.host()),
-            HumanUnits.text(r.state()), HumanUnits.position(r.position()),
-            HumanUnits.bytes(r.bytesBehind()), HumanUnits.seconds(r.secondsBehind()));
+        table.row(
+            HumanUnits.text(r.id()),
+            HumanUnits.count(r.serverId()),
+            HumanUnits.text(r.host()),
+            HumanUnits.text(r.state()),
+            HumanUnits.position(r.position()),
+            HumanUnits.bytes(r.bytesBehind()),
+            HumanUnits.seconds(r.secondsBehind()));
       }
     }
     return print(table.render(wide ? Integer.MAX_VALUE : width()));
   }
 
   /** {@code relayctl replicas show ID}. */
-  @Command(name = "show", description = "Shows one replica in full.",
+  @Command(
+      name = "show",
+      description = "Shows one replica in full.",
       footer = {"", "Examples:", "  relayctl replicas show 3", "  relayctl replicas show 3 --json"})
   static final class Show extends RelayCommand {
-    @Parameters(paramLabel = "ID", description = "The replica's ID (first column of 'relayctl replicas').")
+    @Parameters(
+        paramLabel = "ID",
+        description = "The replica's ID (first column of 'relayctl replicas').")
     String id;
 
-    @Mixin
-    JsonOption json;
+    @Mixin JsonOption json;
 
     @Override
     public Integer call() {
-      JsonNode replica = client().get("/api/v1/replicas/" + ReplicaCommand.pathId(spec.commandLine(), id));
+      JsonNode replica =
+          client().get("/api/v1/replicas/" + ReplicaCommand.pathId(spec.commandLine(), id));
       if (json.json) {
         return printJson(replica);
       }
@@ -74,8 +113,10 @@ final class ReplicasCommand extends RelayCommand {
 
   static Description describe(JsonNode replica) {
     AdminObjects.ReplicaObject r = AdminObjects.of(replica, AdminObjects.ReplicaObject.class);
-    String reported = HumanUnits.known(r.reportHost()) && !r.reportHost().asText().isEmpty()
-        ? r.reportHost().asText() + ":" + HumanUnits.count(r.reportPort()) : HumanUnits.UNKNOWN;
+    String reported =
+        HumanUnits.known(r.reportHost()) && !r.reportHost().asText().isEmpty()
+            ? r.reportHost().asText() + ":" + HumanUnits.count(r.reportPort())
+            : HumanUnits.UNKNOWN;
     return new Description()
         .field("ID", HumanUnits.text(r.id()))
         .field("Server ID", HumanUnits.count(r.serverId()))
@@ -84,12 +125,23 @@ final class ReplicasCommand extends RelayCommand {
         .field("User", HumanUnits.text(r.user()))
         .field("UUID", HumanUnits.text(r.uuid()))
         .field("Mode", HumanUnits.text(r.mode()))
-        .field("State", HumanUnits.text(r.state()) + (AdminObjects.path(r.paused()).asBoolean() ? " (paused)" : ""))
+        .field(
+            "State",
+            HumanUnits.text(r.state())
+                + (AdminObjects.path(r.paused()).asBoolean() ? " (paused)" : ""))
         .field("Connected", HumanUnits.time(r.connectedAt()))
         .field("Position", HumanUnits.position(r.position()))
-        .field("Sent", HumanUnits.bytes(r.bytesSent()) + ", " + HumanUnits.count(r.eventsSent())
-            + " events, " + HumanUnits.count(r.transactionsSent()) + " transactions")
-        .field("Behind", HumanUnits.bytes(r.bytesBehind()) + ", " + HumanUnits.seconds(r.secondsBehind()))
+        .field(
+            "Sent",
+            HumanUnits.bytes(r.bytesSent())
+                + ", "
+                + HumanUnits.count(r.eventsSent())
+                + " events, "
+                + HumanUnits.count(r.transactionsSent())
+                + " transactions")
+        .field(
+            "Behind",
+            HumanUnits.bytes(r.bytesBehind()) + ", " + HumanUnits.seconds(r.secondsBehind()))
         .field("Send rate", HumanUnits.rate(r.sendRateBytesPerSecond()))
         .field("Catch-up rate", HumanUnits.rate(r.catchUpRateBytesPerSecond()))
         .field("ETA", HumanUnits.eta(r.etaSeconds()))
@@ -98,7 +150,13 @@ final class ReplicasCommand extends RelayCommand {
 
   static String summary(JsonNode replica) {
     AdminObjects.ReplicaObject r = AdminObjects.of(replica, AdminObjects.ReplicaObject.class);
-    return "replica " + HumanUnits.text(r.id()) + " (server_id " + HumanUnits.count(r.serverId()) + ", "
-        + HumanUnits.text(r.host()) + ") is " + HumanUnits.text(r.state());
+    return "replica "
+        + HumanUnits.text(r.id())
+        + " (server_id "
+        + HumanUnits.count(r.serverId())
+        + ", "
+        + HumanUnits.text(r.host())
+        + ") is "
+        + HumanUnits.text(r.state());
   }
 }

@@ -4,11 +4,12 @@ import java.io.PrintWriter;
 import java.util.List;
 
 /**
- * Draws successive frames of lines. On a terminal each frame replaces the last one in place (cursor up over the
- * previous frame, each line rewritten and erased to its end, leftovers below erased; the cursor hidden meanwhile
- * and shown again by {@link #close()}). Otherwise frames follow one another, separated by a blank line, so that
- * a log or a pipe keeps them all. Lines are cut to the width so that nothing wraps and the line count stays true.
- * Thread-safe: {@link #close()} may come from a shutdown hook while a frame is drawn.
+ * Draws successive frames of lines. On a terminal each frame replaces the last one in place (cursor
+ * up over the previous frame, each line rewritten and erased to its end, leftovers below erased;
+ * the cursor hidden meanwhile and shown again by {@link #close()}). Otherwise frames follow one
+ * another, separated by a blank line, so that a log or a pipe keeps them all. Lines are cut to the
+ * width so that nothing wraps and the line count stays true. Thread-safe: {@link #close()} may come
+ * from a shutdown hook while a frame is drawn.
  */
 final class Screen implements AutoCloseable {
   static final String HIDE_CURSOR = "\u001b[?25l";

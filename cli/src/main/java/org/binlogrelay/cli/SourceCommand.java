@@ -16,14 +16,24 @@ import picocli.CommandLine.Option;
  * {@code relayctl source [stop|start|change]}: the relay's upstream connection to its primary
  * ({@code GET /api/v1/upstream}, {@code POST /api/v1/upstream/stop|start|change}).
  */
-@Command(name = "source", description = {"Shows, stops, starts or changes the primary the relay follows.", "",
-    "Without a subcommand, shows the upstream connection."},
+@Command(
+    name = "source",
+    description = {
+      "Shows, stops, starts or changes the primary the relay follows.",
+      "",
+      "Without a subcommand, shows the upstream connection."
+    },
     subcommands = {SourceCommand.Stop.class, SourceCommand.Start.class, SourceCommand.Change.class},
-    footer = {"", "Examples:", "  relayctl source", "  relayctl source stop", "  relayctl source start",
-        "  relayctl source change --host db2.example --port 3306"})
+    footer = {
+      "",
+      "Examples:",
+      "  relayctl source",
+      "  relayctl source stop",
+      "  relayctl source start",
+      "  relayctl source change --host db2.example --port 3306"
+    })
 final class SourceCommand extends RelayCommand {
-  @Mixin
-  JsonOption json;
+  @Mixin JsonOption json;
 
   @Override
   public Integer call() {
@@ -38,11 +48,16 @@ final class SourceCommand extends RelayCommand {
 
   static void describe(Description d, JsonNode upstream) {
     AdminObjects.UpstreamObject u = AdminObjects.of(upstream, AdminObjects.UpstreamObject.class);
-    String primary = HumanUnits.text(u.primaryVersion())
-        + (HumanUnits.known(u.primaryServerId()) ? ", server_id " + u.primaryServerId().asText() : "");
+    String primary =
+        HumanUnits.text(u.primaryVersion())
+            + (HumanUnits.known(u.primaryServerId())
+                ? ", server_id " + u.primaryServerId().asText()
+                : "");
     d.section("Upstream")
-        .field("State", HumanUnits.text(u.state())
-            + (HumanUnits.known(u.since()) ? " since " + HumanUnits.time(u.since()) : ""))
+        .field(
+            "State",
+            HumanUnits.text(u.state())
+                + (HumanUnits.known(u.since()) ? " since " + HumanUnits.time(u.since()) : ""))
         .field("Source", HumanUnits.text(u.source()))
         .field("Primary", primary)
         .field("TLS", yesNo(u.tls()))
@@ -50,11 +65,21 @@ final class SourceCommand extends RelayCommand {
         .field("Position", HumanUnits.position(u.position()))
         .field("Last GTID", HumanUnits.text(u.lastGtid()))
         .field("Behind", HumanUnits.seconds(u.secondsBehind()))
-        .field("Received", HumanUnits.bytes(u.bytesReceived()) + ", " + HumanUnits.count(u.eventsReceived())
-            + " events, " + HumanUnits.count(u.transactionsReceived()) + " transactions")
+        .field(
+            "Received",
+            HumanUnits.bytes(u.bytesReceived())
+                + ", "
+                + HumanUnits.count(u.eventsReceived())
+                + " events, "
+                + HumanUnits.count(u.transactionsReceived())
+                + " transactions")
         .field("Last event", HumanUnits.time(u.lastEventAt()))
-        .field("Connections", HumanUnits.count(u.connections())
-            + (AdminObjects.path(u.attempt()).asLong() > 0 ? " (retry " + u.attempt().asText() + ")" : ""));
+        .field(
+            "Connections",
+            HumanUnits.count(u.connections())
+                + (AdminObjects.path(u.attempt()).asLong() > 0
+                    ? " (retry " + u.attempt().asText() + ")"
+                    : ""));
     if (HumanUnits.known(u.lastError())) {
       d.field("Last error", u.lastError().asText());
     }
@@ -70,8 +95,7 @@ final class SourceCommand extends RelayCommand {
   }
 
   abstract static class Action extends RelayCommand {
-    @Mixin
-    JsonOption json;
+    @Mixin JsonOption json;
 
     abstract String action();
 
@@ -90,7 +114,9 @@ final class SourceCommand extends RelayCommand {
     }
   }
 
-  @Command(name = "stop", description = "Stops following the primary (replicas keep being served what is stored).",
+  @Command(
+      name = "stop",
+      description = "Stops following the primary (replicas keep being served what is stored).",
       footer = {"", "Examples:", "  relayctl source stop"})
   static final class Stop extends Action {
     @Override
@@ -99,7 +125,9 @@ final class SourceCommand extends RelayCommand {
     }
   }
 
-  @Command(name = "start", description = "Starts following the primary again (also after the upstream FAILED).",
+  @Command(
+      name = "start",
+      description = "Starts following the primary again (also after the upstream FAILED).",
       footer = {"", "Examples:", "  relayctl source start"})
   static final class Start extends Action {
     @Override
@@ -108,23 +136,42 @@ final class SourceCommand extends RelayCommand {
     }
   }
 
-  @Command(name = "change", description = {"Switches the relay to another primary by GTID.", "",
-      "For example after a failover. Refused if the new primary lacks transactions the relay stored. "
-          + "Omitted options keep their values."},
-      footer = {"", "Examples:", "  relayctl source change --host db2.example --port 3306",
-          "  relayctl source change --host db2.example --user repl --password-file /etc/binlog-relay/db2-password"})
+  @Command(
+      name = "change",
+      description = {
+        "Switches the relay to another primary by GTID.",
+        "",
+        "For example after a failover. Refused if the new primary lacks transactions the relay stored. "
+            + "Omitted options keep their values."
+      },
+      footer = {
+        "",
+        "Examples:",
+        "  relayctl source change --host db2.example --port 3306",
+        "  relayctl source change --host db2.example --user repl --password-file /etc/binlog-relay/db2-password"
+      })
   static final class Change extends Action {
-    @Option(names = "--host", required = true, paramLabel = "HOST", description = "The new primary's host.")
+    @Option(
+        names = "--host",
+        required = true,
+        paramLabel = "HOST",
+        description = "The new primary's host.")
     String host;
 
     @Option(names = "--port", paramLabel = "PORT", description = "Its port (default: unchanged).")
     Integer port;
 
-    @Option(names = "--user", paramLabel = "USER", description = "The replication user (default: unchanged).")
+    @Option(
+        names = "--user",
+        paramLabel = "USER",
+        description = "The replication user (default: unchanged).")
     String user;
 
-    @Option(names = "--password-file", paramLabel = "FILE",
-        description = "File whose first line is the user's password (default: unchanged). Never printed.")
+    @Option(
+        names = "--password-file",
+        paramLabel = "FILE",
+        description =
+            "File whose first line is the user's password (default: unchanged). Never printed.")
     Path passwordFile;
 
     @Override
@@ -138,7 +185,8 @@ final class SourceCommand extends RelayCommand {
         throw new CommandLine.ParameterException(spec.commandLine(), "--host must not be empty");
       }
       if (port != null && (port < 1 || port > 65535)) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "--port " + port + " is not between 1 and 65535");
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--port " + port + " is not between 1 and 65535");
       }
       ObjectNode body = AdminClient.JSON.createObjectNode().put("host", host);
       if (port != null) {
@@ -159,7 +207,8 @@ final class SourceCommand extends RelayCommand {
         String first = lines.isEmpty() ? "" : lines.get(0);
         return first.endsWith("\r") ? first.substring(0, first.length() - 1) : first;
       } catch (IOException e) {
-        throw new RelayctlException(Relayctl.USAGE, "--password-file " + passwordFile + ": " + Relayctl.reason(e));
+        throw new RelayctlException(
+            Relayctl.USAGE, "--password-file " + passwordFile + ": " + Relayctl.reason(e));
       }
     }
   }

@@ -4,12 +4,21 @@ import com.fasterxml.jackson.databind.JsonNode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
-/** {@code relayctl status}: {@code GET /api/v1/status} as relay, upstream, store and replica sections. */
-@Command(name = "status", description = "Shows the relay, its upstream connection, its store and its replica count.",
-    footer = {"", "Examples:", "  relayctl status", "  relayctl status --json | jq .upstream.state"})
+/**
+ * {@code relayctl status}: {@code GET /api/v1/status} as relay, upstream, store and replica
+ * sections.
+ */
+@Command(
+    name = "status",
+    description = "Shows the relay, its upstream connection, its store and its replica count.",
+    footer = {
+      "",
+      "Examples:",
+      "  relayctl status",
+      "  relayctl status --json | jq .upstream.state"
+    })
 final class StatusCommand extends RelayCommand {
-  @Mixin
-  JsonOption json;
+  @Mixin JsonOption json;
 
   @Override
   public Integer call() {
@@ -19,7 +28,8 @@ final class StatusCommand extends RelayCommand {
     }
     AdminObjects.StatusObject answer = AdminObjects.of(status, AdminObjects.StatusObject.class);
     Description d = new Description();
-    AdminObjects.RelayObject relay = AdminObjects.of(answer.relay(), AdminObjects.RelayObject.class);
+    AdminObjects.RelayObject relay =
+        AdminObjects.of(answer.relay(), AdminObjects.RelayObject.class);
     d.section("Relay")
         .field("State", HumanUnits.text(relay.state()))
         .field("Version", HumanUnits.text(relay.version()))
@@ -27,19 +37,24 @@ final class StatusCommand extends RelayCommand {
         .field("Server ID", HumanUnits.count(relay.serverId()))
         .field("Server UUID", HumanUnits.text(relay.serverUuid()))
         .field("Replica address", HumanUnits.text(relay.replicaAddress()))
-        .field("Started", HumanUnits.time(relay.startedAt())
-            + (HumanUnits.known(relay.uptimeSeconds())
-                ? " (up " + HumanUnits.seconds(relay.uptimeSeconds()) + ")" : ""));
+        .field(
+            "Started",
+            HumanUnits.time(relay.startedAt())
+                + (HumanUnits.known(relay.uptimeSeconds())
+                    ? " (up " + HumanUnits.seconds(relay.uptimeSeconds()) + ")"
+                    : ""));
     if (HumanUnits.known(answer.upstream())) {
       SourceCommand.describe(d, answer.upstream());
     } else {
       d.section("Upstream").field("State", "none configured");
     }
-    AdminObjects.StoreObject store = AdminObjects.of(answer.store(), AdminObjects.StoreObject.class);
+    AdminObjects.StoreObject store =
+        AdminObjects.of(answer.store(), AdminObjects.StoreObject.class);
     d.section("Store")
         .field("Condition", HumanUnits.text(store.condition()))
         .field("Data dir", HumanUnits.text(store.dataDir()))
-        .field("Files", HumanUnits.count(store.files()) + " (" + HumanUnits.bytes(store.bytes()) + ")")
+        .field(
+            "Files", HumanUnits.count(store.files()) + " (" + HumanUnits.bytes(store.bytes()) + ")")
         .field("Head", HumanUnits.position(store.head()))
         .field("Oldest event", HumanUnits.time(store.oldestEventAt()))
         .field("Executed GTIDs", GtidCommand.lines(store.executedGtids()))

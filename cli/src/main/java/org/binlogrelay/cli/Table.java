@@ -5,9 +5,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A plain-text table as {@code kubectl get} prints one: upper-case headers, left-aligned columns separated by
- * two spaces, no borders, no trailing blanks. Given a width, the widest truncatable column is shortened
- * (ending in {@code ~}) until the table fits, so that nothing wraps on a narrow terminal. Not thread-safe.
+ * A plain-text table as {@code kubectl get} prints one: upper-case headers, left-aligned columns
+ * separated by two spaces, no borders, no trailing blanks. Given a width, the widest truncatable
+ * column is shortened (ending in {@code ~}) until the table fits, so that nothing wraps on a narrow
+ * terminal. Not thread-safe.
  */
 final class Table {
   private static final String GAP = "  ";
@@ -35,8 +36,8 @@ final class Table {
   }
 
   /**
-   * Keeps column {@code index} at least {@code width} wide, so that a table refreshed in place does not shift
-   * when its values change length.
+   * Keeps column {@code index} at least {@code width} wide, so that a table refreshed in place does
+   * not shift when its values change length.
    */
   Table minimumWidth(int index, int width) {
     minimum[index] = width;
@@ -45,7 +46,8 @@ final class Table {
 
   Table row(String... cells) {
     if (cells.length != headers.length) {
-      throw new IllegalArgumentException(cells.length + " cells for " + headers.length + " columns");
+      throw new IllegalArgumentException(
+          cells.length + " cells for " + headers.length + " columns");
     }
     String[] copy = new String[cells.length];
     for (int i = 0; i < cells.length; i++) {
@@ -71,7 +73,8 @@ final class Table {
     while (total(widths) > width) {
       int widest = -1;
       for (int i = 0; i < widths.length; i++) {
-        if (truncatable[i] && widths[i] > Math.max(MIN_TRUNCATED, headers[i].length())
+        if (truncatable[i]
+            && widths[i] > Math.max(MIN_TRUNCATED, headers[i].length())
             && (widest < 0 || widths[i] > widths[widest])) {
           widest = i;
         }
@@ -96,7 +99,8 @@ final class Table {
   private static String line(String[] cells, int[] widths) {
     StringBuilder line = new StringBuilder();
     for (int i = 0; i < cells.length; i++) {
-      String cell = cells[i].length() > widths[i] ? cells[i].substring(0, widths[i] - 1) + "~" : cells[i];
+      String cell =
+          cells[i].length() > widths[i] ? cells[i].substring(0, widths[i] - 1) + "~" : cells[i];
       line.append(cell);
       if (i < cells.length - 1) {
         line.append(" ".repeat(widths[i] - cell.length())).append(GAP);

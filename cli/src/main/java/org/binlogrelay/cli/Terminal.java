@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Where standard output goes: a terminal (redraw in place with ANSI escapes) or not (a file, a pipe), and
- * how many columns it has. Implementations are thread-safe.
+ * Where standard output goes: a terminal (redraw in place with ANSI escapes) or not (a file, a
+ * pipe), and how many columns it has. Implementations are thread-safe.
  */
 public interface Terminal {
   /** Columns used when the width cannot be found out. */
@@ -36,11 +36,12 @@ public interface Terminal {
   }
 
   /**
-   * The process's own: interactive when the JVM has a console (standard input and output are a terminal)
-   * and {@code TERM} is not {@code dumb}; the width from {@code COLUMNS}, else from {@code stty size} on
-   * {@code /dev/tty}, else {@link #DEFAULT_WIDTH}.
+   * The process's own: interactive when the JVM has a console (standard input and output are a
+   * terminal) and {@code TERM} is not {@code dumb}; the width from {@code COLUMNS}, else from
+   * {@code stty size} on {@code /dev/tty}, else {@link #DEFAULT_WIDTH}.
    */
-  // Java 17, the release the build targets, has no Console.isTerminal(): console() is null without a terminal.
+  // Java 17, the release the build targets, has no Console.isTerminal(): console() is null without
+  // a terminal.
   @SuppressWarnings("SystemConsoleNull")
   static Terminal system() {
     boolean interactive = System.console() != null && !"dumb".equals(System.getenv("TERM"));
@@ -67,15 +68,22 @@ public interface Terminal {
       return DEFAULT_WIDTH;
     }
     try {
-      Process stty = new ProcessBuilder("stty", "size").redirectInput(tty.toFile())
-          .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-      String answer = new String(stty.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
+      Process stty =
+          new ProcessBuilder("stty", "size")
+              .redirectInput(tty.toFile())
+              .redirectError(ProcessBuilder.Redirect.DISCARD)
+              .start();
+      String answer =
+          new String(stty.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
       if (!stty.waitFor(2, TimeUnit.SECONDS) || stty.exitValue() != 0) {
         stty.destroyForcibly();
         return DEFAULT_WIDTH;
       }
       String[] rowsColumns = answer.split("\\s+");
-      int width = rowsColumns.length == 2 && rowsColumns[1].matches("\\d{1,4}") ? Integer.parseInt(rowsColumns[1]) : 0;
+      int width =
+          rowsColumns.length == 2 && rowsColumns[1].matches("\\d{1,4}")
+              ? Integer.parseInt(rowsColumns[1])
+              : 0;
       return width > 0 ? width : DEFAULT_WIDTH;
     } catch (IOException e) {
       return DEFAULT_WIDTH;

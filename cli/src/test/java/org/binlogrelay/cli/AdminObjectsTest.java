@@ -11,9 +11,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * relayctl's side of the admin API contract: every object of the example answers in {@code docs/admin-api/} (the
- * files the server's {@code AdminContractTest} checks its own answers against) has exactly the keys, in the same
- * order, of the {@link AdminObjects} record relayctl reads it as, and reads back with every component set.
+ * relayctl's side of the admin API contract: every object of the example answers in {@code
+ * docs/admin-api/} (the files the server's {@code AdminContractTest} checks its own answers
+ * against) has exactly the keys, in the same order, of the {@link AdminObjects} record relayctl
+ * reads it as, and reads back with every component set.
  */
 class AdminObjectsTest {
 
@@ -53,12 +54,17 @@ class AdminObjectsTest {
 
   @Test
   void aMissingKeyReadsAsNullAndAnUnknownOneIsIgnored() throws Exception {
-    AdminObjects.GtidObject g = AdminObjects.of(AdminClient.JSON.readTree("{\"flavor\":\"mysql\",\"purged\":null,"
-        + "\"future\":1}"), AdminObjects.GtidObject.class);
+    AdminObjects.GtidObject g =
+        AdminObjects.of(
+            AdminClient.JSON.readTree("{\"flavor\":\"mysql\",\"purged\":null," + "\"future\":1}"),
+            AdminObjects.GtidObject.class);
     assertThat(g.flavor().asText()).isEqualTo("mysql");
     assertThat(g.executed()).isNull();
     assertThat(HumanUnits.known(g.purged())).isFalse();
-    assertThat(AdminObjects.of(AdminClient.JSON.readTree("[1]"), AdminObjects.GtidObject.class).flavor()).isNull();
+    assertThat(
+            AdminObjects.of(AdminClient.JSON.readTree("[1]"), AdminObjects.GtidObject.class)
+                .flavor())
+        .isNull();
   }
 
   private static JsonNode answer(String name) throws Exception {
@@ -66,12 +72,15 @@ class AdminObjectsTest {
   }
 
   private static void assertKeys(JsonNode object, Class<? extends Record> type) {
-    List<String> components = Arrays.stream(type.getRecordComponents()).map(RecordComponent::getName).toList();
+    List<String> components =
+        Arrays.stream(type.getRecordComponents()).map(RecordComponent::getName).toList();
     assertThat(keys(object)).as(type.getSimpleName() + " against " + object).isEqualTo(components);
     Record read = AdminObjects.of(object, type);
     for (RecordComponent c : type.getRecordComponents()) {
       try {
-        assertThat(c.getAccessor().invoke(read)).as(type.getSimpleName() + "." + c.getName()).isNotNull();
+        assertThat(c.getAccessor().invoke(read))
+            .as(type.getSimpleName() + "." + c.getName())
+            .isNotNull();
       } catch (ReflectiveOperationException e) {
         throw new LinkageError(e.getMessage(), e);
       }

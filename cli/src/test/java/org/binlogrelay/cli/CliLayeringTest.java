@@ -3,6 +3,7 @@ package org.binlogrelay.cli;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
@@ -35,7 +36,7 @@ class CliLayeringTest {
   /** Production classes only, whatever the build directory is called. */
   static final class MainClassesOnly implements ImportOption {
     @Override
-    public boolean includes(com.tngtech.archunit.core.importer.Location location) {
+    public boolean includes(Location location) {
       return !location.contains("/test-classes/");
     }
   }

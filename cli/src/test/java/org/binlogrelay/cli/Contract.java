@@ -6,13 +6,12 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Test side: the contract-shaped answers in {@code docs/admin-api/NAME.json} (on the test classpath as {@code
- * /admin-api/NAME.json}), the same files the server's {@code AdminContractTest} checks its answers against
- * (docs/admin-api.md).
+ * Test side: the contract-shaped answers in {@code docs/admin-api/NAME.json} (on the test classpath
+ * as {@code /admin-api/NAME.json}), the same files the server's {@code AdminContractTest} checks
+ * its answers against (docs/admin-api.md).
  */
 final class Contract {
-  private Contract() {
-  }
+  private Contract() {}
 
   static String json(String name) {
     try (InputStream in = Contract.class.getResourceAsStream("/admin-api/" + name + ".json")) {

@@ -41,7 +41,8 @@ class HumanUnitsTest {
     assertThat(HumanUnits.eta(new DoubleNode(3723))).isEqualTo("1:02:03");
     assertThat(HumanUnits.eta(new DoubleNode(-1))).isEqualTo("-");
     assertThat(HumanUnits.eta(NullNode.getInstance())).isEqualTo("-");
-    assertThat(HumanUnits.time(new TextNode("2026-11-20T09:59:59.600Z"))).isEqualTo("2026-11-20 09:59:59");
+    assertThat(HumanUnits.time(new TextNode("2026-11-20T09:59:59.600Z")))
+        .isEqualTo("2026-11-20 09:59:59");
     assertThat(HumanUnits.time(new TextNode("yesterday"))).isEqualTo("yesterday");
   }
 }

@@ -3,6 +3,8 @@ package org.binlogrelay.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -10,20 +12,24 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The read commands against {@link StubRelay}: the request each sends, the table it prints, --json as sent. */
+/**
+ * The read commands against {@link StubRelay}: the request each sends, the table it prints, --json
+ * as sent.
+ */
 class ReadCommandsTest {
   private StubRelay stub;
 
   @BeforeEach
   void start() throws Exception {
-    stub = new StubRelay()
-        .answer("GET", "/api/v1/status", Contract.json("status"))
-        .answer("GET", "/api/v1/upstream", Contract.json("upstream"))
-        .answer("GET", "/api/v1/binlogs", Contract.json("binlogs"))
-        .answer("GET", "/api/v1/gtid", Contract.json("gtid"))
-        .answer("GET", "/api/v1/replicas", Contract.json("replicas"))
-        .answer("GET", "/api/v1/replicas/3", Contract.json("replica"))
-        .answer("GET", "/api/v1/lag", Contract.json("lag"));
+    stub =
+        new StubRelay()
+            .answer("GET", "/api/v1/status", Contract.json("status"))
+            .answer("GET", "/api/v1/upstream", Contract.json("upstream"))
+            .answer("GET", "/api/v1/binlogs", Contract.json("binlogs"))
+            .answer("GET", "/api/v1/gtid", Contract.json("gtid"))
+            .answer("GET", "/api/v1/replicas", Contract.json("replicas"))
+            .answer("GET", "/api/v1/replicas/3", Contract.json("replica"))
+            .answer("GET", "/api/v1/lag", Contract.json("lag"));
   }
 
   @AfterEach
@@ -35,8 +41,11 @@ class ReadCommandsTest {
   void status() {
     Run.Result r = Run.against(stub, "status");
     assertThat(r.code()).as(r.toString()).isZero();
-    assertThat(stub.only()).isEqualTo(new StubRelay.Request("GET", "/api/v1/status", null, null, ""));
-    assertThat(r.out()).isEqualTo("""
+    assertThat(stub.only())
+        .isEqualTo(new StubRelay.Request("GET", "/api/v1/status", null, null, ""));
+    assertThat(r.out())
+        .isEqualTo(
+            """
         Relay
           State:            RUNNING
           Version:          0.1.0
@@ -75,8 +84,9 @@ class ReadCommandsTest {
   @Test
   void statusWithoutUpstream() throws Exception {
     JsonNode status = AdminClient.JSON.readTree(Contract.json("status"));
-    ((com.fasterxml.jackson.databind.node.ObjectNode) status).putNull("upstream");
-    try (StubRelay noUpstream = new StubRelay().answer("GET", "/api/v1/status", status.toString())) {
+    ((ObjectNode) status).putNull("upstream");
+    try (StubRelay noUpstream =
+        new StubRelay().answer("GET", "/api/v1/status", status.toString())) {
       Run.Result r = Run.against(noUpstream, "status");
       assertThat(r.code()).isZero();
       assertThat(r.out()).contains("Upstream\n  State:            none configured\nStore\n");
@@ -88,7 +98,8 @@ class ReadCommandsTest {
     Run.Result r = Run.against(stub, "source");
     assertThat(r.code()).as(r.toString()).isZero();
     assertThat(stub.only().path()).isEqualTo("/api/v1/upstream");
-    assertThat(r.out()).startsWith("Upstream\n  State:        STREAMING since 2026-11-20 09:58:12\n")
+    assertThat(r.out())
+        .startsWith("Upstream\n  State:        STREAMING since 2026-11-20 09:58:12\n")
         .contains("  Source:       db1.example:3306\n");
   }
 
@@ -96,8 +107,11 @@ class ReadCommandsTest {
   void replicasTable() {
     Run.Result r = Run.against(stub, "replicas");
     assertThat(r.code()).as(r.toString()).isZero();
-    assertThat(stub.only()).isEqualTo(new StubRelay.Request("GET", "/api/v1/replicas", null, null, ""));
-    assertThat(r.out()).isEqualTo("""
+    assertThat(stub.only())
+        .isEqualTo(new StubRelay.Request("GET", "/api/v1/replicas", null, null, ""));
+    assertThat(r.out())
+        .isEqualTo(
+            """
         ID  SERVER ID  HOST      STATE    POSITION              BEHIND   LAG
         3   101        10.0.0.7  SENDING  binlog.000041:203423  1.2 MiB  3.4 s
         4   102        10.0.0.8  PAUSED   binlog.000040:4       24 MiB   42 s
@@ -108,13 +122,14 @@ class ReadCommandsTest {
   void replicasWide() {
     Run.Result r = Run.against(stub, "replicas", "--wide");
     assertThat(r.code()).as(r.toString()).isZero();
-    assertThat(r.out().lines().toList()).containsExactly(
-        "ID  SERVER ID  HOST      USER  MODE      STATE    POSITION              SENT    BEHIND   LAG    "
-            + "SEND RATE  CONNECTED (UTC)",
-        "3   101        10.0.0.7  repl  gtid      SENDING  binlog.000041:203423  50 MiB  1.2 MiB  3.4 s  "
-            + "12 MiB/s   2026-11-20 09:58:30",
-        "4   102        10.0.0.8  repl  position  PAUSED   binlog.000040:4       0 B     24 MiB   42 s   "
-            + "0 B/s      2026-11-20 09:59:00");
+    assertThat(r.out().lines().toList())
+        .containsExactly(
+            "ID  SERVER ID  HOST      USER  MODE      STATE    POSITION              SENT    BEHIND   LAG    "
+                + "SEND RATE  CONNECTED (UTC)",
+            "3   101        10.0.0.7  repl  gtid      SENDING  binlog.000041:203423  50 MiB  1.2 MiB  3.4 s  "
+                + "12 MiB/s   2026-11-20 09:58:30",
+            "4   102        10.0.0.8  repl  position  PAUSED   binlog.000040:4       0 B     24 MiB   42 s   "
+                + "0 B/s      2026-11-20 09:59:00");
   }
 
   @Test
@@ -131,7 +146,9 @@ class ReadCommandsTest {
     Run.Result r = Run.against(stub, "replicas", "show", "3");
     assertThat(r.code()).as(r.toString()).isZero();
     assertThat(stub.only().path()).isEqualTo("/api/v1/replicas/3");
-    assertThat(r.out()).isEqualTo("""
+    assertThat(r.out())
+        .isEqualTo(
+            """
           ID:             3
           Server ID:      101
           Host:           10.0.0.7
@@ -153,7 +170,11 @@ class ReadCommandsTest {
 
   @Test
   void replicaNotConnectedIsARelayError() {
-    stub.answer("GET", "/api/v1/replicas/9", 404, "{\"error\":\"replica 9 is not connected\",\"code\":\"not_found\"}");
+    stub.answer(
+        "GET",
+        "/api/v1/replicas/9",
+        404,
+        "{\"error\":\"replica 9 is not connected\",\"code\":\"not_found\"}");
     Run.Result r = Run.against(stub, "replicas", "show", "9");
     assertThat(r.code()).isEqualTo(Relayctl.RELAY_ERROR);
     assertThat(r.out()).isEmpty();
@@ -165,7 +186,9 @@ class ReadCommandsTest {
     Run.Result r = Run.against(stub, "binlogs");
     assertThat(r.code()).as(r.toString()).isZero();
     assertThat(stub.only().path()).isEqualTo("/api/v1/binlogs");
-    assertThat(r.out()).isEqualTo("""
+    assertThat(r.out())
+        .isEqualTo(
+            """
         NAME           SIZE     FIRST EVENT (UTC)    LAST EVENT (UTC)     READERS
         binlog.000040  1.0 GiB  2026-11-13 00:00:01  2026-11-18 12:00:00  0
         binlog.000041  205 MiB  2026-11-18 12:00:00  2026-11-20 09:00:00  1
@@ -180,7 +203,9 @@ class ReadCommandsTest {
     Run.Result r = Run.against(stub, "gtid");
     assertThat(r.code()).as(r.toString()).isZero();
     assertThat(stub.only().path()).isEqualTo("/api/v1/gtid");
-    assertThat(r.out()).isEqualTo("""
+    assertThat(r.out())
+        .isEqualTo(
+            """
           Flavor:    mysql
           Executed:  3e11fa47-71ca-11e1-9e33-c80aa9429562:1-1207,
                      8a94f357-aab4-11df-86ab-c80aa9429562:1-5
@@ -193,31 +218,37 @@ class ReadCommandsTest {
     Run.Result r = Run.against(stub, "lag");
     assertThat(r.code()).as(r.toString()).isZero();
     assertThat(stub.only().path()).isEqualTo("/api/v1/lag");
-    assertThat(r.out()).isEqualTo("""
+    assertThat(r.out())
+        .isEqualTo(
+            """
         HOP                      STATE      LAG    BEHIND    SEND       CATCH-UP    ETA
         primary -> relay         STREAMING  0.4 s  -         -          -           -
         relay -> 101 (10.0.0.7)  SENDING    3.4 s  1.2 MiB   12 MiB/s   2.1 MiB/s   0:42
         relay -> 102 (10.0.0.8)  PAUSED     42 s   24 MiB    0 B/s      -512 KiB/s  -
         """);
-    assertThat(r.out().lines().mapToInt(String::length).max().orElseThrow()).isLessThanOrEqualTo(80);
+    assertThat(r.out().lines().mapToInt(String::length).max().orElseThrow())
+        .isLessThanOrEqualTo(80);
   }
 
   @ParameterizedTest
   @CsvSource({
-      "status, /api/v1/status, status",
-      "source, /api/v1/upstream, upstream",
-      "binlogs, /api/v1/binlogs, binlogs",
-      "gtid, /api/v1/gtid, gtid",
-      "replicas, /api/v1/replicas, replicas",
-      "replicas show 3, /api/v1/replicas/3, replica",
-      "lag, /api/v1/lag, lag"})
-  void jsonPrintsTheAnswerAsItIsPretty(String command, String path, String answer) throws Exception {
-    List<String> args = new java.util.ArrayList<>(List.of(command.split(" ")));
+    "status, /api/v1/status, status",
+    "source, /api/v1/upstream, upstream",
+    "binlogs, /api/v1/binlogs, binlogs",
+    "gtid, /api/v1/gtid, gtid",
+    "replicas, /api/v1/replicas, replicas",
+    "replicas show 3, /api/v1/replicas/3, replica",
+    "lag, /api/v1/lag, lag"
+  })
+  void jsonPrintsTheAnswerAsItIsPretty(String command, String path, String answer)
+      throws Exception {
+    List<String> args = new ArrayList<>(List.of(command.split(" ")));
     args.add("--json");
     Run.Result r = Run.against(stub, args.toArray(String[]::new));
     assertThat(r.code()).as(r.toString()).isZero();
     assertThat(stub.only()).isEqualTo(new StubRelay.Request("GET", path, null, null, ""));
-    assertThat(AdminClient.JSON.readTree(r.out())).isEqualTo(AdminClient.JSON.readTree(Contract.json(answer)));
+    assertThat(AdminClient.JSON.readTree(r.out()))
+        .isEqualTo(AdminClient.JSON.readTree(Contract.json(answer)));
     assertThat(r.out()).as("pretty-printed").contains("\n  \"").endsWith("\n");
     assertThat(r.err()).isEmpty();
   }

@@ -12,8 +12,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Test side: runs relayctl in this JVM as {@code main} would, with a given environment, a fake terminal, a fixed
- * clock and pauses that return at once (and are recorded); the result is the exit code and both streams.
+ * Test side: runs relayctl in this JVM as {@code main} would, with a given environment, a fake
+ * terminal, a fixed clock and pauses that return at once (and are recorded); the result is the exit
+ * code and both streams.
  */
 final class Run {
   static final Instant NOW = Instant.parse("2026-11-20T10:00:00Z");
@@ -42,9 +43,11 @@ final class Run {
   Result run(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    Environment environment = new Environment(variables, terminal, Clock.fixed(NOW, ZoneOffset.UTC), pauses::add);
-    int code = Relayctl.commandLine(new Relayctl(environment), new PrintWriter(out), new PrintWriter(err))
-        .execute(args);
+    Environment environment =
+        new Environment(variables, terminal, Clock.fixed(NOW, ZoneOffset.UTC), pauses::add);
+    int code =
+        Relayctl.commandLine(new Relayctl(environment), new PrintWriter(out), new PrintWriter(err))
+            .execute(args);
     return new Result(code, out.toString(), err.toString());
   }
 

@@ -19,18 +19,17 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Test side: a stand-in for the relay's admin HTTP API on 127.0.0.1 and an ephemeral port (JDK
- * {@code com.sun.net.httpserver}), answering contract-shaped JSON ({@code docs/admin-api.md}) that a test sets per
- * method and path, and recording every request it gets. With a token set, it answers 401 to requests without
- * {@code Authorization: Bearer <token>} as the relay does. Unknown paths get the contract's 404 body.
- * Thread-safe.
+ * {@code com.sun.net.httpserver}), answering contract-shaped JSON ({@code docs/admin-api.md}) that
+ * a test sets per method and path, and recording every request it gets. With a token set, it
+ * answers 401 to requests without {@code Authorization: Bearer <token>} as the relay does. Unknown
+ * paths get the contract's 404 body. Thread-safe.
  */
 final class StubRelay implements AutoCloseable {
   /** One request as the stub received it. */
-  record Request(String method, String path, String authorization, String contentType, String body) {
-  }
+  record Request(
+      String method, String path, String authorization, String contentType, String body) {}
 
-  private record Answer(int status, String body) {
-  }
+  private record Answer(int status, String body) {}
 
   private final HttpServer server;
   private final Map<String, Deque<Answer>> answers = new ConcurrentHashMap<>();
@@ -41,11 +40,13 @@ final class StubRelay implements AutoCloseable {
 
   StubRelay() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.setExecutor(Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "stub-relay");
-      t.setDaemon(true);
-      return t;
-    }));
+    server.setExecutor(
+        Executors.newCachedThreadPool(
+            r -> {
+              Thread t = new Thread(r, "stub-relay");
+              t.setDaemon(true);
+              return t;
+            }));
     server.createContext("/", this::handle);
     server.start();
   }
@@ -69,9 +70,14 @@ final class StubRelay implements AutoCloseable {
     return this;
   }
 
-  /** Answers {@code method path} with {@code status} and {@code body}; several calls queue answers, the last repeats. */
+  /**
+   * Answers {@code method path} with {@code status} and {@code body}; several calls queue answers,
+   * the last repeats.
+   */
   StubRelay answer(String method, String path, int status, String body) {
-    answers.computeIfAbsent(method + " " + path, k -> new ArrayDeque<>()).add(new Answer(status, body));
+    answers
+        .computeIfAbsent(method + " " + path, k -> new ArrayDeque<>())
+        .add(new Answer(status, body));
     return this;
   }
 
@@ -84,7 +90,8 @@ final class StubRelay implements AutoCloseable {
   }
 
   synchronized int count(String method, String path) {
-    return (int) requests.stream().filter(r -> r.method().equals(method) && r.path().equals(path)).count();
+    return (int)
+        requests.stream().filter(r -> r.method().equals(method) && r.path().equals(path)).count();
   }
 
   Request only() {
@@ -98,9 +105,13 @@ final class StubRelay implements AutoCloseable {
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
       String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-      Request request = new Request(exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(),
-          exchange.getRequestHeaders().getFirst("Authorization"),
-          exchange.getRequestHeaders().getFirst("Content-Type"), body);
+      Request request =
+          new Request(
+              exchange.getRequestMethod(),
+              exchange.getRequestURI().getRawPath(),
+              exchange.getRequestHeaders().getFirst("Authorization"),
+              exchange.getRequestHeaders().getFirst("Content-Type"),
+              body);
       synchronized (this) {
         requests.add(request);
       }
@@ -111,11 +122,18 @@ final class StubRelay implements AutoCloseable {
       Answer answer;
       String expected = token == null ? null : "Bearer " + token;
       if (expected != null && !expected.equals(request.authorization())) {
-        answer = new Answer(401, "{\"error\":\"missing or wrong bearer token\",\"code\":\"unauthorized\"}");
+        answer =
+            new Answer(
+                401, "{\"error\":\"missing or wrong bearer token\",\"code\":\"unauthorized\"}");
       } else {
         Deque<Answer> queue = answers.get(request.method() + " " + request.path());
         if (queue == null) {
-          answer = new Answer(404, "{\"error\":\"no such endpoint: " + request.path() + "\",\"code\":\"not_found\"}");
+          answer =
+              new Answer(
+                  404,
+                  "{\"error\":\"no such endpoint: "
+                      + request.path()
+                      + "\",\"code\":\"not_found\"}");
         } else {
           synchronized (queue) {
             answer = queue.size() > 1 ? queue.poll() : queue.peek();

@@ -13,9 +13,22 @@ import picocli.CommandLine;
 class UsageTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "bogus", "--bogus status", "status extra", "status --wide", "replicas show",
-      "lag --count 3", "lag --interval 1s", "lag --watch --interval 10ms", "lag --watch --count -1",
-      "purge --before", "completion fish", "source change --port 3306"})
+  @ValueSource(
+      strings = {
+        "",
+        "bogus",
+        "--bogus status",
+        "status extra",
+        "status --wide",
+        "replicas show",
+        "lag --count 3",
+        "lag --interval 1s",
+        "lag --watch --interval 10ms",
+        "lag --watch --count -1",
+        "purge --before",
+        "completion fish",
+        "source change --port 3306"
+      })
   void badUsageExitsWithTwoAndOneLine(String line) {
     Run.Result r = new Run().run(line.isEmpty() ? new String[0] : line.split(" "));
     assertThat(r.code()).as(r.toString()).isEqualTo(Relayctl.USAGE);
@@ -28,15 +41,27 @@ class UsageTest {
   void everyCommandHasHelpWithExamples() {
     List<String> commands = new ArrayList<>();
     collect(new CommandLine(new Relayctl()), commands);
-    assertThat(commands).contains("relayctl", "relayctl status", "relayctl replicas show", "relayctl source change",
-        "relayctl replica kick", "relayctl lag", "relayctl completion");
+    assertThat(commands)
+        .contains(
+            "relayctl",
+            "relayctl status",
+            "relayctl replicas show",
+            "relayctl source change",
+            "relayctl replica kick",
+            "relayctl lag",
+            "relayctl completion");
     for (String command : commands) {
-      List<String> args = new ArrayList<>(List.of(command.split(" ")).subList(1, command.split(" ").length));
+      List<String> args =
+          new ArrayList<>(List.of(command.split(" ")).subList(1, command.split(" ").length));
       args.add("--help");
       Run.Result r = new Run().run(args.toArray(String[]::new));
       assertThat(r.code()).as(command + " --help").isZero();
-      assertThat(r.out()).as(command + " --help").startsWith("Usage: " + command).contains("\nExamples:\n  relayctl ");
-      assertThat(r.out().lines().mapToInt(String::length).max().orElseThrow()).as(command + " --help width")
+      assertThat(r.out())
+          .as(command + " --help")
+          .startsWith("Usage: " + command)
+          .contains("\nExamples:\n  relayctl ");
+      assertThat(r.out().lines().mapToInt(String::length).max().orElseThrow())
+          .as(command + " --help width")
           .isLessThanOrEqualTo(80);
     }
   }
@@ -60,9 +85,12 @@ class UsageTest {
   void completionScriptCompletesEveryCommand() {
     Run.Result r = new Run().run("completion", "bash");
     assertThat(r.code()).isZero();
-    assertThat(r.out()).startsWith("#!/usr/bin/env bash").contains("complete -F _complete_relayctl")
+    assertThat(r.out())
+        .startsWith("#!/usr/bin/env bash")
+        .contains("complete -F _complete_relayctl")
         .contains("status replicas binlogs gtid purge rotate source replica lag bench completion")
         .contains("catchup fanout lag stop-catchup")
-        .contains("--watch").contains("pause resume kick");
+        .contains("--watch")
+        .contains("pause resume kick");
   }
 }

@@ -3,12 +3,15 @@ package org.binlogrelay.protocol;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
 /** protocol/ knows bytes: no sockets, no files, no other module (STYLE.md section 1). */
-@AnalyzeClasses(packages = "org.binlogrelay", importOptions = ProtocolLayeringTest.MainClassesOnly.class)
+@AnalyzeClasses(
+    packages = "org.binlogrelay",
+    importOptions = ProtocolLayeringTest.MainClassesOnly.class)
 class ProtocolLayeringTest {
 
   @ArchTest
@@ -47,12 +50,13 @@ class ProtocolLayeringTest {
           .resideInAPackage("org.binlogrelay.protocol..")
           .should()
           .dependOnClassesThat()
-          .resideInAnyPackage("org.binlogrelay.storage..", "org.binlogrelay.server..", "org.binlogrelay.cli..");
+          .resideInAnyPackage(
+              "org.binlogrelay.storage..", "org.binlogrelay.server..", "org.binlogrelay.cli..");
 
   /** Production classes only, whatever the build directory is called. */
   static final class MainClassesOnly implements ImportOption {
     @Override
-    public boolean includes(com.tngtech.archunit.core.importer.Location location) {
+    public boolean includes(Location location) {
       return !location.contains("/test-classes/");
     }
   }

@@ -9,7 +9,10 @@ import java.io.IOException;
 import java.io.Reader;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -23,11 +26,12 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * A relay configuration file ({@code --config FILE} or {@code $BINLOG_RELAY_CONFIG}): YAML (UTF-8) whose keys are
- * the long option names without their dashes, flat, one {@code key: value} per option, so {@code sync-binlog:
- * every-transaction} is {@code --sync-binlog every-transaction}. As in MySQL's option files, {@code _} and {@code -}
- * are the same in a key ({@code sync_binlog}). A file whose name ends in {@code .properties} is read as a Java
- * properties file with the same keys (the format of earlier versions).
+ * A relay configuration file ({@code --config FILE} or {@code $BINLOG_RELAY_CONFIG}): YAML (UTF-8)
+ * whose keys are the long option names without their dashes, flat, one {@code key: value} per
+ * option, so {@code sync-binlog: every-transaction} is {@code --sync-binlog every-transaction}. As
+ * in MySQL's option files, {@code _} and {@code -} are the same in a key ({@code sync_binlog}). A
+ * file whose name ends in {@code .properties} is read as a Java properties file with the same keys
+ * (the format of earlier versions).
  *
  * <pre>
  *   # /etc/binlog-relay/relay.yaml
@@ -38,10 +42,10 @@ import picocli.CommandLine.Model.OptionSpec;
  *   accounts-file: /etc/binlog-relay/accounts
  * </pre>
  *
- * Every value is a scalar; a nested mapping, a list, an empty value or a key given twice is refused with the file
- * and line ({@link #read}), and so is a key that names no option ({@link #check}). Values are kept as written and
- * parsed by the options' own converters (YAML's {@code off}, {@code yes} stay text). Immutable after {@link
- * #read}; thread-safe.
+ * Every value is a scalar; a nested mapping, a list, an empty value or a key given twice is refused
+ * with the file and line ({@link #read}), and so is a key that names no option ({@link #check}).
+ * Values are kept as written and parsed by the options' own converters (YAML's {@code off}, {@code
+ * yes} stay text). Immutable after {@link #read}; thread-safe.
  */
 final class ConfigFile {
   /** Options that make no sense in a file. */
@@ -73,9 +77,11 @@ final class ConfigFile {
     try {
       text = Files.readString(path, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new IllegalArgumentException("--config " + path + ": cannot read it (" + reason(e) + ")");
+      throw new IllegalArgumentException(
+          "--config " + path + ": cannot read it (" + reason(e) + ")");
     }
-    boolean properties = path.getFileName() != null && path.getFileName().toString().endsWith(".properties");
+    boolean properties =
+        path.getFileName() != null && path.getFileName().toString().endsWith(".properties");
     return new ConfigFile(path, properties ? properties(path, text) : yaml(path, text));
   }
 
@@ -87,36 +93,51 @@ final class ConfigFile {
         return entries; // an empty file (or comments only)
       }
       if (first != JsonToken.START_OBJECT) {
-        throw new IllegalArgumentException(where(path, parser.currentTokenLocation()) + ": expected 'key: value'"
-            + " lines (keys are the long option names without '--', e.g. 'server-id: 9001')");
+        throw new IllegalArgumentException(
+            where(path, parser.currentTokenLocation())
+                + ": expected 'key: value'"
+                + " lines (keys are the long option names without '--', e.g. 'server-id: 9001')");
       }
-      for (JsonToken token = parser.nextToken(); token != JsonToken.END_OBJECT; token = parser.nextToken()) {
+      for (JsonToken token = parser.nextToken();
+          token != JsonToken.END_OBJECT;
+          token = parser.nextToken()) {
         String where = where(path, parser.currentTokenLocation());
         String key = key(parser.currentName());
         JsonToken value = parser.nextToken();
         if (value == JsonToken.START_OBJECT || value == JsonToken.START_ARRAY) {
-          throw new IllegalArgumentException(where + ": '" + key + "' has a " + (value == JsonToken.START_OBJECT
-              ? "nested mapping" : "list") + "; keys are flat option names with one value each (e.g."
-              + " 'primary-user: repl', not 'primary: {user: repl}')");
+          throw new IllegalArgumentException(
+              where
+                  + ": '"
+                  + key
+                  + "' has a "
+                  + (value == JsonToken.START_OBJECT ? "nested mapping" : "list")
+                  + "; keys are flat option names with one value each (e.g."
+                  + " 'primary-user: repl', not 'primary: {user: repl}')");
         }
         String scalar = value == JsonToken.VALUE_NULL ? "" : parser.getText().strip();
         if (scalar.isEmpty()) {
-          throw new IllegalArgumentException(where + ": '" + key + "' has no value; give one or remove the line");
+          throw new IllegalArgumentException(
+              where + ": '" + key + "' has no value; give one or remove the line");
         }
         Entry earlier = entries.put(key, new Entry(scalar, where));
         if (earlier != null) {
-          throw new IllegalArgumentException(where + ": '" + key + "' is set twice (also at " + earlier.where()
-              + ")");
+          throw new IllegalArgumentException(
+              where + ": '" + key + "' is set twice (also at " + earlier.where() + ")");
         }
       }
       if (parser.nextToken() != null) {
-        throw new IllegalArgumentException(where(path, parser.currentTokenLocation()) + ": a second YAML document;"
-            + " the file must hold one");
+        throw new IllegalArgumentException(
+            where(path, parser.currentTokenLocation())
+                + ": a second YAML document;"
+                + " the file must hold one");
       }
     } catch (StreamReadException e) {
       JsonLocation at = e.getLocation();
-      throw new IllegalArgumentException((at == null ? "--config " + path : where(path, at)) + ": not valid YAML ("
-          + e.getOriginalMessage().lines().findFirst().orElse("") + ")");
+      throw new IllegalArgumentException(
+          (at == null ? "--config " + path : where(path, at))
+              + ": not valid YAML ("
+              + e.getOriginalMessage().lines().findFirst().orElse("")
+              + ")");
     } catch (IOException e) {
       throw new IllegalArgumentException("--config " + path + ": cannot read it (" + e + ")");
     }
@@ -128,7 +149,8 @@ final class ConfigFile {
     try (Reader reader = new StringReader(text)) {
       properties.load(reader);
     } catch (IOException | IllegalArgumentException e) {
-      throw new IllegalArgumentException("--config " + path + ": cannot read it (" + e.getMessage() + ")");
+      throw new IllegalArgumentException(
+          "--config " + path + ": cannot read it (" + e.getMessage() + ")");
     }
     List<String> lines = text.lines().toList();
     Map<String, Entry> entries = new LinkedHashMap<>();
@@ -140,33 +162,39 @@ final class ConfigFile {
       String where = path + (line > 0 ? ":" + line : "");
       Entry earlier = entries.put(key, new Entry(properties.getProperty(name).strip(), where));
       if (earlier != null) {
-        throw new IllegalArgumentException(where + ": '" + key + "' is set twice (also at " + earlier.where() + ")");
+        throw new IllegalArgumentException(
+            where + ": '" + key + "' is set twice (also at " + earlier.where() + ")");
       }
     }
     return entries;
   }
 
-  /** The 1-based line where a properties file sets {@code name}, 0 if not found (a continued or escaped key). */
+  /**
+   * The 1-based line where a properties file sets {@code name}, 0 if not found (a continued or
+   * escaped key).
+   */
   private static int lineOf(List<String> lines, String name) {
     for (int i = 0; i < lines.size(); i++) {
       String line = lines.get(i).stripLeading();
-      if (line.startsWith(name) && (line.length() == name.length()
-          || "=: \t".indexOf(line.charAt(name.length())) >= 0)) {
+      if (line.startsWith(name)
+          && (line.length() == name.length() || "=: \t".indexOf(line.charAt(name.length())) >= 0)) {
         return i + 1;
       }
     }
     return 0;
   }
 
-  /** What went wrong with a file, in words: "no such file", "permission denied", "is a directory". */
+  /**
+   * What went wrong with a file, in words: "no such file", "permission denied", "is a directory".
+   */
   static String reason(IOException e) {
-    if (e instanceof java.nio.file.NoSuchFileException) {
+    if (e instanceof NoSuchFileException) {
       return "no such file";
     }
-    if (e instanceof java.nio.file.AccessDeniedException) {
+    if (e instanceof AccessDeniedException) {
       return "permission denied";
     }
-    if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
+    if (e instanceof FileSystemException f && f.getReason() != null) {
       return f.getReason().toLowerCase(Locale.ROOT);
     }
     return String.valueOf(e.getMessage());
@@ -176,7 +204,10 @@ final class ConfigFile {
     return path + ":" + location.getLineNr();
   }
 
-  /** The key an option name or a written key stands for: no leading dashes, lower case, {@code -} for {@code _}. */
+  /**
+   * The key an option name or a written key stands for: no leading dashes, lower case, {@code -}
+   * for {@code _}.
+   */
   static String key(String name) {
     String key = name.strip().replace('_', '-').toLowerCase(Locale.ROOT);
     while (key.startsWith("-")) {
@@ -186,8 +217,8 @@ final class ConfigFile {
   }
 
   /**
-   * The file named by {@code --config FILE} or {@code --config=FILE} among {@code args}, before picocli parses
-   * them (the file supplies the defaults of that parse).
+   * The file named by {@code --config FILE} or {@code --config=FILE} among {@code args}, before
+   * picocli parses them (the file supplies the defaults of that parse).
    *
    * @throws IllegalArgumentException if {@code --config} has no value
    */
@@ -218,13 +249,19 @@ final class ConfigFile {
     for (Map.Entry<String, Entry> e : entries.entrySet()) {
       String key = e.getKey();
       if (COMMAND_LINE_ONLY.contains(key)) {
-        throw new IllegalArgumentException(e.getValue().where() + ": '" + key
-            + "' can only be given on the command line");
+        throw new IllegalArgumentException(
+            e.getValue().where() + ": '" + key + "' can only be given on the command line");
       }
       if (option(spec, key) == null) {
-        throw new IllegalArgumentException(e.getValue().where() + ": unknown key '" + key + "'"
-            + OptionNames.suggestion(spec, key).map(s -> " (did you mean '" + s + "'?)").orElse("")
-            + "; keys are the long option names without '--' (see --help), e.g. 'sync-binlog: every-transaction'");
+        throw new IllegalArgumentException(
+            e.getValue().where()
+                + ": unknown key '"
+                + key
+                + "'"
+                + OptionNames.suggestion(spec, key)
+                    .map(s -> " (did you mean '" + s + "'?)")
+                    .orElse("")
+                + "; keys are the long option names without '--' (see --help), e.g. 'sync-binlog: every-transaction'");
       }
     }
   }

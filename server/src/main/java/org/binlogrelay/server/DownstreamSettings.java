@@ -9,47 +9,88 @@ import org.binlogrelay.server.downstream.sql.SqlFlavor;
 import org.binlogrelay.server.downstream.sql.SystemVariable;
 
 /**
- * How the relay serves replicas, before it knows whether it acts as a MySQL or a MariaDB server: the {@link
- * SqlFlavor} comes from the store's flavour, which may be detected at start ({@link #toConfig}). Immutable.
+ * How the relay serves replicas, before it knows whether it acts as a MySQL or a MariaDB server:
+ * the {@link SqlFlavor} comes from the store's flavour, which may be detected at start ({@link
+ * #toConfig}). Immutable.
  *
- * @param bind the address and port replicas connect to ({@code --bind-address}, {@code --port}); port 0 binds
- *     any free port
- * @param serverId the relay's {@code server_id}, which replicas see (also the one it registers with upstream)
+ * @param bind the address and port replicas connect to ({@code --bind-address}, {@code --port});
+ *     port 0 binds any free port
+ * @param serverId the relay's {@code server_id}, which replicas see (also the one it registers with
+ *     upstream)
  * @param serverUuid the relay's {@code server_uuid}
  * @param accounts who may log in
  * @param tls the certificate chain and key for TLS, {@code null} for none
- * @param autoGenerateCerts without {@code tls}, offer TLS with a certificate generated at start ({@code
- *     --auto-generate-certs}, as MySQL's {@code auto_generate_certs})
+ * @param autoGenerateCerts without {@code tls}, offer TLS with a certificate generated at start
+ *     ({@code --auto-generate-certs}, as MySQL's {@code auto_generate_certs})
  * @param requireSecureTransport refuse logins that did not start TLS
  * @param maxConnections connections to the replica port beyond this get ER_CON_COUNT_ERROR ({@code
  *     --max-connections})
- * @param maxConnectRatePerHost new connections a second per client host ({@code --max-connect-rate-per-host}); 0
- *     for no limit
- * @param sendBufferBytes {@code SO_SNDBUF} of replica connections ({@code --replica-send-buffer}); 0 lets the
- *     operating system size it
+ * @param maxConnectRatePerHost new connections a second per client host ({@code
+ *     --max-connect-rate-per-host}); 0 for no limit
+ * @param sendBufferBytes {@code SO_SNDBUF} of replica connections ({@code --replica-send-buffer});
+ *     0 lets the operating system size it
  */
-public record DownstreamSettings(InetSocketAddress bind, long serverId, String serverUuid, UserAccounts accounts,
-    ReplicaServerConfig.TlsFiles tls, boolean autoGenerateCerts, boolean requireSecureTransport, int maxConnections,
-    int maxConnectRatePerHost, int sendBufferBytes) {
+public record DownstreamSettings(
+    InetSocketAddress bind,
+    long serverId,
+    String serverUuid,
+    UserAccounts accounts,
+    ReplicaServerConfig.TlsFiles tls,
+    boolean autoGenerateCerts,
+    boolean requireSecureTransport,
+    int maxConnections,
+    int maxConnectRatePerHost,
+    int sendBufferBytes) {
 
   /** {@code --max-connections} by default. */
   public static final int DEFAULT_MAX_CONNECTIONS = 256;
 
   /**
-   * Settings with the default connection limit, without a connection rate limit and with the operating system's send
-   * buffer sizing; a certificate is generated without {@code tls}.
+   * Settings with the default connection limit, without a connection rate limit and with the
+   * operating system's send buffer sizing; a certificate is generated without {@code tls}.
    */
-  public DownstreamSettings(InetSocketAddress bind, long serverId, String serverUuid, UserAccounts accounts,
-      ReplicaServerConfig.TlsFiles tls, boolean requireSecureTransport) {
-    this(bind, serverId, serverUuid, accounts, tls, true, requireSecureTransport, DEFAULT_MAX_CONNECTIONS, 0, 0);
+  public DownstreamSettings(
+      InetSocketAddress bind,
+      long serverId,
+      String serverUuid,
+      UserAccounts accounts,
+      ReplicaServerConfig.TlsFiles tls,
+      boolean requireSecureTransport) {
+    this(
+        bind,
+        serverId,
+        serverUuid,
+        accounts,
+        tls,
+        true,
+        requireSecureTransport,
+        DEFAULT_MAX_CONNECTIONS,
+        0,
+        0);
   }
 
   /** Settings that generate a certificate without {@code tls}, as the relay does by default. */
-  public DownstreamSettings(InetSocketAddress bind, long serverId, String serverUuid, UserAccounts accounts,
-      ReplicaServerConfig.TlsFiles tls, boolean requireSecureTransport, int maxConnections,
-      int maxConnectRatePerHost, int sendBufferBytes) {
-    this(bind, serverId, serverUuid, accounts, tls, true, requireSecureTransport, maxConnections,
-        maxConnectRatePerHost, sendBufferBytes);
+  public DownstreamSettings(
+      InetSocketAddress bind,
+      long serverId,
+      String serverUuid,
+      UserAccounts accounts,
+      ReplicaServerConfig.TlsFiles tls,
+      boolean requireSecureTransport,
+      int maxConnections,
+      int maxConnectRatePerHost,
+      int sendBufferBytes) {
+    this(
+        bind,
+        serverId,
+        serverUuid,
+        accounts,
+        tls,
+        true,
+        requireSecureTransport,
+        maxConnections,
+        maxConnectRatePerHost,
+        sendBufferBytes);
   }
 
   public DownstreamSettings {
@@ -57,47 +98,53 @@ public record DownstreamSettings(InetSocketAddress bind, long serverId, String s
     Objects.requireNonNull(serverUuid, "serverUuid");
     Objects.requireNonNull(accounts, "accounts");
     if (maxConnections < 1) {
-      throw new IllegalArgumentException("--max-connections " + maxConnections + " must be at least 1");
+      throw new IllegalArgumentException(
+          "--max-connections " + maxConnections + " must be at least 1");
     }
     if (maxConnectRatePerHost < 0) {
-      throw new IllegalArgumentException("--max-connect-rate-per-host " + maxConnectRatePerHost + " is negative");
+      throw new IllegalArgumentException(
+          "--max-connect-rate-per-host " + maxConnectRatePerHost + " is negative");
     }
     if (sendBufferBytes < 0) {
-      throw new IllegalArgumentException("--replica-send-buffer " + sendBufferBytes + " is negative");
+      throw new IllegalArgumentException(
+          "--replica-send-buffer " + sendBufferBytes + " is negative");
     }
     if (requireSecureTransport && tls == null && !autoGenerateCerts) {
-      throw new IllegalArgumentException("--require-secure-transport needs TLS: a certificate and key (--ssl-cert and"
-          + " --ssl-key) or --auto-generate-certs");
+      throw new IllegalArgumentException(
+          "--require-secure-transport needs TLS: a certificate and key (--ssl-cert and"
+              + " --ssl-key) or --auto-generate-certs");
     }
   }
 
   /**
    * The downstream server's configuration for {@code dialect}.
    *
-   * @param version the server version to announce ({@link org.binlogrelay.server.downstream.AnnouncedVersion})
+   * @param version the server version to announce ({@link
+   *     org.binlogrelay.server.downstream.AnnouncedVersion})
    */
   public ReplicaServerConfig toConfig(SqlFlavor dialect, String version) {
-    return toConfig(dialect, version, java.util.List.of());
+    return toConfig(dialect, version, List.of());
   }
 
   /**
-   * The downstream server's configuration for {@code dialect}, with {@code variables} added to or replacing the
-   * dialect's (the relay's own retention and sync settings).
+   * The downstream server's configuration for {@code dialect}, with {@code variables} added to or
+   * replacing the dialect's (the relay's own retention and sync settings).
    */
-  public ReplicaServerConfig toConfig(SqlFlavor dialect, String version,
-      java.util.List<org.binlogrelay.server.downstream.sql.SystemVariable> variables) {
-    ReplicaServerConfig.Builder builder = ReplicaServerConfig.builder(dialect)
-        .extraVariables(variables)
-        .version(version)
-        .bind(bind)
-        .serverId(serverId)
-        .serverUuid(serverUuid)
-        .accounts(accounts)
-        .autoGenerateCertificate(autoGenerateCerts)
-        .requireSecureTransport(requireSecureTransport)
-        .maxConnections(maxConnections)
-        .maxConnectRatePerHost(maxConnectRatePerHost)
-        .sendBufferBytes(sendBufferBytes);
+  public ReplicaServerConfig toConfig(
+      SqlFlavor dialect, String version, List<SystemVariable> variables) {
+    ReplicaServerConfig.Builder builder =
+        ReplicaServerConfig.builder(dialect)
+            .extraVariables(variables)
+            .version(version)
+            .bind(bind)
+            .serverId(serverId)
+            .serverUuid(serverUuid)
+            .accounts(accounts)
+            .autoGenerateCertificate(autoGenerateCerts)
+            .requireSecureTransport(requireSecureTransport)
+            .maxConnections(maxConnections)
+            .maxConnectRatePerHost(maxConnectRatePerHost)
+            .sendBufferBytes(sendBufferBytes);
     if (tls != null) {
       builder.tls(tls);
     }

@@ -3,8 +3,8 @@ package org.binlogrelay.server;
 import java.util.Objects;
 
 /**
- * A host and a port as an option gives them, e.g. {@code --primary db1.example:3306}. An IPv6 address is
- * written in brackets ({@code [::1]:3306}). Immutable.
+ * A host and a port as an option gives them, e.g. {@code --primary db1.example:3306}. An IPv6
+ * address is written in brackets ({@code [::1]:3306}). Immutable.
  *
  * @param host a host name or an address literal, without brackets
  * @param port 1..65535
@@ -34,7 +34,8 @@ public record HostPort(String host, int port) {
     if (t.startsWith("[")) {
       int close = t.indexOf(']');
       if (close < 0) {
-        throw new IllegalArgumentException("'" + text + "' opens '[' without ']'; write an IPv6 address as [::1]:3306");
+        throw new IllegalArgumentException(
+            "'" + text + "' opens '[' without ']'; write an IPv6 address as [::1]:3306");
       }
       host = t.substring(1, close);
       String rest = t.substring(close + 1);
@@ -47,7 +48,8 @@ public record HostPort(String host, int port) {
     } else {
       int colon = t.indexOf(':');
       if (colon >= 0 && t.indexOf(':', colon + 1) >= 0) {
-        throw new IllegalArgumentException("'" + text + "' has several ':'; write an IPv6 address as [::1]:3306");
+        throw new IllegalArgumentException(
+            "'" + text + "' has several ':'; write an IPv6 address as [::1]:3306");
       }
       host = colon < 0 ? t : t.substring(0, colon);
       port = colon < 0 ? null : t.substring(colon + 1);
@@ -61,7 +63,8 @@ public record HostPort(String host, int port) {
     try {
       return new HostPort(host, Integer.parseInt(port));
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("'" + text + "': port '" + port + "' is not a number; expected HOST[:PORT]");
+      throw new IllegalArgumentException(
+          "'" + text + "': port '" + port + "' is not a number; expected HOST[:PORT]");
     }
   }
 

@@ -11,12 +11,13 @@ import org.slf4j.ILoggerFactory;
 import org.slf4j.Logger;
 
 /**
- * How the relay's log lines look ({@code --log-format}): {@link #TEXT}, the pattern of {@code logback.xml}
- * ({@code 2025-01-01 12:00:00.000 INFO  [thread] Logger: message}), or {@link #JSON}, one JSON object per line
- * from Logback's {@link JsonEncoder} with the fields {@code timestamp} (epoch milliseconds), {@code level},
- * {@code threadName}, {@code loggerName}, {@code formattedMessage}, and {@code throwable} (null when there is none).
- * JSON replaces the encoder of the {@value #APPENDER} appender that {@code logback.xml} defines; a Logback
- * configuration of one's own ({@code -Dlogback.configurationFile}) without that appender is left alone. Applied
+ * How the relay's log lines look ({@code --log-format}): {@link #TEXT}, the pattern of {@code
+ * logback.xml} ({@code 2025-01-01 12:00:00.000 INFO [thread] Logger: message}), or {@link #JSON},
+ * one JSON object per line from Logback's {@link JsonEncoder} with the fields {@code timestamp}
+ * (epoch milliseconds), {@code level}, {@code threadName}, {@code loggerName}, {@code
+ * formattedMessage}, and {@code throwable} (null when there is none). JSON replaces the encoder of
+ * the {@value #APPENDER} appender that {@code logback.xml} defines; a Logback configuration of
+ * one's own ({@code -Dlogback.configurationFile}) without that appender is left alone. Applied
  * once, before the first line is logged.
  */
 enum LogFormat {
@@ -31,14 +32,17 @@ enum LogFormat {
     return switch (text.strip().toLowerCase(Locale.ROOT)) {
       case "text" -> TEXT;
       case "json" -> JSON;
-      default -> throw new IllegalArgumentException("log format '" + text + "' not understood; use text or json");
+      default ->
+          throw new IllegalArgumentException(
+              "log format '" + text + "' not understood; use text or json");
     };
   }
 
   /**
    * Makes {@code factory}'s {@value #APPENDER} appender write this format.
    *
-   * @return false if there is no such appender (another Logback configuration, or another SLF4J backend)
+   * @return false if there is no such appender (another Logback configuration, or another SLF4J
+   *     backend)
    */
   boolean applyTo(ILoggerFactory factory) {
     if (this == TEXT) {
@@ -47,7 +51,8 @@ enum LogFormat {
     if (!(factory instanceof LoggerContext context)) {
       return false;
     }
-    Appender<ILoggingEvent> appender = context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender(APPENDER);
+    Appender<ILoggingEvent> appender =
+        context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender(APPENDER);
     if (!(appender instanceof OutputStreamAppender<ILoggingEvent> stream)) {
       return false;
     }

@@ -9,9 +9,9 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * The picocli converters of {@link RelayOptions}, over the parsers of {@link OptionValues}: a value that does not
- * parse becomes a {@link TypeConversionException} carrying the parser's message, which picocli reports as "Invalid
- * value for option '--x': ..." (exit status 2). Stateless.
+ * The picocli converters of {@link RelayOptions}, over the parsers of {@link OptionValues}: a value
+ * that does not parse becomes a {@link TypeConversionException} carrying the parser's message,
+ * which picocli reports as "Invalid value for option '--x': ..." (exit status 2). Stateless.
  */
 final class OptionConverters {
 

@@ -6,8 +6,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * The three spellings of an option: on the command line ({@code --sync-binlog}), as a configuration file key
- * ({@code sync-binlog}, see {@link ConfigFile#key}) and as an environment variable ({@code
+ * The three spellings of an option: on the command line ({@code --sync-binlog}), as a configuration
+ * file key ({@code sync-binlog}, see {@link ConfigFile#key}) and as an environment variable ({@code
  * BINLOG_RELAY_SYNC_BINLOG}). Stateless.
  */
 final class OptionNames {
@@ -21,12 +21,17 @@ final class OptionNames {
     return ENVIRONMENT_PREFIX + key.replace('-', '_').toUpperCase(Locale.ROOT);
   }
 
-  /** {@code BINLOG_RELAY_SYNC_BINLOG} to {@code sync-binlog}; the name must start with the prefix. */
+  /**
+   * {@code BINLOG_RELAY_SYNC_BINLOG} to {@code sync-binlog}; the name must start with the prefix.
+   */
   static String keyOfVariable(String variable) {
     return ConfigFile.key(variable.substring(ENVIRONMENT_PREFIX.length()));
   }
 
-  /** The option key of {@code spec} closest to a misspelt {@code key}, if one is close (edit distance at most 3). */
+  /**
+   * The option key of {@code spec} closest to a misspelt {@code key}, if one is close (edit
+   * distance at most 3).
+   */
   static Optional<String> suggestion(CommandSpec spec, String key) {
     String best = null;
     int bestDistance = 4;

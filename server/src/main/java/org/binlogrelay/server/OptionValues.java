@@ -9,16 +9,17 @@ import org.binlogrelay.server.upstream.TlsMode;
 import org.binlogrelay.storage.SyncPolicy;
 
 /**
- * Parses the text forms the relay's options and configuration file take. Every parser throws an {@link
- * IllegalArgumentException} whose message quotes the text and says which forms are accepted. Stateless.
+ * Parses the text forms the relay's options and configuration file take. Every parser throws an
+ * {@link IllegalArgumentException} whose message quotes the text and says which forms are accepted.
+ * Stateless.
  */
 public final class OptionValues {
 
   private OptionValues() {}
 
   /**
-   * A duration: a number of seconds as MySQL takes it ({@code 30}, {@code 0.5}), or a number with a unit
-   * ({@code 500ms}, {@code 2s}, {@code 5m}, {@code 1h}).
+   * A duration: a number of seconds as MySQL takes it ({@code 30}, {@code 0.5}), or a number with a
+   * unit ({@code 500ms}, {@code 2s}, {@code 5m}, {@code 1h}).
    */
   public static Duration duration(String text) {
     String t = text.strip().toLowerCase(Locale.ROOT);
@@ -26,27 +27,33 @@ public final class OptionValues {
       if (t.endsWith("ms")) {
         return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2).strip()));
       }
-      long unitSeconds = switch (t.isEmpty() ? ' ' : t.charAt(t.length() - 1)) {
-        case 's' -> 1;
-        case 'm' -> 60;
-        case 'h' -> 3600;
-        default -> 0;
-      };
+      long unitSeconds =
+          switch (t.isEmpty() ? ' ' : t.charAt(t.length() - 1)) {
+            case 's' -> 1;
+            case 'm' -> 60;
+            case 'h' -> 3600;
+            default -> 0;
+          };
       String number = unitSeconds == 0 ? t : t.substring(0, t.length() - 1).strip();
-      BigDecimal seconds = new BigDecimal(number).multiply(BigDecimal.valueOf(Math.max(1, unitSeconds)));
+      BigDecimal seconds =
+          new BigDecimal(number).multiply(BigDecimal.valueOf(Math.max(1, unitSeconds)));
       if (seconds.signum() < 0) {
         throw new IllegalArgumentException("duration '" + text + "' is negative");
       }
       return Duration.ofNanos(seconds.movePointRight(9).longValueExact());
     } catch (NumberFormatException | ArithmeticException e) {
-      throw new IllegalArgumentException("duration '" + text + "' not understood; use seconds (30, 0.5) or a"
-          + " number with a unit (500ms, 2s, 5m, 1h)");
+      throw new IllegalArgumentException(
+          "duration '"
+              + text
+              + "' not understood; use seconds (30, 0.5) or a"
+              + " number with a unit (500ms, 2s, 5m, 1h)");
     }
   }
 
   /**
-   * A size in bytes: a number, optionally with a binary unit {@code K}, {@code M}, {@code G} or {@code T}
-   * (1024-based, as MySQL reads {@code 1G}); an optional trailing {@code B} or {@code iB} is accepted.
+   * A size in bytes: a number, optionally with a binary unit {@code K}, {@code M}, {@code G} or
+   * {@code T} (1024-based, as MySQL reads {@code 1G}); an optional trailing {@code B} or {@code iB}
+   * is accepted.
    */
   public static long byteSize(String text) {
     String t = text.strip().toUpperCase(Locale.ROOT);
@@ -57,13 +64,14 @@ public final class OptionValues {
     }
     int shift = 0;
     if (!t.isEmpty()) {
-      shift = switch (t.charAt(t.length() - 1)) {
-        case 'K' -> 10;
-        case 'M' -> 20;
-        case 'G' -> 30;
-        case 'T' -> 40;
-        default -> 0;
-      };
+      shift =
+          switch (t.charAt(t.length() - 1)) {
+            case 'K' -> 10;
+            case 'M' -> 20;
+            case 'G' -> 30;
+            case 'T' -> 40;
+            default -> 0;
+          };
     }
     String number = shift == 0 ? t : t.substring(0, t.length() - 1).strip();
     try {
@@ -73,16 +81,19 @@ public final class OptionValues {
       }
       return value << shift;
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("size '" + text + "' not understood; use bytes or a number with K, M, G"
-          + " or T (e.g. 500M, 20G)");
+      throw new IllegalArgumentException(
+          "size '"
+              + text
+              + "' not understood; use bytes or a number with K, M, G"
+              + " or T (e.g. 500M, 20G)");
     }
   }
 
   /**
-   * When to force stored binlogs to disk, in the terms of MySQL's {@code sync_binlog}: {@code 1} or {@code
-   * every-transaction}; {@code N} (every N transactions); {@code 0} or {@code off}; or a time with a unit
-   * ({@code 250ms}, {@code 2s}: at most once per interval). The store's own forms ({@code
-   * every-100-transactions}, {@code every-250ms}) are accepted too.
+   * When to force stored binlogs to disk, in the terms of MySQL's {@code sync_binlog}: {@code 1} or
+   * {@code every-transaction}; {@code N} (every N transactions); {@code 0} or {@code off}; or a
+   * time with a unit ({@code 250ms}, {@code 2s}: at most once per interval). The store's own forms
+   * ({@code every-100-transactions}, {@code every-250ms}) are accepted too.
    */
   public static SyncPolicy syncPolicy(String text) {
     String t = text.strip().toLowerCase(Locale.ROOT);
@@ -100,14 +111,17 @@ public final class OptionValues {
       }
       return SyncPolicy.parse(t);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("sync policy '" + text + "' not understood; use every-transaction (or 1),"
-          + " a number of transactions N, an interval such as 250ms or 2s, or off (or 0)");
+      throw new IllegalArgumentException(
+          "sync policy '"
+              + text
+              + "' not understood; use every-transaction (or 1),"
+              + " a number of transactions N, an interval such as 250ms or 2s, or off (or 0)");
     }
   }
 
   /**
-   * Where an empty store starts: {@code earliest}, {@code current}, {@code gtid:SET} (a MySQL GTID set or a
-   * MariaDB GTID position) or {@code file:NAME} (from offset 4 of that file).
+   * Where an empty store starts: {@code earliest}, {@code current}, {@code gtid:SET} (a MySQL GTID
+   * set or a MariaDB GTID position) or {@code file:NAME} (from offset 4 of that file).
    */
   public static StartPosition startPosition(String text) {
     String t = text.strip();
@@ -129,24 +143,30 @@ public final class OptionValues {
         try {
           offset = Long.parseLong(name.substring(colon + 1));
         } catch (NumberFormatException e) {
-          throw new IllegalArgumentException("start '" + text + "': '" + name.substring(colon + 1)
-              + "' is not an offset");
+          throw new IllegalArgumentException(
+              "start '" + text + "': '" + name.substring(colon + 1) + "' is not an offset");
         }
         name = name.substring(0, colon);
       }
       return StartPosition.file(name, offset);
     }
-    throw new IllegalArgumentException("start '" + text + "' not understood; use earliest, current, gtid:SET or"
-        + " file:NAME");
+    throw new IllegalArgumentException(
+        "start '" + text + "' not understood; use earliest, current, gtid:SET or" + " file:NAME");
   }
 
-  /** A {@link TlsMode} as the mysql client's {@code --ssl-mode} spells it, in any case ({@code verify_ca}). */
+  /**
+   * A {@link TlsMode} as the mysql client's {@code --ssl-mode} spells it, in any case ({@code
+   * verify_ca}).
+   */
   public static TlsMode tlsMode(String text) {
     try {
       return TlsMode.valueOf(text.strip().toUpperCase(Locale.ROOT).replace('-', '_'));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("TLS mode '" + text + "' not understood; use disabled, preferred, required,"
-          + " verify_ca or verify_identity");
+      throw new IllegalArgumentException(
+          "TLS mode '"
+              + text
+              + "' not understood; use disabled, preferred, required,"
+              + " verify_ca or verify_identity");
     }
   }
 
@@ -155,7 +175,9 @@ public final class OptionValues {
     return switch (text.strip().toLowerCase(Locale.ROOT)) {
       case "mysql" -> GtidFlavor.MYSQL;
       case "mariadb" -> GtidFlavor.MARIADB;
-      default -> throw new IllegalArgumentException("flavor '" + text + "' not understood; use mysql or mariadb");
+      default ->
+          throw new IllegalArgumentException(
+              "flavor '" + text + "' not understood; use mysql or mariadb");
     };
   }
 }

@@ -10,29 +10,32 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import org.binlogrelay.server.upstream.UpstreamConfig;
 
 /**
- * Checks a configuration against this host before anything starts, so that a relay that cannot run says so at
- * once, in one line naming the option (and where it was set): the data directory can be created (owner only, as the
- * store creates it) and written, the
- * replica port is free, and, when the store is empty, the primary answers with a MySQL greeting of the expected
- * flavour. An empty store has nothing to serve, so an unreachable primary fails the start (a supervisor such as
- * systemd or Docker restarts the relay); a store that holds files starts without its primary and serves them while
- * the upstream connection retries. Stateless; the checks race with other processes (a port taken after the check
- * still fails the start, in {@link Relay}).
+ * Checks a configuration against this host before anything starts, so that a relay that cannot run
+ * says so at once, in one line naming the option (and where it was set): the data directory can be
+ * created (owner only, as the store creates it) and written, the replica port is free, and, when
+ * the store is empty, the primary answers with a MySQL greeting of the expected flavour. An empty
+ * store has nothing to serve, so an unreachable primary fails the start (a supervisor such as
+ * systemd or Docker restarts the relay); a store that holds files starts without its primary and
+ * serves them while the upstream connection retries. Stateless; the checks race with other
+ * processes (a port taken after the check still fails the start, in {@link Relay}).
  */
 final class Preflight implements RelayMain.Check {
   static final Preflight ON_THIS_HOST = new Preflight();
-  private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
+  private static final Set<PosixFilePermission> OWNER_ONLY =
+      PosixFilePermissions.fromString("rwx------");
 
   private Preflight() {}
 
   @Override
-  public void check(RelayConfig config, Function<String, String> describe) throws RelayStartException {
+  public void check(RelayConfig config, Function<String, String> describe)
+      throws RelayStartException {
     dataDirectory(config.dataDir(), describe.apply("data-dir"));
     port(config.downstream().bind(), "port", "bind-address", describe);
     if (config.admin() != null) {
@@ -50,8 +53,14 @@ final class Preflight implements RelayMain.Check {
     } catch (FileAlreadyExistsException e) {
       throw new RelayStartException(what + ": not a directory (" + e.getFile() + " is a file)");
     } catch (IOException e) {
-      throw new RelayStartException(what + ": cannot create it: " + reason(e) + "; create it for the relay's user"
-          + " (" + System.getProperty("user.name") + ") or choose another directory");
+      throw new RelayStartException(
+          what
+              + ": cannot create it: "
+              + reason(e)
+              + "; create it for the relay's user"
+              + " ("
+              + System.getProperty("user.name")
+              + ") or choose another directory");
     }
     if (!Files.isDirectory(dir)) {
       throw new RelayStartException(what + ": not a directory");
@@ -59,14 +68,20 @@ final class Preflight implements RelayMain.Check {
     try {
       Files.delete(Files.createTempFile(dir, ".binlog-relay-write-check-", ""));
     } catch (IOException e) {
-      throw new RelayStartException(what + ": not writable: " + reason(e) + "; give the relay's user ("
-          + System.getProperty("user.name") + ") write access or choose another directory");
+      throw new RelayStartException(
+          what
+              + ": not writable: "
+              + reason(e)
+              + "; give the relay's user ("
+              + System.getProperty("user.name")
+              + ") write access or choose another directory");
     }
   }
 
   /**
-   * Creates a missing data directory as the store does: parents as usual, the directory itself readable by its
-   * owner only where the file system has POSIX permissions (binlogs hold table data).
+   * Creates a missing data directory as the store does: parents as usual, the directory itself
+   * readable by its owner only where the file system has POSIX permissions (binlogs hold table
+   * data).
    */
   private static void create(Path dir) throws IOException {
     if (Files.isDirectory(dir)) {
@@ -88,8 +103,12 @@ final class Preflight implements RelayMain.Check {
     }
   }
 
-  private static void port(InetSocketAddress bind, String portOption, String addressOption,
-      Function<String, String> describe) throws RelayStartException {
+  private static void port(
+      InetSocketAddress bind,
+      String portOption,
+      String addressOption,
+      Function<String, String> describe)
+      throws RelayStartException {
     if (bind.getPort() == 0) {
       return;
     }
@@ -99,18 +118,40 @@ final class Preflight implements RelayMain.Check {
     } catch (BindException e) {
       String message = String.valueOf(e.getMessage());
       if (message.contains("in use")) {
-        throw new RelayStartException(describe.apply(portOption) + " " + bind.getPort() + ": " + hostPort(bind)
-            + " is already in use; choose another --" + portOption + " or stop the process that listens there");
+        throw new RelayStartException(
+            describe.apply(portOption)
+                + " "
+                + bind.getPort()
+                + ": "
+                + hostPort(bind)
+                + " is already in use; choose another --"
+                + portOption
+                + " or stop the process that listens there");
       }
-      throw new RelayStartException(describe.apply(addressOption) + " " + bind.getAddress().getHostAddress()
-          + ": cannot listen on " + hostPort(bind) + " (" + message + "); use an address of this host");
+      throw new RelayStartException(
+          describe.apply(addressOption)
+              + " "
+              + bind.getAddress().getHostAddress()
+              + ": cannot listen on "
+              + hostPort(bind)
+              + " ("
+              + message
+              + "); use an address of this host");
     } catch (IOException e) {
-      throw new RelayStartException(describe.apply(portOption) + " " + bind.getPort() + ": cannot listen on "
-          + hostPort(bind) + " (" + e.getMessage() + ")");
+      throw new RelayStartException(
+          describe.apply(portOption)
+              + " "
+              + bind.getPort()
+              + ": cannot listen on "
+              + hostPort(bind)
+              + " ("
+              + e.getMessage()
+              + ")");
     }
   }
 
-  private static void primary(RelayConfig config, Function<String, String> describe) throws RelayStartException {
+  private static void primary(RelayConfig config, Function<String, String> describe)
+      throws RelayStartException {
     Optional<String> stored;
     try {
       stored = StoredServerVersion.of(config.dataDir());
@@ -126,14 +167,28 @@ final class Preflight implements RelayMain.Check {
     try {
       version = PrimaryGreeting.serverVersion(primary, upstream.connectTimeout());
     } catch (IOException e) {
-      throw new RelayStartException(describe.apply("primary") + " " + primary + ": unreachable: " + e.getMessage()
-          + ". The store in " + config.dataDir().toAbsolutePath() + " is empty, so the relay needs its primary to"
-          + " start: check the host and port, that the server runs, and that this host may connect");
+      throw new RelayStartException(
+          describe.apply("primary")
+              + " "
+              + primary
+              + ": unreachable: "
+              + e.getMessage()
+              + ". The store in "
+              + config.dataDir().toAbsolutePath()
+              + " is empty, so the relay needs its primary to"
+              + " start: check the host and port, that the server runs, and that this host may connect");
     }
     if (config.flavor() != null && FlavorDetection.flavorOf(version) != config.flavor()) {
-      throw new RelayStartException(describe.apply("flavor") + " " + config.flavor().name().toLowerCase(
-          java.util.Locale.ROOT) + ", but primary " + primary + " is '" + version + "'; fix --flavor or leave it"
-          + " out to follow the primary's");
+      throw new RelayStartException(
+          describe.apply("flavor")
+              + " "
+              + config.flavor().name().toLowerCase(Locale.ROOT)
+              + ", but primary "
+              + primary
+              + " is '"
+              + version
+              + "'; fix --flavor or leave it"
+              + " out to follow the primary's");
     }
   }
 

@@ -14,9 +14,10 @@ import org.binlogrelay.protocol.handshake.HandshakeV10;
 import org.binlogrelay.protocol.packet.ErrPacket;
 
 /**
- * The first packet a MySQL or MariaDB server sends on a new connection (its HandshakeV10), read without
- * logging in: it names the server's version, which tells MySQL from MariaDB ({@code 5.5.5-10.11.6-MariaDB}).
- * The connection is closed right after, before any authentication. Stateless.
+ * The first packet a MySQL or MariaDB server sends on a new connection (its HandshakeV10), read
+ * without logging in: it names the server's version, which tells MySQL from MariaDB ({@code
+ * 5.5.5-10.11.6-MariaDB}). The connection is closed right after, before any authentication.
+ * Stateless.
  */
 final class PrimaryGreeting {
   /** A greeting is about 100 bytes; anything much larger is not a MySQL server. */
@@ -28,8 +29,8 @@ final class PrimaryGreeting {
    * Connects to {@code primary}, reads its greeting and returns the server version it announces.
    *
    * @param timeout bound on connecting and on reading the greeting
-   * @throws IOException naming the primary: unreachable, refused (an ERR instead of a greeting, e.g. too many
-   *     connections or a blocked host), or not a MySQL server
+   * @throws IOException naming the primary: unreachable, refused (an ERR instead of a greeting,
+   *     e.g. too many connections or a blocked host), or not a MySQL server
    */
   static String serverVersion(HostPort primary, Duration timeout) throws IOException {
     int millis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
@@ -41,15 +42,25 @@ final class PrimaryGreeting {
       in.readFully(header);
       int length = (header[0] & 0xff) | (header[1] & 0xff) << 8 | (header[2] & 0xff) << 16;
       if (length < 1 || length > MAX_GREETING_BYTES) {
-        throw new IOException("primary " + primary + " sent a first packet of " + length + " bytes, not a MySQL"
-            + " greeting; is --primary the MySQL/MariaDB port?");
+        throw new IOException(
+            "primary "
+                + primary
+                + " sent a first packet of "
+                + length
+                + " bytes, not a MySQL"
+                + " greeting; is --primary the MySQL/MariaDB port?");
       }
       byte[] payload = new byte[length];
       in.readFully(payload);
       if (ErrPacket.isErr(payload)) {
         ErrPacket err = ErrPacket.decode(payload);
-        throw new IOException("primary " + primary + " refused the connection: error " + err.code() + ": "
-            + err.message());
+        throw new IOException(
+            "primary "
+                + primary
+                + " refused the connection: error "
+                + err.code()
+                + ": "
+                + err.message());
       }
       return HandshakeV10.decode(payload).serverVersion();
     } catch (ConnectException | UnknownHostException e) {
@@ -57,10 +68,16 @@ final class PrimaryGreeting {
     } catch (SocketTimeoutException e) {
       throw new IOException("primary " + primary + " sent no greeting within " + millis + " ms", e);
     } catch (EOFException e) {
-      throw new IOException("primary " + primary + " closed the connection before its greeting was complete", e);
+      throw new IOException(
+          "primary " + primary + " closed the connection before its greeting was complete", e);
     } catch (ProtocolException e) {
-      throw new IOException("primary " + primary + " did not send a MySQL greeting (" + e.getMessage()
-          + "); is --primary the MySQL/MariaDB port?", e);
+      throw new IOException(
+          "primary "
+              + primary
+              + " did not send a MySQL greeting ("
+              + e.getMessage()
+              + "); is --primary the MySQL/MariaDB port?",
+          e);
     }
   }
 }

@@ -3,12 +3,17 @@ package org.binlogrelay.server;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.server.admin.AdminApi;
 import org.binlogrelay.server.admin.AdminConfig;
@@ -17,11 +22,17 @@ import org.binlogrelay.server.downstream.AnnouncedVersion;
 import org.binlogrelay.server.downstream.ReplicaServer;
 import org.binlogrelay.server.downstream.schema.ForwardingSchemaStatements;
 import org.binlogrelay.server.downstream.schema.SchemaSource;
-import org.binlogrelay.server.downstream.sql.SqlFlavor;
+import org.binlogrelay.server.downstream.sql.BinlogListing;
 import org.binlogrelay.server.downstream.sql.SchemaStatements;
+import org.binlogrelay.server.downstream.sql.ServerIdentity;
+import org.binlogrelay.server.downstream.sql.SqlFlavor;
+import org.binlogrelay.server.downstream.sql.SystemVariable;
+import org.binlogrelay.server.downstream.sql.VariableType;
 import org.binlogrelay.server.metrics.RelayMetrics;
 import org.binlogrelay.server.metrics.UpstreamSuccession;
 import org.binlogrelay.server.serving.StoreDumpHandler;
+import org.binlogrelay.server.upstream.SourceRefusedException;
+import org.binlogrelay.server.upstream.SourceSwitch;
 import org.binlogrelay.server.upstream.UpstreamConfig;
 import org.binlogrelay.server.upstream.UpstreamReplicator;
 import org.binlogrelay.storage.BinlogStore;
@@ -29,15 +40,17 @@ import org.binlogrelay.storage.RecoveryReport;
 import org.binlogrelay.storage.StoreConfig;
 import org.binlogrelay.storage.StoreException;
 import org.binlogrelay.storage.StoreHealth;
+import org.binlogrelay.storage.StoreListener;
 import org.binlogrelay.storage.Time;
 import org.binlogrelay.storage.read.ReaderRegistry;
 import org.binlogrelay.storage.retention.Retention;
+import org.binlogrelay.storage.retention.RetentionRun;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The relay: the composition root that wires a {@link BinlogStore}, the {@link UpstreamReplicator} that fills it
- * from the primary, the {@link ReplicaServer} that serves it, and {@link Retention}.
+ * The relay: the composition root that wires a {@link BinlogStore}, the {@link UpstreamReplicator}
+ * that fills it from the primary, the {@link ReplicaServer} that serves it, and {@link Retention}.
  *
  * <pre>
  *   start():  flavour ({@link FlavorDetection}) -> open the store (recovery) -> listen for replicas (with the
@@ -49,28 +62,30 @@ import org.slf4j.LoggerFactory;
  *             -> close the store (final force)
  * </pre>
  *
- * Metrics ({@link RelayMetrics}) are registered before the store opens its writer to the upstream, so that every
- * transaction boundary is seen; the admin API ({@link RelayAdmin}) may stop, start and switch the upstream, which
- * {@link UpstreamControl} carries out (a new {@link UpstreamReplicator} replaces one that stopped or FAILED), and
- * purge, which {@link ManualPurge} carries out, never during the store's close.
+ * Metrics ({@link RelayMetrics}) are registered before the store opens its writer to the upstream,
+ * so that every transaction boundary is seen; the admin API ({@link RelayAdmin}) may stop, start
+ * and switch the upstream, which {@link UpstreamControl} carries out (a new {@link
+ * UpstreamReplicator} replaces one that stopped or FAILED), and purge, which {@link ManualPurge}
+ * carries out, never during the store's close.
  *
- * A replica port that is taken fails the start before anything connects upstream. An upstream that fails (for
- * example error 1236: the primary purged what the store needs next) leaves the relay serving what it stored; the
- * log says what to do. Time comes from the {@link Time} given (store, upstream, retention ages, the downstream
- * server's clock); retention runs on one scheduled thread, {@code relay-scheduler}.
+ * <p>A replica port that is taken fails the start before anything connects upstream. An upstream
+ * that fails (for example error 1236: the primary purged what the store needs next) leaves the
+ * relay serving what it stored; the log says what to do. Time comes from the {@link Time} given
+ * (store, upstream, retention ages, the downstream server's clock); retention runs on one scheduled
+ * thread, {@code relay-scheduler}.
  *
- * <p>States ({@link State}): {@code NEW -start-> STARTING -> RUNNING -close-> CLOSING -> CLOSED}; a failed start
- * goes to CLOSED, a close before the start from NEW to CLOSING. {@link #setState} is the one place the state
- * changes (under one lock, {@code lock}); it rejects other moves and logs one line per change. Upstream start and
- * change and purge need RUNNING.
+ * <p>States ({@link State}): {@code NEW -start-> STARTING -> RUNNING -close-> CLOSING -> CLOSED}; a
+ * failed start goes to CLOSED, a close before the start from NEW to CLOSING. {@link #setState} is
+ * the one place the state changes (under one lock, {@code lock}); it rejects other moves and logs
+ * one line per change. Upstream start and change and purge need RUNNING.
  *
- * <p>Thread-safety: {@link #start()} once, from one thread. {@link #close()} from any thread, at any time
- * (a shutdown hook): during the flavour detection it ends the wait for the primary; otherwise it waits for
- * the start to finish and then closes. The accessors are thread-safe and return null/empty before the part
- * is started.
+ * <p>Thread-safety: {@link #start()} once, from one thread. {@link #close()} from any thread, at
+ * any time (a shutdown hook): during the flavour detection it ends the wait for the primary;
+ * otherwise it waits for the start to finish and then closes. The accessors are thread-safe and
+ * return null/empty before the part is started.
  */
 public final class Relay implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(Relay.class);
+  private static final Logger LOG = LoggerFactory.getLogger(Relay.class);
   private static final Duration SCHEDULER_STOP_TIMEOUT = Duration.ofSeconds(30);
 
   /** Where the relay is in its life; {@link #setState} is the one place it changes. */
@@ -93,13 +108,14 @@ public final class Relay implements AutoCloseable {
     }
 
     /**
-     * Refuses a command that needs the relay RUNNING (upstream start and change, purge), naming this state.
+     * Refuses a command that needs the relay RUNNING (upstream start and change, purge), naming
+     * this state.
      *
      * @throws IllegalStateException unless RUNNING
      */
     void requireRunning() {
       if (this != RUNNING) {
-        throw new IllegalStateException("the relay is " + name().toLowerCase(java.util.Locale.ROOT));
+        throw new IllegalStateException("the relay is " + name().toLowerCase(Locale.ROOT));
       }
     }
   }
@@ -116,11 +132,17 @@ public final class Relay implements AutoCloseable {
   private volatile ReaderRegistry readers;
   private volatile ReplicaServer replicaServer;
   private volatile SchemaSource schemaSource;
-  /** The upstream replicators, one after another, and the commands that start, stop and switch them. */
+
+  /**
+   * The upstream replicators, one after another, and the commands that start, stop and switch them.
+   */
   private final UpstreamControl upstream;
+
   private volatile Retention retention;
+
   /** Purges through the admin API; null before retention is scheduled. */
   private volatile ManualPurge purges;
+
   private ScheduledExecutorService scheduler;
   private RetentionSchedule retentionSchedule;
   private volatile boolean closedCleanly = true;
@@ -141,10 +163,12 @@ public final class Relay implements AutoCloseable {
   }
 
   /**
-   * Starts every part, in order. On failure, whatever was started is closed again and the relay is CLOSED.
+   * Starts every part, in order. On failure, whatever was started is closed again and the relay is
+   * CLOSED.
    *
-   * @throws RelayStartException saying what failed and what to do (flavour unknown or primary unreachable for
-   *     the detection, store unreadable or corrupt, replica port taken, certificate unreadable, ...)
+   * @throws RelayStartException saying what failed and what to do (flavour unknown or primary
+   *     unreachable for the detection, store unreadable or corrupt, replica port taken, certificate
+   *     unreadable, ...)
    * @throws IllegalStateException if called twice
    */
   public void start() throws RelayStartException {
@@ -161,9 +185,10 @@ public final class Relay implements AutoCloseable {
           throw new RelayStartException("stopped before the relay finished starting");
         }
         flavor = detected;
-        log.info("acting as {}, learnt from {}", name(detected.flavor()), detected.source());
-        metrics = new RelayMetrics(time, () -> store, this::retentions, upstreams, () -> dumps,
-            () -> replicaServer);
+        LOG.info("acting as {}, learnt from {}", name(detected.flavor()), detected.source());
+        metrics =
+            new RelayMetrics(
+                time, () -> store, this::retentions, upstreams, () -> dumps, () -> replicaServer);
         openStore(detected.flavor());
         listenForReplicas(detected.flavor());
         serveAdmin();
@@ -183,55 +208,83 @@ public final class Relay implements AutoCloseable {
   }
 
   private void openStore(GtidFlavor gtidFlavor) throws RelayStartException {
-    StoreConfig storeConfig = StoreConfig.builder(config.dataDir(), gtidFlavor)
-        .syncPolicy(config.syncPolicy())
-        .time(time)
-        .build();
+    StoreConfig storeConfig =
+        StoreConfig.builder(config.dataDir(), gtidFlavor)
+            .syncPolicy(config.syncPolicy())
+            .time(time)
+            .build();
     try {
       store = BinlogStore.open(storeConfig);
     } catch (IOException | UncheckedIOException e) {
-      throw new RelayStartException("cannot open the binlog store in " + config.dataDir().toAbsolutePath() + ": "
-          + e.getMessage() + "; check that the directory is writable and the disk is not full", e);
+      throw new RelayStartException(
+          "cannot open the binlog store in "
+              + config.dataDir().toAbsolutePath()
+              + ": "
+              + e.getMessage()
+              + "; check that the directory is writable and the disk is not full",
+          e);
     } catch (StoreException e) {
-      throw new RelayStartException("cannot open the binlog store in " + config.dataDir().toAbsolutePath() + ": "
-          + e.getMessage(), e);
+      throw new RelayStartException(
+          "cannot open the binlog store in "
+              + config.dataDir().toAbsolutePath()
+              + ": "
+              + e.getMessage(),
+          e);
     }
     metrics.storeListeners().forEach(store::addListener);
-    store.addListener(new org.binlogrelay.storage.StoreListener() {
-      @Override
-      public void fileCreated(String name) {
-        log.info("binlog rotated: now storing {}", name);
-      }
+    store.addListener(
+        new StoreListener() {
+          @Override
+          public void fileCreated(String name) {
+            LOG.info("binlog rotated: now storing {}", name);
+          }
 
-      @Override
-      public void failed(Throwable cause) {
-        // the store logged the error itself (ERROR, with what to do); this is the relay's state change
-        log.warn("store stopped accepting writes ({}); replicas are still served what is stored",
-            cause.getMessage());
-      }
+          @Override
+          public void failed(Throwable cause) {
+            // the store logged the error itself (ERROR, with what to do); this is the relay's state
+            // change
+            LOG.warn(
+                "store stopped accepting writes ({}); replicas are still served what is stored",
+                cause.getMessage());
+          }
 
-      @Override
-      public void resumed(org.binlogrelay.storage.StoreHealth health) {
-        log.info("store accepts writes again ({} resume(s) so far)", health.resumes());
-      }
-    });
+          @Override
+          public void resumed(StoreHealth health) {
+            LOG.info("store accepts writes again ({} resume(s) so far)", health.resumes());
+          }
+        });
     RecoveryReport report = store.recoveryReport();
-    log.info("store {} opened ({} sync) in {} ms: {} file(s), ends at {}, next upstream position {}, {}",
-        config.dataDir().toAbsolutePath(), config.syncPolicy(), report.took().toMillis(), store.files().size(),
+    LOG.info(
+        "store {} opened ({} sync) in {} ms: {} file(s), ends at {}, next upstream position {}, {}",
+        config.dataDir().toAbsolutePath(),
+        config.syncPolicy(),
+        report.took().toMillis(),
+        store.files().size(),
         report.end() == null ? "(empty)" : report.end(),
         report.nextUpstreamPosition() == null ? "(none yet)" : report.nextUpstreamPosition(),
-        report.clean() ? "nothing to repair" : report.truncations().size() + " truncation(s) and "
-            + report.actions().size() + " repair(s), logged above");
+        report.clean()
+            ? "nothing to repair"
+            : report.truncations().size()
+                + " truncation(s) and "
+                + report.actions().size()
+                + " repair(s), logged above");
     StoreHealth health = store.health();
     if (!health.accepting()) {
-      // e.g. started on a full disk: recovery wrote nothing and left its repairs for when writes work again
-      log.warn("store opened not accepting writes ({}: {}); replicas are served what it holds, and the upstream"
-          + " retries the store until {} takes writes again", health.condition(), health.lastError(),
+      // e.g. started on a full disk: recovery wrote nothing and left its repairs for when writes
+      // work again
+      LOG.warn(
+          "store opened not accepting writes ({}: {}); replicas are served what it holds, and the upstream"
+              + " retries the store until {} takes writes again",
+          health.condition(),
+          health.lastError(),
           config.dataDir().toAbsolutePath());
     }
   }
 
-  /** The primary's version: from its greeting or the stored files; null if neither told it (--flavor, empty). */
+  /**
+   * The primary's version: from its greeting or the stored files; null if neither told it
+   * (--flavor, empty).
+   */
   private String upstreamVersion() {
     if (flavor.serverVersion() != null) {
       return flavor.serverVersion();
@@ -239,87 +292,114 @@ public final class Relay implements AutoCloseable {
     try {
       return StoredServerVersion.of(config.dataDir()).orElse(null);
     } catch (IOException e) {
-      log.warn("cannot read the stored binlogs' server version ({}); announcing the default version", e.getMessage());
+      LOG.warn(
+          "cannot read the stored binlogs' server version ({}); announcing the default version",
+          e.getMessage());
       return null;
     }
   }
 
   private void listenForReplicas(GtidFlavor gtidFlavor) throws RelayStartException {
     readers = new ReaderRegistry();
-    ServingWiring serving = ServingWiring.over(store, readers, config.downstream().serverId(), metrics.dumpObserver(),
-        time);
+    ServingWiring serving =
+        ServingWiring.over(
+            store, readers, config.downstream().serverId(), metrics.dumpObserver(), time);
     dumps = serving.dumpHandler();
     SqlFlavor dialect = SqlFlavor.of(gtidFlavor);
     String version = AnnouncedVersion.choose(null, upstreamVersion(), dialect);
-    log.info("announcing server version '{}' to replicas", version);
+    LOG.info("announcing server version '{}' to replicas", version);
     SchemaStatements schema = SchemaStatements.off(dialect.productName());
     if (config.schemaSource() != null) {
       schemaSource = new SchemaSource(config.schemaSource(), time);
       schema = new ForwardingSchemaStatements(schemaSource);
-      log.info("{}: statements that read table schemas are forwarded to it for accounts with SCHEMA_READ,"
-          + " connecting when first asked", config.schemaSource());
+      LOG.info(
+          "{}: statements that read table schemas are forwarded to it for accounts with SCHEMA_READ,"
+              + " connecting when first asked",
+          config.schemaSource());
     } else {
-      log.info("no schema source: statements that read table schemas get error 1235 (see --schema-source)");
+      LOG.info(
+          "no schema source: statements that read table schemas get error 1235 (see --schema-source)");
     }
     try {
-      replicaServer = ReplicaServer.start(config.downstream().toConfig(dialect, version, ownVariables(dialect,
-              config.downstream().toConfig(dialect, version).identity())),
-          serving.dumpHandler(), serving.listing(), schema, time, new UpstreamReport(this::upstream,
-              () -> store, serving.listing(), time), UpstreamReport.dumps(() -> dumps));
+      replicaServer =
+          ReplicaServer.start(
+              config
+                  .downstream()
+                  .toConfig(
+                      dialect,
+                      version,
+                      ownVariables(
+                          dialect, config.downstream().toConfig(dialect, version).identity())),
+              serving.dumpHandler(),
+              serving.listing(),
+              schema,
+              time,
+              new UpstreamReport(this::upstream, () -> store, serving.listing(), time),
+              UpstreamReport.dumps(() -> dumps));
     } catch (UncheckedIOException e) {
-      throw new RelayStartException(e.getMessage() + "; choose another --port or --bind-address", e);
+      throw new RelayStartException(
+          e.getMessage() + "; choose another --port or --bind-address", e);
     } catch (IllegalArgumentException e) {
       throw new RelayStartException("cannot serve replicas: " + e.getMessage(), e);
     }
   }
 
   /**
-   * The binlog variables that describe the relay's own storage rather than the primary's (docs/downstream.md):
-   * expiry from the retention policy, {@code sync_binlog} from the sync policy.
+   * The binlog variables that describe the relay's own storage rather than the primary's
+   * (docs/downstream.md): expiry from the retention policy, {@code sync_binlog} from the sync
+   * policy.
    */
-  private java.util.List<org.binlogrelay.server.downstream.sql.SystemVariable> ownVariables(SqlFlavor dialect,
-      org.binlogrelay.server.downstream.sql.ServerIdentity identity) {
-    java.util.Set<String> known = new java.util.HashSet<>();
-    dialect.variables(identity, org.binlogrelay.server.downstream.sql.BinlogListing.EMPTY).forEach(v ->
-        known.add(v.name()));
+  private List<SystemVariable> ownVariables(SqlFlavor dialect, ServerIdentity identity) {
+    Set<String> known = new HashSet<>();
+    dialect.variables(identity, BinlogListing.EMPTY).forEach(v -> known.add(v.name()));
     long expire = config.retention().maxAge().toSeconds();
-    boolean purges = expire > 0 || config.retention().maxTotalBytes() > 0 || config.retention().maxFiles() > 0;
+    boolean purges =
+        expire > 0 || config.retention().maxTotalBytes() > 0 || config.retention().maxFiles() > 0;
     String sync = config.syncPolicy().forcesEveryTransaction() ? "1" : "0";
-    return java.util.List.of(
-        org.binlogrelay.server.downstream.sql.SystemVariable.global("binlog_expire_logs_seconds",
-            org.binlogrelay.server.downstream.sql.VariableType.UNSIGNED, Long.toString(expire)),
-        org.binlogrelay.server.downstream.sql.SystemVariable.global("binlog_expire_logs_auto_purge",
-            org.binlogrelay.server.downstream.sql.VariableType.BOOLEAN, purges ? "1" : "0"),
-        org.binlogrelay.server.downstream.sql.SystemVariable.global("expire_logs_days",
-            org.binlogrelay.server.downstream.sql.VariableType.STRING,
-            String.format(java.util.Locale.ROOT, "%.6f", expire / 86400.0)),
-        org.binlogrelay.server.downstream.sql.SystemVariable.global("sync_binlog",
-            org.binlogrelay.server.downstream.sql.VariableType.UNSIGNED, sync))
-        .stream().filter(v -> known.contains(v.name())).toList();
+    return List.of(
+            SystemVariable.global(
+                "binlog_expire_logs_seconds", VariableType.UNSIGNED, Long.toString(expire)),
+            SystemVariable.global(
+                "binlog_expire_logs_auto_purge", VariableType.BOOLEAN, purges ? "1" : "0"),
+            SystemVariable.global(
+                "expire_logs_days",
+                VariableType.STRING,
+                String.format(Locale.ROOT, "%.6f", expire / 86400.0)),
+            SystemVariable.global("sync_binlog", VariableType.UNSIGNED, sync))
+        .stream()
+        .filter(v -> known.contains(v.name()))
+        .toList();
   }
 
   private void serveAdmin() throws RelayStartException {
     AdminConfig admin = config.admin();
     if (admin == null) {
-      log.info("admin API and /metrics off (--admin-port 0)");
+      LOG.info("admin API and /metrics off (--admin-port 0)");
       return;
     }
     try {
-      adminServer = AdminServer.start(admin, new AdminApi(new RelayAdmin(this, time, admin.commandTimeout()),
-          admin.token()));
+      adminServer =
+          AdminServer.start(
+              admin,
+              new AdminApi(new RelayAdmin(this, time, admin.commandTimeout()), admin.token()));
     } catch (UncheckedIOException e) {
-      throw new RelayStartException(e.getMessage() + "; choose another --admin-port or --admin-bind-address", e);
+      throw new RelayStartException(
+          e.getMessage() + "; choose another --admin-port or --admin-bind-address", e);
     }
   }
 
   private void scheduleMetrics() {
-    scheduler.scheduleAtFixedRate(() -> {
-      try {
-        metrics.sample();
-      } catch (RuntimeException e) {
-        log.warn("sampling the replicas' lag failed; the next sample retries", e);
-      }
-    }, 0, 1, TimeUnit.SECONDS);
+    scheduler.scheduleAtFixedRate(
+        () -> {
+          try {
+            metrics.sample();
+          } catch (RuntimeException e) {
+            LOG.warn("sampling the replicas' lag failed; the next sample retries", e);
+          }
+        },
+        0,
+        1,
+        TimeUnit.SECONDS);
   }
 
   private void followPrimary() {
@@ -337,25 +417,25 @@ public final class Relay implements AutoCloseable {
   }
 
   /**
-   * Follows the primary again with a new replicator, after a stop or a failure ({@link UpstreamControl#start}).
+   * Follows the primary again with a new replicator, after a stop or a failure ({@link
+   * UpstreamControl#start}).
    *
-   * @throws IllegalStateException if no primary is configured, the relay is not running, or the replicator still
-   *     runs
+   * @throws IllegalStateException if no primary is configured, the relay is not running, or the
+   *     replicator still runs
    */
   void startUpstream() {
     upstream.start();
   }
 
   /**
-   * Follows {@code next} from now on ({@link UpstreamControl#change}): switched by GTID while the replicator runs,
-   * else a new replicator on it.
+   * Follows {@code next} from now on ({@link UpstreamControl#change}): switched by GTID while the
+   * replicator runs, else a new replicator on it.
    *
    * @return the switch, or {@code null} when a new replicator was started
    * @throws IllegalStateException if no primary is configured or the relay is not running
    */
-  org.binlogrelay.server.upstream.SourceSwitch changeUpstream(UpstreamConfig next, Duration timeout)
-      throws org.binlogrelay.server.upstream.SourceRefusedException, java.util.concurrent.TimeoutException,
-      InterruptedException {
+  SourceSwitch changeUpstream(UpstreamConfig next, Duration timeout)
+      throws SourceRefusedException, TimeoutException, InterruptedException {
     return upstream.change(next, timeout);
   }
 
@@ -365,43 +445,51 @@ public final class Relay implements AutoCloseable {
   }
 
   /**
-   * Purges through the admin API, with the configured retention's rules (or, without one, rules that keep
-   * everything but what is asked): the files before {@code firstKept}.
+   * Purges through the admin API, with the configured retention's rules (or, without one, rules
+   * that keep everything but what is asked): the files before {@code firstKept}.
    *
-   * @throws IllegalStateException if the relay is not running (a purge never overlaps the store's close)
+   * @throws IllegalStateException if the relay is not running (a purge never overlaps the store's
+   *     close)
    * @throws IllegalArgumentException if the store holds no {@code firstKept}
    */
-  org.binlogrelay.storage.retention.RetentionRun purge(String firstKept, boolean force) throws IOException {
+  RetentionRun purge(String firstKept, boolean force) throws IOException {
     ManualPurge p = purges;
     if (p == null) {
-      // made when the start schedules retention, just before RUNNING: the relay is starting, or its start failed
+      // made when the start schedules retention, just before RUNNING: the relay is starting, or its
+      // start failed
       state.requireRunning();
       throw new IllegalStateException("the relay is starting");
     }
     return p.purge(firstKept, force);
   }
 
-  private java.util.List<Retention> retentions() {
+  private List<Retention> retentions() {
     ManualPurge p = purges;
-    return p == null ? java.util.List.of() : p.retentions();
+    return p == null ? List.of() : p.retentions();
   }
 
   private void scheduleRetention() {
-    scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread thread = new Thread(r, "relay-scheduler");
-      thread.setDaemon(true);
-      return thread;
-    });
-    if (config.retention().maxAge().isZero() && config.retention().maxTotalBytes() == 0
+    scheduler =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread thread = new Thread(r, "relay-scheduler");
+              thread.setDaemon(true);
+              return thread;
+            });
+    if (config.retention().maxAge().isZero()
+        && config.retention().maxTotalBytes() == 0
         && config.retention().maxFiles() == 0) {
-      log.info("retention off: every stored file is kept");
+      LOG.info("retention off: every stored file is kept");
       purges = new ManualPurge(store, readers, time, null, this::state);
       return;
     }
     retention = new Retention(store, config.retention(), readers, time);
     purges = new ManualPurge(store, readers, time, retention, this::state);
-    retentionSchedule = RetentionSchedule.start(retention, store, scheduler, config.retentionInterval());
-    log.info("retention at each rotation and every {} s: {}", config.retentionInterval().toSeconds(),
+    retentionSchedule =
+        RetentionSchedule.start(retention, store, scheduler, config.retentionInterval());
+    LOG.info(
+        "retention at each rotation and every {} s: {}",
+        config.retentionInterval().toSeconds(),
         describe(config));
   }
 
@@ -411,20 +499,33 @@ public final class Relay implements AutoCloseable {
       s.append("files older than ").append(c.retention().maxAge().toSeconds()).append(" s");
     }
     if (c.retention().maxTotalBytes() > 0) {
-      s.append(s.isEmpty() ? "" : ", ").append("oldest files beyond ").append(c.retention().maxTotalBytes())
+      s.append(s.isEmpty() ? "" : ", ")
+          .append("oldest files beyond ")
+          .append(c.retention().maxTotalBytes())
           .append(" bytes");
     }
     if (c.retention().maxFiles() > 0) {
-      s.append(s.isEmpty() ? "" : ", ").append("oldest files beyond ").append(c.retention().maxFiles())
+      s.append(s.isEmpty() ? "" : ", ")
+          .append("oldest files beyond ")
+          .append(c.retention().maxFiles())
           .append(" files");
     }
-    return "removes " + s + (c.retention().purgeFilesInUse() ? "" : ", except files replicas still read");
+    return "removes "
+        + s
+        + (c.retention().purgeFilesInUse() ? "" : ", except files replicas still read");
   }
 
   private String summary() {
-    return name(flavor.flavor()) + " relay, replicas on " + replicaServer.address() + " (server_id "
-        + config.downstream().serverId() + "), " + upstream.replicator().map(r -> "following " + r.config().host()
-            + ":" + r.config().port()).orElse("no primary");
+    return name(flavor.flavor())
+        + " relay, replicas on "
+        + replicaServer.address()
+        + " (server_id "
+        + config.downstream().serverId()
+        + "), "
+        + upstream
+            .replicator()
+            .map(r -> "following " + r.config().host() + ":" + r.config().port())
+            .orElse("no primary");
   }
 
   private static String name(GtidFlavor f) {
@@ -432,8 +533,9 @@ public final class Relay implements AutoCloseable {
   }
 
   /**
-   * Stops everything, in order: replicas, retention, upstream, store. Idempotent; never throws (a part that fails
-   * to stop is logged and {@link #closedCleanly()} turns false). Waits for a start under way.
+   * Stops everything, in order: replicas, retention, upstream, store. Idempotent; never throws (a
+   * part that fails to stop is logged and {@link #closedCleanly()} turns false). Waits for a start
+   * under way.
    */
   @Override
   public void close() {
@@ -455,11 +557,11 @@ public final class Relay implements AutoCloseable {
   }
 
   /**
-   * Closes whatever was started, in shutdown order. Holds {@link #lock}; the state is no longer RUNNING, so no
-   * admin command starts a replicator or a purge any more (they check it under the locks of {@link
-   * UpstreamControl} and {@link ManualPurge}, which the upstream and store steps take). The admin server closes
-   * after the replica server, so that {@code /health} answers DOWN meanwhile; its close waits for the commands in
-   * work.
+   * Closes whatever was started, in shutdown order. Holds {@link #lock}; the state is no longer
+   * RUNNING, so no admin command starts a replicator or a purge any more (they check it under the
+   * locks of {@link UpstreamControl} and {@link ManualPurge}, which the upstream and store steps
+   * take). The admin server closes after the replica server, so that {@code /health} answers DOWN
+   * meanwhile; its close waits for the commands in work.
    */
   private void closeParts() {
     if (replicaServer != null) {
@@ -475,24 +577,31 @@ public final class Relay implements AutoCloseable {
       step("stop retention", retentionSchedule::close);
     }
     if (scheduler != null) {
-      step("stop the scheduler", () -> {
-        scheduler.shutdown();
-        if (!scheduler.awaitTermination(SCHEDULER_STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-          throw new IllegalStateException("a retention run did not end within " + SCHEDULER_STOP_TIMEOUT);
-        }
-      });
+      step(
+          "stop the scheduler",
+          () -> {
+            scheduler.shutdown();
+            if (!scheduler.awaitTermination(
+                SCHEDULER_STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+              throw new IllegalStateException(
+                  "a retention run did not end within " + SCHEDULER_STOP_TIMEOUT);
+            }
+          });
     }
     step("stop upstream", upstream::close);
     if (store != null) {
-      step("close the store", () -> {
-        ManualPurge p = purges;
-        if (p != null) {
-          p.closeStore();
-        } else {
-          store.close();
-        }
-        log.info("store {} closed at {}", config.dataDir().toAbsolutePath(), store.durableEnd());
-      });
+      step(
+          "close the store",
+          () -> {
+            ManualPurge p = purges;
+            if (p != null) {
+              p.closeStore();
+            } else {
+              store.close();
+            }
+            LOG.info(
+                "store {} closed at {}", config.dataDir().toAbsolutePath(), store.durableEnd());
+          });
     }
     if (metrics != null) {
       step("close the metrics", metrics::close);
@@ -509,23 +618,28 @@ public final class Relay implements AutoCloseable {
     } catch (InterruptedException e) {
       closedCleanly = false;
       Thread.currentThread().interrupt();
-      log.error("interrupted while trying to {}", what);
+      LOG.error("interrupted while trying to {}", what);
     } catch (Exception e) {
       closedCleanly = false;
-      log.error("could not {}: {}", what, e.toString(), e);
+      LOG.error("could not {}: {}", what, e.toString(), e);
     }
   }
 
-  /** The one place the relay's state changes; rejects a move the class comment does not draw. Under {@link #lock}. */
+  /**
+   * The one place the relay's state changes; rejects a move the class comment does not draw. Under
+   * {@link #lock}.
+   */
   private void setState(State next, String detail) {
     if (!state.canMoveTo(next)) {
       throw new IllegalStateException("the relay cannot move from " + state + " to " + next);
     }
     state = next;
-    log.info("relay {}: {}", next.name().toLowerCase(java.util.Locale.ROOT), detail);
+    LOG.info("relay {}: {}", next.name().toLowerCase(Locale.ROOT), detail);
   }
 
-  /** Waits until the relay is CLOSED (after {@link #close()} or a failed start); false on timeout. */
+  /**
+   * Waits until the relay is CLOSED (after {@link #close()} or a failed start); false on timeout.
+   */
   public boolean awaitClosed(Duration timeout) {
     try {
       return closed.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -553,7 +667,9 @@ public final class Relay implements AutoCloseable {
     return config;
   }
 
-  /** The flavour the relay acts as, and how it was learnt; null before {@link #start()} settled it. */
+  /**
+   * The flavour the relay acts as, and how it was learnt; null before {@link #start()} settled it.
+   */
   public FlavorDetection flavor() {
     return flavor;
   }
@@ -578,7 +694,9 @@ public final class Relay implements AutoCloseable {
     return readers;
   }
 
-  /** Retention, for its counters and {@code PURGE BINARY LOGS}; empty when no limit is configured. */
+  /**
+   * Retention, for its counters and {@code PURGE BINARY LOGS}; empty when no limit is configured.
+   */
   public Optional<Retention> retention() {
     return Optional.ofNullable(retention);
   }

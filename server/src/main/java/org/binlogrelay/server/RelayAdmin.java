@@ -1,9 +1,11 @@
 package org.binlogrelay.server;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 import org.binlogrelay.server.admin.ApiException;
@@ -19,6 +21,7 @@ import org.binlogrelay.server.upstream.UpstreamReplicator;
 import org.binlogrelay.server.upstream.UpstreamStatus;
 import org.binlogrelay.storage.BinlogStore;
 import org.binlogrelay.storage.FileMetadata;
+import org.binlogrelay.storage.Position;
 import org.binlogrelay.storage.Time;
 import org.binlogrelay.storage.read.ReaderRegistry;
 import org.binlogrelay.storage.retention.RetentionRun;
@@ -26,19 +29,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The admin API's view of a {@link Relay}: reads its parts, and turns commands into the relay's operations with
- * the answers docs/admin-api.md names (409 for a state that does not allow the command, 503 for a primary that
- * cannot be reached in time). Thread-safe (the relay's operations are).
+ * The admin API's view of a {@link Relay}: reads its parts, and turns commands into the relay's
+ * operations with the answers docs/admin-api.md names (409 for a state that does not allow the
+ * command, 503 for a primary that cannot be reached in time). Thread-safe (the relay's operations
+ * are).
  */
 final class RelayAdmin implements RelayControl {
-  private static final Logger log = LoggerFactory.getLogger(RelayAdmin.class);
+  private static final Logger LOG = LoggerFactory.getLogger(RelayAdmin.class);
   private static final long POLL_MILLIS = 20;
 
   private final Relay relay;
   private final Time time;
   private final Duration commandTimeout;
 
-  /** @param commandTimeout how long stop, change and rotate wait before they answer 503 (or 409 for rotate) */
+  /**
+   * @param commandTimeout how long stop, change and rotate wait before they answer 503 (or 409 for
+   *     rotate)
+   */
   RelayAdmin(Relay relay, Time time, Duration commandTimeout) {
     this.relay = relay;
     this.time = time;
@@ -49,13 +56,20 @@ final class RelayAdmin implements RelayControl {
   public RelayFacts relay() {
     FlavorDetection f = relay.flavor();
     String flavor = f == null ? null : f.flavor().id();
-    String address = relay.replicaServer() == null ? null : hostPort(relay.replicaServer().address());
-    return new RelayFacts(relay.state().name(), RelayMain.Version.projectVersion(), flavor,
-        relay.config().downstream().serverId(), relay.config().downstream().serverUuid(), address,
-        relay.startedAtMillis(), time.milliseconds());
+    String address =
+        relay.replicaServer() == null ? null : hostPort(relay.replicaServer().address());
+    return new RelayFacts(
+        relay.state().name(),
+        RelayMain.Version.projectVersion(),
+        flavor,
+        relay.config().downstream().serverId(),
+        relay.config().downstream().serverUuid(),
+        address,
+        relay.startedAtMillis(),
+        time.milliseconds());
   }
 
-  private static String hostPort(java.net.InetSocketAddress a) {
+  private static String hostPort(InetSocketAddress a) {
     String host = a.getAddress().getHostAddress();
     return (host.contains(":") ? "[" + host + "]" : host) + ":" + a.getPort();
   }
@@ -113,8 +127,12 @@ final class RelayAdmin implements RelayControl {
   public void stopUpstream() throws ApiException {
     try {
       if (!relay.stopUpstream(commandTimeout)) {
-        throw new ApiException(503, "unavailable", "the upstream thread did not end within "
-            + commandTimeout.toSeconds() + " s (it finishes a store append); ask again");
+        throw new ApiException(
+            503,
+            "unavailable",
+            "the upstream thread did not end within "
+                + commandTimeout.toSeconds()
+                + " s (it finishes a store append); ask again");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -134,27 +152,55 @@ final class RelayAdmin implements RelayControl {
   }
 
   @Override
-  public SourceSwitch changeUpstream(String host, Integer port, String user, String password) throws ApiException {
+  public SourceSwitch changeUpstream(String host, Integer port, String user, String password)
+      throws ApiException {
     UpstreamConfig c = relay.upstreamConfig();
     UpstreamConfig next;
     try {
-      next = new UpstreamConfig(host == null ? c.host() : host, port == null ? c.port() : port,
-          user == null ? c.user() : user, password == null ? c.password() : password, c.serverId(), c.replicaUuid(),
-          c.reportHost(), c.reportPort(), c.heartbeatPeriod(), c.deadAfterHeartbeats(), c.connectTimeout(), c.start(),
-          c.backoff(), c.semiSync(), c.tls());
+      next =
+          new UpstreamConfig(
+              host == null ? c.host() : host,
+              port == null ? c.port() : port,
+              user == null ? c.user() : user,
+              password == null ? c.password() : password,
+              c.serverId(),
+              c.replicaUuid(),
+              c.reportHost(),
+              c.reportPort(),
+              c.heartbeatPeriod(),
+              c.deadAfterHeartbeats(),
+              c.connectTimeout(),
+              c.start(),
+              c.backoff(),
+              c.semiSync(),
+              c.tls());
     } catch (IllegalArgumentException e) {
       throw new ApiException(400, "bad_request", e.getMessage());
     }
     try {
       SourceSwitch done = relay.changeUpstream(next, commandTimeout);
       String from = c.host() + ":" + c.port();
-      return done != null ? done : new SourceSwitch(from, next.host() + ":" + next.port(),
-          relay.store().readableEnd(), relay.store().executedGtids().toString());
+      return done != null
+          ? done
+          : new SourceSwitch(
+              from,
+              next.host() + ":" + next.port(),
+              relay.store().readableEnd(),
+              relay.store().executedGtids().toString());
     } catch (SourceRefusedException e) {
       throw new ApiException(409, "conflict", e.getMessage());
     } catch (TimeoutException e) {
-      throw new ApiException(503, "unavailable", "the check of " + next.host() + ":" + next.port() + " did not finish"
-          + " within " + commandTimeout.toSeconds() + " s; it goes on, GET /api/v1/upstream shows the outcome");
+      throw new ApiException(
+          503,
+          "unavailable",
+          "the check of "
+              + next.host()
+              + ":"
+              + next.port()
+              + " did not finish"
+              + " within "
+              + commandTimeout.toSeconds()
+              + " s; it goes on, GET /api/v1/upstream shows the outcome");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ApiException(503, "unavailable", "interrupted while switching the source");
@@ -169,20 +215,42 @@ final class RelayAdmin implements RelayControl {
     BinlogStore store = relay.store();
     String before = store.currentFile().orElse(null);
     Optional<UpstreamStatus> status = relay.upstream().map(u -> u.state().status());
-    if (status.isEmpty() || status.get() == UpstreamStatus.STOPPED || status.get() == UpstreamStatus.FAILED) {
-      throw new ApiException(409, "conflict", "the upstream is " + status.map(Enum::name).orElse("not running")
-          + ": the relay would not store the primary's new file; start it first (relayctl source start)");
+    if (status.isEmpty()
+        || status.get() == UpstreamStatus.STOPPED
+        || status.get() == UpstreamStatus.FAILED) {
+      throw new ApiException(
+          409,
+          "conflict",
+          "the upstream is "
+              + status.map(Enum::name).orElse("not running")
+              + ": the relay would not store the primary's new file; start it first (relayctl source start)");
     }
     try {
       PrimaryStatements.execute(c, "FLUSH BINARY LOGS");
     } catch (PrimaryErrorException e) {
-      throw new ApiException(409, "conflict", "the primary refused FLUSH BINARY LOGS: " + e.getMessage()
-          + (e.getMessage().contains("1227") ? " (the relay's user needs the RELOAD privilege)" : ""));
+      throw new ApiException(
+          409,
+          "conflict",
+          "the primary refused FLUSH BINARY LOGS: "
+              + e.getMessage()
+              + (e.getMessage().contains("1227")
+                  ? " (the relay's user needs the RELOAD privilege)"
+                  : ""));
     } catch (IOException e) {
-      throw new ApiException(503, "unavailable", "cannot reach the primary " + c.host() + ":" + c.port()
-          + " to run FLUSH BINARY LOGS: " + e.getMessage());
+      throw new ApiException(
+          503,
+          "unavailable",
+          "cannot reach the primary "
+              + c.host()
+              + ":"
+              + c.port()
+              + " to run FLUSH BINARY LOGS: "
+              + e.getMessage());
     }
-    log.info("FLUSH BINARY LOGS run on {}:{} through the admin API; waiting for the new file", c.host(), c.port());
+    LOG.info(
+        "FLUSH BINARY LOGS run on {}:{} through the admin API; waiting for the new file",
+        c.host(),
+        c.port());
     long deadline = time.nanoseconds() + commandTimeout.toNanos();
     while (time.nanoseconds() < deadline) {
       List<FileMetadata> files = store.files();
@@ -199,13 +267,18 @@ final class RelayAdmin implements RelayControl {
         break;
       }
     }
-    throw new ApiException(409, "conflict", "the primary rotated, but the relay has not stored a new file within "
-        + commandTimeout.toSeconds() + " s (upstream " + relay.upstream().map(u -> u.state().status().name())
-            .orElse("not running") + "); GET /api/v1/binlogs shows when it arrives");
+    throw new ApiException(
+        409,
+        "conflict",
+        "the primary rotated, but the relay has not stored a new file within "
+            + commandTimeout.toSeconds()
+            + " s (upstream "
+            + relay.upstream().map(u -> u.state().status().name()).orElse("not running")
+            + "); GET /api/v1/binlogs shows when it arrives");
   }
 
   private static boolean newer(String a, String b) {
-    return new org.binlogrelay.storage.Position(a, 4).isAfter(new org.binlogrelay.storage.Position(b, 4));
+    return new Position(a, 4).isAfter(new Position(b, 4));
   }
 
   @Override
@@ -217,8 +290,13 @@ final class RelayAdmin implements RelayControl {
     String firstKept = to;
     if (to != null && store.files().stream().noneMatch(f -> f.name().equals(to))) {
       List<FileMetadata> files = store.files();
-      throw new ApiException(404, "not_found", "Target log not found in binlog index: the relay holds "
-          + (files.isEmpty() ? "no file" : files.get(0).name() + " to " + files.get(files.size() - 1).name()));
+      throw new ApiException(
+          404,
+          "not_found",
+          "Target log not found in binlog index: the relay holds "
+              + (files.isEmpty()
+                  ? "no file"
+                  : files.get(0).name() + " to " + files.get(files.size() - 1).name()));
     }
     if (before != null) {
       long seconds = before.getEpochSecond();
@@ -236,8 +314,12 @@ final class RelayAdmin implements RelayControl {
     }
     try {
       RetentionRun run = relay.purge(firstKept, force);
-      log.info("purge through the admin API up to {}{}: removed {}, kept {} for replicas", firstKept,
-          force ? " (forced)" : "", run.removed(), run.keptForReaders());
+      LOG.info(
+          "purge through the admin API up to {}{}: removed {}, kept {} for replicas",
+          firstKept,
+          force ? " (forced)" : "",
+          run.removed(),
+          run.keptForReaders());
       return run;
     } catch (IllegalArgumentException e) {
       throw new ApiException(404, "not_found", e.getMessage());
@@ -252,25 +334,31 @@ final class RelayAdmin implements RelayControl {
   public Optional<String> unhealthy() {
     Relay.State s = relay.state();
     if (s == Relay.State.CLOSING || s == Relay.State.CLOSED) {
-      return Optional.of("the relay is " + s.name().toLowerCase(java.util.Locale.ROOT));
+      return Optional.of("the relay is " + s.name().toLowerCase(Locale.ROOT));
     }
     // FAILED does not cure itself (BACKING_OFF and WAITING_FOR_STORE do): someone must act
-    return relay.upstream().map(UpstreamReplicator::state).filter(u -> u.status() == UpstreamStatus.FAILED)
+    return relay
+        .upstream()
+        .map(UpstreamReplicator::state)
+        .filter(u -> u.status() == UpstreamStatus.FAILED)
         .map(u -> "the upstream FAILED: " + u.lastError());
   }
 
   @Override
   public Optional<String> notReady() {
     if (relay.state() != Relay.State.RUNNING) {
-      return Optional.of("the relay is " + relay.state().name().toLowerCase(java.util.Locale.ROOT));
+      return Optional.of("the relay is " + relay.state().name().toLowerCase(Locale.ROOT));
     }
     BinlogStore store = relay.store();
     if (store == null) {
       return Optional.of("the store is not open");
     }
     if (!store.health().accepting()) {
-      return Optional.of("the store does not accept writes: " + store.health().condition() + ": "
-          + store.health().lastError());
+      return Optional.of(
+          "the store does not accept writes: "
+              + store.health().condition()
+              + ": "
+              + store.health().lastError());
     }
     if (relay.replicaServer() == null) {
       return Optional.of("the replica port does not listen");

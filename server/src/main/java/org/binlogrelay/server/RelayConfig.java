@@ -12,56 +12,120 @@ import org.binlogrelay.storage.SyncPolicy;
 import org.binlogrelay.storage.retention.RetentionPolicy;
 
 /**
- * Everything a {@link Relay} needs to run, as the command line or the configuration file gave it. Immutable;
- * {@link #toString()} hides the primary's and the schema source's passwords (through {@link
- * UpstreamConfig#toString()} and {@link SchemaSourceConfig#toString()}).
+ * Everything a {@link Relay} needs to run, as the command line or the configuration file gave it.
+ * Immutable; {@link #toString()} hides the primary's and the schema source's passwords (through
+ * {@link UpstreamConfig#toString()} and {@link SchemaSourceConfig#toString()}).
  *
  * @param dataDir the store's directory (created if missing)
- * @param flavor MySQL or MariaDB, {@code null} to detect it: from the stored files if there are any, else from
- *     the primary's greeting (see {@link FlavorDetection})
+ * @param flavor MySQL or MariaDB, {@code null} to detect it: from the stored files if there are
+ *     any, else from the primary's greeting (see {@link FlavorDetection})
  * @param syncPolicy when stored bytes are forced to disk
  * @param retention which old files are removed
  * @param retentionInterval how often retention runs
  * @param upstream the primary to follow, {@code null} to only serve what is stored
  * @param downstream how replicas are served
- * @param detectionTimeout how long to keep trying to reach the primary when its flavour must be detected
- * @param admin the admin HTTP server ({@code /metrics}, {@code /api/v1}), {@code null} to serve none
- * @param schemaSource the server statements that read table schemas are forwarded to, {@code null} to refuse them
- *     (ER_NOT_SUPPORTED_YET)
+ * @param detectionTimeout how long to keep trying to reach the primary when its flavour must be
+ *     detected
+ * @param admin the admin HTTP server ({@code /metrics}, {@code /api/v1}), {@code null} to serve
+ *     none
+ * @param schemaSource the server statements that read table schemas are forwarded to, {@code null}
+ *     to refuse them (ER_NOT_SUPPORTED_YET)
  */
-public record RelayConfig(Path dataDir, GtidFlavor flavor, SyncPolicy syncPolicy, RetentionPolicy retention,
-    Duration retentionInterval, UpstreamConfig upstream, DownstreamSettings downstream, Duration detectionTimeout,
-    AdminConfig admin, SchemaSourceConfig schemaSource) {
+public record RelayConfig(
+    Path dataDir,
+    GtidFlavor flavor,
+    SyncPolicy syncPolicy,
+    RetentionPolicy retention,
+    Duration retentionInterval,
+    UpstreamConfig upstream,
+    DownstreamSettings downstream,
+    Duration detectionTimeout,
+    AdminConfig admin,
+    SchemaSourceConfig schemaSource) {
 
-  /** Retention runs once a minute by default; MySQL purges at each rotation, which is rarer on a busy primary. */
+  /**
+   * Retention runs once a minute by default; MySQL purges at each rotation, which is rarer on a
+   * busy primary.
+   */
   public static final Duration DEFAULT_RETENTION_INTERVAL = Duration.ofMinutes(1);
+
   /** How long a first start keeps trying to reach the primary to learn its flavour. */
   public static final Duration DEFAULT_DETECTION_TIMEOUT = Duration.ofSeconds(60);
 
   /** A configuration without the admin HTTP server. */
-  public RelayConfig(Path dataDir, GtidFlavor flavor, SyncPolicy syncPolicy, RetentionPolicy retention,
-      Duration retentionInterval, UpstreamConfig upstream, DownstreamSettings downstream, Duration detectionTimeout) {
-    this(dataDir, flavor, syncPolicy, retention, retentionInterval, upstream, downstream, detectionTimeout, null);
+  public RelayConfig(
+      Path dataDir,
+      GtidFlavor flavor,
+      SyncPolicy syncPolicy,
+      RetentionPolicy retention,
+      Duration retentionInterval,
+      UpstreamConfig upstream,
+      DownstreamSettings downstream,
+      Duration detectionTimeout) {
+    this(
+        dataDir,
+        flavor,
+        syncPolicy,
+        retention,
+        retentionInterval,
+        upstream,
+        downstream,
+        detectionTimeout,
+        null);
   }
 
   /** A configuration without a schema source. */
-  public RelayConfig(Path dataDir, GtidFlavor flavor, SyncPolicy syncPolicy, RetentionPolicy retention,
-      Duration retentionInterval, UpstreamConfig upstream, DownstreamSettings downstream, Duration detectionTimeout,
+  public RelayConfig(
+      Path dataDir,
+      GtidFlavor flavor,
+      SyncPolicy syncPolicy,
+      RetentionPolicy retention,
+      Duration retentionInterval,
+      UpstreamConfig upstream,
+      DownstreamSettings downstream,
+      Duration detectionTimeout,
       AdminConfig admin) {
-    this(dataDir, flavor, syncPolicy, retention, retentionInterval, upstream, downstream, detectionTimeout, admin,
+    this(
+        dataDir,
+        flavor,
+        syncPolicy,
+        retention,
+        retentionInterval,
+        upstream,
+        downstream,
+        detectionTimeout,
+        admin,
         null);
   }
 
   /** The same configuration with {@code adminConfig} ({@code null}: no admin server). */
   public RelayConfig withAdmin(AdminConfig adminConfig) {
-    return new RelayConfig(dataDir, flavor, syncPolicy, retention, retentionInterval, upstream, downstream,
-        detectionTimeout, adminConfig, schemaSource);
+    return new RelayConfig(
+        dataDir,
+        flavor,
+        syncPolicy,
+        retention,
+        retentionInterval,
+        upstream,
+        downstream,
+        detectionTimeout,
+        adminConfig,
+        schemaSource);
   }
 
   /** The same configuration with {@code source} as the schema source ({@code null}: none). */
   public RelayConfig withSchemaSource(SchemaSourceConfig source) {
-    return new RelayConfig(dataDir, flavor, syncPolicy, retention, retentionInterval, upstream, downstream,
-        detectionTimeout, admin, source);
+    return new RelayConfig(
+        dataDir,
+        flavor,
+        syncPolicy,
+        retention,
+        retentionInterval,
+        upstream,
+        downstream,
+        detectionTimeout,
+        admin,
+        source);
   }
 
   public RelayConfig {
@@ -72,7 +136,8 @@ public record RelayConfig(Path dataDir, GtidFlavor flavor, SyncPolicy syncPolicy
     Objects.requireNonNull(downstream, "downstream");
     Objects.requireNonNull(detectionTimeout, "detectionTimeout");
     if (retentionInterval.isNegative() || retentionInterval.isZero()) {
-      throw new IllegalArgumentException("retention interval must be positive, got " + retentionInterval);
+      throw new IllegalArgumentException(
+          "retention interval must be positive, got " + retentionInterval);
     }
   }
 

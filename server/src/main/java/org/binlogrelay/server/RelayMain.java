@@ -10,9 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -32,16 +32,18 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * Entry point of the relay process: {@code binlog-relay [OPTIONS]}. Parses the options ({@link RelayOptions}, with
- * values from the environment and {@code --config FILE}, see {@link OptionSources} and {@link ConfigFile}; {@code
- * --source URL}, see {@link SourceUrl}) into a {@link RelayConfig}, {@linkplain Check checks} it against this host
- * ({@link Preflight}) and hands it to a {@link Launcher}, by default {@link RelayProcess}, which runs a {@link Relay}
- * until SIGTERM or SIGINT. A message about a value from the environment or the file names where it was set
- * ({@code relay.yaml:7}, {@code $BINLOG_RELAY_PORT}); no message or log line shows a password.
+ * Entry point of the relay process: {@code binlog-relay [OPTIONS]}. Parses the options ({@link
+ * RelayOptions}, with values from the environment and {@code --config FILE}, see {@link
+ * OptionSources} and {@link ConfigFile}; {@code --source URL}, see {@link SourceUrl}) into a {@link
+ * RelayConfig}, {@linkplain Check checks} it against this host ({@link Preflight}) and hands it to
+ * a {@link Launcher}, by default {@link RelayProcess}, which runs a {@link Relay} until SIGTERM or
+ * SIGINT. A message about a value from the environment or the file names where it was set ({@code
+ * relay.yaml:7}, {@code $BINLOG_RELAY_PORT}); no message or log line shows a password.
  *
- * <p>Exit status: {@value #OK} after a clean stop, {@value #FAILED} when the relay could not start or stop cleanly,
- * {@value #USAGE} for a usage error (an unknown option, a value that does not parse, a missing required option,
- * an unreadable file named by an option): one line saying what is wrong, never a stack trace.
+ * <p>Exit status: {@value #OK} after a clean stop, {@value #FAILED} when the relay could not start
+ * or stop cleanly, {@value #USAGE} for a usage error (an unknown option, a value that does not
+ * parse, a missing required option, an unreadable file named by an option): one line saying what is
+ * wrong, never a stack trace.
  */
 @Command(
     name = "binlog-relay",
@@ -69,7 +71,9 @@ import picocli.CommandLine.Spec;
       "$BINLOG_RELAY_CONFIG) whose keys are the long option names (sync-binlog: 2s). Precedence: command",
       "line, then environment, then file, then defaults.",
       "  " + RelayOptions.PASSWORD_ENV + "  the primary's password (or --primary-password-file).",
-      "  " + RelayOptions.SCHEMA_SOURCE_PASSWORD_ENV + "  the schema source's password (or"
+      "  "
+          + RelayOptions.SCHEMA_SOURCE_PASSWORD_ENV
+          + "  the schema source's password (or"
           + " --schema-source-password-file).",
       "",
       "Examples:",
@@ -87,7 +91,7 @@ import picocli.CommandLine.Spec;
       "See docs/running.md."
     })
 public final class RelayMain implements Callable<Integer> {
-  private static final Logger log = LoggerFactory.getLogger(RelayMain.class);
+  private static final Logger LOG = LoggerFactory.getLogger(RelayMain.class);
   public static final int OK = 0;
   public static final int FAILED = 1;
   public static final int USAGE = 2;
@@ -96,8 +100,10 @@ public final class RelayMain implements Callable<Integer> {
   @FunctionalInterface
   public interface Check {
     /**
-     * @param describe names an option in a message, by key: {@code --port}, {@code --port (relay.yaml:7)}
-     * @throws RelayStartException saying which option does not fit this host, and why (exit status 1)
+     * @param describe names an option in a message, by key: {@code --port}, {@code --port
+     *     (relay.yaml:7)}
+     * @throws RelayStartException saying which option does not fit this host, and why (exit status
+     *     1)
      */
     void check(RelayConfig config, Function<String, String> describe) throws RelayStartException;
   }
@@ -113,23 +119,36 @@ public final class RelayMain implements Callable<Integer> {
     int run(RelayConfig config) throws RelayStartException, InterruptedException;
   }
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Mixin
-  RelayOptions options;
+  @Mixin RelayOptions options;
 
-  @Option(names = "--config", paramLabel = "FILE", order = 1,
-      description = {"YAML file of option values (keys: long option names, e.g. 'sync-binlog: 2s'; a .properties"
-          + " file is read as properties). Also $BINLOG_RELAY_CONFIG. Environment and command line win."})
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      order = 1,
+      description = {
+        "YAML file of option values (keys: long option names, e.g. 'sync-binlog: 2s'; a .properties"
+            + " file is read as properties). Also $BINLOG_RELAY_CONFIG. Environment and command line win."
+      })
   Path configFile;
 
-  @Option(names = "--source", paramLabel = "URL", order = 2, converter = OptionConverters.SourceUrlConverter.class,
-      description = {"The primary as mysql://USER[:PASSWORD]@HOST[:PORT][?ssl-mode=MODE&ssl-ca=FILE...]"
-          + " (or mariadb://): sets --primary, --primary-user, the password and --primary-ssl-*."})
+  @Option(
+      names = "--source",
+      paramLabel = "URL",
+      order = 2,
+      converter = OptionConverters.SourceUrlConverter.class,
+      description = {
+        "The primary as mysql://USER[:PASSWORD]@HOST[:PORT][?ssl-mode=MODE&ssl-ca=FILE...]"
+            + " (or mariadb://): sets --primary, --primary-user, the password and --primary-ssl-*."
+      })
   SourceUrl source;
 
-  @Option(names = "--log-format", paramLabel = "text|json", order = 3, defaultValue = "text",
+  @Option(
+      names = "--log-format",
+      paramLabel = "text|json",
+      order = 3,
+      defaultValue = "text",
       converter = OptionConverters.LogFormatConverter.class,
       description = "Log lines as text or as one JSON object per line (default: ${DEFAULT-VALUE}).")
   LogFormat logFormat;
@@ -149,10 +168,12 @@ public final class RelayMain implements Callable<Integer> {
   @Override
   public Integer call() throws RelayStartException, InterruptedException {
     if (!logFormat.applyTo(LoggerFactory.getILoggerFactory())) {
-      log.warn("--log-format {}: ignored, the Logback configuration has no {} appender", logFormat,
+      LOG.warn(
+          "--log-format {}: ignored, the Logback configuration has no {} appender",
+          logFormat,
           LogFormat.APPENDER);
     }
-    sources.warnings().forEach(log::warn);
+    sources.warnings().forEach(LOG::warn);
     List<String> warnings = new ArrayList<>();
     RelayConfig config;
     try {
@@ -160,13 +181,17 @@ public final class RelayMain implements Callable<Integer> {
         fromSource = source.applyTo(options, this::layer, this::describe, layer("source"));
       }
       if (options.primary == null && layer("primary-password") == Layer.ENVIRONMENT) {
-        options.primaryPassword = null; // $BINLOG_RELAY_PRIMARY_PASSWORD is only read when there is a primary
+        options.primaryPassword =
+            null; // $BINLOG_RELAY_PRIMARY_PASSWORD is only read when there is a primary
       }
       settleSchemaSourcePassword();
       if (options.serverId == null) {
         options.serverId = DerivedServerId.of(DerivedServerId.hostName(), options.dataDir);
-        warnings.add("no --server-id: using " + options.serverId + ", derived from this host's name and the data"
-            + " directory; set --server-id in production, unique among the primary's replicas and the relay's");
+        warnings.add(
+            "no --server-id: using "
+                + options.serverId
+                + ", derived from this host's name and the data"
+                + " directory; set --server-id in production, unique among the primary's replicas and the relay's");
       }
       config = options.toConfig(environment, warnings);
     } catch (IllegalArgumentException e) {
@@ -174,33 +199,43 @@ public final class RelayMain implements Callable<Integer> {
     }
     check.check(config, this::describe); // a relay that cannot start says only why
     for (String warning : warnings) {
-      log.warn(warning);
+      LOG.warn(warning);
     }
     List<String> args = spec.commandLine().getParseResult().originalArgs();
     if (passwordOnCommandLine(args)) {
-      log.warn("--primary-password with a value: other users of this host can read it in ps; prefer"
-          + " --primary-password-file or ${}", RelayOptions.PASSWORD_ENV);
+      LOG.warn(
+          "--primary-password with a value: other users of this host can read it in ps; prefer"
+              + " --primary-password-file or ${}",
+          RelayOptions.PASSWORD_ENV);
     }
     if (source != null && source.password() != null && layer("source") == Layer.COMMAND_LINE) {
-      log.warn("--source with a password: other users of this host can read it in ps; prefer"
-          + " --primary-password-file or ${}", RelayOptions.PASSWORD_ENV);
+      LOG.warn(
+          "--source with a password: other users of this host can read it in ps; prefer"
+              + " --primary-password-file or ${}",
+          RelayOptions.PASSWORD_ENV);
     }
-    if (options.schemaSource != null && (options.schemaSource.password() != null && layer("schema-source")
-        == Layer.COMMAND_LINE || args.stream().anyMatch(a -> a.startsWith("--schema-source-password=")))) {
-      log.warn("the schema source's password on the command line: other users of this host can read it in ps;"
-          + " prefer --schema-source-password-file or ${}", RelayOptions.SCHEMA_SOURCE_PASSWORD_ENV);
+    if (options.schemaSource != null
+        && (options.schemaSource.password() != null && layer("schema-source") == Layer.COMMAND_LINE
+            || args.stream().anyMatch(a -> a.startsWith("--schema-source-password=")))) {
+      LOG.warn(
+          "the schema source's password on the command line: other users of this host can read it in ps;"
+              + " prefer --schema-source-password-file or ${}",
+          RelayOptions.SCHEMA_SOURCE_PASSWORD_ENV);
     }
     return launcher.run(config);
   }
 
   /**
-   * The schema source's password, like the primary's, from the highest layer that gives one: the password in the
-   * {@code --schema-source} URL or {@code --schema-source-password[-file]}; two at the same layer stay for {@link
-   * RelayOptions} to refuse. Without a schema source, {@code $BINLOG_RELAY_SCHEMA_SOURCE_PASSWORD} is not read.
+   * The schema source's password, like the primary's, from the highest layer that gives one: the
+   * password in the {@code --schema-source} URL or {@code --schema-source-password[-file]}; two at
+   * the same layer stay for {@link RelayOptions} to refuse. Without a schema source, {@code
+   * $BINLOG_RELAY_SCHEMA_SOURCE_PASSWORD} is not read.
    */
   private void settleSchemaSourcePassword() {
-    Layer option = layer("schema-source-password").compareTo(layer("schema-source-password-file")) > 0
-        ? layer("schema-source-password") : layer("schema-source-password-file");
+    Layer option =
+        layer("schema-source-password").compareTo(layer("schema-source-password-file")) > 0
+            ? layer("schema-source-password")
+            : layer("schema-source-password-file");
     if (options.schemaSource == null) {
       if (option == Layer.ENVIRONMENT) {
         options.schemaSourcePassword = null;
@@ -214,7 +249,8 @@ public final class RelayMain implements Callable<Integer> {
     }
     Layer urlLayer = layer("schema-source");
     if (option.compareTo(urlLayer) > 0) {
-      options.schemaSource = new SourceUrl(url.scheme(), url.host(), url.user(), null, url.parameters());
+      options.schemaSource =
+          new SourceUrl(url.scheme(), url.host(), url.user(), null, url.parameters());
     } else if (option.compareTo(urlLayer) < 0) {
       options.schemaSourcePassword = null;
       options.schemaSourcePasswordFile = null;
@@ -229,11 +265,19 @@ public final class RelayMain implements Callable<Integer> {
     return sources.setting(key).map(Setting::layer).orElse(Layer.DEFAULT);
   }
 
-  /** {@code --key}, followed by where it was set if not on the command line (or by {@code --source}). */
+  /**
+   * {@code --key}, followed by where it was set if not on the command line (or by {@code
+   * --source}).
+   */
   private String describe(String key) {
     if (fromSource.contains(key)) {
-      return "--" + key + " (" + (layer("source") == Layer.COMMAND_LINE ? "--source"
-          : sources.setting("source").map(Setting::where).orElse("--source")) + ")";
+      return "--"
+          + key
+          + " ("
+          + (layer("source") == Layer.COMMAND_LINE
+              ? "--source"
+              : sources.setting("source").map(Setting::where).orElse("--source"))
+          + ")";
     }
     if (layer(key) == Layer.COMMAND_LINE) {
       return "--" + key;
@@ -243,10 +287,15 @@ public final class RelayMain implements Callable<Integer> {
 
   private static final Pattern OPTION = Pattern.compile("--([a-z][a-z0-9-]*)");
 
-  /** {@code message}, after the origin of the first option it names if that option came from a file or variable. */
+  /**
+   * {@code message}, after the origin of the first option it names if that option came from a file
+   * or variable.
+   */
   private String withOrigin(String message) {
     Matcher m = OPTION.matcher(message);
-    if (m.find() && spec.findOption("--" + m.group(1)) != null && layer(m.group(1)) != Layer.COMMAND_LINE) {
+    if (m.find()
+        && spec.findOption("--" + m.group(1)) != null
+        && layer(m.group(1)) != Layer.COMMAND_LINE) {
       Optional<Setting> setting = sources.setting(m.group(1));
       if (setting.isPresent()) {
         return setting.get().where() + ": " + message;
@@ -261,7 +310,9 @@ public final class RelayMain implements Callable<Integer> {
       if (args.get(i).startsWith("--primary-password=")) {
         return true;
       }
-      if (args.get(i).equals("--primary-password") && i + 1 < args.size() && !args.get(i + 1).startsWith("-")) {
+      if (args.get(i).equals("--primary-password")
+          && i + 1 < args.size()
+          && !args.get(i + 1).startsWith("-")) {
         return true;
       }
     }
@@ -269,24 +320,34 @@ public final class RelayMain implements Callable<Integer> {
   }
 
   /**
-   * Parses {@code args} and runs the relay with {@code launcher}, without checking the configuration against this
-   * host.
+   * Parses {@code args} and runs the relay with {@code launcher}, without checking the
+   * configuration against this host.
    *
    * @return the exit status
    */
-  public static int execute(String[] args, Map<String, String> environment, Launcher launcher, PrintWriter out,
+  public static int execute(
+      String[] args,
+      Map<String, String> environment,
+      Launcher launcher,
+      PrintWriter out,
       PrintWriter err) {
-    return execute(args, environment, (config, describe) -> { }, launcher, out, err);
+    return execute(args, environment, (config, describe) -> {}, launcher, out, err);
   }
 
   /**
-   * Parses {@code args}, checks the configuration with {@code check} and runs the relay with {@code launcher}.
+   * Parses {@code args}, checks the configuration with {@code check} and runs the relay with {@code
+   * launcher}.
    *
    * @param environment the process environment: {@code BINLOG_RELAY_*} variables set options
    * @return the exit status
    */
-  public static int execute(String[] args, Map<String, String> environment, Check check, Launcher launcher,
-      PrintWriter out, PrintWriter err) {
+  public static int execute(
+      String[] args,
+      Map<String, String> environment,
+      Check check,
+      Launcher launcher,
+      PrintWriter out,
+      PrintWriter err) {
     RelayMain main = new RelayMain(environment, check, launcher);
     CommandLine commandLine = new CommandLine(main);
     commandLine.setOut(out);
@@ -296,7 +357,9 @@ public final class RelayMain implements Callable<Integer> {
     try {
       Optional<Path> path = ConfigFile.named(args);
       String variable = OptionNames.environmentVariable("config");
-      if (path.isEmpty() && environment.get(variable) != null && !environment.get(variable).isBlank()) {
+      if (path.isEmpty()
+          && environment.get(variable) != null
+          && !environment.get(variable).isBlank()) {
         path = Optional.of(Path.of(environment.get(variable).strip()));
       }
       ConfigFile file = null;
@@ -318,7 +381,10 @@ public final class RelayMain implements Callable<Integer> {
     return status;
   }
 
-  /** One line naming the problem (and where a value from the environment or the file was set), no password. */
+  /**
+   * One line naming the problem (and where a value from the environment or the file was set), no
+   * password.
+   */
   private int usageError(ParameterException e, List<String> args) {
     PrintWriter err = e.getCommandLine().getErr();
     String message = e.getMessage();
@@ -326,8 +392,14 @@ public final class RelayMain implements Callable<Integer> {
     if (arg instanceof OptionSpec option && sources != null && !message.contains("(from ")) {
       String key = ConfigFile.key(option.longestName());
       CommandLine.ParseResult parsed = e.getCommandLine().getParseResult();
-      boolean onCommandLine = parsed != null ? parsed.hasMatchedOption(option.longestName())
-          : args.stream().anyMatch(a -> a.equals(option.longestName()) || a.startsWith(option.longestName() + "="));
+      boolean onCommandLine =
+          parsed != null
+              ? parsed.hasMatchedOption(option.longestName())
+              : args.stream()
+                  .anyMatch(
+                      a ->
+                          a.equals(option.longestName())
+                              || a.startsWith(option.longestName() + "="));
       if (!onCommandLine) {
         message = sources.setting(key).map(s -> s.where() + ": ").orElse("") + message;
       }
@@ -353,14 +425,16 @@ public final class RelayMain implements Callable<Integer> {
   public static void main(String[] args) {
     PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
     PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
-    System.exit(execute(args, System.getenv(), Preflight.ON_THIS_HOST, new RelayProcess(), out, err));
+    System.exit(
+        execute(args, System.getenv(), Preflight.ON_THIS_HOST, new RelayProcess(), out, err));
   }
 
   /** Reads the version Maven wrote into the jar. */
   static final class Version implements CommandLine.IVersionProvider {
     static String projectVersion() {
       Properties p = new Properties();
-      try (InputStream in = RelayMain.class.getResourceAsStream("/binlog-relay-version.properties")) {
+      try (InputStream in =
+          RelayMain.class.getResourceAsStream("/binlog-relay-version.properties")) {
         if (in != null) {
           p.load(in);
         }

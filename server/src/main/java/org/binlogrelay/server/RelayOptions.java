@@ -26,262 +26,481 @@ import org.binlogrelay.storage.retention.RetentionPolicy;
 import picocli.CommandLine.Option;
 
 /**
- * The relay's command-line options (a picocli mixin of {@link RelayMain}), named after MySQL's own options where
- * one exists, and their translation into a {@link RelayConfig} ({@link #toConfig}). Values that do not parse are
- * refused by picocli with the converter's message; combinations that do not fit, and files that cannot be read,
- * are refused by {@link #toConfig}. Not thread-safe (filled by picocli, then read once).
+ * The relay's command-line options (a picocli mixin of {@link RelayMain}), named after MySQL's own
+ * options where one exists, and their translation into a {@link RelayConfig} ({@link #toConfig}).
+ * Values that do not parse are refused by picocli with the converter's message; combinations that
+ * do not fit, and files that cannot be read, are refused by {@link #toConfig}. Not thread-safe
+ * (filled by picocli, then read once).
  */
 public final class RelayOptions {
   /** The environment variable that may hold the primary's password. */
   public static final String PASSWORD_ENV = "BINLOG_RELAY_PRIMARY_PASSWORD";
+
   /** The environment variable that may hold the schema source's password. */
   public static final String SCHEMA_SOURCE_PASSWORD_ENV = "BINLOG_RELAY_SCHEMA_SOURCE_PASSWORD";
+
   static final int DEFAULT_PORT = 3307;
   static final int DEFAULT_PRIMARY_PORT = 3306;
 
-  @Option(names = "--data-dir", paramLabel = "DIR", order = 10, defaultValue = "./relay-data",
+  @Option(
+      names = "--data-dir",
+      paramLabel = "DIR",
+      order = 10,
+      defaultValue = "./relay-data",
       description = "The store's directory, created if missing (default: ${DEFAULT-VALUE}).")
   Path dataDir;
 
-  @Option(names = "--flavor", paramLabel = "mysql|mariadb", order = 11, converter = OptionConverters.FlavorConverter.class,
-      description = {"MySQL or MariaDB. Default: from the stored binlogs, else from the primary's greeting at the"
-          + " first start."})
+  @Option(
+      names = "--flavor",
+      paramLabel = "mysql|mariadb",
+      order = 11,
+      converter = OptionConverters.FlavorConverter.class,
+      description = {
+        "MySQL or MariaDB. Default: from the stored binlogs, else from the primary's greeting at the"
+            + " first start."
+      })
   GtidFlavor flavor;
 
-  @Option(names = "--sync-binlog", paramLabel = "POLICY", order = 12, defaultValue = "every-transaction",
+  @Option(
+      names = "--sync-binlog",
+      paramLabel = "POLICY",
+      order = 12,
+      defaultValue = "every-transaction",
       converter = OptionConverters.SyncPolicyConverter.class,
-      description = {"When stored binlogs are forced to disk, like sync_binlog: every-transaction (or 1), N (every"
-          + " N transactions), an interval (250ms, 2s), or off (or 0). Default: ${DEFAULT-VALUE}."})
+      description = {
+        "When stored binlogs are forced to disk, like sync_binlog: every-transaction (or 1), N (every"
+            + " N transactions), an interval (250ms, 2s), or off (or 0). Default: ${DEFAULT-VALUE}."
+      })
   SyncPolicy syncBinlog;
 
-  @Option(names = "--binlog-expire-logs-seconds", paramLabel = "SECONDS", order = 13, defaultValue = "0",
-      description = "Remove stored files whose last event is older than this; 0 keeps them"
-          + " (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--binlog-expire-logs-seconds",
+      paramLabel = "SECONDS",
+      order = 13,
+      defaultValue = "0",
+      description =
+          "Remove stored files whose last event is older than this; 0 keeps them"
+              + " (default: ${DEFAULT-VALUE}).")
   long expireLogsSeconds;
 
-  @Option(names = "--max-binlog-total-size", paramLabel = "SIZE", order = 14, defaultValue = "0",
+  @Option(
+      names = "--max-binlog-total-size",
+      paramLabel = "SIZE",
+      order = 14,
+      defaultValue = "0",
       converter = OptionConverters.ByteSizeConverter.class,
-      description = "Remove the oldest stored files while they take more than this (500M, 20G); 0: no limit"
-          + " (default: ${DEFAULT-VALUE}).")
+      description =
+          "Remove the oldest stored files while they take more than this (500M, 20G); 0: no limit"
+              + " (default: ${DEFAULT-VALUE}).")
   long maxTotalSize;
 
-  @Option(names = "--primary", paramLabel = "HOST[:PORT]", order = 20, converter = OptionConverters.HostPortConverter.class,
-      description = "The primary to follow (port 3306 if omitted). Without it the relay only serves what it stored.")
+  @Option(
+      names = "--primary",
+      paramLabel = "HOST[:PORT]",
+      order = 20,
+      converter = OptionConverters.HostPortConverter.class,
+      description =
+          "The primary to follow (port 3306 if omitted). Without it the relay only serves what it stored.")
   HostPort primary;
 
-  @Option(names = "--primary-user", paramLabel = "USER", order = 21,
+  @Option(
+      names = "--primary-user",
+      paramLabel = "USER",
+      order = 21,
       description = "User on the primary with REPLICATION SLAVE and REPLICATION CLIENT.")
   String primaryUser;
 
-  @Option(names = "--primary-password", paramLabel = "PASSWORD", order = 22, arity = "0..1", interactive = true,
+  @Option(
+      names = "--primary-password",
+      paramLabel = "PASSWORD",
+      order = 22,
+      arity = "0..1",
+      interactive = true,
       prompt = "Password of the primary's user: ",
-      description = {"Prompts for the primary's password. A value given here is visible to other users in ps:"
-          + " prefer --primary-password-file or $" + PASSWORD_ENV + "."})
+      description = {
+        "Prompts for the primary's password. A value given here is visible to other users in ps:"
+            + " prefer --primary-password-file or $"
+            + PASSWORD_ENV
+            + "."
+      })
   String primaryPassword;
 
-  @Option(names = "--primary-password-file", paramLabel = "FILE", order = 23,
+  @Option(
+      names = "--primary-password-file",
+      paramLabel = "FILE",
+      order = 23,
       description = "File whose first line is the primary's password.")
   Path primaryPasswordFile;
 
-  @Option(names = "--server-id", paramLabel = "ID", order = 24,
-      description = {"The relay's server_id (1..4294967295), unique among the primary, its replicas and the relay's"
-          + " replicas. Default: derived from the host name and --data-dir (see docs/running.md)."})
+  @Option(
+      names = "--server-id",
+      paramLabel = "ID",
+      order = 24,
+      description = {
+        "The relay's server_id (1..4294967295), unique among the primary, its replicas and the relay's"
+            + " replicas. Default: derived from the host name and --data-dir (see docs/running.md)."
+      })
   Long serverId;
 
-  @Option(names = "--report-host", paramLabel = "HOST", order = 25, defaultValue = "",
+  @Option(
+      names = "--report-host",
+      paramLabel = "HOST",
+      order = 25,
+      defaultValue = "",
       description = "Host the primary lists for the relay in SHOW REPLICAS.")
   String reportHost;
 
-  @Option(names = "--report-port", paramLabel = "PORT", order = 26,
+  @Option(
+      names = "--report-port",
+      paramLabel = "PORT",
+      order = 26,
       description = "Port the primary lists for the relay in SHOW REPLICAS (default: --port).")
   Integer reportPort;
 
-  @Option(names = "--start", paramLabel = "WHERE", order = 27, defaultValue = "earliest",
+  @Option(
+      names = "--start",
+      paramLabel = "WHERE",
+      order = 27,
+      defaultValue = "earliest",
       converter = OptionConverters.StartConverter.class,
-      description = {"Where an empty store starts copying: earliest (the primary's oldest binlog), current,"
-          + " gtid:SET (where a replica with these GTIDs would start) or file:NAME. A store that holds"
-          + " anything continues where it ends. Default: ${DEFAULT-VALUE}."})
+      description = {
+        "Where an empty store starts copying: earliest (the primary's oldest binlog), current,"
+            + " gtid:SET (where a replica with these GTIDs would start) or file:NAME. A store that holds"
+            + " anything continues where it ends. Default: ${DEFAULT-VALUE}."
+      })
   StartPosition start;
 
-  @Option(names = "--heartbeat-period", paramLabel = "DURATION", order = 28, defaultValue = "1s",
+  @Option(
+      names = "--heartbeat-period",
+      paramLabel = "DURATION",
+      order = 28,
+      defaultValue = "1s",
       converter = OptionConverters.DurationConverter.class,
-      description = "Heartbeat the primary sends when idle; 3 silent periods mean the connection is dead"
-          + " (default: ${DEFAULT-VALUE}).")
+      description =
+          "Heartbeat the primary sends when idle; 3 silent periods mean the connection is dead"
+              + " (default: ${DEFAULT-VALUE}).")
   Duration heartbeatPeriod;
 
-  @Option(names = "--rpl-semi-sync-replica-enabled", paramLabel = "true|false", order = 29, arity = "0..1",
-      fallbackValue = "true", defaultValue = "false",
-      description = {"Acknowledge each transaction to a semi-synchronous primary once it is durable in the store."
-          + " A primary without semi-sync is followed asynchronously. Default: ${DEFAULT-VALUE}."})
+  @Option(
+      names = "--rpl-semi-sync-replica-enabled",
+      paramLabel = "true|false",
+      order = 29,
+      arity = "0..1",
+      fallbackValue = "true",
+      defaultValue = "false",
+      description = {
+        "Acknowledge each transaction to a semi-synchronous primary once it is durable in the store."
+            + " A primary without semi-sync is followed asynchronously. Default: ${DEFAULT-VALUE}."
+      })
   boolean semiSync;
 
-  @Option(names = "--primary-ssl-mode", paramLabel = "MODE", order = 40, defaultValue = "disabled",
+  @Option(
+      names = "--primary-ssl-mode",
+      paramLabel = "MODE",
+      order = 40,
+      defaultValue = "disabled",
       converter = OptionConverters.TlsModeConverter.class,
-      description = {"TLS to the primary, as the mysql client's --ssl-mode: disabled, preferred, required,"
-          + " verify_ca or verify_identity. Default: ${DEFAULT-VALUE}."})
+      description = {
+        "TLS to the primary, as the mysql client's --ssl-mode: disabled, preferred, required,"
+            + " verify_ca or verify_identity. Default: ${DEFAULT-VALUE}."
+      })
   TlsMode primarySslMode;
 
-  @Option(names = "--primary-ssl-ca", paramLabel = "FILE", order = 41,
-      description = "PEM CA certificate(s) the primary's certificate must lead to (verify_ca, verify_identity;"
-          + " default: the JDK's trust store).")
+  @Option(
+      names = "--primary-ssl-ca",
+      paramLabel = "FILE",
+      order = 41,
+      description =
+          "PEM CA certificate(s) the primary's certificate must lead to (verify_ca, verify_identity;"
+              + " default: the JDK's trust store).")
   Path primarySslCa;
 
-  @Option(names = "--primary-ssl-cert", paramLabel = "FILE", order = 42,
-      description = "PEM client certificate for a primary that requires X509 (with --primary-ssl-key).")
+  @Option(
+      names = "--primary-ssl-cert",
+      paramLabel = "FILE",
+      order = 42,
+      description =
+          "PEM client certificate for a primary that requires X509 (with --primary-ssl-key).")
   Path primarySslCert;
 
-  @Option(names = "--primary-ssl-key", paramLabel = "FILE", order = 43,
+  @Option(
+      names = "--primary-ssl-key",
+      paramLabel = "FILE",
+      order = 43,
       description = "PEM private key of --primary-ssl-cert, unencrypted.")
   Path primarySslKey;
 
-  @Option(names = "--bind-address", paramLabel = "ADDRESS", order = 50, defaultValue = "127.0.0.1",
-      description = "Address replicas connect to (default: ${DEFAULT-VALUE}; 0.0.0.0 for all IPv4 addresses).")
+  @Option(
+      names = "--bind-address",
+      paramLabel = "ADDRESS",
+      order = 50,
+      defaultValue = "127.0.0.1",
+      description =
+          "Address replicas connect to (default: ${DEFAULT-VALUE}; 0.0.0.0 for all IPv4 addresses).")
   String bindAddress;
 
-  @Option(names = "--port", paramLabel = "PORT", order = 51, defaultValue = "" + DEFAULT_PORT,
-      description = "Port replicas connect to (default: ${DEFAULT-VALUE}, so that it does not clash with a MySQL"
-          + " server on the same host).")
+  @Option(
+      names = "--port",
+      paramLabel = "PORT",
+      order = 51,
+      defaultValue = "" + DEFAULT_PORT,
+      description =
+          "Port replicas connect to (default: ${DEFAULT-VALUE}, so that it does not clash with a MySQL"
+              + " server on the same host).")
   int port;
 
-  @Option(names = "--accounts-file", paramLabel = "FILE", order = 52,
-      description = "Accounts replicas log in with: one 'user@host privileges hash' per line (see docs/running.md).")
+  @Option(
+      names = "--accounts-file",
+      paramLabel = "FILE",
+      order = 52,
+      description =
+          "Accounts replicas log in with: one 'user@host privileges hash' per line (see docs/running.md).")
   Path accountsFile;
 
-  @Option(names = "--ssl-cert", paramLabel = "FILE", order = 53,
-      description = "PEM certificate chain for TLS with replicas (MySQL 9 replicas require TLS). Without it, see"
-          + " --auto-generate-certs.")
+  @Option(
+      names = "--ssl-cert",
+      paramLabel = "FILE",
+      order = 53,
+      description =
+          "PEM certificate chain for TLS with replicas (MySQL 9 replicas require TLS). Without it, see"
+              + " --auto-generate-certs.")
   Path sslCert;
 
-  @Option(names = "--ssl-key", paramLabel = "FILE", order = 54,
+  @Option(
+      names = "--ssl-key",
+      paramLabel = "FILE",
+      order = 54,
       description = "PEM private key of --ssl-cert, unencrypted PKCS#8 ('BEGIN PRIVATE KEY').")
   Path sslKey;
 
-  @Option(names = "--auto-generate-certs", paramLabel = "true|false", order = 54, arity = "0..1",
-      fallbackValue = "true", defaultValue = "true",
-      description = {"Without --ssl-cert, offer TLS with a self-signed certificate generated in memory at start, as"
-          + " MySQL's auto_generate_certs and MariaDB 11.4+ (whose replicas and clients verify the server by default"
-          + " and accept it through the password); its fingerprint is logged. false: no TLS without --ssl-cert"
-          + " (default: ${DEFAULT-VALUE})."})
+  @Option(
+      names = "--auto-generate-certs",
+      paramLabel = "true|false",
+      order = 54,
+      arity = "0..1",
+      fallbackValue = "true",
+      defaultValue = "true",
+      description = {
+        "Without --ssl-cert, offer TLS with a self-signed certificate generated in memory at start, as"
+            + " MySQL's auto_generate_certs and MariaDB 11.4+ (whose replicas and clients verify the server by default"
+            + " and accept it through the password); its fingerprint is logged. false: no TLS without --ssl-cert"
+            + " (default: ${DEFAULT-VALUE})."
+      })
   boolean autoGenerateCerts;
 
-  @Option(names = "--require-secure-transport", paramLabel = "true|false", order = 55, arity = "0..1",
-      fallbackValue = "true", defaultValue = "false",
-      description = "Refuse replicas that do not use TLS (needs --ssl-cert and --ssl-key, or --auto-generate-certs).")
+  @Option(
+      names = "--require-secure-transport",
+      paramLabel = "true|false",
+      order = 55,
+      arity = "0..1",
+      fallbackValue = "true",
+      defaultValue = "false",
+      description =
+          "Refuse replicas that do not use TLS (needs --ssl-cert and --ssl-key, or --auto-generate-certs).")
   boolean requireSecureTransport;
 
-  @Option(names = "--max-connections", paramLabel = "N", order = 56,
+  @Option(
+      names = "--max-connections",
+      paramLabel = "N",
+      order = 56,
       defaultValue = "" + DownstreamSettings.DEFAULT_MAX_CONNECTIONS,
-      description = "Connections to the replica port at once (replicas, SQL clients, connections still logging"
-          + " in); more get error 1040 (Too many connections) before the greeting, as MySQL's max_connections"
-          + " (default: ${DEFAULT-VALUE}).")
+      description =
+          "Connections to the replica port at once (replicas, SQL clients, connections still logging"
+              + " in); more get error 1040 (Too many connections) before the greeting, as MySQL's max_connections"
+              + " (default: ${DEFAULT-VALUE}).")
   int maxConnections;
 
-  @Option(names = "--max-connect-rate-per-host", paramLabel = "N", order = 57, defaultValue = "0",
-      description = "New connections a second one client host may open on average, in bursts of up to ten seconds'"
-          + " worth; more get error 1040 (Too many connections) before the greeting, which replicas retry. Guards the"
-          + " relay against a client reconnecting in a loop; 0: no limit, as MySQL (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--max-connect-rate-per-host",
+      paramLabel = "N",
+      order = 57,
+      defaultValue = "0",
+      description =
+          "New connections a second one client host may open on average, in bursts of up to ten seconds'"
+              + " worth; more get error 1040 (Too many connections) before the greeting, which replicas retry. Guards the"
+              + " relay against a client reconnecting in a loop; 0: no limit, as MySQL (default: ${DEFAULT-VALUE}).")
   int maxConnectRatePerHost;
 
-  @Option(names = "--replica-send-buffer", paramLabel = "SIZE", order = 58, defaultValue = "0",
+  @Option(
+      names = "--replica-send-buffer",
+      paramLabel = "SIZE",
+      order = 58,
+      defaultValue = "0",
       converter = OptionConverters.ByteSizeConverter.class,
-      description = "Socket send buffer of each replica connection (64K, 1M); 0: sized by the operating system."
-          + " A small buffer keeps what the relay counts as sent close to what the replica has read, so that the"
-          + " per-replica bytes behind and catch-up ETA follow the replica; it limits throughput on links with a"
-          + " long round trip (default: ${DEFAULT-VALUE}).")
+      description =
+          "Socket send buffer of each replica connection (64K, 1M); 0: sized by the operating system."
+              + " A small buffer keeps what the relay counts as sent close to what the replica has read, so that the"
+              + " per-replica bytes behind and catch-up ETA follow the replica; it limits throughput on links with a"
+              + " long round trip (default: ${DEFAULT-VALUE}).")
   long replicaSendBuffer;
 
-  @Option(names = "--admin-port", paramLabel = "PORT", order = 60, defaultValue = "" + AdminConfig.DEFAULT_PORT,
-      description = "HTTP port of /metrics, /health, /ready and the admin API (/api/v1); 0 turns it off"
-          + " (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--admin-port",
+      paramLabel = "PORT",
+      order = 60,
+      defaultValue = "" + AdminConfig.DEFAULT_PORT,
+      description =
+          "HTTP port of /metrics, /health, /ready and the admin API (/api/v1); 0 turns it off"
+              + " (default: ${DEFAULT-VALUE}).")
   int adminPort;
 
-  @Option(names = "--admin-bind-address", paramLabel = "ADDRESS", order = 61, defaultValue = "127.0.0.1",
-      description = "Address of the admin HTTP server (default: ${DEFAULT-VALUE}). Any other than a loopback"
-          + " address needs --admin-token-file.")
+  @Option(
+      names = "--admin-bind-address",
+      paramLabel = "ADDRESS",
+      order = 61,
+      defaultValue = "127.0.0.1",
+      description =
+          "Address of the admin HTTP server (default: ${DEFAULT-VALUE}). Any other than a loopback"
+              + " address needs --admin-token-file.")
   String adminBindAddress;
 
-  @Option(names = "--admin-token-file", paramLabel = "FILE", order = 62,
-      description = "File whose first line is the bearer token every admin request must carry (/health and /ready"
-          + " excepted).")
+  @Option(
+      names = "--admin-token-file",
+      paramLabel = "FILE",
+      order = 62,
+      description =
+          "File whose first line is the bearer token every admin request must carry (/health and /ready"
+              + " excepted).")
   Path adminTokenFile;
 
-  @Option(names = "--schema-source", paramLabel = "URL", order = 70,
+  @Option(
+      names = "--schema-source",
+      paramLabel = "URL",
+      order = 70,
       converter = OptionConverters.SourceUrlConverter.class,
-      description = {"The server that answers statements reading table schemas (SHOW CREATE TABLE, SHOW FULL TABLES,"
-          + " information_schema reads) for accounts with SCHEMA_READ, as mysql://USER[:PASSWORD]@HOST[:PORT]"
-          + "[?ssl-mode=MODE&ssl-ca=FILE...] (or mariadb://): an account that can see the metadata, ideally with"
-          + " nothing but REFERENCES. Default: none (such statements get error 1235)."})
+      description = {
+        "The server that answers statements reading table schemas (SHOW CREATE TABLE, SHOW FULL TABLES,"
+            + " information_schema reads) for accounts with SCHEMA_READ, as mysql://USER[:PASSWORD]@HOST[:PORT]"
+            + "[?ssl-mode=MODE&ssl-ca=FILE...] (or mariadb://): an account that can see the metadata, ideally with"
+            + " nothing but REFERENCES. Default: none (such statements get error 1235)."
+      })
   SourceUrl schemaSource;
 
-  @Option(names = "--schema-source-password", paramLabel = "PASSWORD", order = 71, arity = "0..1",
-      interactive = true, prompt = "Password of the schema source's user: ",
-      description = {"Prompts for the schema source's password. A value given here is visible in ps: prefer"
-          + " --schema-source-password-file or $" + SCHEMA_SOURCE_PASSWORD_ENV + "."})
+  @Option(
+      names = "--schema-source-password",
+      paramLabel = "PASSWORD",
+      order = 71,
+      arity = "0..1",
+      interactive = true,
+      prompt = "Password of the schema source's user: ",
+      description = {
+        "Prompts for the schema source's password. A value given here is visible in ps: prefer"
+            + " --schema-source-password-file or $"
+            + SCHEMA_SOURCE_PASSWORD_ENV
+            + "."
+      })
   String schemaSourcePassword;
 
-  @Option(names = "--schema-source-password-file", paramLabel = "FILE", order = 72,
+  @Option(
+      names = "--schema-source-password-file",
+      paramLabel = "FILE",
+      order = 72,
       description = "File whose first line is the schema source's password.")
   Path schemaSourcePasswordFile;
 
-  @Option(names = "--schema-source-timeout", paramLabel = "DURATION", order = 73, defaultValue = "5s",
+  @Option(
+      names = "--schema-source-timeout",
+      paramLabel = "DURATION",
+      order = 73,
+      defaultValue = "5s",
       converter = OptionConverters.DurationConverter.class,
-      description = "Bound on connecting to the schema source and on each answer from it; later, the client gets"
-          + " error 1430 (default: ${DEFAULT-VALUE}).")
+      description =
+          "Bound on connecting to the schema source and on each answer from it; later, the client gets"
+              + " error 1430 (default: ${DEFAULT-VALUE}).")
   Duration schemaSourceTimeout;
 
-  @Option(names = "--schema-source-connections", paramLabel = "N", order = 74,
+  @Option(
+      names = "--schema-source-connections",
+      paramLabel = "N",
+      order = 74,
       defaultValue = "" + SchemaSourceConfig.DEFAULT_MAX_CONNECTIONS,
-      description = "Connections to the schema source at most, opened on demand (default: ${DEFAULT-VALUE}).")
+      description =
+          "Connections to the schema source at most, opened on demand (default: ${DEFAULT-VALUE}).")
   int schemaSourceConnections;
 
   /**
    * The configuration these options describe.
    *
    * @param environment where {@link #PASSWORD_ENV} is looked up
-   * @param warnings receives one line per doubtful but accepted choice (no accounts file, a password on the
-   *     command line)
-   * @throws IllegalArgumentException naming the option: a required option missing, options that do not fit
-   *     together, a file that cannot be read or parsed
+   * @param warnings receives one line per doubtful but accepted choice (no accounts file, a
+   *     password on the command line)
+   * @throws IllegalArgumentException naming the option: a required option missing, options that do
+   *     not fit together, a file that cannot be read or parsed
    */
   RelayConfig toConfig(Map<String, String> environment, List<String> warnings) {
     long id = serverId();
     InetSocketAddress bind = bindAddress();
-    DownstreamSettings downstream = new DownstreamSettings(bind, id, UpstreamConfig.defaultReplicaUuid(id).toString(),
-        accounts(warnings), tls(), autoGenerateCerts, requireSecureTransport, maxConnections(), maxConnectRatePerHost(),
-        replicaSendBuffer());
+    DownstreamSettings downstream =
+        new DownstreamSettings(
+            bind,
+            id,
+            UpstreamConfig.defaultReplicaUuid(id).toString(),
+            accounts(warnings),
+            tls(),
+            autoGenerateCerts,
+            requireSecureTransport,
+            maxConnections(),
+            maxConnectRatePerHost(),
+            replicaSendBuffer());
     RetentionPolicy retention = retention();
     UpstreamConfig upstream = primary == null ? null : upstream(id, environment);
     if (primary == null) {
       refuseWithoutPrimary();
     }
-    return new RelayConfig(dataDir, flavor, syncBinlog, retention, RelayConfig.DEFAULT_RETENTION_INTERVAL, upstream,
-        downstream, RelayConfig.DEFAULT_DETECTION_TIMEOUT, admin(), schemaSource(environment));
+    return new RelayConfig(
+        dataDir,
+        flavor,
+        syncBinlog,
+        retention,
+        RelayConfig.DEFAULT_RETENTION_INTERVAL,
+        upstream,
+        downstream,
+        RelayConfig.DEFAULT_DETECTION_TIMEOUT,
+        admin(),
+        schemaSource(environment));
   }
 
   /** The schema source, or null without {@code --schema-source}. */
   private SchemaSourceConfig schemaSource(Map<String, String> environment) {
     if (schemaSource == null) {
       if (schemaSourcePassword != null || schemaSourcePasswordFile != null) {
-        throw new IllegalArgumentException((schemaSourcePassword != null ? "--schema-source-password"
-            : "--schema-source-password-file") + " given without --schema-source URL");
+        throw new IllegalArgumentException(
+            (schemaSourcePassword != null
+                    ? "--schema-source-password"
+                    : "--schema-source-password-file")
+                + " given without --schema-source URL");
       }
       return null;
     }
     if (schemaSource.user() == null) {
-      throw new IllegalArgumentException("--schema-source " + schemaSource + " names no user; write"
-          + " mysql://USER@HOST[:PORT] with an account that can read the metadata (see docs/downstream.md)");
+      throw new IllegalArgumentException(
+          "--schema-source "
+              + schemaSource
+              + " names no user; write"
+              + " mysql://USER@HOST[:PORT] with an account that can read the metadata (see docs/downstream.md)");
     }
-    if (schemaSourceTimeout.toMillis() < 1 || schemaSourceTimeout.compareTo(Duration.ofHours(1)) > 0) {
-      throw new IllegalArgumentException("--schema-source-timeout " + schemaSourceTimeout + " is outside 1 ms .. 1 h");
+    if (schemaSourceTimeout.toMillis() < 1
+        || schemaSourceTimeout.compareTo(Duration.ofHours(1)) > 0) {
+      throw new IllegalArgumentException(
+          "--schema-source-timeout " + schemaSourceTimeout + " is outside 1 ms .. 1 h");
     }
     if (schemaSourceConnections < 1 || schemaSourceConnections > 256) {
-      throw new IllegalArgumentException("--schema-source-connections " + schemaSourceConnections
-          + " is outside 1..256");
+      throw new IllegalArgumentException(
+          "--schema-source-connections " + schemaSourceConnections + " is outside 1..256");
     }
-    ServerEndpoint endpoint = new ServerEndpoint("schema source", schemaSource.host().host(),
-        schemaSource.host().port(), schemaSource.user(), schemaSourcePassword(environment), schemaSourceTimeout,
-        schemaSourceTls());
-    return new SchemaSourceConfig(endpoint, schemaSourceConnections, SchemaSourceConfig.DEFAULT_MAX_ANSWER_BYTES,
+    ServerEndpoint endpoint =
+        new ServerEndpoint(
+            "schema source",
+            schemaSource.host().host(),
+            schemaSource.host().port(),
+            schemaSource.user(),
+            schemaSourcePassword(environment),
+            schemaSourceTimeout,
+            schemaSourceTls());
+    return new SchemaSourceConfig(
+        endpoint,
+        schemaSourceConnections,
+        SchemaSourceConfig.DEFAULT_MAX_ANSWER_BYTES,
         SchemaSourceConfig.DEFAULT_IDLE_TIMEOUT);
   }
 
@@ -290,7 +509,10 @@ public final class RelayOptions {
     Map<String, String> p = schemaSource.parameters();
     TlsMode mode;
     try {
-      mode = p.containsKey("primary-ssl-mode") ? OptionValues.tlsMode(p.get("primary-ssl-mode")) : TlsMode.PREFERRED;
+      mode =
+          p.containsKey("primary-ssl-mode")
+              ? OptionValues.tlsMode(p.get("primary-ssl-mode"))
+              : TlsMode.PREFERRED;
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--schema-source " + schemaSource + ": " + e.getMessage());
     }
@@ -299,12 +521,15 @@ public final class RelayOptions {
     Path key = p.containsKey("primary-ssl-key") ? Path.of(p.get("primary-ssl-key")) : null;
     for (Path file : new Path[] {ca, cert, key}) {
       if (file != null) {
-        requireReadable(file, "--schema-source " + (file == ca ? "ssl-ca" : file == cert ? "ssl-cert" : "ssl-key"));
+        requireReadable(
+            file,
+            "--schema-source " + (file == ca ? "ssl-ca" : file == cert ? "ssl-cert" : "ssl-key"));
       }
     }
     if (mode == TlsMode.DISABLED && (ca != null || cert != null || key != null)) {
-      throw new IllegalArgumentException("--schema-source: ssl-ca, ssl-cert and ssl-key need ssl-mode preferred,"
-          + " required, verify_ca or verify_identity");
+      throw new IllegalArgumentException(
+          "--schema-source: ssl-ca, ssl-cert and ssl-key need ssl-mode preferred,"
+              + " required, verify_ca or verify_identity");
     }
     if ((cert == null) != (key == null)) {
       throw new IllegalArgumentException("--schema-source: ssl-cert and ssl-key go together");
@@ -324,8 +549,8 @@ public final class RelayOptions {
       given.add("--schema-source-password-file");
     }
     if (given.size() > 1) {
-      throw new IllegalArgumentException(String.join(" and ", given) + " both give the schema source's password;"
-          + " keep one");
+      throw new IllegalArgumentException(
+          String.join(" and ", given) + " both give the schema source's password;" + " keep one");
     }
     if (schemaSource.password() != null) {
       return schemaSource.password();
@@ -343,9 +568,12 @@ public final class RelayOptions {
     if (fromEnvironment != null) {
       return fromEnvironment;
     }
-    throw new IllegalArgumentException("the schema source's password is missing: give --schema-source-password-file"
-        + " FILE, set $" + SCHEMA_SOURCE_PASSWORD_ENV + ", or pass --schema-source-password without a value to be"
-        + " prompted");
+    throw new IllegalArgumentException(
+        "the schema source's password is missing: give --schema-source-password-file"
+            + " FILE, set $"
+            + SCHEMA_SOURCE_PASSWORD_ENV
+            + ", or pass --schema-source-password without a value to be"
+            + " prompted");
   }
 
   private AdminConfig admin() {
@@ -356,8 +584,12 @@ public final class RelayOptions {
     try {
       address = InetAddress.getByName(adminBindAddress.strip());
     } catch (UnknownHostException e) {
-      throw new IllegalArgumentException("--admin-bind-address '" + adminBindAddress + "' is not an address of this"
-          + " host: " + e.getMessage());
+      throw new IllegalArgumentException(
+          "--admin-bind-address '"
+              + adminBindAddress
+              + "' is not an address of this"
+              + " host: "
+              + e.getMessage());
     }
     String token = null;
     if (adminTokenFile != null) {
@@ -365,46 +597,58 @@ public final class RelayOptions {
       int end = text.indexOf('\n');
       token = (end < 0 ? text : text.substring(0, end)).strip();
       if (token.isEmpty()) {
-        throw new IllegalArgumentException("--admin-token-file " + adminTokenFile + ": its first line is empty");
+        throw new IllegalArgumentException(
+            "--admin-token-file " + adminTokenFile + ": its first line is empty");
       }
     }
     if (adminPort == 0) {
       return null;
     }
     if (token == null && !address.isLoopbackAddress()) {
-      throw new IllegalArgumentException("--admin-bind-address " + adminBindAddress + " is not a loopback address:"
-          + " give --admin-token-file FILE so that only holders of the token reach the admin API");
+      throw new IllegalArgumentException(
+          "--admin-bind-address "
+              + adminBindAddress
+              + " is not a loopback address:"
+              + " give --admin-token-file FILE so that only holders of the token reach the admin API");
     }
     return AdminConfig.of(new InetSocketAddress(address, adminPort), token);
   }
 
   private int maxConnections() {
     if (maxConnections < 1 || maxConnections > 100_000) {
-      throw new IllegalArgumentException("--max-connections " + maxConnections + " is outside 1..100000");
+      throw new IllegalArgumentException(
+          "--max-connections " + maxConnections + " is outside 1..100000");
     }
     return maxConnections;
   }
 
   private int maxConnectRatePerHost() {
     if (maxConnectRatePerHost < 0 || maxConnectRatePerHost > 1_000_000) {
-      throw new IllegalArgumentException("--max-connect-rate-per-host " + maxConnectRatePerHost + " is outside"
-          + " 0..1000000 (0: no limit)");
+      throw new IllegalArgumentException(
+          "--max-connect-rate-per-host "
+              + maxConnectRatePerHost
+              + " is outside"
+              + " 0..1000000 (0: no limit)");
     }
     return maxConnectRatePerHost;
   }
 
   private int replicaSendBuffer() {
     if (replicaSendBuffer != 0 && (replicaSendBuffer < 4096 || replicaSendBuffer > 256L << 20)) {
-      throw new IllegalArgumentException("--replica-send-buffer " + replicaSendBuffer + " is outside 4K..256M (0: sized"
-          + " by the operating system)");
+      throw new IllegalArgumentException(
+          "--replica-send-buffer "
+              + replicaSendBuffer
+              + " is outside 4K..256M (0: sized"
+              + " by the operating system)");
     }
     return (int) replicaSendBuffer;
   }
 
   private long serverId() {
     if (serverId == null) {
-      throw new IllegalArgumentException("--server-id is required: the relay's server_id, as in my.cnf, unique"
-          + " among the primary, its replicas and the relay's own replicas (e.g. --server-id=9001)");
+      throw new IllegalArgumentException(
+          "--server-id is required: the relay's server_id, as in my.cnf, unique"
+              + " among the primary, its replicas and the relay's own replicas (e.g. --server-id=9001)");
     }
     if (serverId < 1 || serverId > 0xFFFFFFFFL) {
       throw new IllegalArgumentException("--server-id " + serverId + " is outside 1..4294967295");
@@ -419,8 +663,8 @@ public final class RelayOptions {
     try {
       return new InetSocketAddress(InetAddress.getByName(bindAddress.strip()), port);
     } catch (UnknownHostException e) {
-      throw new IllegalArgumentException("--bind-address '" + bindAddress + "' is not an address of this host: "
-          + e.getMessage());
+      throw new IllegalArgumentException(
+          "--bind-address '" + bindAddress + "' is not an address of this host: " + e.getMessage());
     }
   }
 
@@ -433,26 +677,35 @@ public final class RelayOptions {
     try {
       UserAccounts accounts = UserAccounts.parse(text);
       if (accounts.all().isEmpty()) {
-        warnings.add("--accounts-file " + accountsFile + " defines no account: no replica can log in to the relay");
+        warnings.add(
+            "--accounts-file "
+                + accountsFile
+                + " defines no account: no replica can log in to the relay");
       }
       return accounts;
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--accounts-file " + accountsFile + ", " + e.getMessage()
-          + " (expected 'user@host privileges hash'; see docs/running.md)");
+      throw new IllegalArgumentException(
+          "--accounts-file "
+              + accountsFile
+              + ", "
+              + e.getMessage()
+              + " (expected 'user@host privileges hash'; see docs/running.md)");
     }
   }
 
   private ReplicaServerConfig.TlsFiles tls() {
     if (sslCert == null && sslKey == null) {
       if (requireSecureTransport && !autoGenerateCerts) {
-        throw new IllegalArgumentException("--require-secure-transport needs TLS: --ssl-cert and --ssl-key, or"
-            + " --auto-generate-certs");
+        throw new IllegalArgumentException(
+            "--require-secure-transport needs TLS: --ssl-cert and --ssl-key, or"
+                + " --auto-generate-certs");
       }
       return null;
     }
     if (sslCert == null || sslKey == null) {
-      throw new IllegalArgumentException("--ssl-cert and --ssl-key go together: give both, or neither for a generated"
-          + " certificate (--auto-generate-certs)");
+      throw new IllegalArgumentException(
+          "--ssl-cert and --ssl-key go together: give both, or neither for a generated"
+              + " certificate (--auto-generate-certs)");
     }
     requireReadable(sslCert, "--ssl-cert");
     requireReadable(sslKey, "--ssl-key");
@@ -461,20 +714,25 @@ public final class RelayOptions {
 
   private RetentionPolicy retention() {
     if (expireLogsSeconds < 0) {
-      throw new IllegalArgumentException("--binlog-expire-logs-seconds " + expireLogsSeconds + " is negative");
+      throw new IllegalArgumentException(
+          "--binlog-expire-logs-seconds " + expireLogsSeconds + " is negative");
     }
-    return RetentionPolicy.keepEverything().withMaxAge(Duration.ofSeconds(expireLogsSeconds))
+    return RetentionPolicy.keepEverything()
+        .withMaxAge(Duration.ofSeconds(expireLogsSeconds))
         .withMaxTotalBytes(maxTotalSize);
   }
 
   private UpstreamConfig upstream(long id, Map<String, String> environment) {
     if (primaryUser == null || primaryUser.isBlank()) {
-      throw new IllegalArgumentException("--primary-user is required with --primary: a user with REPLICATION SLAVE"
-          + " and REPLICATION CLIENT on " + primary);
+      throw new IllegalArgumentException(
+          "--primary-user is required with --primary: a user with REPLICATION SLAVE"
+              + " and REPLICATION CLIENT on "
+              + primary);
     }
     int reported = reportPort != null ? reportPort : port;
     try {
-      return UpstreamConfig.builder(primary.host(), primary.port(), primaryUser, password(environment))
+      return UpstreamConfig.builder(
+              primary.host(), primary.port(), primaryUser, password(environment))
           .serverId(id)
           .report(reportHost, reported)
           .heartbeatPeriod(heartbeatPeriod)
@@ -490,14 +748,18 @@ public final class RelayOptions {
   private TlsConfig primaryTls() {
     for (Path file : new Path[] {primarySslCa, primarySslCert, primarySslKey}) {
       if (file != null) {
-        requireReadable(file, file == primarySslCa ? "--primary-ssl-ca"
-            : file == primarySslCert ? "--primary-ssl-cert" : "--primary-ssl-key");
+        requireReadable(
+            file,
+            file == primarySslCa
+                ? "--primary-ssl-ca"
+                : file == primarySslCert ? "--primary-ssl-cert" : "--primary-ssl-key");
       }
     }
-    if (primarySslMode == TlsMode.DISABLED && (primarySslCa != null || primarySslCert != null
-        || primarySslKey != null)) {
-      throw new IllegalArgumentException("--primary-ssl-ca, --primary-ssl-cert and --primary-ssl-key need"
-          + " --primary-ssl-mode preferred, required, verify_ca or verify_identity");
+    if (primarySslMode == TlsMode.DISABLED
+        && (primarySslCa != null || primarySslCert != null || primarySslKey != null)) {
+      throw new IllegalArgumentException(
+          "--primary-ssl-ca, --primary-ssl-cert and --primary-ssl-key need"
+              + " --primary-ssl-mode preferred, required, verify_ca or verify_identity");
     }
     if ((primarySslCert == null) != (primarySslKey == null)) {
       throw new IllegalArgumentException("--primary-ssl-cert and --primary-ssl-key go together");
@@ -507,8 +769,9 @@ public final class RelayOptions {
 
   private String password(Map<String, String> environment) {
     if (primaryPassword != null && primaryPasswordFile != null) {
-      throw new IllegalArgumentException("--primary-password and --primary-password-file both give the primary's"
-          + " password; keep one");
+      throw new IllegalArgumentException(
+          "--primary-password and --primary-password-file both give the primary's"
+              + " password; keep one");
     }
     if (primaryPassword != null) {
       return primaryPassword;
@@ -523,8 +786,10 @@ public final class RelayOptions {
     if (fromEnvironment != null) {
       return fromEnvironment;
     }
-    throw new IllegalArgumentException("the primary's password is missing: give --primary-password-file FILE, set $"
-        + PASSWORD_ENV + ", or pass --primary-password without a value to be prompted");
+    throw new IllegalArgumentException(
+        "the primary's password is missing: give --primary-password-file FILE, set $"
+            + PASSWORD_ENV
+            + ", or pass --primary-password without a value to be prompted");
   }
 
   private void refuseWithoutPrimary() {
@@ -542,7 +807,8 @@ public final class RelayOptions {
       set.add("--primary-ssl-*");
     }
     if (!set.isEmpty()) {
-      throw new IllegalArgumentException(String.join(", ", set) + " given without --primary HOST[:PORT]");
+      throw new IllegalArgumentException(
+          String.join(", ", set) + " given without --primary HOST[:PORT]");
     }
   }
 
@@ -550,7 +816,8 @@ public final class RelayOptions {
     try {
       return Files.readString(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new IllegalArgumentException(option + " " + file + ": cannot read it (" + e.getMessage() + ")");
+      throw new IllegalArgumentException(
+          option + " " + file + ": cannot read it (" + e.getMessage() + ")");
     }
   }
 

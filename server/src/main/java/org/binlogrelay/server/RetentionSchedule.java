@@ -2,6 +2,7 @@ package org.binlogrelay.server;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -16,42 +17,52 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a {@link Retention} on the relay's scheduled executor: once at start, {@code interval} after each run
- * (for the age limit), and, as MySQL purges at each rotation, soon after the store closes a file (for the size
- * limit: once the closed file is durable, since retention removes only durable files). Runs asked for while one
- * is queued are folded into it. {@link Retention} logs what it removes and keeps; a failed run is logged here at
- * ERROR with its cause and tried again later (a retention that cannot remove files never stops replication).
- * Ages are judged by the {@code Time} given to the {@link Retention}.
+ * Runs a {@link Retention} on the relay's scheduled executor: once at start, {@code interval} after
+ * each run (for the age limit), and, as MySQL purges at each rotation, soon after the store closes
+ * a file (for the size limit: once the closed file is durable, since retention removes only durable
+ * files). Runs asked for while one is queued are folded into it. {@link Retention} logs what it
+ * removes and keeps; a failed run is logged here at ERROR with its cause and tried again later (a
+ * retention that cannot remove files never stops replication). Ages are judged by the {@code Time}
+ * given to the {@link Retention}.
  *
- * <p>Thread-safe: {@link #runOnce()} may be called from any thread (runs are serialised by {@link Retention}).
+ * <p>Thread-safe: {@link #runOnce()} may be called from any thread (runs are serialised by {@link
+ * Retention}).
  */
 final class RetentionSchedule implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(RetentionSchedule.class);
+  private static final Logger LOG = LoggerFactory.getLogger(RetentionSchedule.class);
 
   private final Retention retention;
   private final BinlogStore store;
   private final ScheduledExecutorService executor;
   private final AtomicBoolean queued = new AtomicBoolean();
-  private final StoreListener onFileClosed = new StoreListener() {
-    @Override
-    public void fileClosed(FileMetadata metadata) {
-      // Retention removes only files whose end is durable; the durable boundary passes it just after this call.
-      store.whenDurable(new Position(metadata.name(), metadata.size())).thenRun(RetentionSchedule.this::runSoon);
-    }
-  };
+  private final StoreListener onFileClosed =
+      new StoreListener() {
+        @Override
+        public void fileClosed(FileMetadata metadata) {
+          // Retention removes only files whose end is durable; the durable boundary passes it just
+          // after this call.
+          store
+              .whenDurable(new Position(metadata.name(), metadata.size()))
+              .thenRun(RetentionSchedule.this::runSoon);
+        }
+      };
   private ScheduledFuture<?> periodic;
 
-  private RetentionSchedule(Retention retention, BinlogStore store, ScheduledExecutorService executor) {
+  private RetentionSchedule(
+      Retention retention, BinlogStore store, ScheduledExecutorService executor) {
     this.retention = retention;
     this.store = store;
     this.executor = executor;
   }
 
   /**
-   * Schedules {@code retention} on {@code executor}: now, every {@code interval}, and after each file {@code store}
-   * closes.
+   * Schedules {@code retention} on {@code executor}: now, every {@code interval}, and after each
+   * file {@code store} closes.
    */
-  static RetentionSchedule start(Retention retention, BinlogStore store, ScheduledExecutorService executor,
+  static RetentionSchedule start(
+      Retention retention,
+      BinlogStore store,
+      ScheduledExecutorService executor,
       Duration interval) {
     Objects.requireNonNull(retention, "retention");
     Objects.requireNonNull(store, "store");
@@ -60,8 +71,9 @@ final class RetentionSchedule implements AutoCloseable {
       throw new IllegalArgumentException("retention interval must be positive, got " + interval);
     }
     RetentionSchedule schedule = new RetentionSchedule(retention, store, executor);
-    schedule.periodic = executor.scheduleWithFixedDelay(schedule::runOnce, 0, interval.toMillis(),
-        TimeUnit.MILLISECONDS);
+    schedule.periodic =
+        executor.scheduleWithFixedDelay(
+            schedule::runOnce, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
     store.addListener(schedule.onFileClosed);
     return schedule;
   }
@@ -70,22 +82,29 @@ final class RetentionSchedule implements AutoCloseable {
   private void runSoon() {
     if (queued.compareAndSet(false, true)) {
       try {
-        executor.execute(() -> {
-          queued.set(false);
-          runOnce();
-        });
-      } catch (java.util.concurrent.RejectedExecutionException e) {
-        queued.set(false);   // shutting down
+        executor.execute(
+            () -> {
+              queued.set(false);
+              runOnce();
+            });
+      } catch (RejectedExecutionException e) {
+        queued.set(false); // shutting down
       }
     }
   }
 
-  /** One run, logged; never throws (a failure is logged at ERROR). Returns the run, or null if it failed. */
+  /**
+   * One run, logged; never throws (a failure is logged at ERROR). Returns the run, or null if it
+   * failed.
+   */
   RetentionRun runOnce() {
     try {
       return retention.run();
     } catch (Exception e) {
-      log.error("retention run failed; it is tried again at the next rotation or interval: {}", e.toString(), e);
+      LOG.error(
+          "retention run failed; it is tried again at the next rotation or interval: {}",
+          e.toString(),
+          e);
       return null;
     }
   }

@@ -1,8 +1,8 @@
 package org.binlogrelay.server;
 
 import java.util.Objects;
-import org.binlogrelay.server.serving.DumpObserver;
 import org.binlogrelay.server.downstream.sql.BinlogListing;
+import org.binlogrelay.server.serving.DumpObserver;
 import org.binlogrelay.server.serving.ServingConfig;
 import org.binlogrelay.server.serving.StoreBinlogListing;
 import org.binlogrelay.server.serving.StoreDumpHandler;
@@ -11,13 +11,14 @@ import org.binlogrelay.storage.Time;
 import org.binlogrelay.storage.read.ReaderRegistry;
 
 /**
- * What the downstream server hands replicas' dump requests to, and what it lists in {@code SHOW BINARY LOGS}:
- * the one place that chooses them, so the relay's wiring does not change when serving does.
+ * What the downstream server hands replicas' dump requests to, and what it lists in {@code SHOW
+ * BINARY LOGS}: the one place that chooses them, so the relay's wiring does not change when serving
+ * does.
  *
- * <p>Dumps are served from the store by {@link StoreDumpHandler}, whose readers register in the relay's {@link
- * ReaderRegistry} (so retention keeps what replicas still read); {@link StoreBinlogListing} answers from the
- * store's readable boundary. A MySQL replica's GTIDs are checked against the source of the newest stored
- * transaction ({@link PrimarySources}).
+ * <p>Dumps are served from the store by {@link StoreDumpHandler}, whose readers register in the
+ * relay's {@link ReaderRegistry} (so retention keeps what replicas still read); {@link
+ * StoreBinlogListing} answers from the store's readable boundary. A MySQL replica's GTIDs are
+ * checked against the source of the newest stored transaction ({@link PrimarySources}).
  *
  * @param dumpHandler serves COM_BINLOG_DUMP and COM_BINLOG_DUMP_GTID
  * @param listing feeds SHOW BINARY LOGS, SHOW BINARY LOG STATUS and the GTID variables
@@ -37,14 +38,15 @@ record ServingWiring(StoreDumpHandler dumpHandler, BinlogListing listing) {
    * @param observer hears what each dump hands to its socket (relay-added latency)
    * @param time the relay's clock; its wall clock stamps the dumps' connection times
    */
-  static ServingWiring over(BinlogStore store, ReaderRegistry readers, long serverId, DumpObserver observer,
-      Time time) {
-    ServingConfig config = ServingConfig.builder(serverId)
-        .readers(readers)
-        .observer(observer)
-        .time(time)
-        .checkedSources(() -> PrimarySources.of(store))
-        .build();
+  static ServingWiring over(
+      BinlogStore store, ReaderRegistry readers, long serverId, DumpObserver observer, Time time) {
+    ServingConfig config =
+        ServingConfig.builder(serverId)
+            .readers(readers)
+            .observer(observer)
+            .time(time)
+            .checkedSources(() -> PrimarySources.of(store))
+            .build();
     return new ServingWiring(new StoreDumpHandler(store, config), new StoreBinlogListing(store));
   }
 }

@@ -13,25 +13,29 @@ import java.util.function.Function;
 import org.binlogrelay.server.OptionSources.Layer;
 
 /**
- * The primary as one URL, {@code --source mysql://USER[:PASSWORD]@HOST[:PORT][?ssl-mode=MODE&ssl-ca=FILE&...]},
- * in the form of MySQL Shell's connection URIs; {@code mariadb://} is the same (the flavour is still learnt from
- * the primary, or given with {@code --flavor}). User and password are percent-encoded where they hold {@code @},
- * {@code :}, {@code /}, {@code ?} or {@code %}. The parameters are {@code ssl-mode}, {@code ssl-ca}, {@code
- * ssl-cert} and {@code ssl-key}, as the {@code --primary-ssl-*} options.
+ * The primary as one URL, {@code --source
+ * mysql://USER[:PASSWORD]@HOST[:PORT][?ssl-mode=MODE&ssl-ca=FILE&...]}, in the form of MySQL
+ * Shell's connection URIs; {@code mariadb://} is the same (the flavour is still learnt from the
+ * primary, or given with {@code --flavor}). User and password are percent-encoded where they hold
+ * {@code @}, {@code :}, {@code /}, {@code ?} or {@code %}. The parameters are {@code ssl-mode},
+ * {@code ssl-ca}, {@code ssl-cert} and {@code ssl-key}, as the {@code --primary-ssl-*} options.
  *
- * <p>It stands for {@code --primary}, {@code --primary-user}, the password and the {@code --primary-ssl-*} options
- * ({@link #applyTo}): each part it gives replaces the option's value when the option was given at a lower
- * precedence (see {@link OptionSources}), yields when at a higher one, and both at the same precedence is an error.
- * {@link #toString()} hides the password, as every message does. Immutable.
+ * <p>It stands for {@code --primary}, {@code --primary-user}, the password and the {@code
+ * --primary-ssl-*} options ({@link #applyTo}): each part it gives replaces the option's value when
+ * the option was given at a lower precedence (see {@link OptionSources}), yields when at a higher
+ * one, and both at the same precedence is an error. {@link #toString()} hides the password, as
+ * every message does. Immutable.
  *
  * @param host the primary's host and port (3306 if not written)
  * @param user the user, or null
  * @param password the password, or null
  * @param parameters option key ({@code primary-ssl-mode}, ...) to value
  */
-record SourceUrl(String scheme, HostPort host, String user, String password, Map<String, String> parameters) {
+record SourceUrl(
+    String scheme, HostPort host, String user, String password, Map<String, String> parameters) {
   private static final List<String> SCHEMES = List.of("mysql", "mariadb");
-  private static final List<String> PARAMETERS = List.of("ssl-mode", "ssl-ca", "ssl-cert", "ssl-key");
+  private static final List<String> PARAMETERS =
+      List.of("ssl-mode", "ssl-ca", "ssl-cert", "ssl-key");
 
   SourceUrl {
     parameters = Map.copyOf(parameters);
@@ -47,8 +51,11 @@ record SourceUrl(String scheme, HostPort host, String user, String password, Map
     int schemeEnd = t.indexOf("://");
     String scheme = schemeEnd < 0 ? "" : t.substring(0, schemeEnd).toLowerCase(Locale.ROOT);
     if (!SCHEMES.contains(scheme)) {
-      throw new IllegalArgumentException("source '" + redact(t) + "' does not start with mysql:// or mariadb://;"
-          + " expected mysql://USER[:PASSWORD]@HOST[:PORT]");
+      throw new IllegalArgumentException(
+          "source '"
+              + redact(t)
+              + "' does not start with mysql:// or mariadb://;"
+              + " expected mysql://USER[:PASSWORD]@HOST[:PORT]");
     }
     String rest = t.substring(schemeEnd + 3);
     String query = "";
@@ -63,8 +70,12 @@ record SourceUrl(String scheme, HostPort host, String user, String password, Map
     int slash = hostPart.indexOf('/');
     if (slash >= 0) {
       if (!hostPart.substring(slash + 1).isEmpty()) {
-        throw new IllegalArgumentException("source '" + redact(t) + "' names a schema ('/" + hostPart.substring(slash
-            + 1) + "'); the relay copies the whole binlog, leave it out");
+        throw new IllegalArgumentException(
+            "source '"
+                + redact(t)
+                + "' names a schema ('/"
+                + hostPart.substring(slash + 1)
+                + "'); the relay copies the whole binlog, leave it out");
       }
       hostPart = hostPart.substring(0, slash);
     }
@@ -97,14 +108,21 @@ record SourceUrl(String scheme, HostPort host, String user, String password, Map
       String name = ConfigFile.key(decode(equals < 0 ? pair : pair.substring(0, equals), text));
       String value = equals < 0 ? "" : decode(pair.substring(equals + 1), text);
       if (!PARAMETERS.contains(name)) {
-        throw new IllegalArgumentException("source '" + redact(text) + "': unknown parameter '" + name + "'; known: "
-            + String.join(", ", PARAMETERS));
+        throw new IllegalArgumentException(
+            "source '"
+                + redact(text)
+                + "': unknown parameter '"
+                + name
+                + "'; known: "
+                + String.join(", ", PARAMETERS));
       }
       if (value.isBlank()) {
-        throw new IllegalArgumentException("source '" + redact(text) + "': parameter '" + name + "' has no value");
+        throw new IllegalArgumentException(
+            "source '" + redact(text) + "': parameter '" + name + "' has no value");
       }
       if (parameters.put("primary-" + name, value) != null) {
-        throw new IllegalArgumentException("source '" + redact(text) + "': parameter '" + name + "' is given twice");
+        throw new IllegalArgumentException(
+            "source '" + redact(text) + "': parameter '" + name + "' is given twice");
       }
     }
     return parameters;
@@ -116,12 +134,17 @@ record SourceUrl(String scheme, HostPort host, String user, String password, Map
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
       if (c == '%') {
-        if (i + 2 >= s.length() || Character.digit(s.charAt(i + 1), 16) < 0
+        if (i + 2 >= s.length()
+            || Character.digit(s.charAt(i + 1), 16) < 0
             || Character.digit(s.charAt(i + 2), 16) < 0) {
-          throw new IllegalArgumentException("source '" + redact(text) + "': '%' must be followed by two hex"
-              + " digits (write %25 for '%')");
+          throw new IllegalArgumentException(
+              "source '"
+                  + redact(text)
+                  + "': '%' must be followed by two hex"
+                  + " digits (write %25 for '%')");
         }
-        bytes.write(Character.digit(s.charAt(i + 1), 16) * 16 + Character.digit(s.charAt(i + 2), 16));
+        bytes.write(
+            Character.digit(s.charAt(i + 1), 16) * 16 + Character.digit(s.charAt(i + 2), 16));
         i += 2;
       } else {
         byte[] b = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
@@ -132,10 +155,10 @@ record SourceUrl(String scheme, HostPort host, String user, String password, Map
   }
 
   /**
-   * {@code text} with the password of any {@code scheme://user:password@host} in it replaced by {@code ***}. The
-   * password ends where {@link #parse} ends it: at the last {@code @} of the URL. A URL in quotes (as messages quote
-   * it) runs to the closing quote, so a raw {@code @} or space in its password is hidden too; an unquoted one runs to
-   * the next whitespace.
+   * {@code text} with the password of any {@code scheme://user:password@host} in it replaced by
+   * {@code ***}. The password ends where {@link #parse} ends it: at the last {@code @} of the URL.
+   * A URL in quotes (as messages quote it) runs to the closing quote, so a raw {@code @} or space
+   * in its password is hidden too; an unquoted one runs to the next whitespace.
    */
   static String redact(String text) {
     StringBuilder out = new StringBuilder(text.length());
@@ -160,7 +183,10 @@ record SourceUrl(String scheme, HostPort host, String user, String password, Map
       while (urlEnd < text.length() && ends.indexOf(text.charAt(urlEnd)) < 0) {
         urlEnd++;
       }
-      int at = colon < text.length() && text.charAt(colon) == ':' ? text.lastIndexOf('@', urlEnd - 1) : -1;
+      int at =
+          colon < text.length() && text.charAt(colon) == ':'
+              ? text.lastIndexOf('@', urlEnd - 1)
+              : -1;
       if (at > colon) {
         out.append(text, from, colon + 1).append("***");
         from = at;
@@ -172,15 +198,20 @@ record SourceUrl(String scheme, HostPort host, String user, String password, Map
   }
 
   /**
-   * Sets the options this URL gives on {@code options}, unless they were given at a higher precedence.
+   * Sets the options this URL gives on {@code options}, unless they were given at a higher
+   * precedence.
    *
    * @param layerOf where an option's value came from, by key
    * @param whereOf how a message names an option's origin, by key
    * @param layer where this URL came from
    * @return the keys of the options it set
-   * @throws IllegalArgumentException if an option and this URL set the same thing at the same precedence
+   * @throws IllegalArgumentException if an option and this URL set the same thing at the same
+   *     precedence
    */
-  Set<String> applyTo(RelayOptions options, Function<String, Layer> layerOf, Function<String, String> whereOf,
+  Set<String> applyTo(
+      RelayOptions options,
+      Function<String, Layer> layerOf,
+      Function<String, String> whereOf,
       Layer layer) {
     Set<String> set = new HashSet<>();
     if (replaces("primary", layerOf, whereOf, layer)) {
@@ -192,12 +223,18 @@ record SourceUrl(String scheme, HostPort host, String user, String password, Map
       set.add("primary-user");
     }
     if (password != null) {
-      Layer passwordLayer = layerOf.apply("primary-password").compareTo(layerOf.apply("primary-password-file")) > 0
-          ? layerOf.apply("primary-password") : layerOf.apply("primary-password-file");
+      Layer passwordLayer =
+          layerOf.apply("primary-password").compareTo(layerOf.apply("primary-password-file")) > 0
+              ? layerOf.apply("primary-password")
+              : layerOf.apply("primary-password-file");
       String key = options.primaryPassword != null ? "primary-password" : "primary-password-file";
       if (passwordLayer == layer) {
-        throw new IllegalArgumentException(whereOf.apply("source") + " and " + whereOf.apply(key) + " both give the"
-            + " primary's password; keep one");
+        throw new IllegalArgumentException(
+            whereOf.apply("source")
+                + " and "
+                + whereOf.apply(key)
+                + " both give the"
+                + " primary's password; keep one");
       }
       if (passwordLayer.compareTo(layer) < 0) {
         options.primaryPassword = password;
@@ -229,12 +266,18 @@ record SourceUrl(String scheme, HostPort host, String user, String password, Map
     }
   }
 
-  private static boolean replaces(String key, Function<String, Layer> layerOf, Function<String, String> whereOf,
-      Layer layer) {
+  private static boolean replaces(
+      String key, Function<String, Layer> layerOf, Function<String, String> whereOf, Layer layer) {
     Layer existing = layerOf.apply(key);
     if (existing == layer) {
-      throw new IllegalArgumentException(whereOf.apply("source") + " and " + whereOf.apply(key) + " both set the"
-          + " primary's " + (key.equals("primary") ? "address" : key.substring("primary-".length())) + "; keep one");
+      throw new IllegalArgumentException(
+          whereOf.apply("source")
+              + " and "
+              + whereOf.apply(key)
+              + " both set the"
+              + " primary's "
+              + (key.equals("primary") ? "address" : key.substring("primary-".length()))
+              + "; keep one");
     }
     return existing.compareTo(layer) < 0;
   }
@@ -248,7 +291,10 @@ record SourceUrl(String scheme, HostPort host, String user, String password, Map
     s.append(host);
     String separator = "?";
     for (Map.Entry<String, String> p : parameters.entrySet()) {
-      s.append(separator).append(p.getKey().substring("primary-".length())).append('=').append(p.getValue());
+      s.append(separator)
+          .append(p.getKey().substring("primary-".length()))
+          .append('=')
+          .append(p.getValue());
       separator = "&";
     }
     return s.toString();

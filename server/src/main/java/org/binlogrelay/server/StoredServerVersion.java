@@ -14,10 +14,10 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * The server version recorded in the binlog files of a store directory, read before the store is opened (the
- * store needs its flavour to open). Each binlog file starts with the magic number and a FORMAT_DESCRIPTION
- * event whose body begins with the binlog version (2 bytes) and the server version (50 bytes, NUL-padded), e.g.
- * {@code 10.11.6-MariaDB-0+deb12u1-log} or {@code 9.7.0}:
+ * The server version recorded in the binlog files of a store directory, read before the store is
+ * opened (the store needs its flavour to open). Each binlog file starts with the magic number and a
+ * FORMAT_DESCRIPTION event whose body begins with the binlog version (2 bytes) and the server
+ * version (50 bytes, NUL-padded), e.g. {@code 10.11.6-MariaDB-0+deb12u1-log} or {@code 9.7.0}:
  *
  * <pre>
  *   0   fe 62 69 6e      magic
@@ -26,8 +26,8 @@ import java.util.stream.Stream;
  *   25  char[50]         server version
  * </pre>
  *
- * The files named by the index ({@code *.index}) are tried newest first; without an index, every file named like
- * {@code base.NNNNNN}. Only reads; stateless.
+ * The files named by the index ({@code *.index}) are tried newest first; without an index, every
+ * file named like {@code base.NNNNNN}. Only reads; stateless.
  */
 final class StoredServerVersion {
   private static final byte[] MAGIC = {(byte) 0xfe, 0x62, 0x69, 0x6e};
@@ -39,8 +39,8 @@ final class StoredServerVersion {
   private StoredServerVersion() {}
 
   /**
-   * The server version of the newest readable binlog file in {@code dataDir}; empty if the directory does not
-   * exist or holds no binlog file with a complete FORMAT_DESCRIPTION.
+   * The server version of the newest readable binlog file in {@code dataDir}; empty if the
+   * directory does not exist or holds no binlog file with a complete FORMAT_DESCRIPTION.
    */
   static Optional<String> of(Path dataDir) throws IOException {
     if (!Files.isDirectory(dataDir)) {
@@ -60,7 +60,8 @@ final class StoredServerVersion {
     List<Path> files = new ArrayList<>();
     List<Path> indexes;
     try (Stream<Path> listing = Files.list(dataDir)) {
-      indexes = listing.filter(p -> p.getFileName().toString().endsWith(".index")).sorted().toList();
+      indexes =
+          listing.filter(p -> p.getFileName().toString().endsWith(".index")).sorted().toList();
     }
     for (Path index : indexes) {
       for (String line : Files.readAllLines(index, StandardCharsets.UTF_8)) {
@@ -72,8 +73,11 @@ final class StoredServerVersion {
     }
     if (files.isEmpty()) {
       try (Stream<Path> listing = Files.list(dataDir)) {
-        files.addAll(listing.filter(p -> p.getFileName().toString().matches("[A-Za-z0-9_.-]+\\.[0-9]+")).sorted()
-            .toList());
+        files.addAll(
+            listing
+                .filter(p -> p.getFileName().toString().matches("[A-Za-z0-9_.-]+\\.[0-9]+"))
+                .sorted()
+                .toList());
       }
     }
     Collections.reverse(files);
@@ -106,7 +110,8 @@ final class StoredServerVersion {
     while (end < VERSION_OFFSET + VERSION_BYTES && b[end] != 0) {
       end++;
     }
-    String version = new String(b, VERSION_OFFSET, end - VERSION_OFFSET, StandardCharsets.ISO_8859_1);
+    String version =
+        new String(b, VERSION_OFFSET, end - VERSION_OFFSET, StandardCharsets.ISO_8859_1);
     return version.isEmpty() ? Optional.empty() : Optional.of(version);
   }
 }

@@ -17,10 +17,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The relay's control of its upstream: which {@link UpstreamReplicator} fills the store, from which source, and
- * the commands that start, stop and switch it (the admin API's, through {@link RelayAdmin}). A replicator is
- * one-shot, so each start (and each change while the replicator is STOPPED or FAILED) makes a new one on the same
- * store; a change while it runs is a switch by GTID ({@link UpstreamReplicator#switchSource}).
+ * The relay's control of its upstream: which {@link UpstreamReplicator} fills the store, from which
+ * source, and the commands that start, stop and switch it (the admin API's, through {@link
+ * RelayAdmin}). A replicator is one-shot, so each start (and each change while the replicator is
+ * STOPPED or FAILED) makes a new one on the same store; a change while it runs is a switch by GTID
+ * ({@link UpstreamReplicator#switchSource}).
  *
  * <pre>
  *   NO_PRIMARY (no source configured) -close-> CLOSED
@@ -30,20 +31,21 @@ import org.slf4j.LoggerFactory;
  *   any -close-> CLOSED
  * </pre>
  *
- * {@link #moveTo} is the one place the state changes; it rejects any other move. The replicator's own status
- * ({@link UpstreamStatus}) says whether it still runs: start refuses a replicator that runs, and change switches
- * it. Commands that start a replicator (start, change) also need the relay RUNNING (its state is read from the
- * {@code relay} supplier, so a command during the relay's start or close is refused with the relay's state).
+ * {@link #moveTo} is the one place the state changes; it rejects any other move. The replicator's
+ * own status ({@link UpstreamStatus}) says whether it still runs: start refuses a replicator that
+ * runs, and change switches it. Commands that start a replicator (start, change) also need the
+ * relay RUNNING (its state is read from the {@code relay} supplier, so a command during the relay's
+ * start or close is refused with the relay's state).
  *
- * <p>Logs through the {@link Relay}'s logger, as before this class was split out of it, so that log lines and
- * their logger name are the relay's.
+ * <p>Logs through the {@link Relay}'s logger, as before this class was split out of it, so that log
+ * lines and their logger name are the relay's.
  *
- * <p>Thread-safety: thread-safe. Commands and {@link #close} hold one lock for their whole run (a stop waits for
- * the replicator's thread, a switch for its check), so they run one at a time; {@link #replicator()}, {@link
- * #config()} and {@link #state()} never wait.
+ * <p>Thread-safety: thread-safe. Commands and {@link #close} hold one lock for their whole run (a
+ * stop waits for the replicator's thread, a switch for its check), so they run one at a time;
+ * {@link #replicator()}, {@link #config()} and {@link #state()} never wait.
  */
 final class UpstreamControl {
-  private static final Logger log = LoggerFactory.getLogger(Relay.class);
+  private static final Logger LOG = LoggerFactory.getLogger(Relay.class);
 
   /** Where the control is; see the class comment for the moves. */
   enum State {
@@ -71,12 +73,14 @@ final class UpstreamControl {
   private final Time time;
   private final UpstreamSuccession succession;
   private final Supplier<Relay.State> relay;
+
   /** Held by each command and by {@link #close} for its whole run. */
   private final Object lock = new Object();
 
   private volatile State state;
   private volatile UpstreamConfig config;
   private volatile UpstreamReplicator replicator;
+
   /** Set by {@link #follow}; under {@link #lock}. */
   private BinlogStore store;
 
@@ -86,7 +90,11 @@ final class UpstreamControl {
    * @param succession hears each new replicator (the metrics' totals across replicators)
    * @param relay the relay's state now, checked by the commands that start a replicator
    */
-  UpstreamControl(UpstreamConfig configured, Time time, UpstreamSuccession succession, Supplier<Relay.State> relay) {
+  UpstreamControl(
+      UpstreamConfig configured,
+      Time time,
+      UpstreamSuccession succession,
+      Supplier<Relay.State> relay) {
     this.config = configured;
     this.time = Objects.requireNonNull(time, "time");
     this.succession = Objects.requireNonNull(succession, "succession");
@@ -94,11 +102,14 @@ final class UpstreamControl {
     this.state = configured == null ? State.NO_PRIMARY : State.NOT_STARTED;
   }
 
-  /** The relay's start: follows the configured primary into {@code store}, or logs that there is none. */
+  /**
+   * The relay's start: follows the configured primary into {@code store}, or logs that there is
+   * none.
+   */
   void follow(BinlogStore store) {
     synchronized (lock) {
       if (state == State.NO_PRIMARY) {
-        log.info("no primary configured: serving the stored binlogs only");
+        LOG.info("no primary configured: serving the stored binlogs only");
         return;
       }
       this.store = Objects.requireNonNull(store, "store");
@@ -115,7 +126,7 @@ final class UpstreamControl {
   boolean stop(Duration timeout) throws InterruptedException {
     synchronized (lock) {
       UpstreamReplicator r = requireReplicator();
-      log.info("upstream stop requested through the admin API");
+      LOG.info("upstream stop requested through the admin API");
       if (state != State.CLOSED) {
         moveTo(State.STOPPED);
       }
@@ -126,18 +137,24 @@ final class UpstreamControl {
   /**
    * Follows the primary again with a new replicator, after a stop or a failure.
    *
-   * @throws IllegalStateException if no primary is configured, the relay is not running, or the replicator still
-   *     runs
+   * @throws IllegalStateException if no primary is configured, the relay is not running, or the
+   *     replicator still runs
    */
   void start() {
     synchronized (lock) {
       UpstreamReplicator r = requireReplicator();
       requireRunning();
       if (!ended(r)) {
-        throw new IllegalStateException("upstream is " + r.state().status() + ", already following "
-            + r.state().source() + "; stop it first");
+        throw new IllegalStateException(
+            "upstream is "
+                + r.state().status()
+                + ", already following "
+                + r.state().source()
+                + "; stop it first");
       }
-      log.info("upstream start requested through the admin API: following {}:{} again", config.host(),
+      LOG.info(
+          "upstream start requested through the admin API: following {}:{} again",
+          config.host(),
           config.port());
       startReplicator(config);
     }
@@ -145,7 +162,8 @@ final class UpstreamControl {
 
   /**
    * Follows {@code next} from now on: switched by GTID while the replicator runs ({@link
-   * UpstreamReplicator#switchSource}), else a new replicator on it (which resumes by GTID by itself).
+   * UpstreamReplicator#switchSource}), else a new replicator on it (which resumes by GTID by
+   * itself).
    *
    * @return the switch, or {@code null} when a new replicator was started
    * @throws IllegalStateException if no primary is configured or the relay is not running
@@ -157,8 +175,11 @@ final class UpstreamControl {
       requireRunning();
       if (ended(r)) {
         config = next;
-        log.info("upstream source changed through the admin API to {}:{} (the replicator was {}); starting it",
-            next.host(), next.port(), r.state().status());
+        LOG.info(
+            "upstream source changed through the admin API to {}:{} (the replicator was {}); starting it",
+            next.host(),
+            next.port(),
+            r.state().status());
         startReplicator(next);
         return null;
       }
@@ -181,23 +202,31 @@ final class UpstreamControl {
       }
       UpstreamReplicator r = replicator;
       if (r != null && !r.stop(UpstreamReplicator.CLOSE_TIMEOUT)) {
-        throw new IllegalStateException("the upstream thread did not end within " + UpstreamReplicator.CLOSE_TIMEOUT);
+        throw new IllegalStateException(
+            "the upstream thread did not end within " + UpstreamReplicator.CLOSE_TIMEOUT);
       }
     }
   }
 
-  /** Makes and starts a replicator for {@code c}; it replaces the current one, which must have ended. */
+  /**
+   * Makes and starts a replicator for {@code c}; it replaces the current one, which must have
+   * ended.
+   */
   private void startReplicator(UpstreamConfig c) {
     moveTo(State.FOLLOWING);
     UpstreamReplicator next = new UpstreamReplicator(c, store, time);
-    next.addListener(s -> {
-      if (s.status() == UpstreamStatus.FAILED) {
-        // the replicator's ERROR line said why and what to do; this one says what the relay does meanwhile
-        log.warn("upstream stopped for good; the relay keeps serving the {} stored file(s), and /health answers"
-            + " DOWN until the upstream is started again (relayctl source start, or restart the relay; a purged"
-            + " binlog needs a new --data-dir or --start)", store.files().size());
-      }
-    });
+    next.addListener(
+        s -> {
+          if (s.status() == UpstreamStatus.FAILED) {
+            // the replicator's ERROR line said why and what to do; this one says what the relay
+            // does meanwhile
+            LOG.warn(
+                "upstream stopped for good; the relay keeps serving the {} stored file(s), and /health answers"
+                    + " DOWN until the upstream is started again (relayctl source start, or restart the relay; a purged"
+                    + " binlog needs a new --data-dir or --start)",
+                store.files().size());
+          }
+        });
     succession.replace(next);
     replicator = next;
     next.start();
@@ -206,7 +235,8 @@ final class UpstreamControl {
   /** The one place the state changes. Under {@link #lock}. */
   private void moveTo(State next) {
     if (!state.canMoveTo(next)) {
-      throw new IllegalStateException("the upstream control cannot move from " + state + " to " + next);
+      throw new IllegalStateException(
+          "the upstream control cannot move from " + state + " to " + next);
     }
     state = next;
   }
@@ -219,7 +249,10 @@ final class UpstreamControl {
     return r;
   }
 
-  /** The relay sets CLOSING before its close takes {@link #lock}, so no command starts a replicator after it. */
+  /**
+   * The relay sets CLOSING before its close takes {@link #lock}, so no command starts a replicator
+   * after it.
+   */
   private void requireRunning() {
     relay.get().requireRunning();
   }

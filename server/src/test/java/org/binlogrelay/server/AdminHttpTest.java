@@ -27,27 +27,35 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The admin HTTP server of a real relay (store in a temporary directory, no primary): authentication, routing,
- * error answers, JSON shapes, size limits and the Prometheus scrape.
+ * The admin HTTP server of a real relay (store in a temporary directory, no primary):
+ * authentication, routing, error answers, JSON shapes, size limits and the Prometheus scrape.
  */
 @Timeout(60)
 class AdminHttpTest {
   private static final String TOKEN = "s3cret-token";
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final ObjectMapper json = new ObjectMapper();
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private Relay relay;
   private String base;
 
   @BeforeEach
   void start() throws Exception {
-    AdminConfig admin = new AdminConfig(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), TOKEN, 1024,
-        Duration.ofSeconds(5), Duration.ofSeconds(4));
-    relay = new Relay(FlavorDetectionTest.config(dir.resolve("data"), GtidFlavor.MYSQL, null, Duration.ZERO)
-        .withAdmin(admin), Time.SYSTEM);
+    AdminConfig admin =
+        new AdminConfig(
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+            TOKEN,
+            1024,
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(4));
+    relay =
+        new Relay(
+            FlavorDetectionTest.config(dir.resolve("data"), GtidFlavor.MYSQL, null, Duration.ZERO)
+                .withAdmin(admin),
+            Time.SYSTEM);
     relay.start();
     base = "http://127.0.0.1:" + relay.adminServer().address().getPort();
   }
@@ -58,7 +66,8 @@ class AdminHttpTest {
   }
 
   private HttpResponse<String> get(String path, String token) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10));
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10));
     if (token != null) {
       b.header("Authorization", "Bearer " + token);
     }
@@ -66,19 +75,28 @@ class AdminHttpTest {
   }
 
   private HttpResponse<String> post(String path, String body) throws Exception {
-    return http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10))
-        .header("Authorization", "Bearer " + TOKEN)
-        .POST(body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
-        .build(), HttpResponse.BodyHandlers.ofString());
+    return http.send(
+        HttpRequest.newBuilder(URI.create(base + path))
+            .timeout(Duration.ofSeconds(10))
+            .header("Authorization", "Bearer " + TOKEN)
+            .POST(
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private JsonNode error(HttpResponse<String> r, int status, String code) throws Exception {
     assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
-    assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith(
-        "application/json"));
+    assertThat(r.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(v -> assertThat(v).startsWith("application/json"));
     JsonNode body = json.readTree(r.body());
     assertThat(body.get("code").asText()).isEqualTo(code);
-    assertThat(body.get("error").asText()).isNotBlank().doesNotContain("\n").doesNotContain("at org.");
+    assertThat(body.get("error").asText())
+        .isNotBlank()
+        .doesNotContain("\n")
+        .doesNotContain("at org.");
     return body;
   }
 
@@ -146,17 +164,21 @@ class AdminHttpTest {
     error(post("/api/v1/binlogs/purge", "[1]"), 400, "bad_request");
     error(post("/api/v1/binlogs/purge", "{}"), 400, "bad_request");
     error(post("/api/v1/binlogs/purge", "{\"before\": \"yesterday\"}"), 400, "bad_request");
-    error(post("/api/v1/binlogs/purge", "{\"to\": \"binlog.000009\", \"force\": \"yes\"}"), 400, "bad_request");
+    error(
+        post("/api/v1/binlogs/purge", "{\"to\": \"binlog.000009\", \"force\": \"yes\"}"),
+        400,
+        "bad_request");
     error(post("/api/v1/binlogs/purge", "{\"to\": \"binlog.000009\"}"), 404, "not_found");
-    error(post("/api/v1/binlogs/purge", "{\"to\": \"" + "x".repeat(2000) + "\"}"), 413, "too_large");
+    error(
+        post("/api/v1/binlogs/purge", "{\"to\": \"" + "x".repeat(2000) + "\"}"), 413, "too_large");
   }
 
   @Test
   void metricsAreThePrometheusTextFormat() throws Exception {
     HttpResponse<String> r = get("/metrics", TOKEN);
     assertThat(r.statusCode()).isEqualTo(200);
-    assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith(
-        "text/plain"));
+    assertThat(r.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(v -> assertThat(v).startsWith("text/plain"));
     assertThat(r.body())
         .contains("# TYPE binlogrelay_store_files gauge")
         .contains("binlogrelay_store_files 0.0")
@@ -174,8 +196,9 @@ class AdminHttpTest {
     try (Socket s = new Socket("127.0.0.1", relay.adminServer().address().getPort())) {
       s.setSoTimeout(5000);
       OutputStream out = s.getOutputStream();
-      out.write(("GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(20_000) + "\r\n\r\n")
-          .getBytes(StandardCharsets.US_ASCII));
+      out.write(
+          ("GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(20_000) + "\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
       out.flush();
       String answer = readAll(s.getInputStream());
       assertThat(answer).startsWith("HTTP/1.1 431").contains("\"code\":\"too_large\"");

@@ -7,6 +7,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.util.LogbackMDCAdapter;
 import ch.qos.logback.core.OutputStreamAppender;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -19,12 +20,15 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** {@code --log-format json}: every line Logback writes is one JSON object with the fields operators filter on. */
+/**
+ * {@code --log-format json}: every line Logback writes is one JSON object with the fields operators
+ * filter on.
+ */
 class LogFormatTest {
 
   /** A context like logback.xml's: a text appender named STDERR, here writing to memory. */
   private static ByteArrayOutputStream textAppender(LoggerContext context) {
-    context.setMDCAdapter(new ch.qos.logback.classic.util.LogbackMDCAdapter());
+    context.setMDCAdapter(new LogbackMDCAdapter());
     context.start();
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PatternLayoutEncoder encoder = new PatternLayoutEncoder();
@@ -47,17 +51,25 @@ class LogFormatTest {
     ByteArrayOutputStream bytes = textAppender(context);
     assertThat(LogFormat.JSON.applyTo(context)).isTrue();
     Logger log = context.getLogger(Relay.class);
-    log.info("relay {}: {}", "running", "MySQL relay, replicas on /127.0.0.1:3307 \"quoted\"\nsecond line");
+    log.info(
+        "relay {}: {}",
+        "running",
+        "MySQL relay, replicas on /127.0.0.1:3307 \"quoted\"\nsecond line");
     log.warn("retention kept binlog.000001", new IllegalStateException("a replica reads it"));
 
     List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
     assertThat(lines).hasSize(2);
     Map<String, String> first = fields(lines.get(0));
-    assertThat(first).containsEntry("level", "INFO").containsEntry("loggerName", Relay.class.getName())
+    assertThat(first)
+        .containsEntry("level", "INFO")
+        .containsEntry("loggerName", Relay.class.getName())
         .containsEntry("threadName", Thread.currentThread().getName())
-        .containsEntry("formattedMessage", "relay running: MySQL relay, replicas on /127.0.0.1:3307 \"quoted\"\n"
-            + "second line")
-        .containsKey("timestamp").doesNotContainKey("context").doesNotContainKey("message");
+        .containsEntry(
+            "formattedMessage",
+            "relay running: MySQL relay, replicas on /127.0.0.1:3307 \"quoted\"\n" + "second line")
+        .containsKey("timestamp")
+        .doesNotContainKey("context")
+        .doesNotContainKey("message");
     Map<String, String> second = fields(lines.get(1));
     assertThat(second).containsEntry("level", "WARN").containsKey("throwable");
   }
@@ -71,10 +83,14 @@ class LogFormatTest {
     assertThat(bytes.toString(StandardCharsets.UTF_8)).isEqualTo("INFO x: hello\n");
     assertThat(LogFormat.JSON.applyTo(new LoggerContext())).as("no STDERR appender").isFalse();
     assertThat(LogFormat.parse(" JSON ")).isEqualTo(LogFormat.JSON);
-    assertThatThrownBy(() -> LogFormat.parse("xml")).hasMessage("log format 'xml' not understood; use text or json");
+    assertThatThrownBy(() -> LogFormat.parse("xml"))
+        .hasMessage("log format 'xml' not understood; use text or json");
   }
 
-  /** The top-level fields of one JSON object (nested values as their raw text); fails unless the line is one. */
+  /**
+   * The top-level fields of one JSON object (nested values as their raw text); fails unless the
+   * line is one.
+   */
   static Map<String, String> fields(String line) throws IOException {
     Map<String, String> fields = new HashMap<>();
     try (JsonParser parser = new JsonFactory().createParser(line)) {

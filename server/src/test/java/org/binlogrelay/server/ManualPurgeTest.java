@@ -15,25 +15,32 @@ import org.binlogrelay.storage.retention.RetentionPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@link ManualPurge} over a real, empty store: the relay-state gate, the retentions it uses, the store's close. */
+/**
+ * {@link ManualPurge} over a real, empty store: the relay-state gate, the retentions it uses, the
+ * store's close.
+ */
 class ManualPurgeTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private final AtomicReference<Relay.State> relay = new AtomicReference<>(Relay.State.STARTING);
 
   @Test
   void withoutAConfiguredRetentionTheFirstPurgeMakesOneThatKeepsEverythingElse() throws Exception {
     BinlogStore store = BinlogStore.open(StoreConfig.builder(dir, GtidFlavor.MYSQL).build());
-    ManualPurge purges = new ManualPurge(store, new ReaderRegistry(), Time.SYSTEM, null, relay::get);
-    assertThatThrownBy(() -> purges.purge("binlog.000001", false)).isInstanceOf(IllegalStateException.class)
+    ManualPurge purges =
+        new ManualPurge(store, new ReaderRegistry(), Time.SYSTEM, null, relay::get);
+    assertThatThrownBy(() -> purges.purge("binlog.000001", false))
+        .isInstanceOf(IllegalStateException.class)
         .hasMessage("the relay is starting");
     assertThat(purges.retentions()).isEmpty();
     relay.set(Relay.State.RUNNING);
-    assertThat(purges.purge("binlog.000001", false).removed()).as("an empty store: nothing to remove").isEmpty();
+    assertThat(purges.purge("binlog.000001", false).removed())
+        .as("an empty store: nothing to remove")
+        .isEmpty();
     assertThat(purges.retentions()).hasSize(1);
     relay.set(Relay.State.CLOSING);
-    assertThatThrownBy(() -> purges.purge("binlog.000001", false)).isInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(() -> purges.purge("binlog.000001", false))
+        .isInstanceOf(IllegalStateException.class)
         .hasMessage("the relay is closing");
     purges.closeStore();
     assertThat(store.readable().isStopped()).isTrue();
@@ -43,8 +50,9 @@ class ManualPurgeTest {
   void aConfiguredRetentionIsTheOneUsed() throws Exception {
     BinlogStore store = BinlogStore.open(StoreConfig.builder(dir, GtidFlavor.MYSQL).build());
     ReaderRegistry readers = new ReaderRegistry();
-    Retention configured = new Retention(store, RetentionPolicy.keepEverything().withMaxFiles(3), readers,
-        Time.SYSTEM);
+    Retention configured =
+        new Retention(
+            store, RetentionPolicy.keepEverything().withMaxFiles(3), readers, Time.SYSTEM);
     ManualPurge purges = new ManualPurge(store, readers, Time.SYSTEM, configured, relay::get);
     relay.set(Relay.State.RUNNING);
     assertThat(purges.purge("binlog.000001", false).removed()).isEmpty();

@@ -2,9 +2,9 @@ package org.binlogrelay.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 import static org.binlogrelay.server.FlavorDetectionTest.config;
 import static org.binlogrelay.server.FlavorDetectionTest.primaryAt;
-import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -24,11 +24,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The composition root with real parts: store in a temporary directory, server on a free loopback port. */
+/**
+ * The composition root with real parts: store in a temporary directory, server on a free loopback
+ * port.
+ */
 @Timeout(60)
 class RelayTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private static int closedPort() throws IOException {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -47,7 +49,9 @@ class RelayTest {
 
   @Test
   void servesTheStoreWithoutAPrimaryAndClosesInOrder() throws Exception {
-    Relay relay = new Relay(config(dir.resolve("data"), GtidFlavor.MARIADB, null, Duration.ZERO), Time.SYSTEM);
+    Relay relay =
+        new Relay(
+            config(dir.resolve("data"), GtidFlavor.MARIADB, null, Duration.ZERO), Time.SYSTEM);
     assertThat(relay.state()).isEqualTo(Relay.State.NEW);
     relay.start();
     try {
@@ -60,9 +64,14 @@ class RelayTest {
       assertThat(relay.readers()).isNotNull();
       InetSocketAddress address = relay.replicaServer().address();
       assertThat(address.getPort()).isPositive();
-      assertThat(PrimaryGreeting.serverVersion(new HostPort("127.0.0.1", address.getPort()), Duration.ofSeconds(5)))
-          .as("the relay greets as a MariaDB server").contains("MariaDB");
-      assertThatThrownBy(relay::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("already");
+      assertThat(
+              PrimaryGreeting.serverVersion(
+                  new HostPort("127.0.0.1", address.getPort()), Duration.ofSeconds(5)))
+          .as("the relay greets as a MariaDB server")
+          .contains("MariaDB");
+      assertThatThrownBy(relay::start)
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("already");
     } finally {
       relay.close();
     }
@@ -71,16 +80,21 @@ class RelayTest {
     assertThat(relay.awaitClosed(Duration.ZERO)).isTrue();
     assertThat(relay.store().readable().isStopped()).isTrue();
     assertThat(accepts(relay.replicaServer().address())).isFalse();
-    relay.close();   // idempotent
+    relay.close(); // idempotent
   }
 
   @Test
   void followsAnUnreachablePrimaryByRetryingAndStopsPromptly() throws Exception {
-    Relay relay = new Relay(config(dir, GtidFlavor.MYSQL, primaryAt(closedPort()), Duration.ZERO), Time.SYSTEM);
+    Relay relay =
+        new Relay(
+            config(dir, GtidFlavor.MYSQL, primaryAt(closedPort()), Duration.ZERO), Time.SYSTEM);
     relay.start();
     try {
       assertThat(relay.upstream()).isPresent();
-      eventually(Duration.ofSeconds(20), "the upstream backing off", () -> relay.upstream().get().state().status(),
+      eventually(
+          Duration.ofSeconds(20),
+          "the upstream backing off",
+          () -> relay.upstream().get().state().status(),
           status -> status == UpstreamStatus.BACKING_OFF);
       assertThat(relay.upstream().get().state().status()).isEqualTo(UpstreamStatus.BACKING_OFF);
       assertThat(relay.upstream().get().state().lastError()).isNotBlank();
@@ -95,17 +109,22 @@ class RelayTest {
 
   @Test
   void aClosedRelayStartsNoReplicatorAndNoPurge() throws Exception {
-    Relay relay = new Relay(config(dir, GtidFlavor.MYSQL, primaryAt(closedPort()), Duration.ZERO), Time.SYSTEM);
+    Relay relay =
+        new Relay(
+            config(dir, GtidFlavor.MYSQL, primaryAt(closedPort()), Duration.ZERO), Time.SYSTEM);
     relay.start();
     assertThat(relay.stopUpstream(Duration.ofSeconds(10))).isTrue();
     relay.close();
     var stopped = relay.upstream().orElseThrow();
-    assertThatThrownBy(relay::startUpstream).isInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(relay::startUpstream)
+        .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("closed");
     assertThatThrownBy(() -> relay.changeUpstream(primaryAt(closedPort()), Duration.ofSeconds(5)))
-        .as("a change with the replicator STOPPED would start a new one").isInstanceOf(IllegalStateException.class)
+        .as("a change with the replicator STOPPED would start a new one")
+        .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("closed");
-    assertThatThrownBy(() -> relay.purge("binlog.000001", false)).isInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(() -> relay.purge("binlog.000001", false))
+        .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("closed");
     assertThat(relay.upstream()).containsSame(stopped);
     assertThat(stopped.state().status()).isEqualTo(UpstreamStatus.STOPPED);
@@ -115,16 +134,31 @@ class RelayTest {
   void aTakenReplicaPortFailsTheStartAndReleasesTheStore() throws Exception {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       RelayConfig base = config(dir, GtidFlavor.MYSQL, null, Duration.ZERO);
-      RelayConfig clash = new RelayConfig(base.dataDir(), base.flavor(), base.syncPolicy(), base.retention(),
-          base.retentionInterval(), null, new DownstreamSettings(new InetSocketAddress(InetAddress.getLoopbackAddress(),
-          taken.getLocalPort()), 9001, base.downstream().serverUuid(), base.downstream().accounts(), null, false),
-          base.detectionTimeout());
+      RelayConfig clash =
+          new RelayConfig(
+              base.dataDir(),
+              base.flavor(),
+              base.syncPolicy(),
+              base.retention(),
+              base.retentionInterval(),
+              null,
+              new DownstreamSettings(
+                  new InetSocketAddress(InetAddress.getLoopbackAddress(), taken.getLocalPort()),
+                  9001,
+                  base.downstream().serverUuid(),
+                  base.downstream().accounts(),
+                  null,
+                  false),
+              base.detectionTimeout());
       Relay relay = new Relay(clash, Time.SYSTEM);
-      assertThatThrownBy(relay::start).isInstanceOf(RelayStartException.class)
+      assertThatThrownBy(relay::start)
+          .isInstanceOf(RelayStartException.class)
           .hasMessageContaining(String.valueOf(taken.getLocalPort()))
           .hasMessageContaining("choose another --port or --bind-address");
       assertThat(relay.state()).isEqualTo(Relay.State.CLOSED);
-      assertThat(relay.store().readable().isStopped()).as("the store opened before the failure is closed again").isTrue();
+      assertThat(relay.store().readable().isStopped())
+          .as("the store opened before the failure is closed again")
+          .isTrue();
     }
     Relay again = new Relay(config(dir, GtidFlavor.MYSQL, null, Duration.ZERO), Time.SYSTEM);
     again.start();
@@ -135,30 +169,46 @@ class RelayTest {
   @Test
   void retentionRunsWhenALimitIsSet() throws Exception {
     RelayConfig base = config(dir, GtidFlavor.MYSQL, null, Duration.ZERO);
-    RelayConfig withLimit = new RelayConfig(base.dataDir(), base.flavor(), base.syncPolicy(),
-        RetentionPolicy.keepEverything().withMaxFiles(3), Duration.ofHours(1), null, base.downstream(),
-        base.detectionTimeout());
+    RelayConfig withLimit =
+        new RelayConfig(
+            base.dataDir(),
+            base.flavor(),
+            base.syncPolicy(),
+            RetentionPolicy.keepEverything().withMaxFiles(3),
+            Duration.ofHours(1),
+            null,
+            base.downstream(),
+            base.detectionTimeout());
     try (Relay relay = new Relay(withLimit, Time.SYSTEM)) {
       relay.start();
       assertThat(relay.retention()).isPresent();
-      eventually(Duration.ofSeconds(10), "a retention run", () -> relay.retention().get().runs() > 0);
+      eventually(
+          Duration.ofSeconds(10), "a retention run", () -> relay.retention().get().runs() > 0);
       assertThat(relay.retention().get().runs()).as("a first run at start").isEqualTo(1);
     }
   }
 
   @Test
   void aCloseDuringTheFlavourDetectionEndsTheStart() throws Exception {
-    Relay relay = new Relay(config(dir, null, primaryAt(closedPort()), Duration.ofMinutes(5)), Time.SYSTEM);
-    CompletableFuture<Throwable> start = CompletableFuture.supplyAsync(() -> {
-      try {
-        relay.start();
-        return null;
-      } catch (Throwable t) {
-        return t;
-      }
-    });
-    eventually(Duration.ofSeconds(10), "the relay starting", relay::state, state -> state == Relay.State.STARTING);
-    // Not a wait for a condition: lets the detection make a few attempts so that the close lands mid-detection (a
+    Relay relay =
+        new Relay(config(dir, null, primaryAt(closedPort()), Duration.ofMinutes(5)), Time.SYSTEM);
+    CompletableFuture<Throwable> start =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                relay.start();
+                return null;
+              } catch (Throwable t) {
+                return t;
+              }
+            });
+    eventually(
+        Duration.ofSeconds(10),
+        "the relay starting",
+        relay::state,
+        state -> state == Relay.State.STARTING);
+    // Not a wait for a condition: lets the detection make a few attempts so that the close lands
+    // mid-detection (a
     // close must end the start at any point).
     Thread.sleep(200);
     relay.close();
@@ -171,14 +221,17 @@ class RelayTest {
   @Test
   void theRelayMovesOnlyAlongItsLife() {
     assertThat(Relay.State.NEW.canMoveTo(Relay.State.STARTING)).isTrue();
-    assertThat(Relay.State.NEW.canMoveTo(Relay.State.CLOSING)).as("a close before the start").isTrue();
+    assertThat(Relay.State.NEW.canMoveTo(Relay.State.CLOSING))
+        .as("a close before the start")
+        .isTrue();
     assertThat(Relay.State.STARTING.canMoveTo(Relay.State.CLOSED)).as("a failed start").isTrue();
     assertThat(Relay.State.RUNNING.canMoveTo(Relay.State.STARTING)).isFalse();
     assertThat(Relay.State.CLOSING.canMoveTo(Relay.State.RUNNING)).isFalse();
     for (Relay.State s : Relay.State.values()) {
       assertThat(Relay.State.CLOSED.canMoveTo(s)).as("CLOSED -> " + s).isFalse();
     }
-    assertThatThrownBy(Relay.State.CLOSING::requireRunning).isInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(Relay.State.CLOSING::requireRunning)
+        .isInstanceOf(IllegalStateException.class)
         .hasMessage("the relay is closing");
     Relay.State.RUNNING.requireRunning();
   }

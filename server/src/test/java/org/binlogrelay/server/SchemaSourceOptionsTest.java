@@ -18,30 +18,44 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code --schema-source} and its options from the command line, the environment and the YAML file: off by default,
- * the password from the highest layer that gives one (as the primary's), TLS preferred unless the URL says
- * otherwise, and one clear line for each misconfiguration, never the password.
+ * {@code --schema-source} and its options from the command line, the environment and the YAML file:
+ * off by default, the password from the highest layer that gives one (as the primary's), TLS
+ * preferred unless the URL says otherwise, and one clear line for each misconfiguration, never the
+ * password.
  */
 class SchemaSourceOptionsTest {
   private static final String SECRET = "Sch3ma-secret";
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private final Map<String, String> environment = new HashMap<>();
   private final List<RelayConfig> launched = new ArrayList<>();
   private String err;
 
   private int run(String... args) {
-    List<String> all = new ArrayList<>(List.of("--server-id", "9", "--flavor", "mysql", "--data-dir",
-        dir.resolve("data").toString()));
+    List<String> all =
+        new ArrayList<>(
+            List.of(
+                "--server-id",
+                "9",
+                "--flavor",
+                "mysql",
+                "--data-dir",
+                dir.resolve("data").toString()));
     all.addAll(List.of(args));
     StringWriter o = new StringWriter();
     StringWriter e = new StringWriter();
-    int status = RelayMain.execute(all.toArray(String[]::new), environment, (config, describe) -> { }, config -> {
-      launched.add(config);
-      return RelayMain.OK;
-    }, new PrintWriter(o), new PrintWriter(e));
+    int status =
+        RelayMain.execute(
+            all.toArray(String[]::new),
+            environment,
+            (config, describe) -> {},
+            config -> {
+              launched.add(config);
+              return RelayMain.OK;
+            },
+            new PrintWriter(o),
+            new PrintWriter(e));
     err = e.toString();
     return status;
   }
@@ -53,7 +67,11 @@ class SchemaSourceOptionsTest {
 
   private void assertUsageError(int status, String message) {
     assertThat(status).as(err).isEqualTo(RelayMain.USAGE);
-    assertThat(err).startsWith("binlog-relay: ").contains(message).doesNotContain(SECRET).doesNotContain("\tat ");
+    assertThat(err)
+        .startsWith("binlog-relay: ")
+        .contains(message)
+        .doesNotContain(SECRET)
+        .doesNotContain("\tat ");
     assertThat(launched).isEmpty();
   }
 
@@ -67,8 +85,14 @@ class SchemaSourceOptionsTest {
   @Test
   void aUrlAndAPasswordFileMakeASchemaSourceWithTheDefaults() throws IOException {
     Path pw = Files.writeString(dir.resolve("pw"), SECRET + "\r\n");
-    assertThat(run("--schema-source", "mysql://relay_schema@db1.example", "--schema-source-password-file",
-        pw.toString())).as(err).isZero();
+    assertThat(
+            run(
+                "--schema-source",
+                "mysql://relay_schema@db1.example",
+                "--schema-source-password-file",
+                pw.toString()))
+        .as(err)
+        .isZero();
     SchemaSourceConfig c = schemaSource();
     assertThat(c.endpoint().role()).isEqualTo("schema source");
     assertThat(c.endpoint().host()).isEqualTo("db1.example");
@@ -84,10 +108,15 @@ class SchemaSourceOptionsTest {
   @Test
   void everyOptionFromTheEnvironmentOrTheFile() throws IOException {
     Path ca = Files.writeString(dir.resolve("ca.pem"), "x");
-    Path file = Files.writeString(dir.resolve("relay.yaml"), String.join("\n",
-        "schema-source: mariadb://s@127.0.0.1:3310?ssl-mode=verify_ca&ssl-ca=" + ca,
-        "schema_source_timeout: 1500ms",
-        "schema-source-connections: 2") + "\n");
+    Path file =
+        Files.writeString(
+            dir.resolve("relay.yaml"),
+            String.join(
+                    "\n",
+                    "schema-source: mariadb://s@127.0.0.1:3310?ssl-mode=verify_ca&ssl-ca=" + ca,
+                    "schema_source_timeout: 1500ms",
+                    "schema-source-connections: 2")
+                + "\n");
     environment.put(RelayOptions.SCHEMA_SOURCE_PASSWORD_ENV, SECRET);
     assertThat(run("--config", file.toString())).as(err).isZero();
     SchemaSourceConfig c = schemaSource();
@@ -104,34 +133,52 @@ class SchemaSourceOptionsTest {
     Path pw = Files.writeString(dir.resolve("pw"), "from-file\n");
     environment.put("BINLOG_RELAY_SCHEMA_SOURCE", "mysql://s:from-url@db1");
     assertThat(run("--schema-source-password-file", pw.toString())).as(err).isZero();
-    assertThat(schemaSource().endpoint().password()).as("the command line over the variable's URL")
+    assertThat(schemaSource().endpoint().password())
+        .as("the command line over the variable's URL")
         .isEqualTo("from-file");
     environment.put(RelayOptions.SCHEMA_SOURCE_PASSWORD_ENV, "from-variable");
     assertThat(run("--schema-source", "mysql://s:on-line@db1")).as(err).isZero();
-    assertThat(schemaSource().endpoint().password()).as("the URL on the command line over the variable")
+    assertThat(schemaSource().endpoint().password())
+        .as("the URL on the command line over the variable")
         .isEqualTo("on-line");
-    assertUsageError(run("--schema-source", "mysql://s:" + SECRET + "@db1", "--schema-source-password-file",
-        pw.toString()), "the password in --schema-source and --schema-source-password-file both give the schema"
-        + " source's password; keep one");
+    assertUsageError(
+        run(
+            "--schema-source",
+            "mysql://s:" + SECRET + "@db1",
+            "--schema-source-password-file",
+            pw.toString()),
+        "the password in --schema-source and --schema-source-password-file both give the schema"
+            + " source's password; keep one");
   }
 
   @Test
   void misconfigurationsAreOneLineNamingTheOption() throws IOException {
-    assertUsageError(run("--schema-source", "mysql://db1"), "--schema-source mysql://db1:3306 names no user");
-    assertUsageError(run("--schema-source", "mysql://s@db1"), "the schema source's password is missing: give"
-        + " --schema-source-password-file FILE, set $" + RelayOptions.SCHEMA_SOURCE_PASSWORD_ENV);
+    assertUsageError(
+        run("--schema-source", "mysql://db1"), "--schema-source mysql://db1:3306 names no user");
+    assertUsageError(
+        run("--schema-source", "mysql://s@db1"),
+        "the schema source's password is missing: give"
+            + " --schema-source-password-file FILE, set $"
+            + RelayOptions.SCHEMA_SOURCE_PASSWORD_ENV);
     Path pw = Files.writeString(dir.resolve("pw"), SECRET);
-    assertUsageError(run("--schema-source-password-file", pw.toString()), "--schema-source-password-file given"
-        + " without --schema-source URL");
-    assertUsageError(run("--schema-source", "mysql://s:" + SECRET + "@db1", "--schema-source-connections", "0"),
+    assertUsageError(
+        run("--schema-source-password-file", pw.toString()),
+        "--schema-source-password-file given" + " without --schema-source URL");
+    assertUsageError(
+        run("--schema-source", "mysql://s:" + SECRET + "@db1", "--schema-source-connections", "0"),
         "--schema-source-connections 0 is outside 1..256");
-    assertUsageError(run("--schema-source", "mysql://s:" + SECRET + "@db1", "--schema-source-timeout", "2h"),
+    assertUsageError(
+        run("--schema-source", "mysql://s:" + SECRET + "@db1", "--schema-source-timeout", "2h"),
         "--schema-source-timeout PT2H is outside 1 ms .. 1 h");
-    assertUsageError(run("--schema-source", "mysql://s:" + SECRET + "@db1?ssl-mode=verify_ca&ssl-ca="
-        + dir.resolve("missing.pem")), "--schema-source ssl-ca " + dir.resolve("missing.pem")
-        + ": no such readable file");
-    assertUsageError(run("--schema-source", "mysql://s:" + SECRET + "@db1?ssl-mode=disabled&ssl-ca=" + pw),
+    assertUsageError(
+        run(
+            "--schema-source",
+            "mysql://s:" + SECRET + "@db1?ssl-mode=verify_ca&ssl-ca=" + dir.resolve("missing.pem")),
+        "--schema-source ssl-ca " + dir.resolve("missing.pem") + ": no such readable file");
+    assertUsageError(
+        run("--schema-source", "mysql://s:" + SECRET + "@db1?ssl-mode=disabled&ssl-ca=" + pw),
         "ssl-ca, ssl-cert and ssl-key need ssl-mode preferred");
-    assertUsageError(run("--schema-source", "postgres://s@db1"), "does not start with mysql:// or mariadb://");
+    assertUsageError(
+        run("--schema-source", "postgres://s@db1"), "does not start with mysql:// or mariadb://");
   }
 }

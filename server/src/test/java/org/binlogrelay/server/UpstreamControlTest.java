@@ -25,13 +25,13 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link UpstreamControl}'s states and commands, with a real store in a temporary directory and a primary on a
- * loopback port nobody listens on (the replicators back off; only their start and stop matter here).
+ * {@link UpstreamControl}'s states and commands, with a real store in a temporary directory and a
+ * primary on a loopback port nobody listens on (the replicators back off; only their start and stop
+ * matter here).
  */
 @Timeout(60)
 class UpstreamControlTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private BinlogStore store;
   private final AtomicReference<Relay.State> relay = new AtomicReference<>(Relay.State.STARTING);
@@ -65,12 +65,15 @@ class UpstreamControlTest {
     relay.set(Relay.State.RUNNING);
     assertThat(control.replicator()).isEmpty();
     assertThat(control.config()).isNull();
-    assertThatThrownBy(() -> control.stop(Duration.ofSeconds(1))).isInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(() -> control.stop(Duration.ofSeconds(1)))
+        .isInstanceOf(IllegalStateException.class)
         .hasMessage("no primary is configured");
-    assertThatThrownBy(control::start).isInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(control::start)
+        .isInstanceOf(IllegalStateException.class)
         .hasMessage("no primary is configured");
     assertThatThrownBy(() -> control.change(primaryAt(closedPort()), Duration.ofSeconds(1)))
-        .isInstanceOf(IllegalStateException.class).hasMessage("no primary is configured");
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("no primary is configured");
     control.close();
     assertThat(control.state()).isEqualTo(UpstreamControl.State.CLOSED);
   }
@@ -81,17 +84,23 @@ class UpstreamControlTest {
     UpstreamControl control = control(first);
     assertThat(control.state()).isEqualTo(UpstreamControl.State.NOT_STARTED);
     assertThat(control.replicator()).isEmpty();
-    assertThatThrownBy(() -> control.stop(Duration.ofSeconds(1))).as("nothing followed yet")
-        .isInstanceOf(IllegalStateException.class).hasMessage("no primary is configured");
+    assertThatThrownBy(() -> control.stop(Duration.ofSeconds(1)))
+        .as("nothing followed yet")
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("no primary is configured");
 
     control.follow(store);
     assertThat(control.state()).isEqualTo(UpstreamControl.State.FOLLOWING);
     UpstreamReplicator followed = control.replicator().orElseThrow();
     assertThat(succession.get()).containsSame(followed);
-    assertThatThrownBy(control::start).as("the relay is still starting").isInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(control::start)
+        .as("the relay is still starting")
+        .isInstanceOf(IllegalStateException.class)
         .hasMessage("the relay is starting");
     relay.set(Relay.State.RUNNING);
-    assertThatThrownBy(control::start).as("the replicator runs").isInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(control::start)
+        .as("the replicator runs")
+        .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("stop it first");
 
     assertThat(control.stop(Duration.ofSeconds(10))).isTrue();
@@ -109,7 +118,8 @@ class UpstreamControlTest {
 
     control.stop(Duration.ofSeconds(10));
     UpstreamConfig second = primaryAt(closedPort());
-    assertThat(control.change(second, Duration.ofSeconds(5))).as("a stopped replicator: a new one, no switch")
+    assertThat(control.change(second, Duration.ofSeconds(5)))
+        .as("a stopped replicator: a new one, no switch")
         .isNull();
     assertThat(control.state()).isEqualTo(UpstreamControl.State.FOLLOWING);
     assertThat(control.config()).isEqualTo(second);
@@ -117,27 +127,36 @@ class UpstreamControlTest {
 
     relay.set(Relay.State.CLOSING);
     UpstreamReplicator last = control.replicator().orElseThrow();
-    assertThatThrownBy(control::start).isInstanceOf(IllegalStateException.class).hasMessage("the relay is closing");
+    assertThatThrownBy(control::start)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("the relay is closing");
     control.close();
     assertThat(control.state()).isEqualTo(UpstreamControl.State.CLOSED);
     assertThat(last.state().status()).isEqualTo(UpstreamStatus.STOPPED);
-    assertThat(control.stop(Duration.ofSeconds(1))).as("a stop after the close changes nothing").isTrue();
+    assertThat(control.stop(Duration.ofSeconds(1)))
+        .as("a stop after the close changes nothing")
+        .isTrue();
     assertThat(control.state()).isEqualTo(UpstreamControl.State.CLOSED);
     control.close();
     relay.set(Relay.State.CLOSED);
     assertThatThrownBy(() -> control.change(primaryAt(closedPort()), Duration.ofSeconds(1)))
-        .isInstanceOf(IllegalStateException.class).hasMessage("the relay is closed");
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("the relay is closed");
     assertThat(control.replicator()).containsSame(last);
   }
 
   @Test
   void onlyTheDrawnMovesAreAllowed() {
-    assertThat(UpstreamControl.State.NO_PRIMARY.canMoveTo(UpstreamControl.State.FOLLOWING)).isFalse();
-    assertThat(UpstreamControl.State.NOT_STARTED.canMoveTo(UpstreamControl.State.STOPPED)).isFalse();
+    assertThat(UpstreamControl.State.NO_PRIMARY.canMoveTo(UpstreamControl.State.FOLLOWING))
+        .isFalse();
+    assertThat(UpstreamControl.State.NOT_STARTED.canMoveTo(UpstreamControl.State.STOPPED))
+        .isFalse();
     assertThat(UpstreamControl.State.STOPPED.canMoveTo(UpstreamControl.State.FOLLOWING)).isTrue();
     assertThat(UpstreamControl.State.FOLLOWING.canMoveTo(UpstreamControl.State.FOLLOWING)).isTrue();
     for (UpstreamControl.State s : UpstreamControl.State.values()) {
-      assertThat(s.canMoveTo(UpstreamControl.State.CLOSED)).as(s + " -close->").isEqualTo(s != UpstreamControl.State.CLOSED);
+      assertThat(s.canMoveTo(UpstreamControl.State.CLOSED))
+          .as(s + " -close->")
+          .isEqualTo(s != UpstreamControl.State.CLOSED);
       assertThat(UpstreamControl.State.CLOSED.canMoveTo(s)).as("CLOSED -> " + s).isFalse();
     }
   }

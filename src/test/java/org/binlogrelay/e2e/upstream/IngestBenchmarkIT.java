@@ -8,9 +8,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-
 import org.binlogrelay.e2e.load.Sysbench;
 import org.binlogrelay.e2e.servers.DatabaseServer;
 import org.binlogrelay.e2e.servers.ServerFarm;
@@ -25,114 +25,159 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Benchmark, not a check (run it with {@code mvn -pl e2e -am verify -Pingest-benchmark -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=IngestBenchmarkIT}): how fast
- * the relay stores a backlog of 2 GB or more of a MySQL 9.7 primary's binlog, against a MySQL 9.7 replica's
- * receiver thread alone ({@code START REPLICA IO_THREAD}, applier stopped) on the same backlog in the same run. The
- * backlog is sysbench {@code prepare} and {@code oltp_write_only} transactions, then bulk INSERT ... SELECT
- * transactions of 4 KB rows up to the size. The relay's store is in {@code /var/tmp} and deleted afterwards.
+ * Benchmark, not a check (run it with {@code mvn -pl e2e -am verify -Pingest-benchmark -Dtest=none
+ * -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=IngestBenchmarkIT}): how fast the relay stores
+ * a backlog of 2 GB or more of a MySQL 9.7 primary's binlog, against a MySQL 9.7 replica's receiver
+ * thread alone ({@code START REPLICA IO_THREAD}, applier stopped) on the same backlog in the same
+ * run. The backlog is sysbench {@code prepare} and {@code oltp_write_only} transactions, then bulk
+ * INSERT ... SELECT transactions of 4 KB rows up to the size. The relay's store is in {@code
+ * /var/tmp} and deleted afterwards.
  */
 @ExtendWith(ServerFarmExtension.class)
 @EnabledIfSystemProperty(named = "binlogrelay.benchmark", matches = "true")
 class IngestBenchmarkIT {
-    private static final Logger log = LoggerFactory.getLogger(IngestBenchmarkIT.class);
-    private static final long BACKLOG = Long.getLong("binlogrelay.benchmark.bytes", 2_100_000_000L);
+  private static final Logger LOG = LoggerFactory.getLogger(IngestBenchmarkIT.class);
+  private static final long BACKLOG = Long.getLong("binlogrelay.benchmark.bytes", 2_100_000_000L);
 
-    @Test
-    void relayVersusReplicaReceiverOnA2GbBacklog(ServerFarm farm) throws Exception {
-        DatabaseServer primary = farm.start(ServerSpec.of(ServerVersion.MYSQL_9_7).named("primary")
-                .withMaxBinlogSize(256L << 20).withOptions("--innodb-buffer-pool-size=512M"));
-        long started = System.nanoTime();
-        Sysbench sysbench = Sysbench.against(primary).withTables(8).withTableSize(100_000).withThreads(2);
-        sysbench.prepare();
-        sysbench.run(Duration.ofSeconds(30));
-        long smallTransactionBytes = binlogBytes(primary);
-        primary.execute("CREATE TABLE sbtest.big (id BIGINT AUTO_INCREMENT PRIMARY KEY, pad VARCHAR(4000))");
-        int bulk = 0;
-        while (binlogBytes(primary) < BACKLOG) {
-            primary.execute("INSERT INTO sbtest.big (pad) SELECT REPEAT(c, 33) FROM sbtest.sbtest1 LIMIT "
-                    + (bulk * 1000 % 90_000) + ", 1000");
-            bulk++;
-        }
-        long backlog = binlogBytes(primary);
-        log.info("BENCH backlog: {} bytes in {} files ({} bytes of sysbench prepare + 30 s oltp_write_only, then {}"
-                + " bulk transactions of 1000 x 4 KB rows), built in {} s", backlog,
-                primary.queryRows("SHOW BINARY LOGS").size(), smallTransactionBytes, bulk,
-                (System.nanoTime() - started) / 1_000_000_000);
-
-        List<String> results = new ArrayList<>();
-        results.add(relayRun(primary, "relay, run 1", backlog));
-        results.add(replicaReceiver(farm, primary, backlog));
-        results.add(relayRun(primary, "relay, run 2", backlog));
-        log.info("BENCH results (2 shared cores, ext4, local backend, same backlog):\n  {}",
-                String.join("\n  ", results));
+  @Test
+  void relayVersusReplicaReceiverOnA2GbBacklog(ServerFarm farm) throws Exception {
+    DatabaseServer primary =
+        farm.start(
+            ServerSpec.of(ServerVersion.MYSQL_9_7)
+                .named("primary")
+                .withMaxBinlogSize(256L << 20)
+                .withOptions("--innodb-buffer-pool-size=512M"));
+    long started = System.nanoTime();
+    Sysbench sysbench =
+        Sysbench.against(primary).withTables(8).withTableSize(100_000).withThreads(2);
+    sysbench.prepare();
+    sysbench.run(Duration.ofSeconds(30));
+    long smallTransactionBytes = binlogBytes(primary);
+    primary.execute(
+        "CREATE TABLE sbtest.big (id BIGINT AUTO_INCREMENT PRIMARY KEY, pad VARCHAR(4000))");
+    int bulk = 0;
+    while (binlogBytes(primary) < BACKLOG) {
+      primary.execute(
+          "INSERT INTO sbtest.big (pad) SELECT REPEAT(c, 33) FROM sbtest.sbtest1 LIMIT "
+              + (bulk * 1000 % 90_000)
+              + ", 1000");
+      bulk++;
     }
+    long backlog = binlogBytes(primary);
+    LOG.info(
+        "BENCH backlog: {} bytes in {} files ({} bytes of sysbench prepare + 30 s oltp_write_only, then {}"
+            + " bulk transactions of 1000 x 4 KB rows), built in {} s",
+        backlog,
+        primary.queryRows("SHOW BINARY LOGS").size(),
+        smallTransactionBytes,
+        bulk,
+        (System.nanoTime() - started) / 1_000_000_000);
 
-    private static String relayRun(DatabaseServer primary, String what, long backlog) throws Exception {
-        Path dir = Files.createTempDirectory(Path.of("/var/tmp"), "relay-bench-");
-        try {
-            long started = System.nanoTime();
-            try (UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, dir)) {
-                relay.awaitCaughtUp(Duration.ofMinutes(15));
-                double seconds = (System.nanoTime() - started) / 1e9;
-                UpstreamState s = relay.state();
-                String line = String.format("%s: %d bytes in %.1f s (connect included) = %.1f MB/s, %.0f events/s,"
-                        + " %.0f transactions/s (store: SyncPolicy.everyTransaction)", what, s.bytesReceived(), seconds,
-                        s.bytesReceived() / seconds / 1e6, s.eventsReceived() / seconds,
-                        s.transactionsReceived() / seconds);
-                log.info("BENCH {}", line);
-                assertThat(s.bytesReceived()).isGreaterThanOrEqualTo(backlog - (1 << 20));
-                return line;
-            }
-        } finally {
-            deleteTree(dir);
-        }
-    }
+    List<String> results = new ArrayList<>();
+    results.add(relayRun(primary, "relay, run 1", backlog));
+    results.add(replicaReceiver(farm, primary, backlog));
+    results.add(relayRun(primary, "relay, run 2", backlog));
+    LOG.info(
+        "BENCH results (2 shared cores, ext4, local backend, same backlog):\n  {}",
+        String.join("\n  ", results));
+  }
 
-    private static String replicaReceiver(ServerFarm farm, DatabaseServer primary, long backlog) throws Exception {
-        DatabaseServer replica = farm.start(ServerSpec.of(ServerVersion.MYSQL_9_7).named("receiver")
-                .withOptions("--relay-log-space-limit=0"));
-        String target = primary.queryValue("SELECT @@global.gtid_executed");
-        long started = System.nanoTime();
-        replica.execute("CHANGE REPLICATION SOURCE TO SOURCE_HOST='" + primary.address().host() + "', SOURCE_PORT="
-                + primary.address().port() + ", SOURCE_USER='" + primary.replicationCredentials().user()
-                + "', SOURCE_PASSWORD='" + primary.replicationCredentials().password()
-                + "', SOURCE_AUTO_POSITION=1, GET_SOURCE_PUBLIC_KEY=1", "START REPLICA IO_THREAD");
-        eventually(Duration.ofMinutes(15), "the receiver caught up (Retrieved_Gtid_Set, Last_IO_Error)", () -> {
-            Map<String, String> status = replica.queryRows("SHOW REPLICA STATUS").get(0);
-            return Arrays.asList(status.get("Retrieved_Gtid_Set"), status.get("Last_IO_Error"));
-        }, s -> s.get(0) != null && !s.get(0).isEmpty()
-                && "1".equals(replica.queryValue("SELECT GTID_SUBSET(?, ?)", target, s.get(0))));
+  private static String relayRun(DatabaseServer primary, String what, long backlog)
+      throws Exception {
+    Path dir = Files.createTempDirectory(Path.of("/var/tmp"), "relay-bench-");
+    try {
+      long started = System.nanoTime();
+      try (UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, dir)) {
+        relay.awaitCaughtUp(Duration.ofMinutes(15));
         double seconds = (System.nanoTime() - started) / 1e9;
-        long relayLogBytes = replica.queryRows("SHOW RELAYLOG EVENTS LIMIT 1").isEmpty() ? 0 : relayLogSize(replica);
-        String line = String.format("MySQL 9.7 replica, receiver thread only: %d bytes of relay log in %.1f s = %.1f"
-                + " MB/s of the primary's %d bytes (sync_relay_log=10000, the default)", relayLogBytes, seconds,
-                backlog / seconds / 1e6, backlog);
-        log.info("BENCH {}", line);
-        replica.execute("STOP REPLICA");
-        replica.close();
+        UpstreamState s = relay.state();
+        String line =
+            String.format(
+                "%s: %d bytes in %.1f s (connect included) = %.1f MB/s, %.0f events/s,"
+                    + " %.0f transactions/s (store: SyncPolicy.everyTransaction)",
+                what,
+                s.bytesReceived(),
+                seconds,
+                s.bytesReceived() / seconds / 1e6,
+                s.eventsReceived() / seconds,
+                s.transactionsReceived() / seconds);
+        LOG.info("BENCH {}", line);
+        assertThat(s.bytesReceived()).isGreaterThanOrEqualTo(backlog - (1 << 20));
         return line;
+      }
+    } finally {
+      deleteTree(dir);
     }
+  }
 
-    private static long relayLogSize(DatabaseServer replica) throws Exception {
-        Path data = replica.binlogDir().getParent().resolve("data");
-        long total = 0;
-        try (var files = Files.list(data)) {
-            for (Path p : files.filter(p -> p.getFileName().toString().contains("relay-bin.0")).toList()) {
-                total += Files.size(p);
-            }
-        }
-        return total;
-    }
+  private static String replicaReceiver(ServerFarm farm, DatabaseServer primary, long backlog)
+      throws Exception {
+    DatabaseServer replica =
+        farm.start(
+            ServerSpec.of(ServerVersion.MYSQL_9_7)
+                .named("receiver")
+                .withOptions("--relay-log-space-limit=0"));
+    String target = primary.queryValue("SELECT @@global.gtid_executed");
+    long started = System.nanoTime();
+    replica.execute(
+        "CHANGE REPLICATION SOURCE TO SOURCE_HOST='"
+            + primary.address().host()
+            + "', SOURCE_PORT="
+            + primary.address().port()
+            + ", SOURCE_USER='"
+            + primary.replicationCredentials().user()
+            + "', SOURCE_PASSWORD='"
+            + primary.replicationCredentials().password()
+            + "', SOURCE_AUTO_POSITION=1, GET_SOURCE_PUBLIC_KEY=1",
+        "START REPLICA IO_THREAD");
+    eventually(
+        Duration.ofMinutes(15),
+        "the receiver caught up (Retrieved_Gtid_Set, Last_IO_Error)",
+        () -> {
+          Map<String, String> status = replica.queryRows("SHOW REPLICA STATUS").get(0);
+          return Arrays.asList(status.get("Retrieved_Gtid_Set"), status.get("Last_IO_Error"));
+        },
+        s ->
+            s.get(0) != null
+                && !s.get(0).isEmpty()
+                && "1".equals(replica.queryValue("SELECT GTID_SUBSET(?, ?)", target, s.get(0))));
+    double seconds = (System.nanoTime() - started) / 1e9;
+    long relayLogBytes =
+        replica.queryRows("SHOW RELAYLOG EVENTS LIMIT 1").isEmpty() ? 0 : relayLogSize(replica);
+    String line =
+        String.format(
+            "MySQL 9.7 replica, receiver thread only: %d bytes of relay log in %.1f s = %.1f"
+                + " MB/s of the primary's %d bytes (sync_relay_log=10000, the default)",
+            relayLogBytes, seconds, backlog / seconds / 1e6, backlog);
+    LOG.info("BENCH {}", line);
+    replica.execute("STOP REPLICA");
+    replica.close();
+    return line;
+  }
 
-    private static long binlogBytes(DatabaseServer server) {
-        return server.queryRows("SHOW BINARY LOGS").stream().mapToLong(r -> Long.parseLong(r.get("File_size"))).sum();
+  private static long relayLogSize(DatabaseServer replica) throws Exception {
+    Path data = replica.binlogDir().getParent().resolve("data");
+    long total = 0;
+    try (var files = Files.list(data)) {
+      for (Path p :
+          files.filter(p -> p.getFileName().toString().contains("relay-bin.0")).toList()) {
+        total += Files.size(p);
+      }
     }
+    return total;
+  }
 
-    private static void deleteTree(Path dir) throws Exception {
-        try (var walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
+  private static long binlogBytes(DatabaseServer server) {
+    return server.queryRows("SHOW BINARY LOGS").stream()
+        .mapToLong(r -> Long.parseLong(r.get("File_size")))
+        .sum();
+  }
+
+  private static void deleteTree(Path dir) throws Exception {
+    try (var walk = Files.walk(dir)) {
+      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
     }
+  }
 }

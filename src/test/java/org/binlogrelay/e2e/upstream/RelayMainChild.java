@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -25,7 +26,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
-
 import org.binlogrelay.cli.Environment;
 import org.binlogrelay.cli.Relayctl;
 import org.binlogrelay.cli.Terminal;
@@ -36,174 +36,222 @@ import org.binlogrelay.e2e.servers.HostAndPort;
 import org.binlogrelay.server.RelayMain;
 
 /**
- * Test side: the whole relay ({@link RelayMain}) in a child JVM of the test classpath, following a primary through
- * {@code via} (a {@link FaultyProxy}), with its admin API on a free loopback port and no token: its status JSON,
- * {@code /health}, {@code /metrics}, upstream commands, relayctl run in this JVM against it, and its log (the
- * relay's own format, {@code yyyy-MM-dd HH:mm:ss.SSS LEVEL [thread] Logger: message}). Polls are bounded.
+ * Test side: the whole relay ({@link RelayMain}) in a child JVM of the test classpath, following a
+ * primary through {@code via} (a {@link FaultyProxy}), with its admin API on a free loopback port
+ * and no token: its status JSON, {@code /health}, {@code /metrics}, upstream commands, relayctl run
+ * in this JVM against it, and its log (the relay's own format, {@code yyyy-MM-dd HH:mm:ss.SSS LEVEL
+ * [thread] Logger: message}). Polls are bounded.
  */
 final class RelayMainChild implements AutoCloseable {
-    private static final Pattern ERROR_LINE =
-            Pattern.compile("^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3} ERROR .*");
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final long RELAY_SERVER_ID = 9401;
+  private static final Pattern ERROR_LINE =
+      Pattern.compile("^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3} ERROR .*");
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final long RELAY_SERVER_ID = 9401;
 
-    private final Process process;
-    private final Path log;
-    private final String base;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final Process process;
+  private final Path log;
+  private final String base;
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    private RelayMainChild(Process process, Path log, String base) {
-        this.process = process;
-        this.log = log;
-        this.base = base;
+  private RelayMainChild(Process process, Path log, String base) {
+    this.process = process;
+    this.log = log;
+    this.base = base;
+  }
+
+  /** One HTTP answer. */
+  record Answer(int code, String body) {
+    JsonNode json() {
+      try {
+        return JSON.readTree(body);
+      } catch (IOException e) {
+        throw new AssertionError("not JSON: " + body, e);
+      }
     }
+  }
 
-    /** One HTTP answer. */
-    record Answer(int code, String body) {
-        JsonNode json() {
-            try {
-                return JSON.readTree(body);
-            } catch (IOException e) {
-                throw new AssertionError("not JSON: " + body, e);
-            }
-        }
+  /** One relayctl run. */
+  record RelayctlRun(int code, String out, String err) {}
+
+  /**
+   * Starts the relay with an empty store in {@code dir/relay-data}, its primary's password in
+   * {@code dir/primary-password} (the test's replication password), heartbeats every 500 ms.
+   */
+  static RelayMainChild start(DatabaseServer primary, HostAndPort via, Path dir)
+      throws IOException {
+    Path passwordFile =
+        Files.writeString(
+            dir.resolve("primary-password"), primary.replicationCredentials().password() + "\n");
+    int adminPort = freePort();
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    String classpath =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    // the relay's own logback.xml (a resource of the server module), not the test classpath's
+    // logback-test.xml
+    List<String> command =
+        List.of(
+            java,
+            "-Xmx256m",
+            "-XX:TieredStopAtLevel=1",
+            "-Dlogback.configurationFile=logback.xml",
+            "-cp",
+            classpath,
+            RelayMain.class.getName(),
+            "--primary",
+            via.host() + ":" + via.port(),
+            "--primary-user",
+            primary.replicationCredentials().user(),
+            "--primary-password-file",
+            passwordFile.toString(),
+            "--server-id",
+            Long.toString(RELAY_SERVER_ID),
+            "--data-dir",
+            dir.resolve("relay-data").toString(),
+            "--port",
+            "0",
+            "--heartbeat-period",
+            "500ms",
+            "--admin-port",
+            Integer.toString(adminPort));
+    Path log = dir.resolve("relay.log");
+    Process p = ChildProcesses.start(command, dir, log, null);
+    return new RelayMainChild(p, log, "http://127.0.0.1:" + adminPort);
+  }
+
+  Answer get(String path) throws IOException, InterruptedException {
+    HttpResponse<String> r =
+        http.send(
+            HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(Duration.ofSeconds(30))
+                .GET()
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    return new Answer(r.statusCode(), r.body());
+  }
+
+  Answer post(String path) throws IOException, InterruptedException {
+    HttpResponse<String> r =
+        http.send(
+            HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(Duration.ofSeconds(30))
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    return new Answer(r.statusCode(), r.body());
+  }
+
+  /** {@code GET /api/v1/status}'s {@code upstream} part. */
+  JsonNode upstream() throws IOException, InterruptedException {
+    Answer a = get("/api/v1/status");
+    if (a.code() != 200) {
+      throw new AssertionError("GET /api/v1/status answered " + a);
     }
+    return a.json().path("upstream");
+  }
 
-    /** One relayctl run. */
-    record RelayctlRun(int code, String out, String err) {}
+  /** {@code GET /api/v1/status}'s {@code store} part. */
+  JsonNode store() throws IOException, InterruptedException {
+    return get("/api/v1/status").json().path("store");
+  }
 
-    /**
-     * Starts the relay with an empty store in {@code dir/relay-data}, its primary's password in {@code
-     * dir/primary-password} (the test's replication password), heartbeats every 500 ms.
-     */
-    static RelayMainChild start(DatabaseServer primary, HostAndPort via, Path dir) throws IOException {
-        Path passwordFile = Files.writeString(dir.resolve("primary-password"),
-                primary.replicationCredentials().password() + "\n");
-        int adminPort = freePort();
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        // the relay's own logback.xml (a resource of the server module), not the test classpath's logback-test.xml
-        List<String> command = List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
-                "-Dlogback.configurationFile=logback.xml", "-cp", classpath,
-                RelayMain.class.getName(),
-                "--primary", via.host() + ":" + via.port(),
-                "--primary-user", primary.replicationCredentials().user(),
-                "--primary-password-file", passwordFile.toString(),
-                "--server-id", Long.toString(RELAY_SERVER_ID),
-                "--data-dir", dir.resolve("relay-data").toString(),
-                "--port", "0",
-                "--heartbeat-period", "500ms",
-                "--admin-port", Integer.toString(adminPort));
-        Path log = dir.resolve("relay.log");
-        Process p = ChildProcesses.start(command, dir, log, null);
-        return new RelayMainChild(p, log, "http://127.0.0.1:" + adminPort);
-    }
+  /**
+   * The value of the sample of {@code /metrics} whose line starts with {@code series} (name and
+   * labels).
+   */
+  double metric(String series) throws IOException, InterruptedException {
+    Answer a = get("/metrics");
+    return a.body()
+        .lines()
+        .filter(l -> l.startsWith(series + " "))
+        .map(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError(series + " missing from /metrics:\n" + a.body()));
+  }
 
-    Answer get(String path) throws IOException, InterruptedException {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + path))
-                .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
-        return new Answer(r.statusCode(), r.body());
-    }
-
-    Answer post(String path) throws IOException, InterruptedException {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + path))
-                .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.noBody()).build(),
-                HttpResponse.BodyHandlers.ofString());
-        return new Answer(r.statusCode(), r.body());
-    }
-
-    /** {@code GET /api/v1/status}'s {@code upstream} part. */
-    JsonNode upstream() throws IOException, InterruptedException {
-        Answer a = get("/api/v1/status");
-        if (a.code() != 200) {
-            throw new AssertionError("GET /api/v1/status answered " + a);
-        }
-        return a.json().path("upstream");
-    }
-
-    /** {@code GET /api/v1/status}'s {@code store} part. */
-    JsonNode store() throws IOException, InterruptedException {
-        return get("/api/v1/status").json().path("store");
-    }
-
-    /** The value of the sample of {@code /metrics} whose line starts with {@code series} (name and labels). */
-    double metric(String series) throws IOException, InterruptedException {
-        Answer a = get("/metrics");
-        return a.body().lines().filter(l -> l.startsWith(series + " "))
-                .map(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).findFirst()
-                .orElseThrow(() -> new AssertionError(series + " missing from /metrics:\n" + a.body()));
-    }
-
-    /**
-     * Polls the upstream part of the status until {@code done} holds (bounded by {@code limit}, not
-     * before the admin API answers); the last value.
-     */
-    JsonNode awaitUpstream(String what, Predicate<JsonNode> done, Duration limit) throws Exception {
-        try {
-            return (JsonNode) eventually(limit, what, () -> {
+  /**
+   * Polls the upstream part of the status until {@code done} holds (bounded by {@code limit}, not
+   * before the admin API answers); the last value.
+   */
+  JsonNode awaitUpstream(String what, Predicate<JsonNode> done, Duration limit) throws Exception {
+    try {
+      return (JsonNode)
+          eventually(
+              limit,
+              what,
+              () -> {
                 if (!process.isAlive()) {
-                    throw new AssertionError("the relay exited with " + process.exitValue() + " while waiting for "
-                            + what);
+                  throw new AssertionError(
+                      "the relay exited with "
+                          + process.exitValue()
+                          + " while waiting for "
+                          + what);
                 }
                 try {
-                    return upstream();
-                } catch (java.net.ConnectException notUpYet) {
-                    return notUpYet.toString();
+                  return upstream();
+                } catch (ConnectException notUpYet) {
+                  return notUpYet.toString();
                 }
-            }, last -> last instanceof JsonNode u && done.test(u));
-        } catch (AssertionError e) {
-            throw new AssertionError(e.getMessage() + "\n" + Tails.of(log, 40), e);
-        }
+              },
+              last -> last instanceof JsonNode u && done.test(u));
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + "\n" + Tails.of(log, 40), e);
     }
+  }
 
-    /** Runs relayctl in this JVM against this relay, as its {@code main} would. */
-    RelayctlRun relayctl(String... args) {
-        List<String> all = new ArrayList<>(List.of("--url", base));
-        all.addAll(List.of(args));
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        Environment environment = new Environment(Map.of(), Terminal.fixed(false, 100), Clock.systemUTC(),
-                Environment.system().pause());
-        int code = Relayctl.commandLine(new Relayctl(environment), new PrintWriter(out), new PrintWriter(err))
-                .execute(all.toArray(String[]::new));
-        return new RelayctlRun(code, out.toString(), err.toString());
-    }
+  /** Runs relayctl in this JVM against this relay, as its {@code main} would. */
+  RelayctlRun relayctl(String... args) {
+    List<String> all = new ArrayList<>(List.of("--url", base));
+    all.addAll(List.of(args));
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    Environment environment =
+        new Environment(
+            Map.of(), Terminal.fixed(false, 100), Clock.systemUTC(), Environment.system().pause());
+    int code =
+        Relayctl.commandLine(new Relayctl(environment), new PrintWriter(out), new PrintWriter(err))
+            .execute(all.toArray(String[]::new));
+    return new RelayctlRun(code, out.toString(), err.toString());
+  }
 
-    /** The relay's ERROR lines so far (each log event's first line). */
-    List<String> errorLines() {
-        try {
-            return Files.readAllLines(log, StandardCharsets.UTF_8).stream().filter(l -> ERROR_LINE.matcher(l).matches())
-                    .toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+  /** The relay's ERROR lines so far (each log event's first line). */
+  List<String> errorLines() {
+    try {
+      return Files.readAllLines(log, StandardCharsets.UTF_8).stream()
+          .filter(l -> ERROR_LINE.matcher(l).matches())
+          .toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
+  }
 
-    /** The lines of the relay's log that contain {@code text}. */
-    List<String> logLines(String text) {
-        try {
-            return Files.readAllLines(log, StandardCharsets.UTF_8).stream().filter(l -> l.contains(text)).toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+  /** The lines of the relay's log that contain {@code text}. */
+  List<String> logLines(String text) {
+    try {
+      return Files.readAllLines(log, StandardCharsets.UTF_8).stream()
+          .filter(l -> l.contains(text))
+          .toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
+  }
 
-    String logTail(int lines) {
-        return Tails.of(log, lines);
-    }
+  String logTail(int lines) {
+    return Tails.of(log, lines);
+  }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
     }
+  }
 
-    /** SIGTERM, then SIGKILL if it is still there after 60 s. */
-    @Override
-    public void close() throws InterruptedException {
-        process.destroy();
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            ChildProcesses.kill(process);
-        }
+  /** SIGTERM, then SIGKILL if it is still there after 60 s. */
+  @Override
+  public void close() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(60, TimeUnit.SECONDS)) {
+      ChildProcesses.kill(process);
     }
+  }
 }

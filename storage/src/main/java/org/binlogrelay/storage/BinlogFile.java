@@ -9,43 +9,55 @@ import org.binlogrelay.protocol.event.BinlogFileParser;
 import org.binlogrelay.protocol.event.EventHeader;
 
 /**
- * One binlog file open for appending. The file is exactly the primary's: the magic number {@code fe 62 69
- * 6e}, then events back to back, each at the offset the primary wrote it at. Like the server, the store
- * keeps {@link EventHeader#LOG_EVENT_BINLOG_IN_USE_F} set in the FORMAT_DESCRIPTION's flags (file offset 21:
- * the 4-byte magic number, then the header's flags at 17) while the file is open and clears it when the primary
- * closed the file cleanly, or when it abandoned the file in a crash and its flavour's crash recovery clears it
- * ({@link BinlogFlavor#clearsInUseAfterCrash()}); the event's CRC32 is computed with that bit masked (by the
- * servers and by {@code BinlogChecksum}), so both states verify.
+ * One binlog file open for appending. The file is exactly the primary's: the magic number {@code fe
+ * 62 69 6e}, then events back to back, each at the offset the primary wrote it at. Like the server,
+ * the store keeps {@link EventHeader#LOG_EVENT_BINLOG_IN_USE_F} set in the FORMAT_DESCRIPTION's
+ * flags (file offset 21: the 4-byte magic number, then the header's flags at 17) while the file is
+ * open and clears it when the primary closed the file cleanly, or when it abandoned the file in a
+ * crash and its flavour's crash recovery clears it ({@link BinlogFlavor#clearsInUseAfterCrash()});
+ * the event's CRC32 is computed with that bit masked (by the servers and by {@code
+ * BinlogChecksum}), so both states verify.
  *
- * <p>Appends are buffered: the writer {@link #append}s a transaction's events into memory and {@link #flush}es
- * them at the transaction's end with one positional write, instead of one system call per event. An event of
- * {@value #DIRECT_WRITE_BYTES} bytes or more is written at once (after what is buffered), where a system call is
- * small next to copying its bytes, and a transaction of many events is written in parts of at most {@value
- * #MAX_BUFFER_BYTES} bytes. Nothing of this shows: readers never read past the readable boundary and
- * the syncer is never told of a boundary before the bytes up to it are written, and both are only ever
- * transaction boundaries, where the writer flushes. {@link #size()} counts the buffered bytes; {@link
- * #writtenSize()} only what reached the file.
+ * <p>Appends are buffered: the writer {@link #append}s a transaction's events into memory and
+ * {@link #flush}es them at the transaction's end with one positional write, instead of one system
+ * call per event. An event of {@value #DIRECT_WRITE_BYTES} bytes or more is written at once (after
+ * what is buffered), where a system call is small next to copying its bytes, and a transaction of
+ * many events is written in parts of at most {@value #MAX_BUFFER_BYTES} bytes. Nothing of this
+ * shows: readers never read past the readable boundary and the syncer is never told of a boundary
+ * before the bytes up to it are written, and both are only ever transaction boundaries, where the
+ * writer flushes. {@link #size()} counts the buffered bytes; {@link #writtenSize()} only what
+ * reached the file.
  *
- * <p>Threads: the writer appends, flushes and truncates; the syncer forces and clears the in-use flag; the sizes
- * are volatile. {@link FileChannel} allows a force concurrent with writes (the force covers what was written
- * before it began). Readers use their own channels ({@link BinlogStore#openFile}).
+ * <p>Threads: the writer appends, flushes and truncates; the syncer forces and clears the in-use
+ * flag; the sizes are volatile. {@link FileChannel} allows a force concurrent with writes (the
+ * force covers what was written before it began). Readers use their own channels ({@link
+ * BinlogStore#openFile}).
  */
 final class BinlogFile implements Closeable {
   /** Offset of the FORMAT_DESCRIPTION's flags byte holding the in-use bit. */
-  static final long IN_USE_FLAG_OFFSET = BinlogFileName.FIRST_EVENT_OFFSET + EventHeader.FLAGS_OFFSET;
+  static final long IN_USE_FLAG_OFFSET =
+      BinlogFileName.FIRST_EVENT_OFFSET + EventHeader.FLAGS_OFFSET;
 
-  /** The most a transaction's unwritten bytes take in memory; a larger transaction is written in parts. */
+  /**
+   * The most a transaction's unwritten bytes take in memory; a larger transaction is written in
+   * parts.
+   */
   static final int MAX_BUFFER_BYTES = 1 << 20;
+
   /** Events this big are not copied into the buffer but written directly. */
   static final int DIRECT_WRITE_BYTES = 128 << 10;
+
   private static final int FIRST_BUFFER_BYTES = 16 << 10;
 
   private final String name;
   private final FileChannel channel;
+
   /** The end of the file including the buffered bytes: where the next event goes. */
   private volatile long size;
+
   /** The end of what was written to the file. */
   private volatile long writtenSize;
+
   private volatile boolean closed;
   private volatile boolean forceFailed;
   private byte[] buffer;
@@ -61,12 +73,14 @@ final class BinlogFile implements Closeable {
   }
 
   /**
-   * Creates {@code name} (which must not exist) and writes the magic number. Not forced. If writing the magic
-   * number fails (a full disk), the file is deleted again: a failed creation leaves nothing behind.
+   * Creates {@code name} (which must not exist) and writes the magic number. Not forced. If writing
+   * the magic number fails (a full disk), the file is deleted again: a failed creation leaves
+   * nothing behind.
    */
   static BinlogFile create(StoreDirectory dir, String name) throws IOException {
-    FileChannel ch = dir.open(name, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-        StandardOpenOption.WRITE);
+    FileChannel ch =
+        dir.open(
+            name, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
     BinlogFile file = new BinlogFile(name, ch, 0);
     try {
       file.append(BinlogFileParser.MAGIC, 0, BinlogFileParser.MAGIC.length);
@@ -90,8 +104,9 @@ final class BinlogFile implements Closeable {
   }
 
   /**
-   * Opens an existing file read-only, for a store that does not accept writes (opened on a full disk): every
-   * write, truncation or force through it fails. {@link #size()} is the file's length on disk.
+   * Opens an existing file read-only, for a store that does not accept writes (opened on a full
+   * disk): every write, truncation or force through it fails. {@link #size()} is the file's length
+   * on disk.
    */
   static BinlogFile openForReading(StoreDirectory dir, String name) throws IOException {
     FileChannel ch = dir.open(name, StandardOpenOption.READ);
@@ -99,12 +114,12 @@ final class BinlogFile implements Closeable {
   }
 
   /**
-   * Reads the bytes of {@code name} from {@code from} to its end, writes them back in place, and forces the
-   * file: for a syncer that failed otherwise than forcing a binlog file (after a failed force of a binlog file
-   * this is not enough: on ext4 the rewritten blocks can stay unwritten extents, see {@code
-   * Resumption.cutBackToDurable}). The bytes come from the page cache; if the kernel dropped them and the disk holds something else,
-   * the scan that follows (recovery) finds it by the events' CRC32s and cuts there. Writes no new blocks, so it
-   * works on a full disk.
+   * Reads the bytes of {@code name} from {@code from} to its end, writes them back in place, and
+   * forces the file: for a syncer that failed otherwise than forcing a binlog file (after a failed
+   * force of a binlog file this is not enough: on ext4 the rewritten blocks can stay unwritten
+   * extents, see {@code Resumption.cutBackToDurable}). The bytes come from the page cache; if the
+   * kernel dropped them and the disk holds something else, the scan that follows (recovery) finds
+   * it by the events' CRC32s and cuts there. Writes no new blocks, so it works on a full disk.
    *
    * @return the number of bytes rewritten
    */
@@ -146,9 +161,10 @@ final class BinlogFile implements Closeable {
   }
 
   /**
-   * Appends {@code len} bytes at the end of the file: into the buffer, written when {@link #flush()} is called
-   * or when the buffer is full (an event larger than the buffer is written at once). An {@link IOException} here
-   * or in {@link #flush()} may leave part of the bytes in the file: cut it back with {@link #truncate}.
+   * Appends {@code len} bytes at the end of the file: into the buffer, written when {@link
+   * #flush()} is called or when the buffer is full (an event larger than the buffer is written at
+   * once). An {@link IOException} here or in {@link #flush()} may leave part of the bytes in the
+   * file: cut it back with {@link #truncate}.
    */
   void append(byte[] bytes, int offset, int len) throws IOException {
     if (buffered + len > MAX_BUFFER_BYTES || len >= DIRECT_WRITE_BYTES) {
@@ -175,7 +191,10 @@ final class BinlogFile implements Closeable {
     size += len;
   }
 
-  /** Writes the buffered bytes to the file with one positional write (more only if the kernel writes less). */
+  /**
+   * Writes the buffered bytes to the file with one positional write (more only if the kernel writes
+   * less).
+   */
   void flush() throws IOException {
     if (buffered > 0) {
       int n = buffered;
@@ -225,21 +244,22 @@ final class BinlogFile implements Closeable {
   }
 
   /**
-   * True once a {@link #force()} failed: what it covered may not be on disk whatever reads show, and a later force
-   * of the same channel may succeed without writing it (Linux reports a failed writeback to a file once).
+   * True once a {@link #force()} failed: what it covered may not be on disk whatever reads show,
+   * and a later force of the same channel may succeed without writing it (Linux reports a failed
+   * writeback to a file once).
    */
   boolean forceFailed() {
     return forceFailed;
   }
 
   /**
-   * Cuts the file to {@code length} bytes (dropping what is buffered) and forces the new length. {@code length}
-   * must be written already: a transaction boundary, where the writer flushes.
+   * Cuts the file to {@code length} bytes (dropping what is buffered) and forces the new length.
+   * {@code length} must be written already: a transaction boundary, where the writer flushes.
    */
   void truncate(long length) throws IOException {
     if (length > writtenSize) {
-      throw new IllegalArgumentException("cannot truncate " + name + " of " + writtenSize + " written bytes to "
-          + length);
+      throw new IllegalArgumentException(
+          "cannot truncate " + name + " of " + writtenSize + " written bytes to " + length);
     }
     buffered = 0;
     size = writtenSize;
@@ -257,8 +277,11 @@ final class BinlogFile implements Closeable {
     ByteBuffer one = ByteBuffer.allocate(1);
     channel.read(one, IN_USE_FLAG_OFFSET);
     byte flags = one.get(0);
-    byte updated = (byte) (inUse ? flags | EventHeader.LOG_EVENT_BINLOG_IN_USE_F
-        : flags & ~EventHeader.LOG_EVENT_BINLOG_IN_USE_F);
+    byte updated =
+        (byte)
+            (inUse
+                ? flags | EventHeader.LOG_EVENT_BINLOG_IN_USE_F
+                : flags & ~EventHeader.LOG_EVENT_BINLOG_IN_USE_F);
     if (updated != flags) {
       channel.write(ByteBuffer.wrap(new byte[] {updated}), IN_USE_FLAG_OFFSET);
     }

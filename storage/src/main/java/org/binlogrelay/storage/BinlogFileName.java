@@ -2,12 +2,15 @@ package org.binlogrelay.storage;
 
 /**
  * Binlog file names as servers make them: a base name, a dot and a sequence number of at least six
- * digits ({@code binlog.000001}, {@code mariadb-bin.000123}). The store accepts only such names from the
- * upstream stream, so a name can never reach outside the store's directory, and orders files by the
- * number. Stateless.
+ * digits ({@code binlog.000001}, {@code mariadb-bin.000123}). The store accepts only such names
+ * from the upstream stream, so a name can never reach outside the store's directory, and orders
+ * files by the number. Stateless.
  */
 public final class BinlogFileName {
-  /** Offset of the first event of a file: the magic number {@code fe 62 69 6e} takes the first 4 bytes. */
+  /**
+   * Offset of the first event of a file: the magic number {@code fe 62 69 6e} takes the first 4
+   * bytes.
+   */
   public static final long FIRST_EVENT_OFFSET = 4;
 
   private static final int MAX_BASE_LENGTH = 200;
@@ -15,7 +18,10 @@ public final class BinlogFileName {
 
   private BinlogFileName() {}
 
-  /** True if {@code name} looks like a binlog file name (base, dot, digits) and is safe as a file name. */
+  /**
+   * True if {@code name} looks like a binlog file name (base, dot, digits) and is safe as a file
+   * name.
+   */
   public static boolean isValid(String name) {
     return name != null && lastDot(name) > 0;
   }
@@ -23,21 +29,28 @@ public final class BinlogFileName {
   /** Throws {@link IllegalArgumentException} naming {@code what} unless {@link #isValid}. */
   public static String require(String name, String what) {
     if (!isValid(name)) {
-      throw new IllegalArgumentException(what + " '" + name + "' is not a binlog file name (expected"
-          + " base.NNNNNN, e.g. binlog.000001, made of letters, digits, '_', '-' and '.')");
+      throw new IllegalArgumentException(
+          what
+              + " '"
+              + name
+              + "' is not a binlog file name (expected"
+              + " base.NNNNNN, e.g. binlog.000001, made of letters, digits, '_', '-' and '.')");
     }
     return name;
   }
 
   /**
-   * The number after the last dot; {@link IllegalArgumentException} for a name that is not valid. Cheap (no
-   * regular expression, no allocation): {@link Position#compareTo} calls it.
+   * The number after the last dot; {@link IllegalArgumentException} for a name that is not valid.
+   * Cheap (no regular expression, no allocation): {@link Position#compareTo} calls it.
    */
-  @SuppressWarnings("ReferenceEquality") // the identity check is the cache hit, see the comment below
+  @SuppressWarnings(
+      "ReferenceEquality") // the identity check is the cache hit, see the comment below
   public static long sequence(String name) {
     Parsed last = lastParsed;
     if (last != null && last.name() == name) {
-      return last.sequence(); // the same String object again: positions of one file share their name's instance
+      return last
+          .sequence(); // the same String object again: positions of one file share their name's
+      // instance
     }
     int dot = match(name);
     long n = 0;
@@ -48,7 +61,10 @@ public final class BinlogFileName {
     return n;
   }
 
-  /** A name and its number, as parsed last (by any thread: an immutable pair, so a racy read is still a whole one). */
+  /**
+   * A name and its number, as parsed last (by any thread: an immutable pair, so a racy read is
+   * still a whole one).
+   */
   private record Parsed(String name, long sequence) {}
 
   private static Parsed lastParsed;
@@ -58,7 +74,10 @@ public final class BinlogFileName {
     return name.substring(0, match(name));
   }
 
-  /** The name with the next sequence number, keeping the number's width: binlog.000009 gives binlog.000010. */
+  /**
+   * The name with the next sequence number, keeping the number's width: binlog.000009 gives
+   * binlog.000010.
+   */
   public static String next(String name) {
     int dot = match(name);
     String digits = name.substring(dot + 1);
@@ -79,8 +98,9 @@ public final class BinlogFileName {
   }
 
   /**
-   * Where the dot before the sequence number is, or -1 if {@code name} is not {@code base.digits}: a base of 1 to
-   * 200 characters from {@code [A-Za-z0-9_.-]} not starting with '.' or '-', a dot, then 1 to 18 digits.
+   * Where the dot before the sequence number is, or -1 if {@code name} is not {@code base.digits}:
+   * a base of 1 to 200 characters from {@code [A-Za-z0-9_.-]} not starting with '.' or '-', a dot,
+   * then 1 to 18 digits.
    */
   private static int lastDot(String name) {
     int dot = name.lastIndexOf('.');
@@ -107,6 +127,11 @@ public final class BinlogFileName {
   }
 
   private static boolean baseChar(char c) {
-    return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-';
+    return c >= 'a' && c <= 'z'
+        || c >= 'A' && c <= 'Z'
+        || c >= '0' && c <= '9'
+        || c == '_'
+        || c == '.'
+        || c == '-';
   }
 }

@@ -7,17 +7,17 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The index file: the stored binlog files in serving order, in the server's own format, so that tools
- * that read a server's {@code binlog.index} read ours:
+ * The index file: the stored binlog files in serving order, in the server's own format, so that
+ * tools that read a server's {@code binlog.index} read ours:
  *
  * <pre>
  *   ./binlog.000001\n
  *   ./binlog.000002\n
  * </pre>
  *
- * Named after the files' base name ({@code binlog.index} for {@code binlog.NNNNNN}). Always replaced whole,
- * atomically ({@link StoreDirectory#writeAtomically}); lines may also be bare names or paths, of which only
- * the last component counts. Stateless; callers serialise writes.
+ * Named after the files' base name ({@code binlog.index} for {@code binlog.NNNNNN}). Always
+ * replaced whole, atomically ({@link StoreDirectory#writeAtomically}); lines may also be bare names
+ * or paths, of which only the last component counts. Stateless; callers serialise writes.
  */
 final class BinlogIndex {
   static final String SUFFIX = ".index";
@@ -29,7 +29,10 @@ final class BinlogIndex {
     return BinlogFileName.base(binlogName) + SUFFIX;
   }
 
-  /** The one index file in the directory, if any; {@link StoreCorruptException} if there are several. */
+  /**
+   * The one index file in the directory, if any; {@link StoreCorruptException} if there are
+   * several.
+   */
   static Optional<String> find(List<String> directoryEntries, StoreDirectory dir) {
     List<String> found = new ArrayList<>();
     for (String name : directoryEntries) {
@@ -38,8 +41,14 @@ final class BinlogIndex {
       }
     }
     if (found.size() > 1) {
-      throw new StoreCorruptException("binlog store " + dir + " has " + found.size() + " index files " + found
-          + "; a store holds one primary's files with one base name. Move the extra files out and retry.");
+      throw new StoreCorruptException(
+          "binlog store "
+              + dir
+              + " has "
+              + found.size()
+              + " index files "
+              + found
+              + "; a store holds one primary's files with one base name. Move the extra files out and retry.");
     }
     return found.stream().findFirst();
   }
@@ -61,8 +70,14 @@ final class BinlogIndex {
       }
       String name = entry.substring(Math.max(entry.lastIndexOf('/'), entry.lastIndexOf('\\')) + 1);
       if (!BinlogFileName.isValid(name)) {
-        throw new StoreCorruptException(where + " line " + lineNo + ": '" + entry + "' is not a binlog file name;"
-            + " fix or remove the line (the index lists ./base.NNNNNN, one per line)");
+        throw new StoreCorruptException(
+            where
+                + " line "
+                + lineNo
+                + ": '"
+                + entry
+                + "' is not a binlog file name;"
+                + " fix or remove the line (the index lists ./base.NNNNNN, one per line)");
       }
       names.add(name);
     }

@@ -11,9 +11,9 @@ import org.binlogrelay.protocol.event.HeartbeatV2Event;
 import org.binlogrelay.protocol.event.RotateEvent;
 
 /**
- * Where one connection's dump stream stands relative to the stored binlog, and what to do with each event
- * it brings. The primary's dump thread (MySQL {@code Binlog_sender}, MariaDB {@code mysql_binlog_send})
- * sends, per file:
+ * Where one connection's dump stream stands relative to the stored binlog, and what to do with each
+ * event it brings. The primary's dump thread (MySQL {@code Binlog_sender}, MariaDB {@code
+ * mysql_binlog_send}) sends, per file:
  *
  * <pre>
  *   ROTATE (artificial: flag 0x20, log_pos 0, timestamp 0) naming the file and the start position
@@ -25,22 +25,26 @@ import org.binlogrelay.protocol.event.RotateEvent;
  *   (or STOP, after which the primary restarted into the next file)
  * </pre>
  *
- * Inside a transaction, MariaDB 11.4+ (binlog_legacy_event_pos=OFF, its default) sends the events between the
- * GTID event and the commit with log_pos 0: each is written where the store ends, as MariaDB's own replica
- * places it by its length; the commit's log_pos then proves the transaction's length.
+ * Inside a transaction, MariaDB 11.4+ (binlog_legacy_event_pos=OFF, its default) sends the events
+ * between the GTID event and the commit with log_pos 0: each is written where the store ends, as
+ * MariaDB's own replica places it by its length; the commit's log_pos then proves the transaction's
+ * length.
  *
- * <p>Never written: HEARTBEAT and HEARTBEAT_V2 (their position is checked against the store's when they name
- * the current file), events flagged artificial (MariaDB's fake GTID_LIST and BINLOG_CHECKPOINT) and any
- * other event with log_pos 0 outside a transaction (e.g. MariaDB's START_ENCRYPTION re-flagged as ignorable).
- * Skipping is safe: a real event skipped by mistake would show up as a gap at the next positioned event.
+ * <p>Never written: HEARTBEAT and HEARTBEAT_V2 (their position is checked against the store's when
+ * they name the current file), events flagged artificial (MariaDB's fake GTID_LIST and
+ * BINLOG_CHECKPOINT) and any other event with log_pos 0 outside a transaction (e.g. MariaDB's
+ * START_ENCRYPTION re-flagged as ignorable). Skipping is safe: a real event skipped by mistake
+ * would show up as a gap at the next positioned event.
  *
- * <p>Every other event must start exactly where the stored binlog ends (its log_pos minus its size): a gap
- * or an overlap is a {@link ContinuityException}, as is an event where a file start is expected, or a file
- * other than the one the last ROTATE named (or, after a STOP or a primary crash, the next sequence number).
- * State changes only when an event is accepted. Not thread-safe: the writer's.
+ * <p>Every other event must start exactly where the stored binlog ends (its log_pos minus its
+ * size): a gap or an overlap is a {@link ContinuityException}, as is an event where a file start is
+ * expected, or a file other than the one the last ROTATE named (or, after a STOP or a primary
+ * crash, the next sequence number). State changes only when an event is accepted. Not thread-safe:
+ * the writer's.
  */
 final class DumpStream {
-  private static final FormatDescriptionEvent HEADER_ONLY = FormatDescriptionEvent.assumed(ChecksumAlgorithm.OFF);
+  private static final FormatDescriptionEvent HEADER_ONLY =
+      FormatDescriptionEvent.assumed(ChecksumAlgorithm.OFF);
 
   /** What the writer does with an event. */
   enum Action {
@@ -59,7 +63,9 @@ final class DumpStream {
     AWAIT_FORMAT,
     /** Events of the current file. */
     IN_FILE,
-    /** A rejected event left the stream unusable until the next {@link BinlogStore#startStream()}. */
+    /**
+     * A rejected event left the stream unusable until the next {@link BinlogStore#startStream()}.
+     */
     FAILED
   }
 
@@ -75,11 +81,13 @@ final class DumpStream {
    * @param file the last stored file, {@code null} for an empty store
    * @param offset where it ends (a transaction boundary)
    * @param closed whether that file is closed (nothing more may be written to it)
-   * @param ending how it ended: ROTATE, STOP, or NONE (open, or closed because the primary moved on)
-   * @param nextFile the only file that may start next: the one its ROTATE names (or the file recovery
-   *     removed as empty); {@code null} to allow the next sequence number
+   * @param ending how it ended: ROTATE, STOP, or NONE (open, or closed because the primary moved
+   *     on)
+   * @param nextFile the only file that may start next: the one its ROTATE names (or the file
+   *     recovery removed as empty); {@code null} to allow the next sequence number
    */
-  DumpStream(String file, long offset, boolean closed, FileMetadata.Ending ending, String nextFile) {
+  DumpStream(
+      String file, long offset, boolean closed, FileMetadata.Ending ending, String nextFile) {
     this.file = file;
     this.offset = offset;
     this.fileClosed = closed || ending != FileMetadata.Ending.NONE;
@@ -97,7 +105,9 @@ final class DumpStream {
     return offset;
   }
 
-  /** Where the store expects the stream to continue, for messages and {@link ContinuityException}. */
+  /**
+   * Where the store expects the stream to continue, for messages and {@link ContinuityException}.
+   */
   Position expected() {
     if (file == null || ending == FileMetadata.Ending.ROTATE) {
       return nextFile == null ? null : Position.startOf(nextFile);
@@ -113,12 +123,14 @@ final class DumpStream {
    * Decides what to do with {@code event} and moves the stream past it.
    *
    * @param atBoundary whether everything written so far ends at a transaction boundary
-   * @throws ContinuityException if the event does not continue the stored binlog; the stream then fails
+   * @throws ContinuityException if the event does not continue the stored binlog; the stream then
+   *     fails
    */
   Action accept(BinlogEvent event, boolean atBoundary) {
     if (phase == Phase.FAILED) {
-      throw new IllegalStateException("the dump stream failed on an earlier event; call startStream() and"
-          + " reconnect from the position it returns");
+      throw new IllegalStateException(
+          "the dump stream failed on an earlier event; call startStream() and"
+              + " reconnect from the position it returns");
     }
     try {
       return decide(event, atBoundary);
@@ -156,8 +168,14 @@ final class DumpStream {
       RotateEvent rotate = RotateEvent.parse(event);
       requireName(rotate.nextFile(), "ROTATE at " + new Position(file, offset));
       if (rotate.position() != BinlogFileName.FIRST_EVENT_OFFSET) {
-        throw error("ROTATE at " + new Position(file, offset) + " continues at " + rotate.position() + " of "
-            + rotate.nextFile() + "; only rotations to offset 4 exist in a primary's binlog");
+        throw error(
+            "ROTATE at "
+                + new Position(file, offset)
+                + " continues at "
+                + rotate.position()
+                + " of "
+                + rotate.nextFile()
+                + "; only rotations to offset 4 exist in a primary's binlog");
       }
       ending = FileMetadata.Ending.ROTATE;
       fileClosed = true;
@@ -172,15 +190,20 @@ final class DumpStream {
   }
 
   /**
-   * An event with log_pos 0 or flagged artificial: inside a transaction of the current file, an event of the file
-   * that MariaDB 11.4+ wrote without its position ({@link EventHeader#positionFits}), written where the store
-   * ends; anything else was made up for the dump and is skipped. A real event skipped or written by mistake shows
-   * up at the transaction's next positioned event (its XID or COMMIT), whose log_pos must then be the store's end.
+   * An event with log_pos 0 or flagged artificial: inside a transaction of the current file, an
+   * event of the file that MariaDB 11.4+ wrote without its position ({@link
+   * EventHeader#positionFits}), written where the store ends; anything else was made up for the
+   * dump and is skipped. A real event skipped or written by mistake shows up at the transaction's
+   * next positioned event (its XID or COMMIT), whose log_pos must then be the store's end.
    */
   private Action unpositioned(BinlogEvent event, boolean atBoundary) {
     EventType type = event.type();
-    if (!event.header().unpositioned() || atBoundary || phase != Phase.IN_FILE || fileClosed
-        || type == EventType.ROTATE || type == EventType.STOP) {
+    if (!event.header().unpositioned()
+        || atBoundary
+        || phase != Phase.IN_FILE
+        || fileClosed
+        || type == EventType.ROTATE
+        || type == EventType.STOP) {
       return Action.SKIP;
     }
     offset += event.length();
@@ -196,14 +219,18 @@ final class DumpStream {
         throw discontinuityAt(named);
       }
       if (!atBoundary) {
-        throw error("artificial ROTATE to " + named + " inside a transaction; call startStream() to reconnect");
+        throw error(
+            "artificial ROTATE to "
+                + named
+                + " inside a transaction; call startStream() to reconnect");
       }
       phase = Phase.AWAIT_FORMAT;
       startingFile = null;
       return;
     }
     if (pos != BinlogFileName.FIRST_EVENT_OFFSET) {
-      throw error("the primary starts the dump at " + named + " but the store expects " + expectedText());
+      throw error(
+          "the primary starts the dump at " + named + " but the store expects " + expectedText());
     }
     if (nextFile != null && !name.equals(nextFile)) {
       throw error("the primary starts file " + name + " but the store expects " + expectedText());
@@ -211,13 +238,23 @@ final class DumpStream {
     if (nextFile == null && file != null) {
       if (!BinlogFileName.base(name).equals(BinlogFileName.base(file))
           || BinlogFileName.sequence(name) != BinlogFileName.sequence(file) + 1) {
-        throw error("the primary starts file " + name + " after " + file + " without a ROTATE naming it; only "
-            + BinlogFileName.next(file) + " may follow. If the primary's binlog was reset or renamed, this store"
-            + " holds another history: start a new store");
+        throw error(
+            "the primary starts file "
+                + name
+                + " after "
+                + file
+                + " without a ROTATE naming it; only "
+                + BinlogFileName.next(file)
+                + " may follow. If the primary's binlog was reset or renamed, this store"
+                + " holds another history: start a new store");
       }
       if (!atBoundary) {
-        throw error("the primary starts file " + name + " while the transaction at the end of " + file
-            + " is incomplete; call startStream() to reconnect");
+        throw error(
+            "the primary starts file "
+                + name
+                + " while the transaction at the end of "
+                + file
+                + " is incomplete; call startStream() to reconnect");
       }
     }
     phase = Phase.AWAIT_FORMAT;
@@ -242,8 +279,14 @@ final class DumpStream {
     }
     long end = BinlogFileName.FIRST_EVENT_OFFSET + event.length();
     if (h.logPos() != end) {
-      throw error("FORMAT_DESCRIPTION of " + name + " has log_pos " + h.logPos() + ", but starting at offset 4 it"
-          + " ends at " + end);
+      throw error(
+          "FORMAT_DESCRIPTION of "
+              + name
+              + " has log_pos "
+              + h.logPos()
+              + ", but starting at offset 4 it"
+              + " ends at "
+              + end);
     }
     file = name;
     offset = end;
@@ -272,8 +315,12 @@ final class DumpStream {
     }
     name = name.substring(name.lastIndexOf('/') + 1);
     if (name.equals(file) && pos != offset) {
-      throw error("heartbeat says the primary is at " + new Position(name, pos) + " but the store ends at "
-          + new Position(file, offset) + (pos > offset ? ": events were lost" : ": the primary's binlog went back"));
+      throw error(
+          "heartbeat says the primary is at "
+              + new Position(name, pos)
+              + " but the store ends at "
+              + new Position(file, offset)
+              + (pos > offset ? ": events were lost" : ": the primary's binlog went back"));
     }
   }
 
@@ -289,12 +336,15 @@ final class DumpStream {
       case AWAIT_ROTATE:
         return "the stream must start with the primary's artificial ROTATE to " + expectedText();
       case AWAIT_FORMAT:
-        return "the FORMAT_DESCRIPTION of " + (startingFile != null ? startingFile : file) + " must come";
+        return "the FORMAT_DESCRIPTION of "
+            + (startingFile != null ? startingFile : file)
+            + " must come";
       default:
         if (ending == FileMetadata.Ending.ROTATE) {
           return file + " ended with ROTATE: the start of " + nextFile + " must come";
         }
-        return file + (ending == FileMetadata.Ending.STOP ? " ended with STOP" : " is closed")
+        return file
+            + (ending == FileMetadata.Ending.STOP ? " ended with STOP" : " is closed")
             + ": an artificial ROTATE to the next file must come";
     }
   }
@@ -313,16 +363,33 @@ final class DumpStream {
       end += 1L << 32;
     }
     long start = end - length;
-    String what = start > offset
-        ? "gap: " + (start - offset) + " bytes of " + file + " from " + offset + " are missing"
-        : "overlap: the event repeats " + (offset - start) + " bytes already stored";
-    return error(h.typeName() + " event with log_pos " + h.logPos() + " starts at " + start + " of " + file
-        + ", but the store ends at " + offset + " (" + what + "); nothing was written");
+    String what =
+        start > offset
+            ? "gap: " + (start - offset) + " bytes of " + file + " from " + offset + " are missing"
+            : "overlap: the event repeats " + (offset - start) + " bytes already stored";
+    return error(
+        h.typeName()
+            + " event with log_pos "
+            + h.logPos()
+            + " starts at "
+            + start
+            + " of "
+            + file
+            + ", but the store ends at "
+            + offset
+            + " ("
+            + what
+            + "); nothing was written");
   }
 
   private ContinuityException discontinuityAt(Position named) {
-    return error("the primary starts the dump at " + named + " but the store ends at " + new Position(file, offset)
-        + (named.offset() > offset ? " (gap)" : " (overlap)") + "; reconnect from the position startStream() returns");
+    return error(
+        "the primary starts the dump at "
+            + named
+            + " but the store ends at "
+            + new Position(file, offset)
+            + (named.offset() > offset ? " (gap)" : " (overlap)")
+            + "; reconnect from the position startStream() returns");
   }
 
   private ContinuityException error(String message) {

@@ -5,14 +5,16 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Event boundaries already found in stored files, so that checking a replica's file-and-position start does not walk
- * a large file's headers from offset 4 every time: a sparse list per file, one boundary per {@link #SPACING} bytes or
- * more, recorded by the walks themselves ({@code PositionLookup}) and used as their starting points.
+ * Event boundaries already found in stored files, so that checking a replica's file-and-position
+ * start does not walk a large file's headers from offset 4 every time: a sparse list per file, one
+ * boundary per {@link #SPACING} bytes or more, recorded by the walks themselves ({@code
+ * PositionLookup}) and used as their starting points.
  *
- * <p>A hint is only a place to start walking: the walk checks every header from there (event size, and log_pos equal
- * to the event's end), so a stale hint fails the walk, which then starts again from offset 4 ({@link #forget}).
- * Hints belong to a file's identity (its {@code fileKey}), so a file recreated under the same name starts with none.
- * Bounded: {@link #MAX_FILES} files, least recently used first out; at most one boundary per 64 KiB of each.
+ * <p>A hint is only a place to start walking: the walk checks every header from there (event size,
+ * and log_pos equal to the event's end), so a stale hint fails the walk, which then starts again
+ * from offset 4 ({@link #forget}). Hints belong to a file's identity (its {@code fileKey}), so a
+ * file recreated under the same name starts with none. Bounded: {@link #MAX_FILES} files, least
+ * recently used first out; at most one boundary per 64 KiB of each.
  *
  * <p>Thread-safe.
  */
@@ -24,14 +26,17 @@ public final class EventBoundaries {
 
   private record Known(Object identity, long[] offsets) {}
 
-  private final Map<String, Known> files = new LinkedHashMap<>(16, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Known> eldest) {
-      return size() > MAX_FILES;
-    }
-  };
+  private final Map<String, Known> files =
+      new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Known> eldest) {
+          return size() > MAX_FILES;
+        }
+      };
 
-  /** The largest known boundary of {@code file} at or before {@code offset}, or 4 (the first event). */
+  /**
+   * The largest known boundary of {@code file} at or before {@code offset}, or 4 (the first event).
+   */
   public synchronized long floor(String file, Object identity, long offset) {
     Known known = files.get(file);
     if (known == null || !known.identity().equals(identity)) {
@@ -45,7 +50,10 @@ public final class EventBoundaries {
     return below >= 0 ? known.offsets()[below] : BinlogFileName.FIRST_EVENT_OFFSET;
   }
 
-  /** Adds boundaries found by a walk of {@code file} (any order; kept at least {@link #SPACING} apart). */
+  /**
+   * Adds boundaries found by a walk of {@code file} (any order; kept at least {@link #SPACING}
+   * apart).
+   */
   public synchronized void record(String file, Object identity, long[] found, int count) {
     if (count == 0) {
       return;

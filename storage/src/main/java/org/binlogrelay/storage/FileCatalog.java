@@ -11,8 +11,8 @@ import java.util.Optional;
  * persists the order. The in-memory list is authoritative: the index is rewritten whole from it, so
  * concurrent changes (a new file from the writer, removals by retention) cannot lose each other.
  *
- * <p>Thread-safe: the list is guarded by this object's monitor; index writes are serialised by a separate
- * lock so that a slow force never blocks readers of the list.
+ * <p>Thread-safe: the list is guarded by this object's monitor; index writes are serialised by a
+ * separate lock so that a slow force never blocks readers of the list.
  */
 final class FileCatalog {
   private final StoreDirectory dir;
@@ -82,7 +82,9 @@ final class FileCatalog {
     }
   }
 
-  /** Replaces the whole list (after the store recovered in place, {@link BinlogStore#tryResume()}). */
+  /**
+   * Replaces the whole list (after the store recovered in place, {@link BinlogStore#tryResume()}).
+   */
   synchronized void replaceAll(String newIndexName, List<FileMetadata> recovered) {
     files.clear();
     files.addAll(recovered);
@@ -101,8 +103,12 @@ final class FileCatalog {
       }
     }
     if (keep < 0) {
-      throw new IllegalArgumentException("cannot remove the files before " + firstKept
-          + ": the store does not hold it (files: " + names() + ")");
+      throw new IllegalArgumentException(
+          "cannot remove the files before "
+              + firstKept
+              + ": the store does not hold it (files: "
+              + names()
+              + ")");
     }
     List<FileMetadata> removed = new ArrayList<>(files.subList(0, keep));
     files.subList(0, keep).clear();

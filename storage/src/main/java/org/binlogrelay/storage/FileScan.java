@@ -14,16 +14,17 @@ import org.binlogrelay.protocol.event.FormatDescriptionEvent;
 import org.binlogrelay.protocol.gtid.GtidSet;
 
 /**
- * Reads a stored binlog file back, event by event, and stops at the first event that is not right: the
- * magic number, then for each event a complete 19-byte header, a size within limits and within the file,
- * the CRC32 (when the FORMAT_DESCRIPTION says events carry one), log_pos equal to the event's end (or 0 inside a
- * transaction, as MariaDB 11.4+ writes: {@link EventHeader#positionFits}), a place
- * in a transaction the flavour's tracker accepts, and nothing after a ROTATE or STOP. Everything before the
- * first problem is valid; the file's usable length is the last transaction boundary before it.
+ * Reads a stored binlog file back, event by event, and stops at the first event that is not right:
+ * the magic number, then for each event a complete 19-byte header, a size within limits and within
+ * the file, the CRC32 (when the FORMAT_DESCRIPTION says events carry one), log_pos equal to the
+ * event's end (or 0 inside a transaction, as MariaDB 11.4+ writes: {@link
+ * EventHeader#positionFits}), a place in a transaction the flavour's tracker accepts, and nothing
+ * after a ROTATE or STOP. Everything before the first problem is valid; the file's usable length is
+ * the last transaction boundary before it.
  *
- * <p>A scan can start at a checkpoint (a transaction boundary with known GTID set and stats); the file's
- * FORMAT_DESCRIPTION is then read at offset 4 first to know how to decode. Not thread-safe; one scan per
- * call of {@link #run}.
+ * <p>A scan can start at a checkpoint (a transaction boundary with known GTID set and stats); the
+ * file's FORMAT_DESCRIPTION is then read at offset 4 first to know how to decode. Not thread-safe;
+ * one scan per call of {@link #run}.
  */
 final class FileScan {
   private final BinlogFlavor flavor;
@@ -39,19 +40,30 @@ final class FileScan {
    *
    * @param name the file
    * @param length bytes scanned up to (the file's length, or the limit given)
-   * @param boundary the last transaction boundary before any problem: what the file may be cut to; 0 if the
-   *     magic number is bad or incomplete, 4 if the FORMAT_DESCRIPTION is
+   * @param boundary the last transaction boundary before any problem: what the file may be cut to;
+   *     0 if the magic number is bad or incomplete, 4 if the FORMAT_DESCRIPTION is
    * @param validEnd the end of the last event that passed every check
    * @param problemOffset where the first bad or incomplete event starts, -1 if none
-   * @param problem what is wrong, {@code null} if nothing (an incomplete last transaction is a problem too)
+   * @param problem what is wrong, {@code null} if nothing (an incomplete last transaction is a
+   *     problem too)
    * @param events events that passed
    * @param stats the file's facts as of {@code boundary}
    * @param gtidsAtBoundary the GTID set at {@code boundary}
    * @param format the file's FORMAT_DESCRIPTION, {@code null} if it is bad
    * @param bytesRead bytes read from disk
    */
-  record Result(String name, long length, long boundary, long validEnd, long problemOffset, String problem,
-      long events, FileStats stats, GtidSet gtidsAtBoundary, FormatDescriptionEvent format, long bytesRead) {
+  record Result(
+      String name,
+      long length,
+      long boundary,
+      long validEnd,
+      long problemOffset,
+      String problem,
+      long events,
+      FileStats stats,
+      GtidSet gtidsAtBoundary,
+      FormatDescriptionEvent format,
+      long bytesRead) {
 
     boolean clean() {
       return problem == null;
@@ -63,19 +75,35 @@ final class FileScan {
     }
   }
 
-  /** Scans {@code [4, length)} of a file whose GTID set before its first transaction is {@code gtidsBefore}. */
-  Result fromStart(FileChannel channel, String name, long length, GtidSet gtidsBefore) throws IOException {
+  /**
+   * Scans {@code [4, length)} of a file whose GTID set before its first transaction is {@code
+   * gtidsBefore}.
+   */
+  Result fromStart(FileChannel channel, String name, long length, GtidSet gtidsBefore)
+      throws IOException {
     return run(channel, name, length, null, new FileStats(name, gtidsBefore), gtidsBefore);
   }
 
   /** Scans {@code [checkpoint.size(), length)}, continuing from the checkpoint of an open file. */
-  Result fromCheckpoint(FileChannel channel, long length, FileMetadata checkpoint) throws IOException {
-    return run(channel, checkpoint.name(), length, checkpoint.size(), FileStats.from(checkpoint),
+  Result fromCheckpoint(FileChannel channel, long length, FileMetadata checkpoint)
+      throws IOException {
+    return run(
+        channel,
+        checkpoint.name(),
+        length,
+        checkpoint.size(),
+        FileStats.from(checkpoint),
         checkpoint.gtidsAtEnd());
   }
 
-  private Result run(FileChannel channel, String name, long length, Long checkpoint, FileStats stats,
-      GtidSet gtids) throws IOException {
+  private Result run(
+      FileChannel channel,
+      String name,
+      long length,
+      Long checkpoint,
+      FileStats stats,
+      GtidSet gtids)
+      throws IOException {
     FileWindow window = new FileWindow(channel, length);
     Scanning s = new Scanning(name, length, window, stats);
     if (!s.magic()) {
@@ -85,8 +113,9 @@ final class FileScan {
     BinlogEvent fde = s.next(decoder, BinlogFileName.FIRST_EVENT_OFFSET, false);
     if (fde == null || fde.type() != EventType.FORMAT_DESCRIPTION) {
       if (fde != null) {
-        s.problem(BinlogFileName.FIRST_EVENT_OFFSET, "first event is " + fde.header().typeName()
-            + ", not FORMAT_DESCRIPTION");
+        s.problem(
+            BinlogFileName.FIRST_EVENT_OFFSET,
+            "first event is " + fde.header().typeName() + ", not FORMAT_DESCRIPTION");
       }
       return s.result(BinlogFileName.FIRST_EVENT_OFFSET, null, gtids);
     }
@@ -116,8 +145,12 @@ final class FileScan {
       position += event.length();
     }
     if (s.problem == null && !tracker.atBoundary()) {
-      s.problem(tracker.lastBoundary(), "incomplete transaction: the file ends at " + position
-          + " inside the transaction that starts at " + tracker.lastBoundary());
+      s.problem(
+          tracker.lastBoundary(),
+          "incomplete transaction: the file ends at "
+              + position
+              + " inside the transaction that starts at "
+              + tracker.lastBoundary());
     }
     return s.result(tracker.lastBoundary(), format, tracker.gtids());
   }
@@ -159,9 +192,11 @@ final class FileScan {
     /**
      * The checked event at {@code position}, or null after recording why there is none.
      *
-     * @param insideTransaction whether a transaction is open before the event (it may then be unpositioned)
+     * @param insideTransaction whether a transaction is open before the event (it may then be
+     *     unpositioned)
      */
-    BinlogEvent next(BinlogEventDecoder decoder, long position, boolean insideTransaction) throws IOException {
+    BinlogEvent next(BinlogEventDecoder decoder, long position, boolean insideTransaction)
+        throws IOException {
       long left = length - position;
       if (left < EventHeader.SIZE) {
         problem(position, "truncated event: " + left + " bytes left, shorter than a header");
@@ -171,13 +206,28 @@ final class FileScan {
       EventHeader header = EventHeader.parse(window.buffer(), at);
       long size = header.eventSize();
       if (size < EventHeader.SIZE || size > maxEventSize) {
-        problem(position, header.typeName() + " event claims " + size + " bytes (allowed "
-            + EventHeader.SIZE + ".." + maxEventSize + ")");
+        problem(
+            position,
+            header.typeName()
+                + " event claims "
+                + size
+                + " bytes (allowed "
+                + EventHeader.SIZE
+                + ".."
+                + maxEventSize
+                + ")");
         return null;
       }
       if (size > left) {
-        problem(position, "truncated event: " + header.typeName() + " claims " + size + " bytes, "
-            + left + " left in the file");
+        problem(
+            position,
+            "truncated event: "
+                + header.typeName()
+                + " claims "
+                + size
+                + " bytes, "
+                + left
+                + " left in the file");
         return null;
       }
       try {
@@ -195,18 +245,30 @@ final class FileScan {
         return null;
       }
       if (!header.positionFits(position + size, insideTransaction)) {
-        problem(position, header.typeName() + " event at " + position + " has log_pos " + header.logPos()
-            + ", expected its end " + (position + size));
+        problem(
+            position,
+            header.typeName()
+                + " event at "
+                + position
+                + " has log_pos "
+                + header.logPos()
+                + ", expected its end "
+                + (position + size));
         return null;
       }
       events++;
       return event;
     }
 
-    /** Feeds a checked event to the tracker and the stats; false (after recording why) if it cannot come here. */
+    /**
+     * Feeds a checked event to the tracker and the stats; false (after recording why) if it cannot
+     * come here.
+     */
     boolean feed(FileTracker tracker, BinlogEvent event, long position) {
       if (stats.ending() != FileMetadata.Ending.NONE) {
-        problem(position, event.header().typeName() + " event after the file's " + stats.ending() + " event");
+        problem(
+            position,
+            event.header().typeName() + " event after the file's " + stats.ending() + " event");
         return false;
       }
       FileTracker.Completed done;
@@ -233,8 +295,18 @@ final class FileScan {
 
     Result result(long boundary, FormatDescriptionEvent format, GtidSet gtidsAtBoundary) {
       long valid = format == null ? Math.min(validEnd, boundary) : validEnd;
-      return new Result(name, length, boundary, valid, problemOffset, problem, events, stats,
-          gtidsAtBoundary.copy(), format, window.bytesRead());
+      return new Result(
+          name,
+          length,
+          boundary,
+          valid,
+          problemOffset,
+          problem,
+          events,
+          stats,
+          gtidsAtBoundary.copy(),
+          format,
+          window.bytesRead());
     }
   }
 }

@@ -7,8 +7,8 @@ import org.binlogrelay.protocol.event.RotateEvent;
 import org.binlogrelay.protocol.gtid.GtidSet;
 
 /**
- * The running facts about one file that its {@link FileMetadata} records, kept as events go by (by the
- * writer for the open file, by a scan for a file read back). Values only change at transaction
+ * The running facts about one file that its {@link FileMetadata} records, kept as events go by (by
+ * the writer for the open file, by a scan for a file read back). Values only change at transaction
  * boundaries: an event's time counts once the boundary after it is reached. Not thread-safe.
  */
 final class FileStats {
@@ -23,7 +23,10 @@ final class FileStats {
   private FileMetadata.Ending ending = FileMetadata.Ending.NONE;
   private String nextFile;
 
-  /** Facts of a file read from its start, whose GTID set before its first transaction is {@code gtidsBefore}. */
+  /**
+   * Facts of a file read from its start, whose GTID set before its first transaction is {@code
+   * gtidsBefore}.
+   */
   FileStats(String name, GtidSet gtidsBefore) {
     this.name = name;
     this.gtidsAtStart = gtidsBefore.copy();
@@ -47,9 +50,13 @@ final class FileStats {
    * Records an event the tracker accepted, and what it completed.
    *
    * @param format the format to parse a ROTATE with
-   * @param headerGtids the set the event carries if it is the file's PREVIOUS_GTIDS or GTID_LIST, else null
+   * @param headerGtids the set the event carries if it is the file's PREVIOUS_GTIDS or GTID_LIST,
+   *     else null
    */
-  void event(BinlogEvent event, FormatDescriptionEvent format, FileTracker.Completed completed,
+  void event(
+      BinlogEvent event,
+      FormatDescriptionEvent format,
+      FileTracker.Completed completed,
       GtidSet headerGtids) {
     long time = event.header().timestamp();
     if (event.type() == EventType.FORMAT_DESCRIPTION && firstEventTime == 0) {
@@ -113,10 +120,23 @@ final class FileStats {
     return gtidsAtStart.copy();
   }
 
-  /** The metadata of the file as of a boundary at {@code size} where the set is {@code gtidsAtEnd}. */
+  /**
+   * The metadata of the file as of a boundary at {@code size} where the set is {@code gtidsAtEnd}.
+   */
   FileMetadata snapshot(BinlogFlavor flavor, boolean closed, long size, GtidSet gtidsAtEnd) {
-    return new FileMetadata(name, flavor.gtidFlavor(), closed, size, transactions, gtidsAtStart, gtidsAtEnd,
-        firstGtid, lastGtid, firstEventTime, lastEventTime, ending, ending == FileMetadata.Ending.ROTATE
-            ? nextFile : null);
+    return new FileMetadata(
+        name,
+        flavor.gtidFlavor(),
+        closed,
+        size,
+        transactions,
+        gtidsAtStart,
+        gtidsAtEnd,
+        firstGtid,
+        lastGtid,
+        firstEventTime,
+        lastEventTime,
+        ending,
+        ending == FileMetadata.Ending.ROTATE ? nextFile : null);
   }
 }

@@ -11,11 +11,11 @@ import org.binlogrelay.protocol.txn.TransactionBoundaries;
 
 /**
  * Follows one binlog file event by event: the transaction boundaries (the flavour's {@link
- * TransactionBoundaries}) and the GTID set after the last complete transaction. The file's header set
- * (MySQL PREVIOUS_GTIDS, MariaDB GTID_LIST) replaces the running set, as it is the primary's own account of
- * everything before the file. What differs between flavours (the boundaries, which event carries the header
- * set, how a GTID joins a set) comes from the {@link BinlogFlavor}. Used by the writer for the open file and by
- * recovery and verification to scan files. Not thread-safe.
+ * TransactionBoundaries}) and the GTID set after the last complete transaction. The file's header
+ * set (MySQL PREVIOUS_GTIDS, MariaDB GTID_LIST) replaces the running set, as it is the primary's
+ * own account of everything before the file. What differs between flavours (the boundaries, which
+ * event carries the header set, how a GTID joins a set) comes from the {@link BinlogFlavor}. Used
+ * by the writer for the open file and by recovery and verification to scan files. Not thread-safe.
  */
 final class FileTracker {
 
@@ -54,7 +54,8 @@ final class FileTracker {
     if (event.type() == EventType.FORMAT_DESCRIPTION) {
       format = FormatDescriptionEvent.parse(event);
     }
-    // The header set and a ROTATE are read before the boundaries move past the event: an event refused here
+    // The header set and a ROTATE are read before the boundaries move past the event: an event
+    // refused here
     // must leave the last boundary before it, or recovery would keep it.
     GtidSet header = flavor.headerSet(event, format);
     if (event.type() == EventType.ROTATE) {
@@ -77,16 +78,24 @@ final class FileTracker {
   }
 
   /**
-   * A ROTATE that ends a file names the next binlog file and continues at its offset 4; the writer refuses any
-   * other ({@link DumpStream}), so in a stored file one is damage, found by recovery like a bad checksum.
+   * A ROTATE that ends a file names the next binlog file and continues at its offset 4; the writer
+   * refuses any other ({@link DumpStream}), so in a stored file one is damage, found by recovery
+   * like a bad checksum.
    */
   private void checkRotate(BinlogEvent event, long at) {
     RotateEvent rotate = RotateEvent.parse(event, format);
-    if (!BinlogFileName.isValid(rotate.nextFile()) || rotate.position() != BinlogFileName.FIRST_EVENT_OFFSET) {
+    if (!BinlogFileName.isValid(rotate.nextFile())
+        || rotate.position() != BinlogFileName.FIRST_EVENT_OFFSET) {
       String name = rotate.nextFile();
-      throw new ProtocolException("ROTATE event at position " + at + " continues at " + rotate.position() + " of '"
-          + (name.length() > 64 ? name.substring(0, 64) + "..." : name) + "'; a primary's ROTATE names a binlog file"
-          + " (base.NNNNNN) at offset 4");
+      throw new ProtocolException(
+          "ROTATE event at position "
+              + at
+              + " continues at "
+              + rotate.position()
+              + " of '"
+              + (name.length() > 64 ? name.substring(0, 64) + "..." : name)
+              + "'; a primary's ROTATE names a binlog file"
+              + " (base.NNNNNN) at offset 4");
     }
   }
 
@@ -94,7 +103,10 @@ final class FileTracker {
     return boundaries.atBoundary();
   }
 
-  /** The last transaction boundary: where the open transaction starts, or {@link #position()} at a boundary. */
+  /**
+   * The last transaction boundary: where the open transaction starts, or {@link #position()} at a
+   * boundary.
+   */
   long lastBoundary() {
     return boundaries.lastBoundary();
   }
@@ -114,12 +126,16 @@ final class FileTracker {
     return headerGtids;
   }
 
-  /** The set the last event fed carries if it is a PREVIOUS_GTIDS or GTID_LIST, else {@code null}. */
+  /**
+   * The set the last event fed carries if it is a PREVIOUS_GTIDS or GTID_LIST, else {@code null}.
+   */
   GtidSet lastHeaderGtids() {
     return lastHeaderGtids;
   }
 
-  /** The live GTID set after the last complete transaction; callers copy it before handing it out. */
+  /**
+   * The live GTID set after the last complete transaction; callers copy it before handing it out.
+   */
   GtidSet gtids() {
     return gtids;
   }

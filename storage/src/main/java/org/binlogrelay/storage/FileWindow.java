@@ -6,9 +6,9 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 
 /**
- * A sliding read buffer over a file channel, so that scanning a file event by event costs one read per
- * megabyte rather than two per event. {@link #load} makes a byte range available in {@link #buffer()};
- * the bytes stay valid until the next call. Not thread-safe.
+ * A sliding read buffer over a file channel, so that scanning a file event by event costs one read
+ * per megabyte rather than two per event. {@link #load} makes a byte range available in {@link
+ * #buffer()}; the bytes stay valid until the next call. Not thread-safe.
  */
 final class FileWindow {
   private static final int DEFAULT_CAPACITY = 1 << 20;
@@ -33,7 +33,8 @@ final class FileWindow {
    */
   int load(long position, int len) throws IOException {
     if (position + len > limit) {
-      throw new EOFException("need " + len + " bytes at " + position + ", only " + (limit - position) + " left");
+      throw new EOFException(
+          "need " + len + " bytes at " + position + ", only " + (limit - position) + " left");
     }
     if (position >= start && position + len <= start + length) {
       return (int) (position - start);
@@ -46,7 +47,8 @@ final class FileWindow {
     while (buf.position() < len) {
       int n = channel.read(buf, position + buf.position());
       if (n < 0) {
-        throw new EOFException("file ends at " + (position + buf.position()) + ", expected " + limit + " bytes");
+        throw new EOFException(
+            "file ends at " + (position + buf.position()) + ", expected " + limit + " bytes");
       }
     }
     start = position;

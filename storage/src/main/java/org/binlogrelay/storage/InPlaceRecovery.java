@@ -7,13 +7,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@link RecoveryStrategy} of a directory that takes writes: each cut, removal and close is made on disk as
- * recovery decides it, the tail is reopened for appending with a fresh checkpoint, and the index and the directory
- * are written and forced last. Not thread-safe (one recovery's).
+ * The {@link RecoveryStrategy} of a directory that takes writes: each cut, removal and close is
+ * made on disk as recovery decides it, the tail is reopened for appending with a fresh checkpoint,
+ * and the index and the directory are written and forced last. Not thread-safe (one recovery's).
  */
 final class InPlaceRecovery implements RecoveryStrategy {
   /** Logs as the recovery it serves. */
-  private static final Logger log = LoggerFactory.getLogger(StoreRecovery.class);
+  private static final Logger LOG = LoggerFactory.getLogger(StoreRecovery.class);
 
   private final StoreDirectory dir;
   private final BinlogFlavor flavor;
@@ -31,8 +31,9 @@ final class InPlaceRecovery implements RecoveryStrategy {
   }
 
   /**
-   * In-use flag per the file's ending (cleared after ROTATE or STOP, and, if the flavour's server does so after a
-   * crash, for a file the primary abandoned: here one followed by a later file), force, closed metadata.
+   * In-use flag per the file's ending (cleared after ROTATE or STOP, and, if the flavour's server
+   * does so after a crash, for a file the primary abandoned: here one followed by a later file),
+   * force, closed metadata.
    */
   @Override
   public FileMetadata close(String name, FileScan.Result result) throws IOException {
@@ -48,7 +49,12 @@ final class InPlaceRecovery implements RecoveryStrategy {
       file.force();
     }
     MetadataFile.write(dir, closed, flavor);
-    log.info("binlog store {}: {} closed at {} ({} ending)", dir, name, result.boundary(), stats.ending());
+    LOG.info(
+        "binlog store {}: {} closed at {} ({} ending)",
+        dir,
+        name,
+        result.boundary(),
+        stats.ending());
     return closed;
   }
 
@@ -62,8 +68,11 @@ final class InPlaceRecovery implements RecoveryStrategy {
       }
       file.setInUse(true); // open again, as the primary's file was at this point
       file.force();
-      FileTracker tracker = flavor.newTracker(result.boundary(), result.format(), result.gtidsAtBoundary());
-      OpenFile open = new OpenFile(file, tracker, result.stats(), result.boundary(), config.time().nanoseconds());
+      FileTracker tracker =
+          flavor.newTracker(result.boundary(), result.format(), result.gtidsAtBoundary());
+      OpenFile open =
+          new OpenFile(
+              file, tracker, result.stats(), result.boundary(), config.time().nanoseconds());
       MetadataFile.write(dir, open.checkpoint(flavor), flavor);
       return open;
     } catch (IOException | RuntimeException e) {
@@ -79,7 +88,8 @@ final class InPlaceRecovery implements RecoveryStrategy {
   }
 
   @Override
-  public void finish(String indexName, List<FileMetadata> files, boolean indexChanged) throws IOException {
+  public void finish(String indexName, List<FileMetadata> files, boolean indexChanged)
+      throws IOException {
     if (files.isEmpty() && indexName != null) {
       dir.delete(indexName); // an empty store takes the name of its first file's index
     } else if (indexChanged && indexName != null) {

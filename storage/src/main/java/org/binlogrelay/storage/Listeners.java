@@ -6,9 +6,11 @@ import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The registered {@link StoreListener}s, each called safely (an exception is logged). Thread-safe. */
+/**
+ * The registered {@link StoreListener}s, each called safely (an exception is logged). Thread-safe.
+ */
 final class Listeners {
-  private static final Logger log = LoggerFactory.getLogger(Listeners.class);
+  private static final Logger LOG = LoggerFactory.getLogger(Listeners.class);
 
   private final List<StoreListener> listeners = new CopyOnWriteArrayList<>();
 
@@ -45,7 +47,7 @@ final class Listeners {
       try {
         l.transactionWritten(end, eventTimestamp);
       } catch (RuntimeException e) {
-        log.warn("store listener {} threw on transactionWritten {}; ignored", l, end, e);
+        LOG.warn("store listener {} threw on transactionWritten {}; ignored", l, end, e);
       }
     }
   }
@@ -55,7 +57,7 @@ final class Listeners {
       try {
         l.forced(nanos, transactions);
       } catch (RuntimeException e) {
-        log.warn("store listener {} threw on forced; ignored", l, e);
+        LOG.warn("store listener {} threw on forced; ignored", l, e);
       }
     }
   }
@@ -69,7 +71,7 @@ final class Listeners {
       try {
         call.accept(l);
       } catch (RuntimeException e) {
-        log.warn("store listener {} threw on {}; ignored", l, what, e);
+        LOG.warn("store listener {} threw on {}; ignored", l, what, e);
       }
     }
   }

@@ -10,7 +10,10 @@ import org.binlogrelay.protocol.gtid.MariadbGtid;
 import org.binlogrelay.protocol.gtid.MariadbGtidSet;
 import org.binlogrelay.protocol.txn.TransactionBoundaries;
 
-/** MariaDB: binlog states ({@code domain-server-seq} per domain and server), GTID_LIST at each file's start. */
+/**
+ * MariaDB: binlog states ({@code domain-server-seq} per domain and server), GTID_LIST at each
+ * file's start.
+ */
 final class MariadbBinlogFlavor implements BinlogFlavor {
   static final MariadbBinlogFlavor INSTANCE = new MariadbBinlogFlavor();
 
@@ -53,12 +56,14 @@ final class MariadbBinlogFlavor implements BinlogFlavor {
 
   @Override
   public GtidSet headerSet(BinlogEvent event, FormatDescriptionEvent format) {
-    return event.type() == EventType.GTID_LIST ? GtidListEvent.parse(event, format).gtidSet() : null;
+    return event.type() == EventType.GTID_LIST
+        ? GtidListEvent.parse(event, format).gtidSet()
+        : null;
   }
 
   /**
-   * No: {@code MYSQL_BIN_LOG::do_binlog_recovery} ({@code sql/log.cc}) reads the crashed file with the flag set
-   * to recover it and opens a new file; nothing writes the old file's flag again.
+   * No: {@code MYSQL_BIN_LOG::do_binlog_recovery} ({@code sql/log.cc}) reads the crashed file with
+   * the flag set to recover it and opens a new file; nothing writes the old file's flag again.
    */
   @Override
   public boolean clearsInUseAfterCrash() {

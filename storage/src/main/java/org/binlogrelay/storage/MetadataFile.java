@@ -6,11 +6,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.zip.CRC32;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
-import org.binlogrelay.protocol.gtid.GtidSet;
 
 /**
- * The sidecar file {@code <binlog name>.meta} holding a {@link FileMetadata}. UTF-8 text, one {@code
- * key=value} per line, in this order, ended by a CRC32 of everything before the {@code crc32} line:
+ * The sidecar file {@code <binlog name>.meta} holding a {@link FileMetadata}. UTF-8 text, one
+ * {@code key=value} per line, in this order, ended by a CRC32 of everything before the {@code
+ * crc32} line:
  *
  * <pre>
  *   binlog-relay-metadata 1                 format name and version
@@ -30,10 +30,10 @@ import org.binlogrelay.protocol.gtid.GtidSet;
  *   crc32=1a2b3c4d                          CRC32 (zlib) of all bytes above, 8 lower-case hex digits
  * </pre>
  *
- * GTID sets are the server's text ({@code @@gtid_executed} without line breaks, or {@code
- * @@gtid_binlog_state}). A file that fails any check (version, CRC, a missing or malformed field, another
- * name or flavour) is reported as damaged; the store then rebuilds it by scanning the binlog file.
- * Written with {@link StoreDirectory#writeAtomically}. Stateless.
+ * GTID sets are the server's text ({@code @@gtid_executed} without line breaks, or
+ * {@code @@gtid_binlog_state}). A file that fails any check (version, CRC, a missing or malformed
+ * field, another name or flavour) is reported as damaged; the store then rebuilds it by scanning
+ * the binlog file. Written with {@link StoreDirectory#writeAtomically}. Stateless.
  */
 final class MetadataFile {
   static final String SUFFIX = ".meta";
@@ -96,7 +96,8 @@ final class MetadataFile {
     sb.append(key).append('=').append(value).append('\n');
   }
 
-  static FileMetadata decode(byte[] content, String binlogName, BinlogFlavor flavor) throws DamagedException {
+  static FileMetadata decode(byte[] content, String binlogName, BinlogFlavor flavor)
+      throws DamagedException {
     String where = nameFor(binlogName);
     String text = new String(content, StandardCharsets.UTF_8);
     int crcAt = text.lastIndexOf("\n" + CRC_KEY);
@@ -126,10 +127,13 @@ final class MetadataFile {
       }
       GtidFlavor metaFlavor = GtidFlavor.valueOf(field(fields, "flavor", where));
       if (metaFlavor != flavor.gtidFlavor()) {
-        throw new DamagedException(where + ": written for " + metaFlavor + ", the store is " + flavor.gtidFlavor());
+        throw new DamagedException(
+            where + ": written for " + metaFlavor + ", the store is " + flavor.gtidFlavor());
       }
       String next = field(fields, "next_file", where);
-      return new FileMetadata(name, metaFlavor,
+      return new FileMetadata(
+          name,
+          metaFlavor,
           parseBoolean(field(fields, "closed", where), where),
           Long.parseLong(field(fields, "size", where)),
           Long.parseLong(field(fields, "transactions", where)),
@@ -146,7 +150,8 @@ final class MetadataFile {
     }
   }
 
-  private static String field(Map<String, String> fields, String key, String where) throws DamagedException {
+  private static String field(Map<String, String> fields, String key, String where)
+      throws DamagedException {
     String value = fields.get(key);
     if (value == null) {
       throw new DamagedException(where + ": no " + key + " line");

@@ -53,12 +53,15 @@ final class MysqlBinlogFlavor implements BinlogFlavor {
 
   @Override
   public GtidSet headerSet(BinlogEvent event, FormatDescriptionEvent format) {
-    return event.type() == EventType.PREVIOUS_GTIDS ? PreviousGtidsEvent.parse(event, format).gtids() : null;
+    return event.type() == EventType.PREVIOUS_GTIDS
+        ? PreviousGtidsEvent.parse(event, format).gtids()
+        : null;
   }
 
   /**
-   * Yes: at start-up after a crash, {@code MYSQL_BIN_LOG::open_binlog} recovers the last file and clears its
-   * flag ({@code truncate_update_log_file(..., true)}, {@code sql/binlog.cc}) before opening the next one.
+   * Yes: at start-up after a crash, {@code MYSQL_BIN_LOG::open_binlog} recovers the last file and
+   * clears its flag ({@code truncate_update_log_file(..., true)}, {@code sql/binlog.cc}) before
+   * opening the next one.
    */
   @Override
   public boolean clearsInUseAfterCrash() {

@@ -1,18 +1,26 @@
 package org.binlogrelay.storage;
 
 /**
- * The file being written: its channel, the tracker following its transactions and GTID set, the facts its
- * metadata will record, and when its last checkpoint was taken. The writer's; not thread-safe.
+ * The file being written: its channel, the tracker following its transactions and GTID set, the
+ * facts its metadata will record, and when its last checkpoint was taken. The writer's; not
+ * thread-safe.
  */
 final class OpenFile {
   final BinlogFile file;
   final FileStats stats;
   FileTracker tracker;
+
   /** Offset of the last checkpoint handed to the syncer, -1 if none yet for this file. */
   long checkpointOffset;
+
   long checkpointNanos;
 
-  OpenFile(BinlogFile file, FileTracker tracker, FileStats stats, long checkpointOffset, long checkpointNanos) {
+  OpenFile(
+      BinlogFile file,
+      FileTracker tracker,
+      FileStats stats,
+      long checkpointOffset,
+      long checkpointNanos) {
     this.file = file;
     this.tracker = tracker;
     this.stats = stats;

@@ -3,13 +3,13 @@ package org.binlogrelay.storage;
 import java.util.Objects;
 
 /**
- * A place in the stored binlog: a file name (as the primary names it, e.g. {@code binlog.000042}) and a
- * byte offset in that file. Offset 4 is the first event of a file (after the magic number); the offset of
- * an event's end is its header's log_pos.
+ * A place in the stored binlog: a file name (as the primary names it, e.g. {@code binlog.000042})
+ * and a byte offset in that file. Offset 4 is the first event of a file (after the magic number);
+ * the offset of an event's end is its header's log_pos.
  *
- * <p>Positions of one store are ordered by the file's sequence number (the digits after the last dot of
- * the name, which the server increments at every rotation) and then by offset; {@link #compareTo} assumes
- * both positions belong to the same store. Immutable.
+ * <p>Positions of one store are ordered by the file's sequence number (the digits after the last
+ * dot of the name, which the server increments at every rotation) and then by offset; {@link
+ * #compareTo} assumes both positions belong to the same store. Immutable.
  *
  * @param file binlog file name, no directory part
  * @param offset byte offset in the file, at least 0
@@ -25,9 +25,10 @@ public record Position(String file, long offset) implements Comparable<Position>
 
   /** The first event of {@code file}: offset 4, just after the magic number. */
   /**
-   * The {@code log_pos} an event ending at {@code endOffset} carries in its header: a 4-byte field, so the end
-   * offset modulo 2^32. Files grow past 4 GiB when one transaction is that large (a transaction never spans
-   * files); servers then write the truncated value, and offsets here stay 64-bit.
+   * The {@code log_pos} an event ending at {@code endOffset} carries in its header: a 4-byte field,
+   * so the end offset modulo 2^32. Files grow past 4 GiB when one transaction is that large (a
+   * transaction never spans files); servers then write the truncated value, and offsets here stay
+   * 64-bit.
    */
   public static long logPosOf(long endOffset) {
     return endOffset & 0xffff_ffffL;
@@ -43,10 +44,10 @@ public record Position(String file, long offset) implements Comparable<Position>
   }
 
   /**
-   * By file sequence number, then offset. Called on every boundary move and wait, so it is cheap: the same file
-   * compares offsets only after one scan of the name, and names are parsed without a regular expression or any
-   * allocation. (A record cannot cache the number in a field of its own without making it a component, which
-   * would change the public constructor.)
+   * By file sequence number, then offset. Called on every boundary move and wait, so it is cheap:
+   * the same file compares offsets only after one scan of the name, and names are parsed without a
+   * regular expression or any allocation. (A record cannot cache the number in a field of its own
+   * without making it a component, which would change the public constructor.)
    */
   @Override
   public int compareTo(Position other) {

@@ -6,15 +6,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@link RecoveryStrategy} of a directory that does not take writes (a full disk): the state is found from reads
- * alone and nothing on disk changes. Cuts and removals are logical (the state ends at the last complete
- * transaction; files to remove are left out of it); closes, in-use bits, metadata, the index and leftover deletions
- * are left for later; the tail's channel is opened read-only. {@link BinlogStore#tryResume()} later recovers again
- * in place ({@link InPlaceRecovery}), which makes the same state physical. Not thread-safe (one recovery's).
+ * The {@link RecoveryStrategy} of a directory that does not take writes (a full disk): the state is
+ * found from reads alone and nothing on disk changes. Cuts and removals are logical (the state ends
+ * at the last complete transaction; files to remove are left out of it); closes, in-use bits,
+ * metadata, the index and leftover deletions are left for later; the tail's channel is opened
+ * read-only. {@link BinlogStore#tryResume()} later recovers again in place ({@link
+ * InPlaceRecovery}), which makes the same state physical. Not thread-safe (one recovery's).
  */
 final class ReadOnlyRecovery implements RecoveryStrategy {
   /** Logs as the recovery it serves. */
-  private static final Logger log = LoggerFactory.getLogger(StoreRecovery.class);
+  private static final Logger LOG = LoggerFactory.getLogger(StoreRecovery.class);
 
   private final StoreDirectory dir;
   private final BinlogFlavor flavor;
@@ -37,16 +38,28 @@ final class ReadOnlyRecovery implements RecoveryStrategy {
   public FileMetadata close(String name, FileScan.Result result) {
     FileStats stats = result.stats();
     FileMetadata closed = stats.snapshot(flavor, true, result.boundary(), result.gtidsAtBoundary());
-    log.info("binlog store {}: {} ends at {} ({} ending); closing it waits until the store accepts writes", dir,
-        name, result.boundary(), stats.ending());
+    LOG.info(
+        "binlog store {}: {} ends at {} ({} ending); closing it waits until the store accepts writes",
+        dir,
+        name,
+        result.boundary(),
+        stats.ending());
     return closed;
   }
 
-  /** Opens the tail read-only; its bytes past the recovered end are cut when the store accepts writes. */
+  /**
+   * Opens the tail read-only; its bytes past the recovered end are cut when the store accepts
+   * writes.
+   */
   @Override
   public OpenFile reopen(String name, FileScan.Result result) throws IOException {
-    FileTracker tracker = flavor.newTracker(result.boundary(), result.format(), result.gtidsAtBoundary());
-    return new OpenFile(BinlogFile.openForReading(dir, name), tracker, result.stats(), result.boundary(),
+    FileTracker tracker =
+        flavor.newTracker(result.boundary(), result.format(), result.gtidsAtBoundary());
+    return new OpenFile(
+        BinlogFile.openForReading(dir, name),
+        tracker,
+        result.stats(),
+        result.boundary(),
         config.time().nanoseconds());
   }
 

@@ -13,32 +13,36 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The store's files as readers and start lookups see them: as of the readable boundary, never describing a
- * transaction a reader cannot read yet ({@link BinlogStore#files()}, {@link BinlogStore#readableLength}, {@link
- * BinlogStore#executedGtids()}, {@link BinlogStore#readableSnapshot()}, {@link BinlogStore#purgedGtids()}), and
- * reading them ({@link BinlogStore#openFile}, {@link BinlogStore#verify}).
+ * The store's files as readers and start lookups see them: as of the readable boundary, never
+ * describing a transaction a reader cannot read yet ({@link BinlogStore#files()}, {@link
+ * BinlogStore#readableLength}, {@link BinlogStore#executedGtids()}, {@link
+ * BinlogStore#readableSnapshot()}, {@link BinlogStore#purgedGtids()}), and reading them ({@link
+ * BinlogStore#openFile}, {@link BinlogStore#verify}).
  *
  * <p>Per file, relative to the readable boundary's file:
+ *
  * <ul>
- *   <li>an earlier file is complete (ended by ROTATE or STOP, or followed by a file the primary started after
- *       a crash) and its entry is the writer's final account of it, exact in every field as soon as the writer
- *       reached its end, even before the syncer forced it and wrote its {@code .meta} ({@code closed} here means
- *       complete; see {@link BinlogStore#durable()} for what is on disk);
- *   <li>the boundary's file: {@code size}, {@code transactions}, {@code gtidsAtEnd}, {@code firstGtid}, {@code
- *       lastGtid} and {@code lastEventTime} are exact at the boundary (from the writer's record of that very
- *       boundary, not from a checkpoint); {@code gtidsAtStart} and {@code firstEventTime} are the file's header
- *       facts; it is shown {@code closed} with its ending only once the boundary is at its end and the writer
- *       closed it;
- *   <li>a later file (only while readers see durable bytes only and the disk lags, or for the instant between
- *       a new file's creation and its first event) has nothing readable: size 4, no transactions, its end set
- *       equal to its start set.
+ *   <li>an earlier file is complete (ended by ROTATE or STOP, or followed by a file the primary
+ *       started after a crash) and its entry is the writer's final account of it, exact in every
+ *       field as soon as the writer reached its end, even before the syncer forced it and wrote its
+ *       {@code .meta} ({@code closed} here means complete; see {@link BinlogStore#durable()} for
+ *       what is on disk);
+ *   <li>the boundary's file: {@code size}, {@code transactions}, {@code gtidsAtEnd}, {@code
+ *       firstGtid}, {@code lastGtid} and {@code lastEventTime} are exact at the boundary (from the
+ *       writer's record of that very boundary, not from a checkpoint); {@code gtidsAtStart} and
+ *       {@code firstEventTime} are the file's header facts; it is shown {@code closed} with its
+ *       ending only once the boundary is at its end and the writer closed it;
+ *   <li>a later file (only while readers see durable bytes only and the disk lags, or for the
+ *       instant between a new file's creation and its first event) has nothing readable: size 4, no
+ *       transactions, its end set equal to its start set.
  * </ul>
- * The in-memory catalog and the {@code .meta} files keep the writer's and the last checkpoint's view; this class
- * is where they meet the readable boundary. Thread-safe; one {@link ReadableState#snapshot()} per call, so
- * each answer is one consistent picture.
+ *
+ * The in-memory catalog and the {@code .meta} files keep the writer's and the last checkpoint's
+ * view; this class is where they meet the readable boundary. Thread-safe; one {@link
+ * ReadableState#snapshot()} per call, so each answer is one consistent picture.
  */
 final class ReadableFiles {
-  private static final Logger log = LoggerFactory.getLogger(ReadableFiles.class);
+  private static final Logger LOG = LoggerFactory.getLogger(ReadableFiles.class);
 
   private final StoreDirectory dir;
   private final BinlogFlavor flavor;
@@ -47,7 +51,12 @@ final class ReadableFiles {
   private final StoreWatch readable;
   private final ReadableState state;
 
-  ReadableFiles(StoreDirectory dir, BinlogFlavor flavor, int maxEventSize, FileCatalog catalog, StoreWatch readable,
+  ReadableFiles(
+      StoreDirectory dir,
+      BinlogFlavor flavor,
+      int maxEventSize,
+      FileCatalog catalog,
+      StoreWatch readable,
       ReadableState state) {
     this.dir = dir;
     this.flavor = flavor;
@@ -72,8 +81,10 @@ final class ReadableFiles {
   }
 
   long readableLength(String name) {
-    FileMetadata f = catalog.get(name)
-        .orElseThrow(() -> new NoSuchElementException("the store holds no file " + name));
+    FileMetadata f =
+        catalog
+            .get(name)
+            .orElseThrow(() -> new NoSuchElementException("the store holds no file " + name));
     Position r = readable.position();
     if (r == null) {
       return 0;
@@ -100,27 +111,47 @@ final class ReadableFiles {
   /** See {@link BinlogStore#openFile}. */
   FileChannel open(String name) throws IOException {
     if (catalog.get(name).isEmpty()) {
-      throw new NoSuchFileException(dir.resolve(name).toString(), null, "the store holds no such binlog file");
+      throw new NoSuchFileException(
+          dir.resolve(name).toString(), null, "the store holds no such binlog file");
     }
     return FileChannel.open(dir.resolve(name), StandardOpenOption.READ);
   }
 
   /** See {@link BinlogStore#verify}: the readable part of the file, read back and checked. */
   FileVerification verify(String name) throws IOException {
-    FileMetadata f = catalog.get(name)
-        .orElseThrow(() -> new NoSuchFileException(dir.resolve(name).toString(), null, "not stored"));
+    FileMetadata f =
+        catalog
+            .get(name)
+            .orElseThrow(
+                () -> new NoSuchFileException(dir.resolve(name).toString(), null, "not stored"));
     long limit = readableLength(name);
     try (FileChannel ch = open(name)) {
-      FileScan.Result r = new FileScan(flavor, maxEventSize).fromStart(ch, name, limit, f.gtidsAtStart());
+      FileScan.Result r =
+          new FileScan(flavor, maxEventSize).fromStart(ch, name, limit, f.gtidsAtStart());
       if (!r.clean()) {
-        log.warn("binlog store {}: verification of {} failed at {}: {}", dir, name, r.problemOffset(), r.problem());
+        LOG.warn(
+            "binlog store {}: verification of {} failed at {}: {}",
+            dir,
+            name,
+            r.problemOffset(),
+            r.problem());
       }
-      return new FileVerification(name, limit, r.validEnd(), r.boundary(), r.events(), r.stats().transactions(),
-          r.problemOffset(), r.problem());
+      return new FileVerification(
+          name,
+          limit,
+          r.validEnd(),
+          r.boundary(),
+          r.events(),
+          r.stats().transactions(),
+          r.problemOffset(),
+          r.problem());
     }
   }
 
-  /** {@code f} (the catalog's entry) as readers see it at the snapshot's boundary (see the class comment). */
+  /**
+   * {@code f} (the catalog's entry) as readers see it at the snapshot's boundary (see the class
+   * comment).
+   */
   private static FileMetadata asReadable(FileMetadata f, ReadableState.Snapshot s) {
     Position r = s.position();
     if (r == null) {
@@ -135,16 +166,40 @@ final class ReadableFiles {
     }
     ReadableState.OpenFacts facts = s.facts();
     if (facts == null || !facts.file().equals(f.name())) {
-      return f; // not known at this boundary (cannot happen once the writer recorded one in this file)
+      return f; // not known at this boundary (cannot happen once the writer recorded one in this
+      // file)
     }
-    return new FileMetadata(f.name(), f.flavor(), false, r.offset(), facts.transactions(), f.gtidsAtStart(),
-        s.gtids(), facts.firstGtid(), facts.lastGtid(), f.firstEventTime(), facts.lastEventTime(),
-        FileMetadata.Ending.NONE, null);
+    return new FileMetadata(
+        f.name(),
+        f.flavor(),
+        false,
+        r.offset(),
+        facts.transactions(),
+        f.gtidsAtStart(),
+        s.gtids(),
+        facts.firstGtid(),
+        facts.lastGtid(),
+        f.firstEventTime(),
+        facts.lastEventTime(),
+        FileMetadata.Ending.NONE,
+        null);
   }
 
   private static FileMetadata nothingReadable(FileMetadata f) {
     GtidSet start = f.gtidsAtStart();
-    return new FileMetadata(f.name(), f.flavor(), false, BinlogFileName.FIRST_EVENT_OFFSET, 0, start, start, null,
-        null, f.firstEventTime(), 0, FileMetadata.Ending.NONE, null);
+    return new FileMetadata(
+        f.name(),
+        f.flavor(),
+        false,
+        BinlogFileName.FIRST_EVENT_OFFSET,
+        0,
+        start,
+        start,
+        null,
+        null,
+        f.firstEventTime(),
+        0,
+        FileMetadata.Ending.NONE,
+        null);
   }
 }

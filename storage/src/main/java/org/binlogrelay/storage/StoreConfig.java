@@ -11,16 +11,25 @@ import org.binlogrelay.protocol.gtid.GtidFlavor;
  * @param directory where the binlog files, the index and the metadata live (created if missing)
  * @param flavor MySQL or MariaDB; checked against every FORMAT_DESCRIPTION event received
  * @param syncPolicy when bytes are forced to disk
- * @param readableWhenDurable if true, readers see a transaction only once it is durable (the readable
- *     boundary is the smaller of the written and the durable boundary); if false, as soon as it is written
- * @param checkpointBytes a checkpoint of the open file is taken once this many bytes were written since the
- *     last one (at the next transaction boundary)
+ * @param readableWhenDurable if true, readers see a transaction only once it is durable (the
+ *     readable boundary is the smaller of the written and the durable boundary); if false, as soon
+ *     as it is written
+ * @param checkpointBytes a checkpoint of the open file is taken once this many bytes were written
+ *     since the last one (at the next transaction boundary)
  * @param checkpointInterval ... or once this much time passed since the last one
- * @param maxEventSize largest event accepted from upstream or read back (MySQL's own limit is 1 GiB)
+ * @param maxEventSize largest event accepted from upstream or read back (MySQL's own limit is 1
+ *     GiB)
  * @param time the clock
  */
-public record StoreConfig(Path directory, GtidFlavor flavor, SyncPolicy syncPolicy, boolean readableWhenDurable,
-    long checkpointBytes, Duration checkpointInterval, int maxEventSize, Time time) {
+public record StoreConfig(
+    Path directory,
+    GtidFlavor flavor,
+    SyncPolicy syncPolicy,
+    boolean readableWhenDurable,
+    long checkpointBytes,
+    Duration checkpointInterval,
+    int maxEventSize,
+    Time time) {
 
   public static final long DEFAULT_CHECKPOINT_BYTES = 8L << 20;
   public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(10);
@@ -33,10 +42,12 @@ public record StoreConfig(Path directory, GtidFlavor flavor, SyncPolicy syncPoli
     Objects.requireNonNull(checkpointInterval, "checkpointInterval");
     Objects.requireNonNull(time, "time");
     if (checkpointBytes < 1) {
-      throw new IllegalArgumentException("checkpointBytes must be positive, got " + checkpointBytes);
+      throw new IllegalArgumentException(
+          "checkpointBytes must be positive, got " + checkpointBytes);
     }
     if (checkpointInterval.isNegative() || checkpointInterval.isZero()) {
-      throw new IllegalArgumentException("checkpointInterval must be positive, got " + checkpointInterval);
+      throw new IllegalArgumentException(
+          "checkpointInterval must be positive, got " + checkpointInterval);
     }
     if (maxEventSize < 64) {
       throw new IllegalArgumentException("maxEventSize " + maxEventSize + " is too small");
@@ -47,7 +58,9 @@ public record StoreConfig(Path directory, GtidFlavor flavor, SyncPolicy syncPoli
     return new Builder(directory, flavor);
   }
 
-  /** Builder with the defaults: every-transaction, readable when written, 8 MiB / 10 s checkpoints. */
+  /**
+   * Builder with the defaults: every-transaction, readable when written, 8 MiB / 10 s checkpoints.
+   */
   public static final class Builder {
     private final Path directory;
     private final GtidFlavor flavor;
@@ -94,8 +107,15 @@ public record StoreConfig(Path directory, GtidFlavor flavor, SyncPolicy syncPoli
     }
 
     public StoreConfig build() {
-      return new StoreConfig(directory, flavor, syncPolicy, readableWhenDurable, checkpointBytes,
-          checkpointInterval, maxEventSize, time);
+      return new StoreConfig(
+          directory,
+          flavor,
+          syncPolicy,
+          readableWhenDurable,
+          checkpointBytes,
+          checkpointInterval,
+          maxEventSize,
+          time);
     }
   }
 }

@@ -3,13 +3,13 @@ package org.binlogrelay.storage;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -22,22 +22,22 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The store's directory and the file-system steps that make changes to it durable: a force of the
- * directory itself after a file is created, renamed or removed (so the directory entry survives a power
- * loss, not just the data), and atomic replacement of small files (write {@code name.tmp}, force it, rename
- * over {@code name}, force the directory), used for the index and the metadata.
+ * directory itself after a file is created, renamed or removed (so the directory entry survives a
+ * power loss, not just the data), and atomic replacement of small files (write {@code name.tmp},
+ * force it, rename over {@code name}, force the directory), used for the index and the metadata.
  *
- * <p>An atomic write that fails (a full disk, EIO) deletes its temporary file and leaves {@code name} as it
- * was, so a failure never leaves a half-written index or metadata file behind.
+ * <p>An atomic write that fails (a full disk, EIO) deletes its temporary file and leaves {@code
+ * name} as it was, so a failure never leaves a half-written index or metadata file behind.
  *
- * <p>Permissions: a directory the store creates is {@code rwx------} and its files {@code rw-------} ({@link
- * ChannelOpener#FILES}); binlogs hold table data. An existing directory is used as it is, with a WARN if other
- * users can read it.
+ * <p>Permissions: a directory the store creates is {@code rwx------} and its files {@code
+ * rw-------} ({@link ChannelOpener#FILES}); binlogs hold table data. An existing directory is used
+ * as it is, with a WARN if other users can read it.
  *
- * <p>Thread-safe (every method is a self-contained file-system operation); concurrent atomic writes of the
- * same name must be serialised by the caller.
+ * <p>Thread-safe (every method is a self-contained file-system operation); concurrent atomic writes
+ * of the same name must be serialised by the caller.
  */
 final class StoreDirectory {
-  private static final Logger log = LoggerFactory.getLogger(StoreDirectory.class);
+  private static final Logger LOG = LoggerFactory.getLogger(StoreDirectory.class);
   static final String TEMP_SUFFIX = ".tmp";
 
   private final Path path;
@@ -53,7 +53,8 @@ final class StoreDirectory {
     if (!Files.isDirectory(this.path) && posix(this.path.getParent())) {
       Files.createDirectories(this.path.getParent());
       try {
-        Files.createDirectory(this.path, PosixFilePermissions.asFileAttribute(OWNER_ONLY_DIRECTORY));
+        Files.createDirectory(
+            this.path, PosixFilePermissions.asFileAttribute(OWNER_ONLY_DIRECTORY));
       } catch (FileAlreadyExistsException raced) {
         // created meanwhile by someone else: used as it is
       }
@@ -64,16 +65,21 @@ final class StoreDirectory {
   }
 
   /** Permissions of a store directory the store creates: binlogs hold table data. */
-  static final Set<PosixFilePermission> OWNER_ONLY_DIRECTORY = PosixFilePermissions.fromString("rwx------");
+  static final Set<PosixFilePermission> OWNER_ONLY_DIRECTORY =
+      PosixFilePermissions.fromString("rwx------");
 
-  /** Whether {@code directory} (or, if null, the working directory) is on a file system with POSIX permissions. */
+  /**
+   * Whether {@code directory} (or, if null, the working directory) is on a file system with POSIX
+   * permissions.
+   */
   static boolean posix(Path directory) {
     Path where = directory == null ? Path.of("").toAbsolutePath() : directory;
     while (where != null && !Files.exists(where)) {
       where = where.getParent();
     }
     try {
-      return where != null && Files.getFileStore(where).supportsFileAttributeView(PosixFileAttributeView.class);
+      return where != null
+          && Files.getFileStore(where).supportsFileAttributeView(PosixFileAttributeView.class);
     } catch (IOException e) {
       return false;
     }
@@ -85,9 +91,13 @@ final class StoreDirectory {
     }
     try {
       Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(directory);
-      if (permissions.contains(PosixFilePermission.OTHERS_READ) || permissions.contains(PosixFilePermission.OTHERS_EXECUTE)) {
-        log.warn("binlog store {} is readable by other users ({}); binlogs hold table data: chmod o-rwx {}",
-            directory, PosixFilePermissions.toString(permissions), directory);
+      if (permissions.contains(PosixFilePermission.OTHERS_READ)
+          || permissions.contains(PosixFilePermission.OTHERS_EXECUTE)) {
+        LOG.warn(
+            "binlog store {} is readable by other users ({}); binlogs hold table data: chmod o-rwx {}",
+            directory,
+            PosixFilePermissions.toString(permissions),
+            directory);
       }
     } catch (IOException | UnsupportedOperationException e) {
       // permissions unknown: nothing to say
@@ -119,23 +129,28 @@ final class StoreDirectory {
   }
 
   /**
-   * Replaces {@code name} with {@code content} so that a crash leaves either the old or the new content. If
-   * writing, forcing or renaming the temporary file fails, the temporary file is deleted and {@code name} is
-   * unchanged.
+   * Replaces {@code name} with {@code content} so that a crash leaves either the old or the new
+   * content. If writing, forcing or renaming the temporary file fails, the temporary file is
+   * deleted and {@code name} is unchanged.
    */
   void writeAtomically(String name, byte[] content) throws IOException {
     String tempName = name + TEMP_SUFFIX;
     Path temp = resolve(tempName);
     try {
-      try (FileChannel out = opener.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-          StandardOpenOption.TRUNCATE_EXISTING)) {
+      try (FileChannel out =
+          opener.open(
+              temp,
+              StandardOpenOption.CREATE,
+              StandardOpenOption.WRITE,
+              StandardOpenOption.TRUNCATE_EXISTING)) {
         ByteBuffer buf = ByteBuffer.wrap(content);
         while (buf.hasRemaining()) {
           out.write(buf);
         }
         out.force(true);
       }
-      Files.move(temp, resolve(name), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      Files.move(
+          temp, resolve(name), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException | RuntimeException e) {
       try {
         Files.deleteIfExists(temp);
@@ -148,14 +163,18 @@ final class StoreDirectory {
   }
 
   /**
-   * Writes {@code bytes} zero bytes to a temporary file, forces it and deletes it: proof that the directory
-   * takes writes of that size now (space, quota, a working disk). Leaves nothing behind, even on failure
-   * (recovery would delete a leftover {@code *.tmp} anyway).
+   * Writes {@code bytes} zero bytes to a temporary file, forces it and deletes it: proof that the
+   * directory takes writes of that size now (space, quota, a working disk). Leaves nothing behind,
+   * even on failure (recovery would delete a leftover {@code *.tmp} anyway).
    */
   void probe(String name, int bytes) throws IOException {
     Path temp = resolve(name + TEMP_SUFFIX);
-    try (FileChannel out = opener.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.TRUNCATE_EXISTING)) {
+    try (FileChannel out =
+        opener.open(
+            temp,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING)) {
       ByteBuffer buf = ByteBuffer.allocate(Math.min(bytes, 64 << 10));
       long left = bytes;
       while (left > 0) {

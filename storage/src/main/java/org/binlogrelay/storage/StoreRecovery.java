@@ -16,36 +16,46 @@ import org.slf4j.LoggerFactory;
  *
  * <ol>
  *   <li>{@link IndexRepair}: index and directory agree.
- *   <li>Every file but the last: trusted if its metadata is intact, says closed, and its size matches the
- *       file; otherwise the file is scanned whole ({@link FileScan}) and its metadata rebuilt (logged).
- *       A closed file that fails its scan (which only a power loss that reordered writes can cause) is cut
- *       at its last good transaction boundary and every later file is removed: the store stays a prefix.
- *   <li>The last file: scanned from its checkpoint (or from its start without usable metadata); cut at the
- *       last transaction boundary before the first incomplete or bad event, or removed if it does not hold
- *       a complete FORMAT_DESCRIPTION (a crash right after it was created). If it ends with ROTATE or
- *       STOP it is closed; otherwise it is forced and a fresh checkpoint written.
+ *   <li>Every file but the last: trusted if its metadata is intact, says closed, and its size
+ *       matches the file; otherwise the file is scanned whole ({@link FileScan}) and its metadata
+ *       rebuilt (logged). A closed file that fails its scan (which only a power loss that reordered
+ *       writes can cause) is cut at its last good transaction boundary and every later file is
+ *       removed: the store stays a prefix.
+ *   <li>The last file: scanned from its checkpoint (or from its start without usable metadata); cut
+ *       at the last transaction boundary before the first incomplete or bad event, or removed if it
+ *       does not hold a complete FORMAT_DESCRIPTION (a crash right after it was created). If it
+ *       ends with ROTATE or STOP it is closed; otherwise it is forced and a fresh checkpoint
+ *       written.
  * </ol>
  *
  * Every cut is logged at WARN with file, offset, bytes and reason, and listed in the {@link
- * RecoveryReport}. Work is proportional to the number of files (one small metadata read each) plus the
- * tail since its checkpoint. Used once per {@link BinlogStore#open}; not thread-safe.
+ * RecoveryReport}. Work is proportional to the number of files (one small metadata read each) plus
+ * the tail since its checkpoint. Used once per {@link BinlogStore#open}; not thread-safe.
  *
- * <p>{@link #recover()} is a loop over the files calling {@link #recoverFile}, which decides what one file is and
- * returns a {@link Verdict}: intact, closed (maybe cut), reopened as the tail (maybe cut), or removed. What a
- * decision does on disk is its {@link RecoveryStrategy}'s: {@link InPlaceRecovery} makes it physical at once;
- * {@link ReadOnlyRecovery} ({@link #withoutWriting}), for a directory that does not take writes (a full disk),
- * changes nothing on disk and leaves the same state for {@link BinlogStore#tryResume()} to make physical later.
+ * <p>{@link #recover()} is a loop over the files calling {@link #recoverFile}, which decides what
+ * one file is and returns a {@link Verdict}: intact, closed (maybe cut), reopened as the tail
+ * (maybe cut), or removed. What a decision does on disk is its {@link RecoveryStrategy}'s: {@link
+ * InPlaceRecovery} makes it physical at once; {@link ReadOnlyRecovery} ({@link #withoutWriting}),
+ * for a directory that does not take writes (a full disk), changes nothing on disk and leaves the
+ * same state for {@link BinlogStore#tryResume()} to make physical later.
  */
 final class StoreRecovery {
-  private static final Logger log = LoggerFactory.getLogger(StoreRecovery.class);
+  private static final Logger LOG = LoggerFactory.getLogger(StoreRecovery.class);
 
   /** The recovered state the store starts from. */
-  record Recovered(String indexName, List<FileMetadata> files, OpenFile tail, String pendingNextFile,
-      GtidSet executed, Position end, RecoveryReport report) {}
+  record Recovered(
+      String indexName,
+      List<FileMetadata> files,
+      OpenFile tail,
+      String pendingNextFile,
+      GtidSet executed,
+      Position end,
+      RecoveryReport report) {}
 
   /**
-   * What recovery made of one file ({@link #recoverFile}). A file cut short ends the store: the files after it are
-   * removed (before it is closed or reopened, so that a crash in between still finds it damaged).
+   * What recovery made of one file ({@link #recoverFile}). A file cut short ends the store: the
+   * files after it are removed (before it is closed or reopened, so that a crash in between still
+   * finds it damaged).
    */
   sealed interface Verdict {
     /** The file's metadata as the store keeps it, {@code null} if the file was removed. */
@@ -78,7 +88,9 @@ final class StoreRecovery {
       }
     }
 
-    /** Scanned, and closed at its last transaction boundary ({@code cut} there if not {@code null}). */
+    /**
+     * Scanned, and closed at its last transaction boundary ({@code cut} there if not {@code null}).
+     */
     record Closed(FileMetadata kept, Truncation cut) implements Verdict {
       @Override
       public GtidSet gtidsAtEnd() {
@@ -92,10 +104,11 @@ final class StoreRecovery {
     }
 
     /**
-     * Scanned, and reopened as the store's tail at its last transaction boundary ({@code cut} there if not {@code
-     * null}); {@code kept} is its checkpoint there.
+     * Scanned, and reopened as the store's tail at its last transaction boundary ({@code cut} there
+     * if not {@code null}); {@code kept} is its checkpoint there.
      */
-    record Open(OpenFile tail, FileMetadata kept, GtidSet gtidsAtEnd, Truncation cut) implements Verdict {
+    record Open(OpenFile tail, FileMetadata kept, GtidSet gtidsAtEnd, Truncation cut)
+        implements Verdict {
       @Override
       public boolean endsStore() {
         return true;
@@ -131,7 +144,8 @@ final class StoreRecovery {
     this(dir, flavor, config, new InPlaceRecovery(dir, flavor, config));
   }
 
-  private StoreRecovery(StoreDirectory dir, BinlogFlavor flavor, StoreConfig config, RecoveryStrategy strategy) {
+  private StoreRecovery(
+      StoreDirectory dir, BinlogFlavor flavor, StoreConfig config, RecoveryStrategy strategy) {
     this.dir = dir;
     this.flavor = flavor;
     this.config = config;
@@ -140,8 +154,8 @@ final class StoreRecovery {
   }
 
   /**
-   * A recovery that only reads ({@link ReadOnlyRecovery}): it finds the state an in-place recovery would leave,
-   * and changes nothing on disk. Its tail's channel is read-only.
+   * A recovery that only reads ({@link ReadOnlyRecovery}): it finds the state an in-place recovery
+   * would leave, and changes nothing on disk. Its tail's channel is read-only.
    */
   static StoreRecovery withoutWriting(StoreDirectory dir, BinlogFlavor flavor, StoreConfig config) {
     return new StoreRecovery(dir, flavor, config, new ReadOnlyRecovery(dir, flavor, config));
@@ -173,7 +187,8 @@ final class StoreRecovery {
       }
     }
     String indexName = repair.indexName();
-    boolean indexChanged = repair.changed() || files.size() < names.size(); // or recovery removed files
+    boolean indexChanged =
+        repair.changed() || files.size() < names.size(); // or recovery removed files
     strategy.finish(indexName, files, indexChanged);
     if (files.isEmpty()) {
       indexName = null; // an empty store takes the name of its first file's index
@@ -194,20 +209,30 @@ final class StoreRecovery {
       }
     }
     Duration took = Duration.ofNanos(config.time().nanoseconds() - started);
-    RecoveryReport report = new RecoveryReport(truncations, actions, end, next, before, filesScanned,
-        bytesScanned, took);
-    log.debug("binlog store {} recovered in {} ms: {} files, end {}, next upstream position {}, {} truncations,"
-        + " {} repairs, {} bytes scanned", dir, took.toMillis(), files.size(), end, next, truncations.size(),
-        actions.size(), bytesScanned);
+    RecoveryReport report =
+        new RecoveryReport(
+            truncations, actions, end, next, before, filesScanned, bytesScanned, took);
+    LOG.debug(
+        "binlog store {} recovered in {} ms: {} files, end {}, next upstream position {}, {} truncations,"
+            + " {} repairs, {} bytes scanned",
+        dir,
+        took.toMillis(),
+        files.size(),
+        end,
+        next,
+        truncations.size(),
+        actions.size(),
+        bytesScanned);
     return new Recovered(indexName, files, tail, pendingNext, before, end, report);
   }
 
   /**
-   * Recovers {@code names.get(i)}, the files before it kept with the GTID set {@code before} at their end: trusts
-   * intact closed metadata; otherwise scans the file (from its checkpoint if it is the last one), cuts it at the last
-   * transaction boundary before a problem (removing every later file first), and closes it, or reopens it as the
-   * store's tail if it is the last file kept and has no ROTATE or STOP. A file without a complete
-   * FORMAT_DESCRIPTION is removed with every later file.
+   * Recovers {@code names.get(i)}, the files before it kept with the GTID set {@code before} at
+   * their end: trusts intact closed metadata; otherwise scans the file (from its checkpoint if it
+   * is the last one), cuts it at the last transaction boundary before a problem (removing every
+   * later file first), and closes it, or reopens it as the store's tail if it is the last file kept
+   * and has no ROTATE or STOP. A file without a complete FORMAT_DESCRIPTION is removed with every
+   * later file.
    */
   Verdict recoverFile(List<String> names, int i, GtidSet before) throws IOException {
     String name = names.get(i);
@@ -218,8 +243,13 @@ final class StoreRecovery {
       return new Verdict.Intact(meta);
     }
     if (meta != null && meta.closed()) {
-      act(name + " is " + size + " bytes but its metadata says it was closed at " + meta.size()
-          + "; scanning it");
+      act(
+          name
+              + " is "
+              + size
+              + " bytes but its metadata says it was closed at "
+              + meta.size()
+              + "; scanning it");
       meta = null;
     }
     FileScan.Result result = scanFile(name, size, last ? meta : null, before);
@@ -246,7 +276,13 @@ final class StoreRecovery {
     try {
       return MetadataFile.read(dir, name, flavor);
     } catch (MetadataFile.DamagedException e) {
-      act("metadata of " + name + " is damaged (" + e.getMessage() + "); rebuilding it by scanning " + name);
+      act(
+          "metadata of "
+              + name
+              + " is damaged ("
+              + e.getMessage()
+              + "); rebuilding it by scanning "
+              + name);
       return null;
     }
   }
@@ -256,32 +292,55 @@ final class StoreRecovery {
       throws IOException {
     try (FileChannel ch = FileChannel.open(dir.resolve(name), StandardOpenOption.READ)) {
       FileScan.Result result;
-      if (checkpoint != null && checkpoint.size() >= BinlogFileName.FIRST_EVENT_OFFSET && checkpoint.size() <= size) {
+      if (checkpoint != null
+          && checkpoint.size() >= BinlogFileName.FIRST_EVENT_OFFSET
+          && checkpoint.size() <= size) {
         result = scan.fromCheckpoint(ch, size, checkpoint);
       } else {
         if (checkpoint != null) {
-          act("checkpoint of " + name + " at " + checkpoint.size() + " is past the file's " + size
-              + " bytes; scanning " + name + " from its start");
+          act(
+              "checkpoint of "
+                  + name
+                  + " at "
+                  + checkpoint.size()
+                  + " is past the file's "
+                  + size
+                  + " bytes; scanning "
+                  + name
+                  + " from its start");
         } else {
-          log.info("binlog store {}: no usable metadata for {}; scanning it from its start", dir, name);
+          LOG.info(
+              "binlog store {}: no usable metadata for {}; scanning it from its start", dir, name);
         }
         result = scan.fromStart(ch, name, size, before);
       }
       filesScanned++;
       bytesScanned += result.bytesRead();
       if (result.format() != null && !flavor.wrote(result.format())) {
-        throw new StoreCorruptException("binlog store " + dir + " is configured for " + flavor.gtidFlavor()
-            + " but " + name + " was written by " + result.format().serverVersion()
-            + "; open it with the right flavour");
+        throw new StoreCorruptException(
+            "binlog store "
+                + dir
+                + " is configured for "
+                + flavor.gtidFlavor()
+                + " but "
+                + name
+                + " was written by "
+                + result.format().serverVersion()
+                + "; open it with the right flavour");
       }
       return result;
     }
   }
 
   private Truncation cut(FileScan.Result result, long to, String reason) {
-    Truncation t = new Truncation(result.name(), to, result.length() - to,
-        result.problemOffset() < 0 ? to : result.problemOffset(), reason);
-    log.warn("binlog store {}: recovery {}", dir, t);
+    Truncation t =
+        new Truncation(
+            result.name(),
+            to,
+            result.length() - to,
+            result.problemOffset() < 0 ? to : result.problemOffset(),
+            reason);
+    LOG.warn("binlog store {}: recovery {}", dir, t);
     truncations.add(t);
     return t;
   }
@@ -290,16 +349,17 @@ final class StoreRecovery {
   private void removeLater(List<String> names, int from, String damaged) throws IOException {
     for (String later : names.subList(from, names.size())) {
       long size = dir.size(later);
-      Truncation t = new Truncation(later, 0, size, 0, "removed because the earlier file " + damaged
-          + " was cut");
-      log.warn("binlog store {}: recovery {}", dir, t);
+      Truncation t =
+          new Truncation(
+              later, 0, size, 0, "removed because the earlier file " + damaged + " was cut");
+      LOG.warn("binlog store {}: recovery {}", dir, t);
       truncations.add(t);
       strategy.remove(later);
     }
   }
 
   private void act(String action) {
-    log.warn("binlog store {}: {}", dir, action);
+    LOG.warn("binlog store {}: {}", dir, action);
     actions.add(action);
   }
 }

@@ -14,23 +14,24 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A published, only-advancing position of the store (the readable or the durable boundary) that other
- * threads read, wait for, or subscribe to. {@link BinlogStore#readable()} is the boundary readers never pass;
- * {@link BinlogStore#durable()} is how far the stored bytes are forced to disk.
+ * A published, only-advancing position of the store (the readable or the durable boundary) that
+ * other threads read, wait for, or subscribe to. {@link BinlogStore#readable()} is the boundary
+ * readers never pass; {@link BinlogStore#durable()} is how far the stored bytes are forced to disk.
  *
- * <p>Waiting: {@link #whenReached} for a future (event loops), {@link #awaitReached} or {@link #awaitChange}
- * to block (a thread per reader; these queue nothing). A future that its caller cancels, completes itself, or
- * gives a timeout ({@link CompletableFuture#orTimeout}) leaves the queue at once; one that is simply dropped
- * stays queued until the position reaches its target or the store stops, so a caller that gives up waiting
- * should {@code cancel} the future it got (or use {@link #awaitReached}).
+ * <p>Waiting: {@link #whenReached} for a future (event loops), {@link #awaitReached} or {@link
+ * #awaitChange} to block (a thread per reader; these queue nothing). A future that its caller
+ * cancels, completes itself, or gives a timeout ({@link CompletableFuture#orTimeout}) leaves the
+ * queue at once; one that is simply dropped stays queued until the position reaches its target or
+ * the store stops, so a caller that gives up waiting should {@code cancel} the future it got (or
+ * use {@link #awaitReached}).
  *
- * <p>Thread-safe. {@link #position()} is a volatile read. The store advances the position from its writer
- * or syncer thread; futures are completed and listeners called on that thread, after the position is
- * visible, so they must be quick and must not block (hand heavy work to an executor, e.g. with {@code
- * thenRunAsync}). A listener that throws is logged and otherwise ignored.
+ * <p>Thread-safe. {@link #position()} is a volatile read. The store advances the position from its
+ * writer or syncer thread; futures are completed and listeners called on that thread, after the
+ * position is visible, so they must be quick and must not block (hand heavy work to an executor,
+ * e.g. with {@code thenRunAsync}). A listener that throws is logged and otherwise ignored.
  */
 public final class StoreWatch {
-  private static final Logger log = LoggerFactory.getLogger(StoreWatch.class);
+  private static final Logger LOG = LoggerFactory.getLogger(StoreWatch.class);
 
   private final String name;
   private final ReentrantLock lock = new ReentrantLock();
@@ -51,9 +52,10 @@ public final class StoreWatch {
   }
 
   /**
-   * Waits until the position differs from {@code seen} (which may be {@code null}) or {@code timeout}
-   * passes, and returns the position then (equal to {@code seen} on timeout). Returns at once, with the
-   * last position, once the store is closed (or, for the durable boundary, failed): see {@link #isStopped()}.
+   * Waits until the position differs from {@code seen} (which may be {@code null}) or {@code
+   * timeout} passes, and returns the position then (equal to {@code seen} on timeout). Returns at
+   * once, with the last position, once the store is closed (or, for the durable boundary, failed):
+   * see {@link #isStopped()}.
    */
   public Position awaitChange(Position seen, Duration timeout) throws InterruptedException {
     long remaining = timeout.toNanos();
@@ -69,10 +71,11 @@ public final class StoreWatch {
   }
 
   /**
-   * Waits until the position is at or after {@code target} or {@code timeout} passes, and returns the position
-   * then: before {@code target} on timeout, or at once once the store is closed (or, for the durable boundary,
-   * failed; see {@link #isStopped()}). Queues nothing, so a wait that times out costs nothing afterwards: the
-   * blocking counterpart of {@link #whenReached}, for a thread per reader.
+   * Waits until the position is at or after {@code target} or {@code timeout} passes, and returns
+   * the position then: before {@code target} on timeout, or at once once the store is closed (or,
+   * for the durable boundary, failed; see {@link #isStopped()}). Queues nothing, so a wait that
+   * times out costs nothing afterwards: the blocking counterpart of {@link #whenReached}, for a
+   * thread per reader.
    */
   public Position awaitReached(Position target, Duration timeout) throws InterruptedException {
     Objects.requireNonNull(target, "target");
@@ -89,9 +92,9 @@ public final class StoreWatch {
   }
 
   /**
-   * A future completed with the position once it is at or after {@code target}; at once if it already is.
-   * Completed exceptionally if the store fails or closes first. If the caller stops waiting, it should cancel
-   * the future (see the class comment).
+   * A future completed with the position once it is at or after {@code target}; at once if it
+   * already is. Completed exceptionally if the store fails or closes first. If the caller stops
+   * waiting, it should cancel the future (see the class comment).
    */
   public CompletableFuture<Position> whenReached(Position target) {
     Objects.requireNonNull(target, "target");
@@ -118,7 +121,10 @@ public final class StoreWatch {
     return future;
   }
 
-  /** True once the store closed (or, for the durable boundary, the syncer failed): it will not move again. */
+  /**
+   * True once the store closed (or, for the durable boundary, the syncer failed): it will not move
+   * again.
+   */
   public boolean isStopped() {
     lock.lock();
     try {
@@ -128,7 +134,9 @@ public final class StoreWatch {
     }
   }
 
-  /** Calls {@code listener} with every new position (on the store's thread, see the class comment). */
+  /**
+   * Calls {@code listener} with every new position (on the store's thread, see the class comment).
+   */
   public void addListener(Consumer<Position> listener) {
     listeners.add(Objects.requireNonNull(listener, "listener"));
   }
@@ -143,11 +151,12 @@ public final class StoreWatch {
   }
 
   /**
-   * Moves the position forward and, if it moved, runs {@code publish} with it before anyone is told: inside
-   * this watch's lock, after the new position is visible and before waits complete and listeners run. The
-   * store publishes the state that goes with the position there (the GTID set at the readable boundary), so
-   * that state is never ahead of {@link #position()} and is in place for whoever the advance wakes. A position
-   * not after the current one is ignored (and {@code publish} not run).
+   * Moves the position forward and, if it moved, runs {@code publish} with it before anyone is
+   * told: inside this watch's lock, after the new position is visible and before waits complete and
+   * listeners run. The store publishes the state that goes with the position there (the GTID set at
+   * the readable boundary), so that state is never ahead of {@link #position()} and is in place for
+   * whoever the advance wakes. A position not after the current one is ignored (and {@code publish}
+   * not run).
    */
   void advance(Position next, Consumer<Position> publish) {
     List<Waiter> done = null;
@@ -182,7 +191,7 @@ public final class StoreWatch {
       try {
         listener.accept(next);
       } catch (RuntimeException e) {
-        log.warn("{} listener {} failed on {}; ignored", name, listener, next, e);
+        LOG.warn("{} listener {} failed on {}; ignored", name, listener, next, e);
       }
     }
   }
@@ -210,8 +219,8 @@ public final class StoreWatch {
   }
 
   /**
-   * Undoes {@link #fail} after the store resumed writing ({@link BinlogStore#tryResume()}): new waits wait again.
-   * Waits that failed stay failed.
+   * Undoes {@link #fail} after the store resumed writing ({@link BinlogStore#tryResume()}): new
+   * waits wait again. Waits that failed stay failed.
    */
   void revive() {
     lock.lock();
@@ -241,7 +250,10 @@ public final class StoreWatch {
     return now != null && now.compareTo(target) >= 0;
   }
 
-  /** A future completed by someone else (cancelled, timed out, completed by its holder) leaves the queue. */
+  /**
+   * A future completed by someone else (cancelled, timed out, completed by its holder) leaves the
+   * queue.
+   */
   private void forget(Waiter w) {
     if (!w.queued) {
       return; // completed by advance or fail, which took it off the queue already
@@ -257,10 +269,13 @@ public final class StoreWatch {
     }
   }
 
-  /** A queued future; identity equality, so removing one never removes another with the same target. */
+  /**
+   * A queued future; identity equality, so removing one never removes another with the same target.
+   */
   private static final class Waiter implements Comparable<Waiter> {
     final Position target;
     final CompletableFuture<Position> future;
+
     /** Still in the queue; written under the lock, read without it as a fast path. */
     volatile boolean queued = true;
 

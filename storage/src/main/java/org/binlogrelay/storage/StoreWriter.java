@@ -17,24 +17,24 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The writing half of {@link BinlogStore}: follows the dump stream ({@link DumpStream}), writes events into
- * the open file, tracks transactions ({@link FileTracker}), publishes each transaction boundary (readable
- * boundary, readable GTID set, syncer), rotates files, and hands checkpoints and closes to the {@link
- * Syncer} so that it never forces anything itself.
+ * The writing half of {@link BinlogStore}: follows the dump stream ({@link DumpStream}), writes
+ * events into the open file, tracks transactions ({@link FileTracker}), publishes each transaction
+ * boundary (readable boundary, readable GTID set, syncer), rotates files, and hands checkpoints and
+ * closes to the {@link Syncer} so that it never forces anything itself.
  *
- * <p>Disk errors: when writing an event or creating a file fails (ENOSPC, EIO), the writer cuts the open file
- * back to its last transaction boundary at once (a shrinking {@code ftruncate} needs no space), so the files
- * on disk stay exact prefixes of the primary's, reports the error to {@link Availability}, and throws an
- * {@link IOException} saying what failed, where, and what to do. While the store does not accept writes
- * (also after the syncer failed), {@link #append} and {@link #startStream} throw {@link
- * StoreUnavailableException}, after cutting an incomplete transaction the same way. This writer is never used
- * again after such a stop: {@link BinlogStore#tryResume()} {@linkplain #retire retires} it and starts a new
- * one from the recovered directory.
+ * <p>Disk errors: when writing an event or creating a file fails (ENOSPC, EIO), the writer cuts the
+ * open file back to its last transaction boundary at once (a shrinking {@code ftruncate} needs no
+ * space), so the files on disk stay exact prefixes of the primary's, reports the error to {@link
+ * Availability}, and throws an {@link IOException} saying what failed, where, and what to do. While
+ * the store does not accept writes (also after the syncer failed), {@link #append} and {@link
+ * #startStream} throw {@link StoreUnavailableException}, after cutting an incomplete transaction
+ * the same way. This writer is never used again after such a stop: {@link BinlogStore#tryResume()}
+ * {@linkplain #retire retires} it and starts a new one from the recovered directory.
  *
  * <p>One writer thread; {@link #append} and {@link #startStream} are serialised by a lock anyway.
  */
 final class StoreWriter {
-  private static final Logger log = LoggerFactory.getLogger(StoreWriter.class);
+  private static final Logger LOG = LoggerFactory.getLogger(StoreWriter.class);
 
   private final StoreConfig config;
   private final BinlogFlavor flavor;
@@ -60,8 +60,8 @@ final class StoreWriter {
    * WRITING, STOPPED --(BinlogStore.tryResume() replaced it)--> RETIRED
    * </pre>
    *
-   * Stopping or retiring again changes nothing (a resumption that failed after retiring the writer retires it again
-   * on the next attempt).
+   * Stopping or retiring again changes nothing (a resumption that failed after retiring the writer
+   * retires it again on the next attempt).
    */
   enum State {
     /** Writes while the store accepts writes. */
@@ -82,9 +82,18 @@ final class StoreWriter {
     }
   }
 
-  StoreWriter(StoreConfig config, BinlogFlavor flavor, StoreDirectory dir, FileCatalog catalog, Syncer syncer,
-      StoreWatch readable, ReadableState readableState, Listeners listeners, Availability availability,
-      OpenFile tail, String pendingNextFile) {
+  StoreWriter(
+      StoreConfig config,
+      BinlogFlavor flavor,
+      StoreDirectory dir,
+      FileCatalog catalog,
+      Syncer syncer,
+      StoreWatch readable,
+      ReadableState readableState,
+      Listeners listeners,
+      Availability availability,
+      OpenFile tail,
+      String pendingNextFile) {
     this.config = config;
     this.flavor = flavor;
     this.dir = dir;
@@ -132,11 +141,24 @@ final class StoreWriter {
       open.file.truncate(boundary);
     } catch (IOException e) {
       moveTo(State.STOPPED);
-      throw new IOException(availability.fail(e, "cutting the incomplete transaction at the end of " + open.name()
-          + " back to " + boundary, null, 0), e);
+      throw new IOException(
+          availability.fail(
+              e,
+              "cutting the incomplete transaction at the end of "
+                  + open.name()
+                  + " back to "
+                  + boundary,
+              null,
+              0),
+          e);
     }
-    log.warn("binlog store {}: cut {} bytes of {} from {}: a transaction the previous connection left"
-        + " incomplete", dir, size - boundary, open.name(), boundary);
+    LOG.warn(
+        "binlog store {}: cut {} bytes of {} from {}: a transaction the previous connection left"
+            + " incomplete",
+        dir,
+        size - boundary,
+        open.name(),
+        boundary);
     open.tracker = flavor.newTracker(boundary, open.tracker.format(), open.tracker.gtids());
   }
 
@@ -146,8 +168,9 @@ final class StoreWriter {
     try {
       requireUsable();
       if (stream == null) {
-        throw new IllegalStateException("call startStream() before appending, and ask the primary for the"
-            + " position it returns");
+        throw new IllegalStateException(
+            "call startStream() before appending, and ask the primary for the"
+                + " position it returns");
       }
       boolean atBoundary = open == null || open.tracker.atBoundary();
       DumpStream.Action action = stream.accept(event, atBoundary);
@@ -169,14 +192,26 @@ final class StoreWriter {
     boolean fde = event.type() == EventType.FORMAT_DESCRIPTION;
     if (!fde && format != null && format.eventsHaveChecksum() != event.hasChecksum()) {
       stream.fail();
-      throw new ContinuityException(stream.expected(), event.header().typeName() + " event "
-          + (event.hasChecksum() ? "has" : "lacks") + " a checksum but " + open.name() + " is "
-          + format.checksumAlgorithm() + "; decode the stream with the file's FORMAT_DESCRIPTION");
+      throw new ContinuityException(
+          stream.expected(),
+          event.header().typeName()
+              + " event "
+              + (event.hasChecksum() ? "has" : "lacks")
+              + " a checksum but "
+              + open.name()
+              + " is "
+              + format.checksumAlgorithm()
+              + "; decode the stream with the file's FORMAT_DESCRIPTION");
     }
     if (event.hasChecksum() && !event.checksumMatches()) {
       stream.fail();
-      throw new CorruptEventException(CorruptEventException.Reason.CHECKSUM_MISMATCH, event.offset(),
-          event.header().typeName() + " event for " + stream.expected() + " fails its CRC32; nothing written");
+      throw new CorruptEventException(
+          CorruptEventException.Reason.CHECKSUM_MISMATCH,
+          event.offset(),
+          event.header().typeName()
+              + " event for "
+              + stream.expected()
+              + " fails its CRC32; nothing written");
     }
   }
 
@@ -186,13 +221,21 @@ final class StoreWriter {
       format = FormatDescriptionEvent.parse(fde);
     } catch (ProtocolException e) {
       stream.fail();
-      throw new ContinuityException(stream.expected(), "malformed FORMAT_DESCRIPTION for " + stream.file()
-          + ": " + e.getMessage(), e);
+      throw new ContinuityException(
+          stream.expected(),
+          "malformed FORMAT_DESCRIPTION for " + stream.file() + ": " + e.getMessage(),
+          e);
     }
     if (!flavor.wrote(format)) {
       stream.fail();
-      throw new StoreException("the primary is " + format.serverVersion() + " but the store in " + dir
-          + " is configured for " + flavor.gtidFlavor() + "; nothing was written");
+      throw new StoreException(
+          "the primary is "
+              + format.serverVersion()
+              + " but the store in "
+              + dir
+              + " is configured for "
+              + flavor.gtidFlavor()
+              + "; nothing was written");
     }
     GtidSet before;
     if (open != null) {
@@ -208,13 +251,24 @@ final class StoreWriter {
     } catch (IOException e) {
       moveTo(State.STOPPED);
       stream.fail();
-      String kept = catalog.last().map(l -> "; the store ends with " + l.name() + ", closed").orElse("");
-      throw new IOException(availability.fail(e, "creating " + name + ", the next binlog file,",
-          "Nothing of " + name + " was kept" + kept, BinlogFileParser.MAGIC.length), e);
+      String kept =
+          catalog.last().map(l -> "; the store ends with " + l.name() + ", closed").orElse("");
+      throw new IOException(
+          availability.fail(
+              e,
+              "creating " + name + ", the next binlog file,",
+              "Nothing of " + name + " was kept" + kept,
+              BinlogFileParser.MAGIC.length),
+          e);
     }
     FileStats stats = new FileStats(name, before);
-    open = new OpenFile(file, flavor.newTracker(BinlogFileName.FIRST_EVENT_OFFSET, null, before), stats, -1,
-        config.time().nanoseconds());
+    open =
+        new OpenFile(
+            file,
+            flavor.newTracker(BinlogFileName.FIRST_EVENT_OFFSET, null, before),
+            stats,
+            -1,
+            config.time().nanoseconds());
     catalog.add(stats.snapshot(flavor, false, BinlogFileName.FIRST_EVENT_OFFSET, before));
     syncer.submit(new CreateJob(name));
     pendingNextFile = null;
@@ -232,8 +286,14 @@ final class StoreWriter {
       done = f.tracker.accept(event, at);
     } catch (ProtocolException | IllegalArgumentException e) {
       stream.fail();
-      throw new ContinuityException(new Position(f.name(), at), "malformed stream at " + new Position(f.name(), at)
-          + ": " + e.getMessage() + "; nothing was written", e);
+      throw new ContinuityException(
+          new Position(f.name(), at),
+          "malformed stream at "
+              + new Position(f.name(), at)
+              + ": "
+              + e.getMessage()
+              + "; nothing was written",
+          e);
     }
     byte[] bytes = event.buffer();
     int offset = event.offset();
@@ -251,8 +311,10 @@ final class StoreWriter {
     } catch (IOException e) {
       moveTo(State.STOPPED);
       stream.fail();
-      throw new IOException(availability.fail(e, failedWrite(f, event, at), cutTo(f, boundaryBefore),
-          f.file.lastWriteLength()), e);
+      throw new IOException(
+          availability.fail(
+              e, failedWrite(f, event, at), cutTo(f, boundaryBefore), f.file.lastWriteLength()),
+          e);
     }
     GtidSet header = f.tracker.lastHeaderGtids();
     f.stats.event(event, f.tracker.format(), done, header);
@@ -271,7 +333,10 @@ final class StoreWriter {
     return new Appended(true, end, done != null, done == null ? null : done.text());
   }
 
-  /** What the write that failed held, for the error message: "writing N bytes (what) at file:offset". */
+  /**
+   * What the write that failed held, for the error message: "writing N bytes (what) at
+   * file:offset".
+   */
   private static String failedWrite(OpenFile f, BinlogEvent event, long eventAt) {
     long from = f.file.lastWriteAt();
     int length = f.file.lastWriteLength();
@@ -286,13 +351,21 @@ final class StoreWriter {
     return "writing " + length + " bytes (" + what + ") at " + new Position(f.name(), from);
   }
 
-  /** Everything up to {@code boundary} is complete transactions: tell the syncer and, maybe, readers. */
+  /**
+   * Everything up to {@code boundary} is complete transactions: tell the syncer and, maybe,
+   * readers.
+   */
   private void publish(OpenFile f, Position boundary, FileTracker.Completed done, GtidSet header) {
     FileStats s = f.stats;
-    readableState.record(boundary, done == null ? null : done.gtid(), header,
-        new ReadableState.OpenFacts(f.name(), s.firstGtid(), s.lastGtid(), s.transactions(), s.lastEventTime()));
+    readableState.record(
+        boundary,
+        done == null ? null : done.gtid(),
+        header,
+        new ReadableState.OpenFacts(
+            f.name(), s.firstGtid(), s.lastGtid(), s.transactions(), s.lastEventTime()));
     if (header != null) {
-      catalog.update(f.checkpoint(flavor)); // the file's own account of the GTIDs before it is now known
+      catalog.update(
+          f.checkpoint(flavor)); // the file's own account of the GTIDs before it is now known
     }
     syncer.written(boundary, f.file, done != null);
     if (done != null) {
@@ -306,8 +379,11 @@ final class StoreWriter {
   private void maybeCheckpoint(OpenFile f, BinlogEvent event, long boundary) {
     long now = config.time().nanoseconds();
     boolean first = f.checkpointOffset < 0 && event.type() != EventType.FORMAT_DESCRIPTION;
-    boolean bytes = f.checkpointOffset >= 0 && boundary - f.checkpointOffset >= config.checkpointBytes();
-    boolean time = boundary > f.checkpointOffset && now - f.checkpointNanos >= config.checkpointInterval().toNanos();
+    boolean bytes =
+        f.checkpointOffset >= 0 && boundary - f.checkpointOffset >= config.checkpointBytes();
+    boolean time =
+        boundary > f.checkpointOffset
+            && now - f.checkpointNanos >= config.checkpointInterval().toNanos();
     if (first || bytes || time) {
       FileMetadata meta = f.checkpoint(flavor);
       f.checkpointOffset = boundary;
@@ -318,10 +394,11 @@ final class StoreWriter {
   }
 
   /**
-   * Hands the open file to the syncer for its final force and closed metadata, and its in-use flag: cleared when
-   * the primary closed the file (ROTATE, STOP), and, for a flavour whose server does so in its crash recovery,
-   * when the primary abandoned it (its next file starts without either). The catalog has the file's final
-   * account at once, so {@link BinlogStore#files()} never shows it stale while the syncer is busy.
+   * Hands the open file to the syncer for its final force and closed metadata, and its in-use flag:
+   * cleared when the primary closed the file (ROTATE, STOP), and, for a flavour whose server does
+   * so in its crash recovery, when the primary abandoned it (its next file starts without either).
+   * The catalog has the file's final account at once, so {@link BinlogStore#files()} never shows it
+   * stale while the syncer is busy.
    */
   private void closeOpenFile() {
     OpenFile f = open;
@@ -329,7 +406,8 @@ final class StoreWriter {
     FileStats stats = f.stats;
     FileMetadata closed = stats.snapshot(flavor, true, f.file.size(), f.tracker.gtids());
     catalog.update(closed);
-    boolean clearInUse = stats.ending() != FileMetadata.Ending.NONE || flavor.clearsInUseAfterCrash();
+    boolean clearInUse =
+        stats.ending() != FileMetadata.Ending.NONE || flavor.clearsInUseAfterCrash();
     syncer.submit(new CloseJob(f.file, closed, clearInUse));
   }
 
@@ -340,25 +418,40 @@ final class StoreWriter {
   }
 
   /**
-   * After a failed write: cuts {@code f} back to {@code boundary} (the end of its last complete transaction)
-   * and says what was done, for the error message. If cutting fails too, says so: recovery cuts the tail when
-   * the store resumes or is opened again.
+   * After a failed write: cuts {@code f} back to {@code boundary} (the end of its last complete
+   * transaction) and says what was done, for the error message. If cutting fails too, says so:
+   * recovery cuts the tail when the store resumes or is opened again.
    */
   private String cutTo(OpenFile f, long boundary) {
     try {
       f.file.truncate(boundary);
-      return "Cut " + f.name() + " back to " + boundary + ", the end of its last complete transaction";
+      return "Cut "
+          + f.name()
+          + " back to "
+          + boundary
+          + ", the end of its last complete transaction";
     } catch (IOException | RuntimeException e) {
-      log.warn("binlog store {}: could not cut {} back to {} after a failed write ({}); the incomplete tail is cut"
-          + " when the store resumes or is opened again", dir, f.name(), boundary, e.toString());
-      return "Cutting " + f.name() + " back to " + boundary + " failed too (" + e.getMessage() + "); the"
+      LOG.warn(
+          "binlog store {}: could not cut {} back to {} after a failed write ({}); the incomplete tail is cut"
+              + " when the store resumes or is opened again",
+          dir,
+          f.name(),
+          boundary,
+          e.toString());
+      return "Cutting "
+          + f.name()
+          + " back to "
+          + boundary
+          + " failed too ("
+          + e.getMessage()
+          + "); the"
           + " incomplete tail is cut when the store resumes";
     }
   }
 
   /**
-   * The store stopped (the syncer failed) while this writer was idle: cut an incomplete transaction at the
-   * end of the open file, so the files on disk end at a transaction boundary.
+   * The store stopped (the syncer failed) while this writer was idle: cut an incomplete transaction
+   * at the end of the open file, so the files on disk end at a transaction boundary.
    */
   private void cutOnStop() {
     OpenFile f = open;
@@ -368,7 +461,10 @@ final class StoreWriter {
     long boundary = f.tracker.lastBoundary();
     long size = f.file.size();
     String done = cutTo(f, boundary);
-    log.warn("binlog store {} stopped with a transaction incomplete. {} ({} bytes cut)", dir, done,
+    LOG.warn(
+        "binlog store {} stopped with a transaction incomplete. {} ({} bytes cut)",
+        dir,
+        done,
         size - boundary);
   }
 
@@ -376,7 +472,9 @@ final class StoreWriter {
   void checkpointOnClose() {
     lock.lock();
     try {
-      if (open != null && state == State.WRITING && availability.accepting()
+      if (open != null
+          && state == State.WRITING
+          && availability.accepting()
           && open.tracker.lastBoundary() > open.checkpointOffset) {
         syncer.submit(new CheckpointJob(open.file, open.checkpoint(flavor)));
       }
@@ -386,9 +484,10 @@ final class StoreWriter {
   }
 
   /**
-   * Forces the open file on its own channel, then closes the channel (after the syncer stopped). The force reports
-   * a writeback the kernel failed since this channel's last force, which a force through a new channel would not;
-   * if it fails, {@link #forceFailed()} says so and the channel is closed all the same.
+   * Forces the open file on its own channel, then closes the channel (after the syncer stopped).
+   * The force reports a writeback the kernel failed since this channel's last force, which a force
+   * through a new channel would not; if it fails, {@link #forceFailed()} says so and the channel is
+   * closed all the same.
    */
   void closeFiles() throws IOException {
     lock.lock();
@@ -397,7 +496,11 @@ final class StoreWriter {
         try {
           open.file.force();
         } catch (IOException e) {
-          log.warn("binlog store {}: forcing {} before resuming failed: {}", dir, open.file.name(), e.toString());
+          LOG.warn(
+              "binlog store {}: forcing {} before resuming failed: {}",
+              dir,
+              open.file.name(),
+              e.toString());
         } finally {
           open.file.close();
         }
@@ -418,8 +521,9 @@ final class StoreWriter {
   }
 
   /**
-   * Stops this writer for good ({@link BinlogStore#tryResume()} replaces it): every later call throws. Its
-   * channels stay open until {@link #closeFiles()}, so the syncer can finish with them first.
+   * Stops this writer for good ({@link BinlogStore#tryResume()} replaces it): every later call
+   * throws. Its channels stay open until {@link #closeFiles()}, so the syncer can finish with them
+   * first.
    */
   void retire() {
     lock.lock();
@@ -441,8 +545,11 @@ final class StoreWriter {
         listeners.appendRefused(availability.health().condition());
         throw availability.unavailable();
       }
-      throw new IllegalStateException("binlog store " + dir + " resumed writing after an I/O error; call"
-          + " startStream() and ask the primary for the position it returns");
+      throw new IllegalStateException(
+          "binlog store "
+              + dir
+              + " resumed writing after an I/O error; call"
+              + " startStream() and ask the primary for the position it returns");
     }
     if (!availability.accepting()) {
       if (state == State.WRITING) {
@@ -460,7 +567,8 @@ final class StoreWriter {
   /** The one place the state changes; an impossible move is a bug in this class. Under the lock. */
   private void moveTo(State next) {
     if (!state.canMoveTo(next)) {
-      throw new IllegalStateException("binlog store " + dir + ": the writer cannot go from " + state + " to " + next);
+      throw new IllegalStateException(
+          "binlog store " + dir + ": the writer cannot go from " + state + " to " + next);
     }
     state = next;
   }
@@ -481,7 +589,9 @@ final class StoreWriter {
 
     @Override
     public String toString() {
-      return "rewriting the index to list " + name + " (temporary file, force, rename, directory force)";
+      return "rewriting the index to list "
+          + name
+          + " (temporary file, force, rename, directory force)";
     }
   }
 
@@ -509,12 +619,19 @@ final class StoreWriter {
 
     @Override
     public String toString() {
-      return "checkpointing " + meta.name() + " at " + meta.size() + " (force, then "
-          + MetadataFile.nameFor(meta.name()) + ")";
+      return "checkpointing "
+          + meta.name()
+          + " at "
+          + meta.size()
+          + " (force, then "
+          + MetadataFile.nameFor(meta.name())
+          + ")";
     }
   }
 
-  /** The final force of a file the primary moved on from, its in-use flag, and its closed metadata. */
+  /**
+   * The final force of a file the primary moved on from, its in-use flag, and its closed metadata.
+   */
   private final class CloseJob implements Syncer.Job {
     private final BinlogFile file;
     private final FileMetadata meta;
@@ -544,7 +661,11 @@ final class StoreWriter {
       try {
         file.close();
       } catch (IOException e) {
-        log.warn("binlog store {}: closing {} after the syncer failed: {}", dir, meta.name(), e.toString());
+        LOG.warn(
+            "binlog store {}: closing {} after the syncer failed: {}",
+            dir,
+            meta.name(),
+            e.toString());
       }
     }
 
@@ -555,8 +676,15 @@ final class StoreWriter {
 
     @Override
     public String toString() {
-      return "closing " + meta.name() + " at " + meta.size() + " (" + (clearInUse ? "in-use flag, " : "")
-          + "force, then " + MetadataFile.nameFor(meta.name()) + ")";
+      return "closing "
+          + meta.name()
+          + " at "
+          + meta.size()
+          + " ("
+          + (clearInUse ? "in-use flag, " : "")
+          + "force, then "
+          + MetadataFile.nameFor(meta.name())
+          + ")";
     }
   }
 }

@@ -13,7 +13,16 @@ public record Truncation(String file, long offset, long bytes, long problemOffse
 
   @Override
   public String toString() {
-    return "cut " + bytes + " bytes of " + file + " from offset " + offset + " (problem at " + problemOffset
-        + ": " + reason + ")";
+    return "cut "
+        + bytes
+        + " bytes of "
+        + file
+        + " from offset "
+        + offset
+        + " (problem at "
+        + problemOffset
+        + ": "
+        + reason
+        + ")";
   }
 }

@@ -13,8 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class BasicStoreTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void copiesEveryFixtureByteForByte() throws Exception {
@@ -36,7 +35,8 @@ class BasicStoreTest {
         assertThat(store.recoveryReport().clean()).as(store.recoveryReport().toString()).isTrue();
         assertThat(store.executedGtids()).isEqualTo(source.expectedFinalGtids());
         String last = source.lastFile();
-        assertThat(store.startStream()).isEqualTo(Optional.of(new Position(last, source.bytes.get(last).length)));
+        assertThat(store.startStream())
+            .isEqualTo(Optional.of(new Position(last, source.bytes.get(last).length)));
         assertThat(store.files()).extracting(FileMetadata::name).isEqualTo(source.files);
         for (String f : source.files) {
           assertThat(store.verify(f).ok()).isTrue();
@@ -50,14 +50,17 @@ class BasicStoreTest {
   @Test
   void refusesAStreamOfTheOtherFlavour() throws Exception {
     SourceBinlog source = SourceBinlog.mysql();
-    try (BinlogStore store = BinlogStore.open(StoreConfig.builder(dir, GtidFlavor.MARIADB).build())) {
+    try (BinlogStore store =
+        BinlogStore.open(StoreConfig.builder(dir, GtidFlavor.MARIADB).build())) {
       assertThat(store.startStream()).isEmpty();
       List<BinlogEvent> stream = source.dumpStream(Position.startOf(source.files.get(0)));
-      assertThatThrownBy(() -> {
-        for (BinlogEvent e : stream) {
-          store.append(e);
-        }
-      }).isInstanceOf(StoreException.class)
+      assertThatThrownBy(
+              () -> {
+                for (BinlogEvent e : stream) {
+                  store.append(e);
+                }
+              })
+          .isInstanceOf(StoreException.class)
           .hasMessageContaining("is configured for MARIADB; nothing was written");
     }
     assertThat(Files.exists(dir.resolve(source.files.get(0)))).isFalse();
@@ -70,9 +73,11 @@ class BasicStoreTest {
     for (String f : source.files) {
       Files.delete(dir.resolve(MetadataFile.nameFor(f)));
     }
-    assertThatThrownBy(() -> BinlogStore.open(StoreConfig.builder(dir, GtidFlavor.MARIADB).build()).close())
+    assertThatThrownBy(
+            () -> BinlogStore.open(StoreConfig.builder(dir, GtidFlavor.MARIADB).build()).close())
         .isInstanceOf(StoreCorruptException.class)
-        .hasMessageContaining("is configured for MARIADB but " + source.files.get(0) + " was written by")
+        .hasMessageContaining(
+            "is configured for MARIADB but " + source.files.get(0) + " was written by")
         .hasMessageContaining("open it with the right flavour");
   }
 }

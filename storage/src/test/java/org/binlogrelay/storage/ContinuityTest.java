@@ -12,11 +12,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import java.util.zip.CRC32;
+import org.binlogrelay.protocol.event.BinlogChecksum;
 import org.binlogrelay.protocol.event.BinlogEvent;
 import org.binlogrelay.protocol.event.CorruptEventException;
 import org.binlogrelay.protocol.event.EventHeader;
 import org.binlogrelay.protocol.event.EventType;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,8 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * exception and not one byte changes on disk.
  */
 class ContinuityTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private final SourceBinlog source = SourceBinlog.mysql();
   private BinlogStore store;
@@ -41,7 +43,7 @@ class ContinuityTest {
     stream = source.dumpStream(Position.startOf(source.files.get(0)));
   }
 
-  @org.junit.jupiter.api.AfterEach
+  @AfterEach
   void close() throws IOException {
     store.close();
   }
@@ -68,7 +70,7 @@ class ContinuityTest {
       for (Path p : (Iterable<Path>) list::iterator) {
         String name = p.getFileName().toString();
         if (BinlogFileName.isValid(name)) {
-          java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+          CRC32 crc = new CRC32();
           byte[] b = Files.readAllBytes(p);
           crc.update(b);
           files.put(name, b.length + " bytes, crc " + Long.toHexString(crc.getValue()));
@@ -78,14 +80,15 @@ class ContinuityTest {
     return files;
   }
 
-  private void assertRejectedAndNothingWritten(BinlogEvent event, Class<? extends Exception> type, String message)
-      throws IOException {
+  private void assertRejectedAndNothingWritten(
+      BinlogEvent event, Class<? extends Exception> type, String message) throws IOException {
     Map<String, String> before = snapshot();
     Position readable = store.readableEnd();
     assertThatThrownBy(() -> store.append(event)).isInstanceOf(type).hasMessageContaining(message);
     assertThat(snapshot()).isEqualTo(before);
     assertThat(store.readableEnd()).isEqualTo(readable);
-    assertThatThrownBy(() -> store.append(stream.get(next))).isInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(() -> store.append(stream.get(next)))
+        .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("startStream");
   }
 
@@ -106,13 +109,15 @@ class ContinuityTest {
     feed(3);
     feedToTransactionStart();
     BinlogEvent rotate = SourceBinlog.artificialRotate("binlog.000007", 4, true);
-    assertRejectedAndNothingWritten(rotate, ContinuityException.class, "only binlog.000002 may follow");
+    assertRejectedAndNothingWritten(
+        rotate, ContinuityException.class, "only binlog.000002 may follow");
   }
 
   @Test
   void aMidFileStartOfAnEmptyStoreIsRejected() {
     BinlogEvent rotate = SourceBinlog.artificialRotate(source.files.get(0), 1000, true);
-    assertThatThrownBy(() -> store.append(rotate)).isInstanceOf(ContinuityException.class)
+    assertThatThrownBy(() -> store.append(rotate))
+        .isInstanceOf(ContinuityException.class)
         .hasMessageContaining("expects any file at offset 4");
   }
 
@@ -125,10 +130,12 @@ class ContinuityTest {
     }
     store.append(stream.get(next++)); // the real ROTATE at the end of the second file
     assertThat(store.currentFile()).isEmpty();
-    // Skip the next file's artificial ROTATE and FORMAT_DESCRIPTION: its PREVIOUS_GTIDS comes alone.
+    // Skip the next file's artificial ROTATE and FORMAT_DESCRIPTION: its PREVIOUS_GTIDS comes
+    // alone.
     BinlogEvent previousGtids = stream.get(next + 2);
     assertThat(previousGtids.type()).isEqualTo(EventType.PREVIOUS_GTIDS);
-    assertRejectedAndNothingWritten(previousGtids, ContinuityException.class, second + " ended with ROTATE");
+    assertRejectedAndNothingWritten(
+        previousGtids, ContinuityException.class, second + " ended with ROTATE");
   }
 
   @Test
@@ -146,7 +153,8 @@ class ContinuityTest {
     feed(6);
     byte[] bad = stream.get(next).toByteArray();
     bad[EventHeader.SIZE] ^= 0x40;
-    assertRejectedAndNothingWritten(BinlogEvent.wrap(bad, true), CorruptEventException.class, "CRC32");
+    assertRejectedAndNothingWritten(
+        BinlogEvent.wrap(bad, true), CorruptEventException.class, "CRC32");
   }
 
   @Test
@@ -168,8 +176,10 @@ class ContinuityTest {
     Appended a = store.append(SourceBinlog.heartbeat(end.file(), end.offset(), true));
     assertThat(a.written()).isFalse();
     assertThat(snapshot()).isEqualTo(before);
-    assertRejectedAndNothingWritten(SourceBinlog.heartbeat(end.file(), end.offset() + 100, true),
-        ContinuityException.class, "events were lost");
+    assertRejectedAndNothingWritten(
+        SourceBinlog.heartbeat(end.file(), end.offset() + 100, true),
+        ContinuityException.class,
+        "events were lost");
   }
 
   @Test
@@ -177,10 +187,13 @@ class ContinuityTest {
     feed(3);
     feedToTransactionStart();
     feed(2); // half a transaction
-    assertThatThrownBy(() -> store.append(stream.get(next + 3))).isInstanceOf(ContinuityException.class);
+    assertThatThrownBy(() -> store.append(stream.get(next + 3)))
+        .isInstanceOf(ContinuityException.class);
     Position resume = store.startStream().orElseThrow();
     assertThat(resume).isEqualTo(store.readableEnd());
-    assertThat(Files.size(dir.resolve(resume.file()))).as("the half transaction was cut").isEqualTo(resume.offset());
+    assertThat(Files.size(dir.resolve(resume.file())))
+        .as("the half transaction was cut")
+        .isEqualTo(resume.offset());
     Stores.appendFrom(store, source);
     store.sync().join();
     for (String f : source.files) {
@@ -192,12 +205,15 @@ class ContinuityTest {
   void theWrongFlavourIsRejected() throws IOException {
     SourceBinlog mariadb = SourceBinlog.mariadb();
     Path other = dir.resolve("other");
-    try (BinlogStore mysqlStore = BinlogStore.open(StoreConfig.builder(other, GtidFlavor.MYSQL).build())) {
+    try (BinlogStore mysqlStore =
+        BinlogStore.open(StoreConfig.builder(other, GtidFlavor.MYSQL).build())) {
       mysqlStore.startStream();
       List<BinlogEvent> s = mariadb.dumpStream(Position.startOf(mariadb.files.get(0)));
       mysqlStore.append(s.get(0));
-      assertThatThrownBy(() -> mysqlStore.append(s.get(1))).isInstanceOf(StoreException.class)
-          .hasMessageContaining("MariaDB").hasMessageContaining("configured for MYSQL");
+      assertThatThrownBy(() -> mysqlStore.append(s.get(1)))
+          .isInstanceOf(StoreException.class)
+          .hasMessageContaining("MariaDB")
+          .hasMessageContaining("configured for MYSQL");
       assertThat(mysqlStore.files()).isEmpty();
     }
   }
@@ -216,15 +232,17 @@ class ContinuityTest {
       assertThat(gtidList.type()).isEqualTo(EventType.GTID_LIST);
       byte[] fake = gtidList.toByteArray();
       EventHeader.parse(fake, 0).withFlags(EventHeader.LOG_EVENT_ARTIFICIAL_F).encodeTo(fake, 0);
-      org.binlogrelay.protocol.event.BinlogChecksum.patch(fake, 0, fake.length);
+      BinlogChecksum.patch(fake, 0, fake.length);
       long size = Files.size(other.resolve(mariadb.files.get(0)));
       assertThat(s.append(BinlogEvent.wrap(fake, true)).written()).isFalse();
       assertThat(Files.size(other.resolve(mariadb.files.get(0)))).isEqualTo(size);
       for (BinlogEvent e : events.subList(2, events.size())) {
         s.append(e);
       }
-      assertThat(s.startStream()).isEqualTo(Optional.of(new Position(mariadb.lastFile(),
-          mariadb.bytes.get(mariadb.lastFile()).length)));
+      assertThat(s.startStream())
+          .isEqualTo(
+              Optional.of(
+                  new Position(mariadb.lastFile(), mariadb.bytes.get(mariadb.lastFile()).length)));
     }
   }
 
@@ -249,14 +267,18 @@ class ContinuityTest {
     FileMetadata closed = store.file(second).orElseThrow();
     assertThat(closed.closed()).isTrue();
     assertThat(closed.ending()).isEqualTo(FileMetadata.Ending.NONE);
-    // Not closed cleanly by the primary, but MySQL's crash recovery clears the in-use flag of that file when it
-    // restarts, and so does the store once the next file starts (InUseFlagTest; MariaDB keeps it set).
-    assertThat(Files.readAllBytes(dir.resolve(second))).isEqualTo(Arrays.copyOf(source.bytes.get(second), (int) cut));
+    // Not closed cleanly by the primary, but MySQL's crash recovery clears the in-use flag of that
+    // file when it
+    // restarts, and so does the store once the next file starts (InUseFlagTest; MariaDB keeps it
+    // set).
+    assertThat(Files.readAllBytes(dir.resolve(second)))
+        .isEqualTo(Arrays.copyOf(source.bytes.get(second), (int) cut));
     assertThat(Files.readAllBytes(dir.resolve(third))).isEqualTo(source.bytes.get(third));
     store.close();
     store = BinlogStore.open(Stores.config(dir, source).build());
     assertThat(store.recoveryReport().clean()).isTrue();
-    // Skip the third file: the store is now at its end, and a regular event may not go to the closed second.
+    // Skip the third file: the store is now at its end, and a regular event may not go to the
+    // closed second.
     Files.delete(dir.resolve(third));
     store.close();
     store = BinlogStore.open(Stores.config(dir, source).build());

@@ -7,8 +7,8 @@ import java.util.concurrent.TimeUnit;
 import org.binlogrelay.protocol.event.BinlogEvent;
 
 /**
- * The process {@link CrashRecoveryTest} kills: opens (recovers) a store, replays a fixture's dump stream from
- * where the store ends, with small random pauses, and reports on stdout, one line each:
+ * The process {@link CrashRecoveryTest} kills: opens (recovers) a store, replays a fixture's dump
+ * stream from where the store ends, with small random pauses, and reports on stdout, one line each:
  *
  * <pre>
  *   {@literal @@}READY file:offset      recovered; appending from this position
@@ -17,8 +17,8 @@ import org.binlogrelay.protocol.event.BinlogEvent;
  *   {@literal @@}DONE                   the whole stream is stored and synced
  * </pre>
  *
- * Arguments: store directory, fixture directory (mysql-9.7, mariadb-10.11 or mariadb-11.8), sync policy, seed, max pause
- * in microseconds.
+ * Arguments: store directory, fixture directory (mysql-9.7, mariadb-10.11 or mariadb-11.8), sync
+ * policy, seed, max pause in microseconds.
  */
 public final class CrashChild {
   private CrashChild() {}
@@ -29,8 +29,11 @@ public final class CrashChild {
     SyncPolicy policy = SyncPolicy.parse(args[2]);
     Random random = new Random(Long.parseLong(args[3]));
     int maxPauseMicros = Integer.parseInt(args[4]);
-    StoreConfig config = Stores.config(dir, source).syncPolicy(policy)
-        .checkpointBytes(1 + random.nextInt(64 << 10)).build();
+    StoreConfig config =
+        Stores.config(dir, source)
+            .syncPolicy(policy)
+            .checkpointBytes(1 + random.nextInt(64 << 10))
+            .build();
     try (BinlogStore store = BinlogStore.open(config)) {
       store.durable().addListener(p -> say("@@DURABLE " + p));
       Position start = store.startStream().orElse(Position.startOf(source.files.get(0)));

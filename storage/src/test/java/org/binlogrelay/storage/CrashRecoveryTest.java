@@ -2,7 +2,9 @@ package org.binlogrelay.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,27 +26,30 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Kills a writing process with SIGKILL at random moments and checks what survives. For each fixture
- * (MySQL 9.7, MariaDB 10.11) and each sync policy, a child JVM ({@link CrashChild}) recovers the store and
- * replays the fixture's dump stream from where the store ends; the test kills it after a random delay
- * (sometimes during its own recovery), then recovers the store here and asserts:
+ * (MySQL 9.7, MariaDB 10.11) and each sync policy, a child JVM ({@link CrashChild}) recovers the
+ * store and replays the fixture's dump stream from where the store ends; the test kills it after a
+ * random delay (sometimes during its own recovery), then recovers the store here and asserts:
  *
  * <ul>
- *   <li>the store is an exact prefix of the source, cut at a transaction boundary: closed files equal the
- *       fixture files byte for byte, the last file equals the fixture's first N bytes;
+ *   <li>the store is an exact prefix of the source, cut at a transaction boundary: closed files
+ *       equal the fixture files byte for byte, the last file equals the fixture's first N bytes;
  *   <li>the executed GTID set is the source's set at that boundary (computed independently);
- *   <li>every position the child reported durable, and every transaction it saw acknowledged, survived.
+ *   <li>every position the child reported durable, and every transaction it saw acknowledged,
+ *       survived.
  * </ul>
  *
- * When a child gets to the end of the stream the store must equal the fixtures exactly; it then starts
- * over from an empty directory. Scenarios run in parallel; the whole test takes well under two minutes.
+ * When a child gets to the end of the stream the store must equal the fixtures exactly; it then
+ * starts over from an empty directory. Scenarios run in parallel; the whole test takes well under
+ * two minutes.
  */
 class CrashRecoveryTest {
   private static final int KILLS_PER_SCENARIO = 10;
   private static final long BUDGET_MILLIS = 100_000;
-  private static final String[] POLICIES = {"every-transaction", "every-3-transactions", "every-5ms", "off"};
+  private static final String[] POLICIES = {
+    "every-transaction", "every-3-transactions", "every-5ms", "off"
+  };
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private final AtomicInteger kills = new AtomicInteger();
   private final AtomicInteger completions = new AtomicInteger();
@@ -67,10 +72,12 @@ class CrashRecoveryTest {
     try {
       List<Future<?>> results = new ArrayList<>();
       for (Scenario s : scenarios) {
-        results.add(pool.submit(() -> {
-          s.run();
-          return null;
-        }));
+        results.add(
+            pool.submit(
+                () -> {
+                  s.run();
+                  return null;
+                }));
       }
       for (Future<?> f : results) {
         f.get(BUDGET_MILLIS + 60_000, TimeUnit.MILLISECONDS);
@@ -79,10 +86,16 @@ class CrashRecoveryTest {
       pool.shutdownNow();
     }
     long tookMs = (System.nanoTime() - started) / 1_000_000;
-    System.out.printf("crash test: %d SIGKILLs (%d mid-transaction, %d during recovery), %d complete runs, "
-        + "%d acknowledged transactions checked, %d policies x 2 flavours, %d ms%n", kills.get(),
-        killsMidTransaction.get(), killsDuringRecovery.get(), completions.get(), acksChecked.get(),
-        POLICIES.length, tookMs);
+    System.out.printf(
+        "crash test: %d SIGKILLs (%d mid-transaction, %d during recovery), %d complete runs, "
+            + "%d acknowledged transactions checked, %d policies x 2 flavours, %d ms%n",
+        kills.get(),
+        killsMidTransaction.get(),
+        killsDuringRecovery.get(),
+        completions.get(),
+        acksChecked.get(),
+        POLICIES.length,
+        tookMs);
     assertThat(kills.get()).isGreaterThanOrEqualTo(50);
   }
 
@@ -107,7 +120,8 @@ class CrashRecoveryTest {
         boolean duringRecovery = random.nextInt(10) == 0;
         if (!duringRecovery && !child.ready.await(60, TimeUnit.SECONDS)) {
           child.process.destroyForcibly();
-          throw new AssertionError(this + ": child never got ready:\n" + String.join("\n", child.lines));
+          throw new AssertionError(
+              this + ": child never got ready:\n" + String.join("\n", child.lines));
         }
         long delayMicros = duringRecovery ? random.nextInt(400_000) : random.nextInt(150_000);
         boolean finished = child.done.await(delayMicros, TimeUnit.MICROSECONDS);
@@ -131,21 +145,28 @@ class CrashRecoveryTest {
         }
       }
       // Resume here to the end: the final files must equal the fixtures exactly.
-      try (BinlogStore s = BinlogStore.open(Stores.config(store, source).syncPolicy(SyncPolicy.parse(policy)).build())) {
+      try (BinlogStore s =
+          BinlogStore.open(
+              Stores.config(store, source).syncPolicy(SyncPolicy.parse(policy)).build())) {
         Stores.appendFrom(s, source);
         assertThat(s.executedGtids()).isEqualTo(source.expectedFinalGtids());
       }
       for (String f : source.files) {
-        assertThat(Files.readAllBytes(store.resolve(f))).as(this + ": final " + f).isEqualTo(source.bytes.get(f));
+        assertThat(Files.readAllBytes(store.resolve(f)))
+            .as(this + ": final " + f)
+            .isEqualTo(source.bytes.get(f));
       }
     }
 
     /** Recovers the store after the child ended; returns true if it holds the whole source. */
     boolean check(Child child) throws IOException {
-      try (BinlogStore s = BinlogStore.open(Stores.config(store, source).syncPolicy(SyncPolicy.parse(policy)).build())) {
+      try (BinlogStore s =
+          BinlogStore.open(
+              Stores.config(store, source).syncPolicy(SyncPolicy.parse(policy)).build())) {
         RecoveryReport report = s.recoveryReport();
         Position end = report.end();
-        String where = this + " after kill (child output tail " + child.tail() + "), recovery " + report;
+        String where =
+            this + " after kill (child output tail " + child.tail() + "), recovery " + report;
         if (end == null) {
           assertThat(child.acknowledged).as(where).isEmpty();
           return false;
@@ -154,14 +175,21 @@ class CrashRecoveryTest {
         Stores.assertPrefixOfSource(store, source, end, open);
         assertThat(s.executedGtids()).as(where).isEqualTo(Stores.sourceGtidsAt(source, end));
         for (Position p : child.durable) {
-          assertThat(p.compareTo(end)).as(where + ": durable " + p + " survived").isLessThanOrEqualTo(0);
+          assertThat(p.compareTo(end))
+              .as(where + ": durable " + p + " survived")
+              .isLessThanOrEqualTo(0);
         }
         for (Position p : child.acknowledged) {
-          assertThat(p.compareTo(end)).as(where + ": acknowledged " + p + " survived").isLessThanOrEqualTo(0);
+          assertThat(p.compareTo(end))
+              .as(where + ": acknowledged " + p + " survived")
+              .isLessThanOrEqualTo(0);
         }
         acksChecked.addAndGet(child.acknowledged.size());
-        if (report.truncations().stream().anyMatch(t -> t.reason().startsWith("incomplete transaction")
-            || t.reason().startsWith("truncated event"))) {
+        if (report.truncations().stream()
+            .anyMatch(
+                t ->
+                    t.reason().startsWith("incomplete transaction")
+                        || t.reason().startsWith("truncated event"))) {
           killsMidTransaction.incrementAndGet();
         }
         String last = source.lastFile();
@@ -195,9 +223,20 @@ class CrashRecoveryTest {
 
     Child(Scenario s, long seed) throws IOException {
       String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      ProcessBuilder pb = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
-          "-cp", System.getProperty("java.class.path"), CrashChild.class.getName(), s.store.toString(),
-          s.source.directory, s.policy, Long.toString(seed), "3000");
+      ProcessBuilder pb =
+          new ProcessBuilder(
+              java,
+              "-XX:TieredStopAtLevel=1",
+              "-XX:+UseSerialGC",
+              "-Xshare:auto",
+              "-cp",
+              System.getProperty("java.class.path"),
+              CrashChild.class.getName(),
+              s.store.toString(),
+              s.source.directory,
+              s.policy,
+              Long.toString(seed),
+              "3000");
       pb.redirectErrorStream(true);
       // A file, not a pipe: what the child wrote before SIGKILL is all there to read afterwards.
       Path out = s.store.resolveSibling(s.store.getFileName() + "-child-" + seed + ".out");
@@ -210,8 +249,8 @@ class CrashRecoveryTest {
 
     /** Tails the output file until the process is gone and everything it wrote is read. */
     private void read(Path out) {
-      try (java.io.InputStream in = Files.newInputStream(out)) {
-        java.io.ByteArrayOutputStream partial = new java.io.ByteArrayOutputStream();
+      try (InputStream in = Files.newInputStream(out)) {
+        ByteArrayOutputStream partial = new ByteArrayOutputStream();
         byte[] buf = new byte[8192];
         while (true) {
           boolean exited = !process.isAlive();
@@ -228,7 +267,8 @@ class CrashRecoveryTest {
           } else if (exited) {
             break;
           } else {
-            // Tailing a file that another process writes: the pause between reads of it (ends when it exits).
+            // Tailing a file that another process writes: the pause between reads of it (ends when
+            // it exits).
             Thread.sleep(2);
           }
         }

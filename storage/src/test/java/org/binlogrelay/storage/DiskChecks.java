@@ -16,11 +16,11 @@ import java.util.stream.Stream;
 import org.binlogrelay.protocol.event.EventHeader;
 
 /**
- * Test side: what a store directory must look like after a disk error, whatever the moment it struck: no
- * temporary file, an index listing the stored files (or the oldest of them: the syncer lists a new file after
- * the writer created it, and stops at a disk error), every
- * metadata file intact, every binlog file an exact prefix of the primary's, ending at a transaction boundary
- * (the in-use flag may be either way), and every file but the last complete.
+ * Test side: what a store directory must look like after a disk error, whatever the moment it
+ * struck: no temporary file, an index listing the stored files (or the oldest of them: the syncer
+ * lists a new file after the writer created it, and stops at a disk error), every metadata file
+ * intact, every binlog file an exact prefix of the primary's, ending at a transaction boundary (the
+ * in-use flag may be either way), and every file but the last complete.
  */
 final class DiskChecks {
   private static final int IN_USE_BYTE = (int) BinlogFile.IN_USE_FLAG_OFFSET;
@@ -28,8 +28,8 @@ final class DiskChecks {
   private DiskChecks() {}
 
   /**
-   * Waits for the syncer to be idle (or dead): a sync, whose failure is the store's business, not the
-   * check's. After it, nothing writes in the directory while the writer is stopped.
+   * Waits for the syncer to be idle (or dead): a sync, whose failure is the store's business, not
+   * the check's. After it, nothing writes in the directory while the writer is stopped.
    */
   static void settle(BinlogStore store) {
     try {
@@ -45,22 +45,27 @@ final class DiskChecks {
     try (Stream<Path> s = Files.list(dir)) {
       s.forEach(p -> entries.add(p.getFileName().toString()));
     }
-    assertThat(entries).as("temporary files in " + dir).noneMatch(n -> n.endsWith(StoreDirectory.TEMP_SUFFIX));
+    assertThat(entries)
+        .as("temporary files in " + dir)
+        .noneMatch(n -> n.endsWith(StoreDirectory.TEMP_SUFFIX));
     List<String> binlogs = new ArrayList<>();
     for (String f : source.files) {
       if (entries.contains(f)) {
         binlogs.add(f);
       }
     }
-    assertThat(binlogs).as("binlog files in " + dir + " (" + entries + ")")
+    assertThat(binlogs)
+        .as("binlog files in " + dir + " (" + entries + ")")
         .isEqualTo(source.files.subList(0, binlogs.size()));
     String indexName = BinlogIndex.nameFor(source.files.get(0));
     if (binlogs.isEmpty()) {
       return null;
     }
     if (entries.contains(indexName)) {
-      List<String> indexed = BinlogIndex.decode(Files.readAllBytes(dir.resolve(indexName)), indexName);
-      assertThat(indexed).as("the index lists the files, or the oldest ones (the syncer lists new files)")
+      List<String> indexed =
+          BinlogIndex.decode(Files.readAllBytes(dir.resolve(indexName)), indexName);
+      assertThat(indexed)
+          .as("the index lists the files, or the oldest ones (the syncer lists new files)")
           .isEqualTo(binlogs.subList(0, indexed.size()));
     }
     StoreDirectory d = new StoreDirectory(dir);
@@ -72,12 +77,16 @@ final class DiskChecks {
       byte[] original = source.bytes.get(f);
       long length = stored.length;
       if (i < binlogs.size() - 1) {
-        assertThat(length).as(f + " is followed by another file, so it is complete").isEqualTo(original.length);
+        assertThat(length)
+            .as(f + " is followed by another file, so it is complete")
+            .isEqualTo(original.length);
       } else {
-        assertThat(source.boundariesOf(f)).as(f + " ends at " + length + ", a transaction boundary")
+        assertThat(source.boundariesOf(f))
+            .as(f + " ends at " + length + ", a transaction boundary")
             .containsKey(length);
       }
-      assertThat(masked(stored)).as(f + " equals the primary's first " + length + " bytes")
+      assertThat(masked(stored))
+          .as(f + " equals the primary's first " + length + " bytes")
           .isEqualTo(masked(Arrays.copyOf(original, (int) length)));
       try {
         MetadataFile.read(d, f, flavor);
@@ -101,7 +110,8 @@ final class DiskChecks {
           }
         }
       }
-      assertThat(masked(buf.array())).as("readable part of " + f.name())
+      assertThat(masked(buf.array()))
+          .as("readable part of " + f.name())
           .isEqualTo(masked(Arrays.copyOf(source.bytes.get(f.name()), (int) n)));
     }
   }
@@ -109,7 +119,9 @@ final class DiskChecks {
   /** The store's files are the primary's, byte for byte. */
   static void assertEqualsSource(Path dir, SourceBinlog source) throws IOException {
     for (String f : source.files) {
-      assertThat(Files.readAllBytes(dir.resolve(f))).as(f + " equals the primary's").isEqualTo(source.bytes.get(f));
+      assertThat(Files.readAllBytes(dir.resolve(f)))
+          .as(f + " equals the primary's")
+          .isEqualTo(source.bytes.get(f));
     }
   }
 

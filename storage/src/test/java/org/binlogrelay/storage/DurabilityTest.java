@@ -14,12 +14,14 @@ import org.binlogrelay.protocol.event.BinlogEvent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The sync policies, the durable boundary and its futures, and the readable boundary that may follow it. */
+/**
+ * The sync policies, the durable boundary and its futures, and the readable boundary that may
+ * follow it.
+ */
 class DurabilityTest {
   private static final long MS = 1_000_000;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private final SourceBinlog source = SourceBinlog.mysql();
 
@@ -64,11 +66,13 @@ class DurabilityTest {
   @Test
   void policiesParseFromConfiguration() {
     assertThat(SyncPolicy.parse("every-transaction")).isEqualTo(SyncPolicy.everyTransaction());
-    assertThat(SyncPolicy.parse("every-100-transactions")).isEqualTo(SyncPolicy.everyTransactions(100));
+    assertThat(SyncPolicy.parse("every-100-transactions"))
+        .isEqualTo(SyncPolicy.everyTransactions(100));
     assertThat(SyncPolicy.parse("every-250ms")).isEqualTo(SyncPolicy.every(Duration.ofMillis(250)));
     assertThat(SyncPolicy.parse("every-2s")).isEqualTo(SyncPolicy.every(Duration.ofSeconds(2)));
     assertThat(SyncPolicy.parse("off")).isEqualTo(SyncPolicy.off());
-    assertThat(SyncPolicy.parse("every-100-transactions").toString()).isEqualTo("every-100-transactions");
+    assertThat(SyncPolicy.parse("every-100-transactions").toString())
+        .isEqualTo("every-100-transactions");
   }
 
   @Test
@@ -89,7 +93,9 @@ class DurabilityTest {
       CompletableFuture.allOf(acks.toArray(new CompletableFuture<?>[0])).get(10, TimeUnit.SECONDS);
       assertThat(store.durableEnd()).isEqualTo(store.readableEnd());
       // Group commit: never more forces than transactions (usually far fewer).
-      System.out.printf("every-transaction: %d transactions, %d durable advances%n", transactions, advances.size());
+      System.out.printf(
+          "every-transaction: %d transactions, %d durable advances%n",
+          transactions, advances.size());
       for (int i = 1; i < advances.size(); i++) {
         assertThat(advances.get(i)).isGreaterThan(advances.get(i - 1));
       }
@@ -98,8 +104,12 @@ class DurabilityTest {
 
   @Test
   void offForcesOnlyAtCheckpointsRotationsAndOnRequest() throws Exception {
-    StoreConfig config = Stores.config(dir, source).syncPolicy(SyncPolicy.off())
-        .checkpointBytes(Long.MAX_VALUE).checkpointInterval(Duration.ofDays(1)).build();
+    StoreConfig config =
+        Stores.config(dir, source)
+            .syncPolicy(SyncPolicy.off())
+            .checkpointBytes(Long.MAX_VALUE)
+            .checkpointInterval(Duration.ofDays(1))
+            .build();
     try (BinlogStore store = BinlogStore.open(config)) {
       store.startStream();
       List<BinlogEvent> stream = source.dumpStream(Position.startOf(source.files.get(0)));
@@ -128,9 +138,11 @@ class DurabilityTest {
 
   @Test
   void everyNTransactionsAndIntervalsGetThere() throws Exception {
-    for (SyncPolicy policy : List.of(SyncPolicy.everyTransactions(3), SyncPolicy.every(Duration.ofMillis(20)))) {
+    for (SyncPolicy policy :
+        List.of(SyncPolicy.everyTransactions(3), SyncPolicy.every(Duration.ofMillis(20)))) {
       Path d = dir.resolve(policy.toString());
-      try (BinlogStore store = BinlogStore.open(Stores.config(d, source).syncPolicy(policy).build())) {
+      try (BinlogStore store =
+          BinlogStore.open(Stores.config(d, source).syncPolicy(policy).build())) {
         store.startStream();
         Appended last = null;
         int transactions = 0;
@@ -143,15 +155,21 @@ class DurabilityTest {
             }
           }
         }
-        assertThat(store.whenDurable(last.position()).get(5, TimeUnit.SECONDS)).isGreaterThanOrEqualTo(last.position());
+        assertThat(store.whenDurable(last.position()).get(5, TimeUnit.SECONDS))
+            .isGreaterThanOrEqualTo(last.position());
       }
     }
   }
 
   @Test
   void readersOnlySeeDurableTransactionsWhenConfiguredSo() throws Exception {
-    StoreConfig config = Stores.config(dir, source).syncPolicy(SyncPolicy.off()).readableWhenDurable(true)
-        .checkpointBytes(Long.MAX_VALUE).checkpointInterval(Duration.ofDays(1)).build();
+    StoreConfig config =
+        Stores.config(dir, source)
+            .syncPolicy(SyncPolicy.off())
+            .readableWhenDurable(true)
+            .checkpointBytes(Long.MAX_VALUE)
+            .checkpointInterval(Duration.ofDays(1))
+            .build();
     try (BinlogStore store = BinlogStore.open(config)) {
       store.startStream();
       List<BinlogEvent> stream = source.dumpStream(Position.startOf(source.files.get(0)));
@@ -168,7 +186,9 @@ class DurabilityTest {
         }
       }
       Position readable = store.readableEnd();
-      assertThat(readable == null || readable.isBefore(written)).as("readable " + readable).isTrue();
+      assertThat(readable == null || readable.isBefore(written))
+          .as("readable " + readable)
+          .isTrue();
       store.sync().get(5, TimeUnit.SECONDS);
       assertThat(store.readableEnd()).isEqualTo(written);
       assertThat(store.executedGtids()).isEqualTo(Stores.sourceGtidsAt(source, written));
@@ -179,25 +199,28 @@ class DurabilityTest {
   void watchersWaitForChangesAndListenersHearAboutFiles() throws Exception {
     List<String> events = Collections.synchronizedList(new ArrayList<>());
     try (BinlogStore store = BinlogStore.open(Stores.config(dir, source).build())) {
-      store.addListener(new StoreListener() {
-        @Override
-        public void fileCreated(String name) {
-          events.add("created " + name);
-        }
+      store.addListener(
+          new StoreListener() {
+            @Override
+            public void fileCreated(String name) {
+              events.add("created " + name);
+            }
 
-        @Override
-        public void fileClosed(FileMetadata metadata) {
-          events.add("closed " + metadata.name() + " " + metadata.ending());
-        }
-      });
+            @Override
+            public void fileClosed(FileMetadata metadata) {
+              events.add("closed " + metadata.name() + " " + metadata.ending());
+            }
+          });
       assertThat(store.readable().awaitChange(null, Duration.ofMillis(1))).isNull();
-      CompletableFuture<Position> seen = CompletableFuture.supplyAsync(() -> {
-        try {
-          return store.readable().awaitChange(null, Duration.ofSeconds(10));
-        } catch (InterruptedException e) {
-          throw new IllegalStateException(e);
-        }
-      });
+      CompletableFuture<Position> seen =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return store.readable().awaitChange(null, Duration.ofSeconds(10));
+                } catch (InterruptedException e) {
+                  throw new IllegalStateException(e);
+                }
+              });
       Stores.appendFrom(store, source);
       assertThat(seen.get(10, TimeUnit.SECONDS)).isNotNull();
       store.sync().get(5, TimeUnit.SECONDS);
@@ -205,11 +228,14 @@ class DurabilityTest {
       assertThat(store.readable().awaitChange(end, Duration.ofMillis(5))).isEqualTo(end);
     }
     // Closing is the syncer's background work: a close may be heard after the next file's creation.
-    assertThat(events).filteredOn(e -> e.startsWith("created"))
+    assertThat(events)
+        .filteredOn(e -> e.startsWith("created"))
         .containsExactly("created binlog.000001", "created binlog.000002", "created binlog.000003");
-    assertThat(events).filteredOn(e -> e.startsWith("closed"))
+    assertThat(events)
+        .filteredOn(e -> e.startsWith("closed"))
         .containsExactly("closed binlog.000001 STOP", "closed binlog.000002 ROTATE");
-    assertThat(events.indexOf("closed binlog.000001 STOP")).isGreaterThan(events.indexOf("created binlog.000001"));
+    assertThat(events.indexOf("closed binlog.000001 STOP"))
+        .isGreaterThan(events.indexOf("created binlog.000001"));
   }
 
   @Test

@@ -15,19 +15,24 @@ import java.util.concurrent.CountDownLatch;
 import java.util.function.Predicate;
 
 /**
- * Test side: a {@link ChannelOpener} whose channels fail like a dying disk. A fault trips at the n-th write (or
- * force) on files whose name matches; a tripped write first writes half its bytes (a torn write, as a short
- * {@code write} returns) and the next call throws {@code IOException("Input/output error")}, which is what the
- * JDK reports for EIO. Once tripped, the fault is sticky: every later operation of that kind on matching files
- * fails until {@link #heal()} (a write fault leaves forces and truncations working, a force fault writes).
- * Records every write (file, position, length) so tests can see what was written when. {@link #holdForces()}
- * makes every force wait (the syncer stalls, as behind a slow disk) until {@link #releaseForces()}. Thread-safe.
+ * Test side: a {@link ChannelOpener} whose channels fail like a dying disk. A fault trips at the
+ * n-th write (or force) on files whose name matches; a tripped write first writes half its bytes (a
+ * torn write, as a short {@code write} returns) and the next call throws {@code
+ * IOException("Input/output error")}, which is what the JDK reports for EIO. Once tripped, the
+ * fault is sticky: every later operation of that kind on matching files fails until {@link #heal()}
+ * (a write fault leaves forces and truncations working, a force fault writes). Records every write
+ * (file, position, length) so tests can see what was written when. {@link #holdForces()} makes
+ * every force wait (the syncer stalls, as behind a slow disk) until {@link #releaseForces()}.
+ * Thread-safe.
  */
 final class Faults implements ChannelOpener {
   static final String EIO = "Input/output error";
 
   /** What the fault hits. */
-  enum Op { WRITE, FORCE }
+  enum Op {
+    WRITE,
+    FORCE
+  }
 
   /** One write that reached the file. */
   record Write(String file, long position, int length) {}
@@ -71,7 +76,10 @@ final class Faults implements ChannelOpener {
     return faults;
   }
 
-  /** From now on every force (of any file, the directory included) waits for {@link #releaseForces()}. */
+  /**
+   * From now on every force (of any file, the directory included) waits for {@link
+   * #releaseForces()}.
+   */
   void holdForces() {
     forceGate = new CountDownLatch(1);
   }
@@ -114,7 +122,10 @@ final class Faults implements ChannelOpener {
     return new FaultyChannel(FileChannel.open(path, options), path.getFileName().toString());
   }
 
-  /** Before a write of {@code remaining} bytes: how many to let through (all, or half on a trip), or throws. */
+  /**
+   * Before a write of {@code remaining} bytes: how many to let through (all, or half on a trip), or
+   * throws.
+   */
   private synchronized int beforeWrite(String name, int remaining) throws IOException {
     if (!files.test(name) || op != Op.WRITE) {
       return remaining;
@@ -239,12 +250,14 @@ final class Faults implements ChannelOpener {
     }
 
     @Override
-    public long transferTo(long position, long count, WritableByteChannel target) throws IOException {
+    public long transferTo(long position, long count, WritableByteChannel target)
+        throws IOException {
       return delegate.transferTo(position, count, target);
     }
 
     @Override
-    public long transferFrom(ReadableByteChannel src, long position, long count) throws IOException {
+    public long transferFrom(ReadableByteChannel src, long position, long count)
+        throws IOException {
       throw new UnsupportedOperationException("the store does not write with transferFrom");
     }
 

@@ -7,10 +7,11 @@ import org.binlogrelay.protocol.event.EventHeader;
 import org.binlogrelay.protocol.event.EventType;
 
 /**
- * Test side: plays a {@link SourceBinlog}'s dump stream into a store the way the upstream connection does:
- * {@link #start()} asks {@link BinlogStore#startStream()} where to begin and "connects" there; events are
- * appended one by one; after a failure the feed stays at the event that failed until it is started again.
- * Remembers the durable and readable boundaries seen just before the last append.
+ * Test side: plays a {@link SourceBinlog}'s dump stream into a store the way the upstream
+ * connection does: {@link #start()} asks {@link BinlogStore#startStream()} where to begin and
+ * "connects" there; events are appended one by one; after a failure the feed stays at the event
+ * that failed until it is started again. Remembers the durable and readable boundaries seen just
+ * before the last append.
  */
 final class Feed {
   private final BinlogStore store;
@@ -42,14 +43,19 @@ final class Feed {
     return stream.get(next);
   }
 
-  /** Length of the next event the store will write (not one the primary made up for the dump), 0 if none. */
+  /**
+   * Length of the next event the store will write (not one the primary made up for the dump), 0 if
+   * none.
+   */
   int nextWrittenLength() {
     for (int i = next; i < stream.size(); i++) {
       BinlogEvent e = stream.get(i);
-      // made up for the dump: artificial events and a mid-file FORMAT_DESCRIPTION (an unpositioned event of the
+      // made up for the dump: artificial events and a mid-file FORMAT_DESCRIPTION (an unpositioned
+      // event of the
       // stream is one inside a MariaDB 11.4+ transaction, which is written)
-      boolean madeUp = e.header().hasFlag(EventHeader.LOG_EVENT_ARTIFICIAL_F)
-          || (e.type() == EventType.FORMAT_DESCRIPTION && e.header().logPos() == 0);
+      boolean madeUp =
+          e.header().hasFlag(EventHeader.LOG_EVENT_ARTIFICIAL_F)
+              || (e.type() == EventType.FORMAT_DESCRIPTION && e.header().logPos() == 0);
       if (!madeUp) {
         return e.length();
       }

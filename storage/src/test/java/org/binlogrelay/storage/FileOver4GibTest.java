@@ -18,28 +18,30 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A binlog file past 4 GiB: one transaction never spans files, so a file grows past {@code max_binlog_size}, and
- * past 4 GiB when its transactions are that large; {@code log_pos} is 4 bytes, so the servers write the end offset
- * modulo 2^32 from there on. The store accepts such events, recovers such a file without cutting it, and readers
- * read it to the end. Five transactions of almost 1 GiB (the largest event MySQL allows) are appended after a
- * real MySQL 9.7 file's events, made from that file's first row transaction with its WRITE_ROWS event grown (the
+ * A binlog file past 4 GiB: one transaction never spans files, so a file grows past {@code
+ * max_binlog_size}, and past 4 GiB when its transactions are that large; {@code log_pos} is 4
+ * bytes, so the servers write the end offset modulo 2^32 from there on. The store accepts such
+ * events, recovers such a file without cutting it, and readers read it to the end. Five
+ * transactions of almost 1 GiB (the largest event MySQL allows) are appended after a real MySQL 9.7
+ * file's events, made from that file's first row transaction with its WRITE_ROWS event grown (the
  * store does not parse rows) and its GTID renumbered.
  */
 class FileOver4GibTest {
   private static final int BIG = (1 << 30) - 4096;
   private static final int TRANSACTIONS = 5;
+
   /** Byte offset of the GNO in a MySQL GTID event: header, flags (1), source UUID (16). */
   private static final int GNO_OFFSET = EventHeader.SIZE + 1 + 16;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void storesRecoversAndReadsAFileLargerThan4Gib() throws Exception {
     SourceBinlog source = SourceBinlog.mysql();
     String file = source.files.get(0);
     List<BinlogEvent> stream = source.dumpStream(Position.startOf(file));
-    StoreConfig config = StoreConfig.builder(dir, source.flavor).syncPolicy(SyncPolicy.everyTransaction()).build();
+    StoreConfig config =
+        StoreConfig.builder(dir, source.flavor).syncPolicy(SyncPolicy.everyTransaction()).build();
     Position end;
     try (BinlogStore store = BinlogStore.open(config)) {
       store.startStream();
@@ -50,8 +52,11 @@ class FileOver4GibTest {
           break; // the file's own ending: more events follow instead
         }
         store.append(e);
-        if (template == null && e.type() == EventType.GTID && i + 4 < stream.size()
-            && stream.get(i + 2).type() == EventType.TABLE_MAP && stream.get(i + 3).type() == EventType.WRITE_ROWS
+        if (template == null
+            && e.type() == EventType.GTID
+            && i + 4 < stream.size()
+            && stream.get(i + 2).type() == EventType.TABLE_MAP
+            && stream.get(i + 3).type() == EventType.WRITE_ROWS
             && stream.get(i + 4).type() == EventType.XID) {
           template = new ArrayList<>();
           for (int j = i; j <= i + 4; j++) {
@@ -59,7 +64,9 @@ class FileOver4GibTest {
           }
         }
       }
-      assertThat(template).as("a GTID, BEGIN, TABLE_MAP, WRITE_ROWS, XID transaction in " + file).isNotNull();
+      assertThat(template)
+          .as("a GTID, BEGIN, TABLE_MAP, WRITE_ROWS, XID transaction in " + file)
+          .isNotNull();
       long offset = store.readableEnd().offset();
       byte[] big = new byte[BIG];
       byte[] rows = template.get(3);
@@ -91,8 +98,11 @@ class FileOver4GibTest {
       assertThat(store.verify(file).ok()).as(store.verify(file).toString()).isTrue();
       long events = 0;
       long last = 0;
-      try (BinlogReader reader = BinlogReader.open(store, Position.startOf(file),
-          ReaderOptions.defaults().withMaxBatchBytes(BIG + 4096))) {
+      try (BinlogReader reader =
+          BinlogReader.open(
+              store,
+              Position.startOf(file),
+              ReaderOptions.defaults().withMaxBatchBytes(BIG + 4096))) {
         while (!reader.position().equals(end)) {
           ReadResult r = reader.poll();
           if (r instanceof EventBatch batch) {

@@ -13,8 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Binlogs hold table data: the store's directory and every file it writes are its owner's only. */
 class FilePermissionsTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void aNewStoreAndEveryFileItWritesAreOwnerOnly() throws Exception {
@@ -27,28 +26,34 @@ class FilePermissionsTest {
       }
       store.sync().get();
     }
-    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(d))).isEqualTo("rwx------");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(d)))
+        .isEqualTo("rwx------");
     List<Path> files;
     try (Stream<Path> list = Files.list(d)) {
       files = list.toList();
     }
-    assertThat(files).extracting(f -> f.getFileName().toString())
+    assertThat(files)
+        .extracting(f -> f.getFileName().toString())
         .contains(source.files.toArray(String[]::new))
         .contains(BinlogIndex.nameFor(source.files.get(0)));
     for (Path f : files) {
-      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f))).as(f.toString())
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f)))
+          .as(f.toString())
           .isEqualTo("rw-------");
     }
   }
 
   @Test
   void anExistingDirectoryKeepsItsPermissions() throws Exception {
-    Path d = Files.createDirectory(dir.resolve("given"),
-        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-x---")));
+    Path d =
+        Files.createDirectory(
+            dir.resolve("given"),
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-x---")));
     SourceBinlog source = SourceBinlog.all().get(0);
     try (BinlogStore store = BinlogStore.open(StoreConfig.builder(d, source.flavor).build())) {
       assertThat(store.files()).isEmpty();
     }
-    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(d))).isEqualTo("rwxr-x---");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(d)))
+        .isEqualTo("rwxr-x---");
   }
 }

@@ -14,32 +14,38 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The one byte the store changes after writing it: the FORMAT_DESCRIPTION's {@code LOG_EVENT_BINLOG_IN_USE_F}
- * (file offset 21 = 4 bytes of magic + the header's flags at 17). It must follow what the primary does on its own
- * disk, including when the primary crashed in a file and restarted into the next one: MySQL's crash recovery
- * clears the flag of the file it crashed in ({@code MYSQL_BIN_LOG::open_binlog} through {@code
- * truncate_update_log_file(..., true)}), MariaDB's ({@code MYSQL_BIN_LOG::do_binlog_recovery}) leaves it set.
+ * The one byte the store changes after writing it: the FORMAT_DESCRIPTION's {@code
+ * LOG_EVENT_BINLOG_IN_USE_F} (file offset 21 = 4 bytes of magic + the header's flags at 17). It
+ * must follow what the primary does on its own disk, including when the primary crashed in a file
+ * and restarted into the next one: MySQL's crash recovery clears the flag of the file it crashed in
+ * ({@code MYSQL_BIN_LOG::open_binlog} through {@code truncate_update_log_file(..., true)}),
+ * MariaDB's ({@code MYSQL_BIN_LOG::do_binlog_recovery}) leaves it set.
  */
 class InUseFlagTest {
   private static final int FLAG_BYTE = (int) BinlogFile.IN_USE_FLAG_OFFSET;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void theFlagIsTheByteAtOffset21() {
-    assertThat(BinlogFile.IN_USE_FLAG_OFFSET).isEqualTo(4 + 17).isEqualTo(4 + EventHeader.FLAGS_OFFSET);
+    assertThat(BinlogFile.IN_USE_FLAG_OFFSET)
+        .isEqualTo(4 + 17)
+        .isEqualTo(4 + EventHeader.FLAGS_OFFSET);
   }
 
   @Test
-  void mysqlClearsTheFlagOfTheFileItCrashedInSoTheStoreDoesWhenTheNextFileStarts() throws IOException {
+  void mysqlClearsTheFlagOfTheFileItCrashedInSoTheStoreDoesWhenTheNextFileStarts()
+      throws IOException {
     SourceBinlog source = SourceBinlog.mysql();
     Crash crash = crashInSecondFile(source);
     try (BinlogStore store = BinlogStore.open(Stores.config(dir, source).build())) {
       crash.replay(store);
       store.sync().join(); // the close job of the abandoned file runs before this force
-      assertThat(store.file(crash.second).orElseThrow().ending()).isEqualTo(FileMetadata.Ending.NONE);
-      assertThat(flag(crash.second)).as("in-use flag of %s after the primary restarted", crash.second).isZero();
+      assertThat(store.file(crash.second).orElseThrow().ending())
+          .isEqualTo(FileMetadata.Ending.NONE);
+      assertThat(flag(crash.second))
+          .as("in-use flag of %s after the primary restarted", crash.second)
+          .isZero();
       assertThat(Files.readAllBytes(dir.resolve(crash.second)))
           .isEqualTo(Arrays.copyOf(source.bytes.get(crash.second), (int) crash.cut));
       assertThat(store.verify(crash.second).ok()).isTrue();
@@ -60,7 +66,8 @@ class InUseFlagTest {
       crash.replay(store);
       store.sync().join();
       assertThat(flag(crash.second)).isEqualTo(1);
-      assertThat(Files.readAllBytes(dir.resolve(crash.second))).isEqualTo(source.openPrefix(crash.second, crash.cut));
+      assertThat(Files.readAllBytes(dir.resolve(crash.second)))
+          .isEqualTo(source.openPrefix(crash.second, crash.cut));
       assertThat(store.verify(crash.second).ok()).isTrue();
     }
     assertFdeCrcValidEitherWay(crash.second);
@@ -73,8 +80,13 @@ class InUseFlagTest {
     try (BinlogStore store = BinlogStore.open(Stores.config(dir, source).build())) {
       crash.replay(store);
     }
-    // As if the relay died after the writer moved on to the third file but before the syncer closed the second.
-    Stores.writeCheckpoint(dir, source, crash.second, source.boundariesOf(crash.second).higherKey(200L),
+    // As if the relay died after the writer moved on to the third file but before the syncer closed
+    // the second.
+    Stores.writeCheckpoint(
+        dir,
+        source,
+        crash.second,
+        source.boundariesOf(crash.second).higherKey(200L),
         source.boundariesOf(crash.second).firstEntry().getValue());
     setFlag(crash.second);
     try (BinlogStore store = BinlogStore.open(Stores.config(dir, source).build())) {
@@ -96,11 +108,14 @@ class InUseFlagTest {
         assertThat(Files.readAllBytes(d.resolve(f))).as(f).isEqualTo(source.bytes.get(f));
       }
       assertThat(Files.readAllBytes(d.resolve(source.lastFile())))
-          .isEqualTo(source.openPrefix(source.lastFile(), source.bytes.get(source.lastFile()).length));
+          .isEqualTo(
+              source.openPrefix(source.lastFile(), source.bytes.get(source.lastFile()).length));
     }
   }
 
-  /** The primary crashed in its second file at a transaction boundary and restarted into its third. */
+  /**
+   * The primary crashed in its second file at a transaction boundary and restarted into its third.
+   */
   private record Crash(SourceBinlog source, String second, String third, long cut) {
     void replay(BinlogStore store) throws IOException {
       store.startStream();
@@ -136,7 +151,10 @@ class InUseFlagTest {
     }
   }
 
-  /** The stored CRC32 of the FORMAT_DESCRIPTION is the server's, computed with the flag masked: valid set or not. */
+  /**
+   * The stored CRC32 of the FORMAT_DESCRIPTION is the server's, computed with the flag masked:
+   * valid set or not.
+   */
   private void assertFdeCrcValidEitherWay(String file) throws IOException {
     byte[] b = Files.readAllBytes(dir.resolve(file));
     int size = (int) EventHeader.parse(b, 4).eventSize();

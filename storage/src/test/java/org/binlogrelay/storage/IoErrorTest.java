@@ -17,18 +17,18 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * EIO, injected by wrapping the store's channels ({@link Faults}; the only mock in these tests, the files
- * are real): a write or a force fails from some moment on, as a dying disk's do. The store stops in {@link
- * StoreCondition#IO_ERROR} with the same clean state as on a full disk, {@link BinlogStore#tryResume()} fails
- * while the disk is broken, and once it works again the stream finishes with files equal to the primary's.
+ * EIO, injected by wrapping the store's channels ({@link Faults}; the only mock in these tests, the
+ * files are real): a write or a force fails from some moment on, as a dying disk's do. The store
+ * stops in {@link StoreCondition#IO_ERROR} with the same clean state as on a full disk, {@link
+ * BinlogStore#tryResume()} fails while the disk is broken, and once it works again the stream
+ * finishes with files equal to the primary's.
  */
 class IoErrorTest {
   private static boolean everyFile(String name) {
     return true;
   }
 
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   static Stream<String> flavors() {
     return Stream.of("mysql", "mariadb");
@@ -39,8 +39,9 @@ class IoErrorTest {
   }
 
   /**
-   * Every write of the directory (events, file creations, in-use flags, index, metadata, resume probes) fails
-   * from the n-th on, for n spread over the whole stream; the first failing write is torn (half written).
+   * Every write of the directory (events, file creations, in-use flags, index, metadata, resume
+   * probes) fails from the n-th on, for n spread over the whole stream; the first failing write is
+   * torn (half written).
    */
   @ParameterizedTest(name = "{0}")
   @MethodSource("flavors")
@@ -54,7 +55,8 @@ class IoErrorTest {
       Path dir = tmp.resolve("store-" + n);
       Faults faults = new Faults();
       SyncPolicy policy = n % 2 == 0 ? SyncPolicy.off() : SyncPolicy.everyTransaction();
-      try (BinlogStore store = BinlogStore.open(Stores.config(dir, source).syncPolicy(policy).build(), faults)) {
+      try (BinlogStore store =
+          BinlogStore.open(Stores.config(dir, source).syncPolicy(policy).build(), faults)) {
         faults.failAt(Faults.Op.WRITE, IoErrorTest::everyFile, n);
         Feed feed = new Feed(store, source).start();
         Exception e = feed.appendUntilFailure();
@@ -90,10 +92,11 @@ class IoErrorTest {
   }
 
   /**
-   * A force of a binlog file fails (and keeps failing until healed). The syncer stops the store, waits for
-   * durability fail, readers keep reading; resuming cuts the store back to the durable boundary (the files
-   * after it deleted), since after a failed fsync the disk may hold other bytes than the page cache shows
-   * (ext4 leaves them unwritten extents, read back as zeros); appending then continues from there.
+   * A force of a binlog file fails (and keeps failing until healed). The syncer stops the store,
+   * waits for durability fail, readers keep reading; resuming cuts the store back to the durable
+   * boundary (the files after it deleted), since after a failed fsync the disk may hold other bytes
+   * than the page cache shows (ext4 leaves them unwritten extents, read back as zeros); appending
+   * then continues from there.
    */
   @ParameterizedTest(name = "{0}")
   @MethodSource("flavors")
@@ -111,24 +114,29 @@ class IoErrorTest {
         Exception e = feed.appendUntilFailure();
         DiskChecks.settle(store);
         while (!faults.tripped()) {
-          DiskChecks.settle(store); // group commit took fewer forces than the count run: force until it trips
+          DiskChecks.settle(
+              store); // group commit took fewer forces than the count run: force until it trips
         }
         StoreHealth h = store.health();
         assertThat(h.condition()).as("force " + n).isEqualTo(StoreCondition.IO_ERROR);
         assertThat(h.lastError()).contains(Faults.EIO);
         assertThat(store.durable().isStopped()).isTrue();
-        CompletableFuture<Position> later = store.whenDurable(new Position(source.lastFile(), 1L << 40));
+        CompletableFuture<Position> later =
+            store.whenDurable(new Position(source.lastFile(), 1L << 40));
         assertThat(later).isCompletedExceptionally();
         checkStopped(store, source, dir, e, null);
         Position durable = store.durableEnd();
 
-        assertThat(store.tryResume()).as("cutting back and forcing fails while the disk is broken").isFalse();
-        assertThat(store.health().lastError()).containsAnyOf("cutting the store back to the durable boundary",
-            "recovering " + dir);
+        assertThat(store.tryResume())
+            .as("cutting back and forcing fails while the disk is broken")
+            .isFalse();
+        assertThat(store.health().lastError())
+            .containsAnyOf("cutting the store back to the durable boundary", "recovering " + dir);
         faults.heal();
         assertThat(store.tryResume()).isTrue();
         if (durable != null) {
-          // nothing after the durable boundary is trusted: the disk may read back other bytes than the page cache
+          // nothing after the durable boundary is trusted: the disk may read back other bytes than
+          // the page cache
           assertThat(store.durableEnd()).as("cut back to the durable boundary").isEqualTo(durable);
           assertThat(Files.size(dir.resolve(durable.file()))).isEqualTo(durable.offset());
           for (String name : source.files) {
@@ -143,20 +151,24 @@ class IoErrorTest {
         }
         feed.start();
         assertThat(feed.appendUntilFailure()).isNull();
-        assertThat(store.sync().join()).isEqualTo(new Position(source.lastFile(),
-            source.bytes.get(source.lastFile()).length));
+        assertThat(store.sync().join())
+            .isEqualTo(new Position(source.lastFile(), source.bytes.get(source.lastFile()).length));
       }
       DiskChecks.assertEqualsSource(dir, source);
     }
   }
 
-  /** A metadata file's temporary copy fails to write: no temporary file is left, the old one is whole. */
+  /**
+   * A metadata file's temporary copy fails to write: no temporary file is left, the old one is
+   * whole.
+   */
   @Test
   void aFailedAtomicWriteLeavesNoTemporaryFile() throws Exception {
     SourceBinlog source = SourceBinlog.mariadb();
     Path dir = tmp.resolve("store");
     Faults faults = new Faults();
-    try (BinlogStore store = BinlogStore.open(Stores.config(dir, source).checkpointBytes(1).build(), faults)) {
+    try (BinlogStore store =
+        BinlogStore.open(Stores.config(dir, source).checkpointBytes(1).build(), faults)) {
       Feed feed = new Feed(store, source).start();
       for (int i = 0; i < 20; i++) {
         feed.append();
@@ -164,7 +176,10 @@ class IoErrorTest {
       store.sync().join();
       String meta = MetadataFile.nameFor(store.currentFile().orElseThrow());
       byte[] before = Files.readAllBytes(dir.resolve(meta));
-      faults.failAt(Faults.Op.WRITE, name -> name.endsWith(MetadataFile.SUFFIX + StoreDirectory.TEMP_SUFFIX), 1);
+      faults.failAt(
+          Faults.Op.WRITE,
+          name -> name.endsWith(MetadataFile.SUFFIX + StoreDirectory.TEMP_SUFFIX),
+          1);
       while (!feed.append().completedTransaction()) {
         // up to the next boundary, where a checkpoint is taken (checkpointBytes 1)
       }
@@ -174,7 +189,9 @@ class IoErrorTest {
       Exception e = feed.appendUntilFailure();
       assertThat(e).isInstanceOf(StoreUnavailableException.class);
       assertThat(((StoreUnavailableException) e).condition()).isEqualTo(StoreCondition.IO_ERROR);
-      assertThat(e.getMessage()).contains("hit an I/O error: checkpointing").contains(Faults.EIO)
+      assertThat(e.getMessage())
+          .contains("hit an I/O error: checkpointing")
+          .contains(Faults.EIO)
           .contains("Check the disk under " + dir);
       checkStopped(store, source, dir, e, feed.durableBefore());
       faults.heal();
@@ -185,7 +202,10 @@ class IoErrorTest {
     DiskChecks.assertEqualsSource(dir, source);
   }
 
-  /** How many writes or forces of {@code files} the whole stream takes (with sync(), before close), no fault. */
+  /**
+   * How many writes or forces of {@code files} the whole stream takes (with sync(), before close),
+   * no fault.
+   */
   private int count(SourceBinlog source, Faults.Op op, Predicate<String> files) throws IOException {
     Faults faults = new Faults();
     Path dir = tmp.resolve("count-" + op);
@@ -197,14 +217,17 @@ class IoErrorTest {
     }
   }
 
-  private static void checkStopped(BinlogStore store, SourceBinlog source, Path dir, Exception e,
-      Position durableBefore) throws IOException {
+  private static void checkStopped(
+      BinlogStore store, SourceBinlog source, Path dir, Exception e, Position durableBefore)
+      throws IOException {
     StoreHealth h = store.health();
     assertThat(h.condition()).as("stopped by " + e).isEqualTo(StoreCondition.IO_ERROR);
     assertThat(h.lastError()).contains(Faults.EIO);
     if (e != null) {
       assertThat(e).isInstanceOfAny(IOException.class, StoreUnavailableException.class);
-      assertThat(e.getMessage()).contains("binlog store " + dir).contains(Faults.EIO)
+      assertThat(e.getMessage())
+          .contains("binlog store " + dir)
+          .contains(Faults.EIO)
           .contains("Check the disk under " + dir);
     }
     assertThatThrownBy(store::startStream).isInstanceOf(StoreUnavailableException.class);
@@ -212,7 +235,9 @@ class IoErrorTest {
     DiskChecks.settle(store);
     Position onDisk = DiskChecks.assertCleanPrefix(dir, source);
     if (durableBefore != null && onDisk != null) {
-      assertThat(onDisk).as("everything durable before the error is kept").isGreaterThanOrEqualTo(durableBefore);
+      assertThat(onDisk)
+          .as("everything durable before the error is kept")
+          .isGreaterThanOrEqualTo(durableBefore);
     }
     Position readable = store.readableEnd();
     if (readable != null) {
@@ -221,8 +246,8 @@ class IoErrorTest {
     DiskChecks.assertReadable(store, source);
   }
 
-  private static void checkFreshOpen(Path dir, SourceBinlog source, Position durableBefore, Path copy)
-      throws IOException {
+  private static void checkFreshOpen(
+      Path dir, SourceBinlog source, Position durableBefore, Path copy) throws IOException {
     Stores.copyDirectory(dir, copy);
     try (BinlogStore reopened = BinlogStore.open(Stores.config(copy, source).build())) {
       Position end = reopened.readableEnd();

@@ -23,18 +23,18 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A store opened on a directory that takes no writes (a real full tmpfs, root needed as for {@link DiskFullTest};
- * EIO through {@link Faults}) opens anyway, not accepting writes: recovery finds the state by reading alone and
- * changes nothing on disk (so a kill at any moment while it waits leaves the directory as it was), readers are
- * served the complete transactions and never a torn tail (cut in the state at once, on disk once writes work),
- * and {@link BinlogStore#tryResume()} or a later open makes the deferred repairs and lets the stream continue to
- * files equal to the primary's byte for byte.
+ * A store opened on a directory that takes no writes (a real full tmpfs, root needed as for {@link
+ * DiskFullTest}; EIO through {@link Faults}) opens anyway, not accepting writes: recovery finds the
+ * state by reading alone and changes nothing on disk (so a kill at any moment while it waits leaves
+ * the directory as it was), readers are served the complete transactions and never a torn tail (cut
+ * in the state at once, on disk once writes work), and {@link BinlogStore#tryResume()} or a later
+ * open makes the deferred repairs and lets the stream continue to files equal to the primary's byte
+ * for byte.
  */
 class OpenOnFullDiskTest {
   private static final long SMALL = 512 << 10;
 
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   private static SourceBinlog source(String flavor) {
     return flavor.equals("mysql") ? SourceBinlog.mysql() : SourceBinlog.mariadb();
@@ -61,7 +61,8 @@ class OpenOnFullDiskTest {
         StoreHealth health = store.health();
         assertThat(health.condition()).isEqualTo(StoreCondition.DISK_FULL);
         assertThat(health.diskFullEvents()).isEqualTo(1);
-        assertThat(health.lastError()).contains("(a probe) on opening the store failed")
+        assertThat(health.lastError())
+            .contains("(a probe) on opening the store failed")
             .contains("No space left on device");
         assertThat(store.failure()).isPresent();
         assertThat(store.readableEnd()).isEqualTo(end);
@@ -69,14 +70,17 @@ class OpenOnFullDiskTest {
         assertThat(store.files()).extracting(FileMetadata::name).isEqualTo(source.files);
         assertThat(store.recoveryReport().nextUpstreamPosition()).isEqualTo(end);
         DiskChecks.assertReadable(store, source);
-        assertThatThrownBy(store::startStream).isInstanceOf(StoreUnavailableException.class)
+        assertThatThrownBy(store::startStream)
+            .isInstanceOf(StoreUnavailableException.class)
             .hasMessageContaining("is out of space")
             .hasMessageContaining("leaves its repairs on disk")
             .hasMessageContaining("Free space in " + dir);
         assertThat(store.tryResume()).as("nothing freed yet").isFalse();
         assertThat(store.tryResume()).isFalse();
         assertThat(store.health().failedResumes()).isEqualTo(2);
-        assertThat(contents(dir)).as("nothing on disk changed while the store waited").isEqualTo(before);
+        assertThat(contents(dir))
+            .as("nothing on disk changed while the store waited")
+            .isEqualTo(before);
 
         fs.free(fs.fillerPages());
         assertThat(store.tryResume()).isTrue();
@@ -90,9 +94,9 @@ class OpenOnFullDiskTest {
   }
 
   /**
-   * A torn transaction at the end of the tail: cut in the state at open (readers stop before it), on disk only
-   * once writes work. Opening it again while the disk is still full (a relay killed while it waited and started
-   * again) finds the same state, since the first open wrote nothing.
+   * A torn transaction at the end of the tail: cut in the state at open (readers stop before it),
+   * on disk only once writes work. Opening it again while the disk is still full (a relay killed
+   * while it waited and started again) finds the same state, since the first open wrote nothing.
    */
   @ParameterizedTest
   @ValueSource(strings = {"mysql", "mariadb"})
@@ -111,7 +115,9 @@ class OpenOnFullDiskTest {
       BinlogStore waiting = BinlogStore.open(Stores.config(dir, source).build());
       try {
         checkTornTailCutInState(waiting, source, end, torn);
-        assertThat(Files.size(dir.resolve(last))).as("not cut on disk while it is full").isEqualTo(torn);
+        assertThat(Files.size(dir.resolve(last)))
+            .as("not cut on disk while it is full")
+            .isEqualTo(torn);
         try (BinlogStore restarted = BinlogStore.open(Stores.config(dir, source).build())) {
           checkTornTailCutInState(restarted, source, end, torn);
         }
@@ -119,7 +125,9 @@ class OpenOnFullDiskTest {
 
         fs.free(fs.fillerPages());
         assertThat(waiting.tryResume()).isTrue();
-        assertThat(Files.size(dir.resolve(last))).as("cut on disk once space returned").isEqualTo(end.offset());
+        assertThat(Files.size(dir.resolve(last)))
+            .as("cut on disk once space returned")
+            .isEqualTo(end.offset());
         assertThat(waiting.startStream()).contains(end);
         Stores.appendFrom(waiting, source);
         assertThat(waiting.executedGtids()).isEqualTo(source.expectedFinalGtids());
@@ -130,14 +138,18 @@ class OpenOnFullDiskTest {
     }
   }
 
-  /** The same torn tail, and the store never resumed but opened again once space returned (a restart). */
+  /**
+   * The same torn tail, and the store never resumed but opened again once space returned (a
+   * restart).
+   */
   @ParameterizedTest
   @ValueSource(strings = {"mysql", "mariadb"})
   void aStoreOpenedAgainOnceSpaceReturnedMakesTheDeferredRepairs(String flavor) throws Exception {
     SourceBinlog source = source(flavor);
     Position end = middleOfLastFile(source);
     String last = end.file();
-    long torn = end.offset() + (source.boundariesOf(last).higherKey(end.offset()) - end.offset()) / 2;
+    long torn =
+        end.offset() + (source.boundariesOf(last).higherKey(end.offset()) - end.offset()) / 2;
     try (Tmpfs fs = Tmpfs.mount(tmp.resolve("fs"), SMALL)) {
       Path dir = fs.path().resolve("store");
       storeUpTo(dir, source, end);
@@ -148,7 +160,8 @@ class OpenOnFullDiskTest {
       fs.free(fs.fillerPages());
       try (BinlogStore store = BinlogStore.open(Stores.config(dir, source).build())) {
         assertThat(store.health().accepting()).isTrue();
-        assertThat(store.recoveryReport().truncations()).singleElement()
+        assertThat(store.recoveryReport().truncations())
+            .singleElement()
             .satisfies(t -> assertThat(t.offset()).isEqualTo(end.offset()));
         assertThat(Files.size(dir.resolve(last))).isEqualTo(end.offset());
         Stores.appendFrom(store, source);
@@ -159,7 +172,10 @@ class OpenOnFullDiskTest {
     }
   }
 
-  /** EIO on every write at open (a dying disk): IO_ERROR, the same state from reads, resumes once healed. */
+  /**
+   * EIO on every write at open (a dying disk): IO_ERROR, the same state from reads, resumes once
+   * healed.
+   */
   @ParameterizedTest
   @ValueSource(strings = {"mysql", "mariadb"})
   void opensNotAcceptingWhenEveryWriteFails(String flavor) throws Exception {
@@ -185,8 +201,9 @@ class OpenOnFullDiskTest {
   }
 
   /**
-   * The probe works but a write of recovery's own fails (the disk filled up meanwhile): recovery starts over
-   * without writing, and the store opens not accepting writes, exactly as after a failed probe.
+   * The probe works but a write of recovery's own fails (the disk filled up meanwhile): recovery
+   * starts over without writing, and the store opens not accepting writes, exactly as after a
+   * failed probe.
    */
   @ParameterizedTest
   @ValueSource(strings = {"mysql", "mariadb"})
@@ -195,8 +212,12 @@ class OpenOnFullDiskTest {
     Position end = middleOfLastFile(source);
     Path dir = tmp.resolve("store");
     storeUpTo(dir, source, end);
-    Faults faults = new Faults().failAt(Faults.Op.WRITE, name -> name.endsWith(MetadataFile.SUFFIX
-        + StoreDirectory.TEMP_SUFFIX), 1);
+    Faults faults =
+        new Faults()
+            .failAt(
+                Faults.Op.WRITE,
+                name -> name.endsWith(MetadataFile.SUFFIX + StoreDirectory.TEMP_SUFFIX),
+                1);
     try (BinlogStore store = BinlogStore.open(Stores.config(dir, source).build(), faults)) {
       assertThat(store.health().condition()).isEqualTo(StoreCondition.IO_ERROR);
       assertThat(store.health().lastError()).contains("recovering the store on opening it failed");
@@ -212,13 +233,21 @@ class OpenOnFullDiskTest {
     DiskChecks.assertEqualsSource(dir, source);
   }
 
-  /** What a crash can leave for recovery to repair (see {@link RecoveryTest}), one damage at a time. */
-  enum Damage { TORN_TAIL, MAGIC_ONLY_TAIL, UNINDEXED_LAST_FILE, DAMAGED_CLOSED_METADATA, TEMPORARY_LEFTOVER }
+  /**
+   * What a crash can leave for recovery to repair (see {@link RecoveryTest}), one damage at a time.
+   */
+  enum Damage {
+    TORN_TAIL,
+    MAGIC_ONLY_TAIL,
+    UNINDEXED_LAST_FILE,
+    DAMAGED_CLOSED_METADATA,
+    TEMPORARY_LEFTOVER
+  }
 
   /**
-   * Whatever recovery would repair, the state found from reads alone (every write failing) is the state a writing
-   * recovery of a copy leaves, nothing on disk changes, and once writes work the store resumes to the primary's
-   * files.
+   * Whatever recovery would repair, the state found from reads alone (every write failing) is the
+   * state a writing recovery of a copy leaves, nothing on disk changes, and once writes work the
+   * store resumes to the primary's files.
    */
   @ParameterizedTest
   @EnumSource(Damage.class)
@@ -240,7 +269,8 @@ class OpenOnFullDiskTest {
         assertThat(reading.files()).isEqualTo(writing.files());
         assertThat(reading.recoveryReport().nextUpstreamPosition())
             .isEqualTo(writing.recoveryReport().nextUpstreamPosition());
-        assertThat(reading.recoveryReport().truncations()).isEqualTo(writing.recoveryReport().truncations());
+        assertThat(reading.recoveryReport().truncations())
+            .isEqualTo(writing.recoveryReport().truncations());
         assertThat(reading.purgedGtids()).isEqualTo(writing.purgedGtids());
         DiskChecks.assertReadable(reading, source);
         assertThat(contents(dir)).as(damage + ": nothing on disk changed").isEqualTo(before);
@@ -280,21 +310,26 @@ class OpenOnFullDiskTest {
         b[b.length / 2] ^= 1;
         Files.write(meta, b);
       }
-      case TEMPORARY_LEFTOVER -> Files.writeString(dir.resolve(index + StoreDirectory.TEMP_SUFFIX), "./x\n");
+      case TEMPORARY_LEFTOVER ->
+          Files.writeString(dir.resolve(index + StoreDirectory.TEMP_SUFFIX), "./x\n");
       default -> throw new IllegalArgumentException(damage.toString());
     }
   }
 
-  private static void checkTornTailCutInState(BinlogStore store, SourceBinlog source, Position end, long torn)
-      throws IOException {
+  private static void checkTornTailCutInState(
+      BinlogStore store, SourceBinlog source, Position end, long torn) throws IOException {
     assertThat(store.health().condition()).isEqualTo(StoreCondition.DISK_FULL);
-    assertThat(store.recoveryReport().truncations()).singleElement().satisfies(t -> {
-      assertThat(t.file()).isEqualTo(end.file());
-      assertThat(t.offset()).isEqualTo(end.offset());
-      assertThat(t.bytes()).isEqualTo(torn - end.offset());
-    });
+    assertThat(store.recoveryReport().truncations())
+        .singleElement()
+        .satisfies(
+            t -> {
+              assertThat(t.file()).isEqualTo(end.file());
+              assertThat(t.offset()).isEqualTo(end.offset());
+              assertThat(t.bytes()).isEqualTo(torn - end.offset());
+            });
     assertThat(store.readableEnd()).isEqualTo(end);
-    assertThat(store.readableLength(end.file())).as("nothing served past the last complete transaction")
+    assertThat(store.readableLength(end.file()))
+        .as("nothing served past the last complete transaction")
         .isEqualTo(end.offset());
     assertThat(store.file(end.file()).orElseThrow().size()).isEqualTo(end.offset());
     assertThat(store.executedGtids()).isEqualTo(Stores.sourceGtidsAt(source, end));
@@ -302,7 +337,10 @@ class OpenOnFullDiskTest {
     DiskChecks.assertReadable(store, source);
   }
 
-  /** Streams the source into a new store in {@code dir} up to {@code end} (a boundary) and closes it. */
+  /**
+   * Streams the source into a new store in {@code dir} up to {@code end} (a boundary) and closes
+   * it.
+   */
   private static void storeUpTo(Path dir, SourceBinlog source, Position end) throws IOException {
     try (BinlogStore store = BinlogStore.open(Stores.config(dir, source).build())) {
       Feed feed = new Feed(store, source).start();
@@ -323,7 +361,8 @@ class OpenOnFullDiskTest {
     Map<String, String> digests = new TreeMap<>();
     try (Stream<Path> files = Files.list(dir)) {
       for (Path f : (Iterable<Path>) files::iterator) {
-        digests.put(f.getFileName().toString(), HexFormat.of().formatHex(sha256(Files.readAllBytes(f))));
+        digests.put(
+            f.getFileName().toString(), HexFormat.of().formatHex(sha256(Files.readAllBytes(f))));
       }
     }
     return digests;

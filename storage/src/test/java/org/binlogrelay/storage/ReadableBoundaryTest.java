@@ -18,8 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** What readers and retention see: the readable boundary, file lengths, removal of old files. */
 class ReadableBoundaryTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void theReadableBoundaryOnlyStopsAtTransactionBoundariesWithTheRightGtidSet() throws IOException {
@@ -35,9 +34,12 @@ class ReadableBoundaryTest {
           if (readable == null || readable.equals(previous)) {
             continue;
           }
-          assertThat(source.boundariesOf(readable.file())).as(readable + " is a transaction boundary")
+          assertThat(source.boundariesOf(readable.file()))
+              .as(readable + " is a transaction boundary")
               .containsKey(readable.offset());
-          assertThat(store.executedGtids()).as("set at " + readable).isEqualTo(Stores.sourceGtidsAt(source, readable));
+          assertThat(store.executedGtids())
+              .as("set at " + readable)
+              .isEqualTo(Stores.sourceGtidsAt(source, readable));
           assertThat(store.readableLength(readable.file())).isEqualTo(readable.offset());
           assertThat(store.file(readable.file()).orElseThrow().size()).isEqualTo(readable.offset());
           previous = readable;
@@ -50,7 +52,8 @@ class ReadableBoundaryTest {
         }
         assertThat(store.nextFile(source.lastFile())).isEmpty();
         assertThat(store.currentFile()).contains(source.lastFile());
-        assertThatThrownBy(() -> store.readableLength("binlog.000099")).isInstanceOf(NoSuchElementException.class);
+        assertThatThrownBy(() -> store.readableLength("binlog.000099"))
+            .isInstanceOf(NoSuchElementException.class);
       }
     }
   }
@@ -64,12 +67,13 @@ class ReadableBoundaryTest {
     String third = source.files.get(2);
     Stores.fill(dir, source);
     try (BinlogStore store = BinlogStore.open(Stores.config(dir, source).build())) {
-      store.addListener(new StoreListener() {
-        @Override
-        public void filesRemoved(List<String> names) {
-          heard.add(names);
-        }
-      });
+      store.addListener(
+          new StoreListener() {
+            @Override
+            public void filesRemoved(List<String> names) {
+              heard.add(names);
+            }
+          });
       assertThat(store.purgedGtids().isEmpty()).isTrue();
       try (FileChannel reader = store.openFile(first)) {
         assertThat(store.removeFilesBefore(third)).containsExactly(first, second);
@@ -82,12 +86,15 @@ class ReadableBoundaryTest {
       assertThat(heard).containsExactly(List.of(first, second));
       assertThat(store.files()).extracting(FileMetadata::name).containsExactly(third);
       assertThat(store.purgedGtids()).isEqualTo(source.boundariesOf(third).firstEntry().getValue());
-      assertThat(store.purgedGtids().toString()).isEqualTo(source.expected.getProperty("file." + third + ".gtid_list"));
+      assertThat(store.purgedGtids().toString())
+          .isEqualTo(source.expected.getProperty("file." + third + ".gtid_list"));
       assertThat(Files.exists(dir.resolve(first))).isFalse();
       assertThat(Files.exists(dir.resolve(MetadataFile.nameFor(second)))).isFalse();
-      assertThat(Files.readAllLines(dir.resolve("mariadb-bin.index"))).containsExactly("./" + third);
+      assertThat(Files.readAllLines(dir.resolve("mariadb-bin.index")))
+          .containsExactly("./" + third);
       assertThatThrownBy(() -> store.openFile(first)).isInstanceOf(NoSuchFileException.class);
-      assertThatThrownBy(() -> store.removeFilesBefore("mariadb-bin.000042")).isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> store.removeFilesBefore("mariadb-bin.000042"))
+          .isInstanceOf(IllegalArgumentException.class);
       assertThat(store.removeFilesBefore(third)).isEmpty();
     }
     try (BinlogStore store = BinlogStore.open(Stores.config(dir, source).build())) {
@@ -109,11 +116,13 @@ class ReadableBoundaryTest {
           store.append(stream.get(i++));
         }
         // The primary purged the first file: what came before is the second file's header set.
-        assertThat(store.purgedGtids()).isEqualTo(source.boundariesOf(second).firstEntry().getValue());
+        assertThat(store.purgedGtids())
+            .isEqualTo(source.boundariesOf(second).firstEntry().getValue());
         FileMetadata open = store.file(second).orElseThrow();
         assertThat(open.closed()).isFalse();
         assertThat(open.gtidsAtStart()).isEqualTo(store.purgedGtids());
-        assertThat(open.firstGtid()).isEqualTo(source.expected.getProperty("file." + second + ".gtids").split(",")[0]);
+        assertThat(open.firstGtid())
+            .isEqualTo(source.expected.getProperty("file." + second + ".gtids").split(",")[0]);
         assertThat(open.size()).isEqualTo(store.readableEnd().offset());
         assertThat(open.gtidsAtEnd()).isEqualTo(store.executedGtids());
       }

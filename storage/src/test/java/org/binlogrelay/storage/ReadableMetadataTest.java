@@ -16,13 +16,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What {@link BinlogStore#files()}, {@link BinlogStore#executedGtids()} and {@link BinlogStore#readableSnapshot()}
- * say while the writer and the syncer are busy: never a transaction readers cannot read, never a stale end
- * state for a file that is complete, and one consistent picture per call.
+ * What {@link BinlogStore#files()}, {@link BinlogStore#executedGtids()} and {@link
+ * BinlogStore#readableSnapshot()} say while the writer and the syncer are busy: never a transaction
+ * readers cannot read, never a stale end state for a file that is complete, and one consistent
+ * picture per call.
  */
 class ReadableMetadataTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void aFileClosedByRotateOrStopButNotYetByTheSyncerShowsItsTrueEnd() throws Exception {
@@ -40,13 +40,16 @@ class ReadableMetadataTest {
         String next = source.files.get(source.files.indexOf(ended) + 1);
         store.sync().join();
         disk.holdForces(); // the close job of the file stalls on its force
-        FileMetadata.Ending ending = stream.get(i).type() == EventType.ROTATE ? FileMetadata.Ending.ROTATE
-            : FileMetadata.Ending.STOP;
+        FileMetadata.Ending ending =
+            stream.get(i).type() == EventType.ROTATE
+                ? FileMetadata.Ending.ROTATE
+                : FileMetadata.Ending.STOP;
         store.append(stream.get(i++)); // the ROTATE or STOP
         while (store.file(next).map(f -> f.transactions() < 1).orElse(true)) {
           store.append(stream.get(i++));
         }
-        assertThat(store.durableEnd()).as("%s is not closed on disk yet", ended)
+        assertThat(store.durableEnd())
+            .as("%s is not closed on disk yet", ended)
             .isLessThan(new Position(ended, source.bytes.get(ended).length));
         FileMetadata shown = store.file(ended).orElseThrow();
         assertTrueEnd(source, ended, shown);
@@ -54,8 +57,11 @@ class ReadableMetadataTest {
         assertThat(shown.nextFile()).isEqualTo(ending == FileMetadata.Ending.ROTATE ? next : null);
         disk.releaseForces();
         store.sync().join();
-        FileMetadata closed = MetadataFile.read(new StoreDirectory(d), ended, BinlogFlavor.of(source.flavor));
-        assertThat(shown).as("what files() said before the close is what the close wrote").isEqualTo(closed);
+        FileMetadata closed =
+            MetadataFile.read(new StoreDirectory(d), ended, BinlogFlavor.of(source.flavor));
+        assertThat(shown)
+            .as("what files() said before the close is what the close wrote")
+            .isEqualTo(closed);
       }
     }
   }
@@ -94,7 +100,9 @@ class ReadableMetadataTest {
       assertThat(shown.gtidsAtEnd()).isEqualTo(source.boundariesOf(second).get(cut));
       disk.releaseForces();
       store.sync().join();
-      assertThat(shown).isEqualTo(MetadataFile.read(new StoreDirectory(dir), second, BinlogFlavor.of(source.flavor)));
+      assertThat(shown)
+          .isEqualTo(
+              MetadataFile.read(new StoreDirectory(dir), second, BinlogFlavor.of(source.flavor)));
     }
   }
 
@@ -106,7 +114,8 @@ class ReadableMetadataTest {
       Faults disk = new Faults();
       Path d = dir.resolve("durable-" + source.directory);
       StoreConfig config = Stores.config(d, source).readableWhenDurable(true).build();
-      try (BinlogStore store = BinlogStore.open(config, disk); Released released = new Released(disk)) {
+      try (BinlogStore store = BinlogStore.open(config, disk);
+          Released released = new Released(disk)) {
         List<BinlogEvent> stream = streamFrom(store, source);
         int i = 0;
         int transactions = 0;
@@ -133,7 +142,9 @@ class ReadableMetadataTest {
         assertThat(f1.closed()).as("not complete for readers yet").isFalse();
         assertThat(f1.ending()).isEqualTo(FileMetadata.Ending.NONE);
         FileMetadata f2 = store.file(second).orElseThrow();
-        assertThat(f2.size()).as("nothing of " + second + " is readable").isEqualTo(BinlogFileName.FIRST_EVENT_OFFSET);
+        assertThat(f2.size())
+            .as("nothing of " + second + " is readable")
+            .isEqualTo(BinlogFileName.FIRST_EVENT_OFFSET);
         assertThat(f2.transactions()).isZero();
         assertThat(f2.firstGtid()).isNull();
         assertThat(f2.gtidsAtEnd()).isEqualTo(f2.gtidsAtStart());
@@ -153,12 +164,17 @@ class ReadableMetadataTest {
     for (SourceBinlog source : SourceBinlog.all()) {
       for (boolean whenDurable : new boolean[] {false, true}) {
         String second = source.files.get(1);
-        String expectedFirst = source.expected.getProperty("file." + second + ".gtids").split(",")[0];
+        String expectedFirst =
+            source.expected.getProperty("file." + second + ".gtids").split(",")[0];
         Path d = dir.resolve("first-" + source.directory + "-" + whenDurable);
         // Checkpoints never come on their own: whatever is known comes from the writer.
-        StoreConfig config = Stores.config(d, source).readableWhenDurable(whenDurable)
-            .syncPolicy(SyncPolicy.everyTransaction()).checkpointBytes(Long.MAX_VALUE)
-            .checkpointInterval(Duration.ofDays(1)).build();
+        StoreConfig config =
+            Stores.config(d, source)
+                .readableWhenDurable(whenDurable)
+                .syncPolicy(SyncPolicy.everyTransaction())
+                .checkpointBytes(Long.MAX_VALUE)
+                .checkpointInterval(Duration.ofDays(1))
+                .build();
         try (BinlogStore store = BinlogStore.open(config)) {
           List<BinlogEvent> stream = streamFrom(store, source);
           int i = 0;
@@ -183,9 +199,9 @@ class ReadableMetadataTest {
   }
 
   /**
-   * One writer, readers asking all the time: a snapshot's GTID set is exactly the set at its position; the
-   * executed set read before the readable end never holds a transaction past it; the open file's entry is one
-   * boundary's picture (size and set agree).
+   * One writer, readers asking all the time: a snapshot's GTID set is exactly the set at its
+   * position; the executed set read before the readable end never holds a transaction past it; the
+   * open file's entry is one boundary's picture (size and set agree).
    */
   @Test
   void readersNeverSeeGtidsPastTheReadableBoundary() throws Exception {
@@ -194,40 +210,51 @@ class ReadableMetadataTest {
       AtomicBoolean done = new AtomicBoolean();
       List<String> problems = new ArrayList<>();
       int[] checks = new int[1];
-      Thread reader = new Thread(() -> {
-        while (!done.get()) {
-          BinlogStore store = current.get();
-          if (store == null) {
-            continue;
-          }
-          ReadableSnapshot s = store.readableSnapshot();
-          if (s.end() != null && !s.executedGtids().equals(Stores.sourceGtidsAt(source, s.end()))) {
-            problems.add("snapshot " + s.end() + " has " + s.executedGtids());
-          }
-          GtidSet g = store.executedGtids();
-          Position p = store.readableEnd();
-          if (p != null && !Stores.sourceGtidsAt(source, p).containsAll(g)) {
-            problems.add("executed " + g + " read before readable end " + p + " is past it");
-          }
-          List<FileMetadata> files = store.files();
-          if (!files.isEmpty()) {
-            FileMetadata last = files.get(files.size() - 1);
-            GtidSet at = source.boundariesOf(last.name()).get(last.size());
-            if (at == null || !at.equals(last.gtidsAtEnd())) {
-              problems.add(last.name() + " listed with size " + last.size() + " and set " + last.gtidsAtEnd());
-            }
-          }
-          checks[0]++;
-          if (problems.size() > 10) {
-            return;
-          }
-        }
-      }, "snapshot reader");
+      Thread reader =
+          new Thread(
+              () -> {
+                while (!done.get()) {
+                  BinlogStore store = current.get();
+                  if (store == null) {
+                    continue;
+                  }
+                  ReadableSnapshot s = store.readableSnapshot();
+                  if (s.end() != null
+                      && !s.executedGtids().equals(Stores.sourceGtidsAt(source, s.end()))) {
+                    problems.add("snapshot " + s.end() + " has " + s.executedGtids());
+                  }
+                  GtidSet g = store.executedGtids();
+                  Position p = store.readableEnd();
+                  if (p != null && !Stores.sourceGtidsAt(source, p).containsAll(g)) {
+                    problems.add(
+                        "executed " + g + " read before readable end " + p + " is past it");
+                  }
+                  List<FileMetadata> files = store.files();
+                  if (!files.isEmpty()) {
+                    FileMetadata last = files.get(files.size() - 1);
+                    GtidSet at = source.boundariesOf(last.name()).get(last.size());
+                    if (at == null || !at.equals(last.gtidsAtEnd())) {
+                      problems.add(
+                          last.name()
+                              + " listed with size "
+                              + last.size()
+                              + " and set "
+                              + last.gtidsAtEnd());
+                    }
+                  }
+                  checks[0]++;
+                  if (problems.size() > 10) {
+                    return;
+                  }
+                }
+              },
+              "snapshot reader");
       reader.start();
       try {
         for (int round = 0; round < 25 && problems.isEmpty(); round++) {
           Path d = dir.resolve("race-" + source.directory + "-" + round);
-          try (BinlogStore store = BinlogStore.open(Stores.config(d, source).syncPolicy(SyncPolicy.off()).build())) {
+          try (BinlogStore store =
+              BinlogStore.open(Stores.config(d, source).syncPolicy(SyncPolicy.off()).build())) {
             current.set(store);
             Stores.appendFrom(store, source);
           }
@@ -240,7 +267,10 @@ class ReadableMetadataTest {
     }
   }
 
-  /** Closed before the store (resources close in reverse order): a held force must not block the store's close. */
+  /**
+   * Closed before the store (resources close in reverse order): a held force must not block the
+   * store's close.
+   */
   private record Released(Faults disk) implements AutoCloseable {
     @Override
     public void close() {
@@ -248,7 +278,8 @@ class ReadableMetadataTest {
     }
   }
 
-  private static List<BinlogEvent> streamFrom(BinlogStore store, SourceBinlog source) throws IOException {
+  private static List<BinlogEvent> streamFrom(BinlogStore store, SourceBinlog source)
+      throws IOException {
     Position start = store.startStream().orElse(Position.startOf(source.files.get(0)));
     return source.dumpStream(start);
   }

@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -21,16 +22,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Kafka's {@code testRecoveryWithCorruptMessage} for binlogs: damage the tail of a real stored binlog at
- * random (truncation, byte flips, both; with and without a checkpoint), recover, and check that recovery
- * cut at the last transaction boundary before the first damaged event, said so, rebuilt the GTID set, and
- * that appending resumes to a byte-identical copy.
+ * Kafka's {@code testRecoveryWithCorruptMessage} for binlogs: damage the tail of a real stored
+ * binlog at random (truncation, byte flips, both; with and without a checkpoint), recover, and
+ * check that recovery cut at the last transaction boundary before the first damaged event, said so,
+ * rebuilt the GTID set, and that appending resumes to a byte-identical copy.
  */
 class RecoveryCorruptionTest {
   private static final long IN_USE_BYTE = BinlogFile.IN_USE_FLAG_OFFSET;
 
-  @TempDir
-  static Path shared;
+  @TempDir static Path shared;
 
   private static final List<SourceBinlog> SOURCES = new ArrayList<>();
   private static final List<Path> BASELINES = new ArrayList<>();
@@ -45,8 +45,7 @@ class RecoveryCorruptionTest {
     }
   }
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private int caseNo;
   private int cases;
@@ -55,16 +54,20 @@ class RecoveryCorruptionTest {
 
   @Test
   void recoveryCutsTheTailAtTheLastBoundaryBeforeTheDamage() {
-    RandomCases.check("recovery cuts damaged tails", 150, r -> {
-      try {
-        damagedTailCase(r);
-        cases++;
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
-    System.out.printf("damaged-tail cases: %d, tail removed: %d, undamaged (cut at a boundary): %d%n", cases,
-        removals, cleanCuts);
+    RandomCases.check(
+        "recovery cuts damaged tails",
+        150,
+        r -> {
+          try {
+            damagedTailCase(r);
+            cases++;
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
+    System.out.printf(
+        "damaged-tail cases: %d, tail removed: %d, undamaged (cut at a boundary): %d%n",
+        cases, removals, cleanCuts);
     assertThat(cases).isEqualTo(Integer.getInteger("binlogrelay.tries", 150));
   }
 
@@ -104,7 +107,8 @@ class RecoveryCorruptionTest {
         long at = damageFrom + (long) (r.nextDouble() * (newSize - damageFrom));
         int mask = 1 + r.nextInt(255);
         if (at == IN_USE_BYTE) {
-          mask &= ~EventHeader.LOG_EVENT_BINLOG_IN_USE_F; // the one bit the CRC32 deliberately skips
+          mask &=
+              ~EventHeader.LOG_EVENT_BINLOG_IN_USE_F; // the one bit the CRC32 deliberately skips
           if (mask == 0) {
             continue;
           }
@@ -122,8 +126,17 @@ class RecoveryCorruptionTest {
 
     try (BinlogStore store = BinlogStore.open(Stores.config(d, source).build())) {
       RecoveryReport report = store.recoveryReport();
-      String where = "mode " + mode + ", damage from " + damageFrom + ", first damaged byte " + firstDamaged
-          + ", size " + newSize + ": " + report;
+      String where =
+          "mode "
+              + mode
+              + ", damage from "
+              + damageFrom
+              + ", first damaged byte "
+              + firstDamaged
+              + ", size "
+              + newSize
+              + ": "
+              + report;
       if (!damaged) {
         assertThat(report.truncations()).as(where).isEmpty();
       } else {
@@ -155,41 +168,50 @@ class RecoveryCorruptionTest {
       assertThat(store.executedGtids()).as(where).isEqualTo(source.expectedFinalGtids());
     }
     for (String f : source.files) {
-      assertThat(Files.readAllBytes(d.resolve(f))).as("resumed " + f).isEqualTo(source.bytes.get(f));
+      assertThat(Files.readAllBytes(d.resolve(f)))
+          .as("resumed " + f)
+          .isEqualTo(source.bytes.get(f));
     }
   }
 
   @Test
   void aFlipInAClosedFileIsFoundByVerify() {
-    RandomCases.check("verify finds flips in closed files", 100, r -> {
-      try {
-        int which = r.nextInt(SOURCES.size());
-        SourceBinlog source = SOURCES.get(which);
-        Path d = dir.resolve("verify-" + caseNo++);
-        Stores.copyDirectory(BASELINES.get(which), d);
-        String victim = source.files.get(r.nextInt(source.files.size() - 1));
-        long size = source.bytes.get(victim).length;
-        long at = (long) (r.nextDouble() * size);
-        int mask = 1 + r.nextInt(255);
-        if (at == IN_USE_BYTE) {
-          mask |= 2;
-        }
-        flip(d.resolve(victim), at, mask);
-        try (BinlogStore store = BinlogStore.open(Stores.config(d, source).build())) {
-          assertThat(store.recoveryReport().filesScanned()).as("only the tail is read").isEqualTo(1);
-          FileVerification v = store.verify(victim);
-          assertThat(v.ok()).as(v.toString()).isFalse();
-          assertThat(v.problemOffset()).as(v.toString()).isEqualTo(at < 4 ? 0 : Stores.eventContaining(source, victim, at));
-          for (String other : source.files) {
-            if (!other.equals(victim)) {
-              assertThat(store.verify(other).ok()).as(other).isTrue();
+    RandomCases.check(
+        "verify finds flips in closed files",
+        100,
+        r -> {
+          try {
+            int which = r.nextInt(SOURCES.size());
+            SourceBinlog source = SOURCES.get(which);
+            Path d = dir.resolve("verify-" + caseNo++);
+            Stores.copyDirectory(BASELINES.get(which), d);
+            String victim = source.files.get(r.nextInt(source.files.size() - 1));
+            long size = source.bytes.get(victim).length;
+            long at = (long) (r.nextDouble() * size);
+            int mask = 1 + r.nextInt(255);
+            if (at == IN_USE_BYTE) {
+              mask |= 2;
             }
+            flip(d.resolve(victim), at, mask);
+            try (BinlogStore store = BinlogStore.open(Stores.config(d, source).build())) {
+              assertThat(store.recoveryReport().filesScanned())
+                  .as("only the tail is read")
+                  .isEqualTo(1);
+              FileVerification v = store.verify(victim);
+              assertThat(v.ok()).as(v.toString()).isFalse();
+              assertThat(v.problemOffset())
+                  .as(v.toString())
+                  .isEqualTo(at < 4 ? 0 : Stores.eventContaining(source, victim, at));
+              for (String other : source.files) {
+                if (!other.equals(victim)) {
+                  assertThat(store.verify(other).ok()).as(other).isTrue();
+                }
+              }
+            }
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
           }
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
+        });
   }
 
   @Test
@@ -203,9 +225,10 @@ class RecoveryCorruptionTest {
         assertThat(report.clean()).as(report.toString()).isTrue();
         assertThat(report.filesScanned()).isEqualTo(1);
         // The clean close wrote a checkpoint at the end: only the FORMAT_DESCRIPTION is read back.
-        assertThat(report.bytesScanned()).isLessThanOrEqualTo(source.bytes.get(source.lastFile()).length);
+        assertThat(report.bytesScanned())
+            .isLessThanOrEqualTo(source.bytes.get(source.lastFile()).length);
         assertThat(store.executedGtids()).isEqualTo(source.expectedFinalGtids());
-        Map<String, FileMetadata> byName = new java.util.HashMap<>();
+        Map<String, FileMetadata> byName = new HashMap<>();
         store.files().forEach(f -> byName.put(f.name(), f));
         assertThat(store.purgedGtids()).isEqualTo(byName.get(source.files.get(0)).gtidsAtStart());
       }

@@ -46,10 +46,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.slf4j.LoggerFactory;
 
 /**
- * Fuzz target for crash recovery (docs/fuzzing.md): a store holding a real server's binlog (two closed files
- * and the first transactions of the third, from the protocol fixtures) whose last file then gets fuzzed bytes
- * appended, overwritten, inserted or written after a cut, is opened; {@link BinlogStore#open} runs
- * {@link StoreRecovery}. The input:
+ * Fuzz target for crash recovery (docs/fuzzing.md): a store holding a real server's binlog (two
+ * closed files and the first transactions of the third, from the protocol fixtures) whose last file
+ * then gets fuzzed bytes appended, overwritten, inserted or written after a cut, is opened; {@link
+ * BinlogStore#open} runs {@link StoreRecovery}. The input:
  *
  * <pre>
  *   u8    flags: bit 0 MariaDB source (else MySQL); bit 1 repair the damaged events' CRC32 and bit 2 their
@@ -61,19 +61,22 @@ import org.slf4j.LoggerFactory;
  *   rest  the bytes
  * </pre>
  *
- * Contract, checked against an independent reading of the damaged file with protocol classes only: recovery
- * keeps exactly the file's bytes up to the last transaction boundary before the first event that is cut
- * short, fails its checksum, has a wrong log_pos, breaks the transaction structure, follows a ROTATE or STOP,
- * or is a ROTATE, PREVIOUS_GTIDS or GTID_LIST the store could never have written (nothing partial or corrupt
- * is kept, nothing valid is dropped); removes the file when its FORMAT_DESCRIPTION is not intact; reports the
- * cut; rebuilds the GTID set at the cut; leaves the closed files alone; and fails only with
- * {@link StoreCorruptException} when the file's FORMAT_DESCRIPTION is of the other flavour. The kept file reads
- * back with no error and ends at a transaction boundary.
+ * Contract, checked against an independent reading of the damaged file with protocol classes only:
+ * recovery keeps exactly the file's bytes up to the last transaction boundary before the first
+ * event that is cut short, fails its checksum, has a wrong log_pos, breaks the transaction
+ * structure, follows a ROTATE or STOP, or is a ROTATE, PREVIOUS_GTIDS or GTID_LIST the store could
+ * never have written (nothing partial or corrupt is kept, nothing valid is dropped); removes the
+ * file when its FORMAT_DESCRIPTION is not intact; reports the cut; rebuilds the GTID set at the
+ * cut; leaves the closed files alone; and fails only with {@link StoreCorruptException} when the
+ * file's FORMAT_DESCRIPTION is of the other flavour. The kept file reads back with no error and
+ * ends at a transaction boundary.
  */
 class RecoveryFuzzTest {
   private static final int MAX_EVENT_SIZE = 1 << 16;
+
   /** The stored part of the third file ends at its last transaction boundary below this. */
   private static final int TAIL_BYTES = 12_000;
+
   private static final long IN_USE_BYTE = BinlogFile.IN_USE_FLAG_OFFSET;
 
   private static Path root;
@@ -86,10 +89,15 @@ class RecoveryFuzzTest {
   static void baselines() throws IOException {
     Logger storageLog = (Logger) LoggerFactory.getLogger("org.binlogrelay.storage");
     storageLogLevel = storageLog.getLevel();
-    storageLog.setLevel(Level.ERROR); // each recovery logs its cuts at WARN: millions of lines when fuzzing
+    storageLog.setLevel(
+        Level.ERROR); // each recovery logs its cuts at WARN: millions of lines when fuzzing
     Path shm = Paths.get("/dev/shm");
-    root = Files.createTempDirectory(Files.isDirectory(shm) && Files.isWritable(shm) ? shm
-        : Paths.get(System.getProperty("java.io.tmpdir")), "recovery-fuzz");
+    root =
+        Files.createTempDirectory(
+            Files.isDirectory(shm) && Files.isWritable(shm)
+                ? shm
+                : Paths.get(System.getProperty("java.io.tmpdir")),
+            "recovery-fuzz");
     mysql = Baseline.of(SourceBinlog.mysql(), root.resolve("baseline-mysql"));
     mariadb = Baseline.of(SourceBinlog.mariadb(), root.resolve("baseline-mariadb"));
   }
@@ -108,11 +116,17 @@ class RecoveryFuzzTest {
       byte[] file = source.bytes.get(tail);
       long target = tailEnd(source);
       // the transactions after the stored part: a crash in the middle of copying them
-      byte[] next = Arrays.copyOfRange(file, (int) target, (int) Math.min(file.length, target + 3000));
+      byte[] next =
+          Arrays.copyOfRange(file, (int) target, (int) Math.min(file.length, target + 3000));
       seeds.add(input(flavor, 0, 0, next));
       seeds.add(input(flavor | 8, 0, 0, next));
       // the last transactions again, after a cut a few hundred bytes back, with repaired log_pos
-      seeds.add(input(flavor | 4 | (2 << 4), 0, 400, Arrays.copyOfRange(file, (int) target - 400, (int) target)));
+      seeds.add(
+          input(
+              flavor | 4 | (2 << 4),
+              0,
+              400,
+              Arrays.copyOfRange(file, (int) target - 400, (int) target)));
       // a flipped byte in the middle of the stored part, metadata gone
       seeds.add(input(flavor | 8 | (1 << 4), 0, 700, new byte[] {0x5a}));
       // the first file's ROTATE and STOP appended (a file that was closed after all)
@@ -120,7 +134,12 @@ class RecoveryFuzzTest {
       List<byte[]> events = events(first);
       seeds.add(input(flavor | 2 | 4, 1, 0, events.get(events.size() - 1)));
       // the same events inserted before the last transaction, repaired
-      seeds.add(input(flavor | 2 | 4 | (3 << 4), 2, 300, concat(events.subList(2, Math.min(8, events.size())))));
+      seeds.add(
+          input(
+              flavor | 2 | 4 | (3 << 4),
+              2,
+              300,
+              concat(events.subList(2, Math.min(8, events.size())))));
     }
     return seeds.stream().map(s -> arguments((Object) s));
   }
@@ -151,19 +170,26 @@ class RecoveryFuzzTest {
       }
       byte[] stored = base.tailBytes;
       int at = (int) Math.max(checkpoint, stored.length - back);
-      byte[] damaged = switch (mode) {
-        case 0 -> concat(List.of(stored, payload));
-        case 1 -> overwrite(stored, at, payload);
-        case 2 -> concat(List.of(Arrays.copyOf(stored, at), payload));
-        default -> concat(List.of(Arrays.copyOf(stored, at), payload, Arrays.copyOfRange(stored, at, stored.length)));
-      };
+      byte[] damaged =
+          switch (mode) {
+            case 0 -> concat(List.of(stored, payload));
+            case 1 -> overwrite(stored, at, payload);
+            case 2 -> concat(List.of(Arrays.copyOf(stored, at), payload));
+            default ->
+                concat(
+                    List.of(
+                        Arrays.copyOf(stored, at),
+                        payload,
+                        Arrays.copyOfRange(stored, at, stored.length)));
+          };
       EventRepair.repair(damaged, 4, (flags & 2) != 0, (flags & 4) != 0);
       Files.write(d.resolve(base.tail), damaged);
 
       Expected expected = Expected.of(damaged, base);
       StoreConfig config = Stores.config(d, base.source).maxEventSize(MAX_EVENT_SIZE).build();
       if (expected.otherFlavor) {
-        assertThatThrownBy(() -> BinlogStore.open(config)).isInstanceOf(StoreCorruptException.class);
+        assertThatThrownBy(() -> BinlogStore.open(config))
+            .isInstanceOf(StoreCorruptException.class);
         return;
       }
       try (BinlogStore store = BinlogStore.open(config)) {
@@ -174,22 +200,27 @@ class RecoveryFuzzTest {
     }
   }
 
-  private static void check(BinlogStore store, Baseline base, Path d, byte[] damaged, Expected expected)
+  private static void check(
+      BinlogStore store, Baseline base, Path d, byte[] damaged, Expected expected)
       throws IOException {
     RecoveryReport report = store.recoveryReport();
     String where = expected + "; recovery: " + report;
     for (String closed : base.source.files.subList(0, base.source.files.size() - 1)) {
-      assertThat(Files.readAllBytes(d.resolve(closed))).as("closed file %s", closed)
+      assertThat(Files.readAllBytes(d.resolve(closed)))
+          .as("closed file %s", closed)
           .isEqualTo(base.source.bytes.get(closed));
     }
     Path tail = d.resolve(base.tail);
     if (expected.removed) {
       assertThat(Files.exists(tail)).as(where).isFalse();
       assertThat(store.executedGtids()).as(where).isEqualTo(base.before);
-      assertThat(report.truncations()).as(where).anySatisfy(t -> {
-        assertThat(t.file()).isEqualTo(base.tail);
-        assertThat(t.offset()).isZero();
-      });
+      assertThat(report.truncations())
+          .as(where)
+          .anySatisfy(
+              t -> {
+                assertThat(t.file()).isEqualTo(base.tail);
+                assertThat(t.offset()).isZero();
+              });
       return;
     }
     byte[] kept = Files.readAllBytes(tail);
@@ -197,21 +228,31 @@ class RecoveryFuzzTest {
     byte[] want = Arrays.copyOf(damaged, (int) expected.cut);
     if (kept.length > IN_USE_BYTE) {
       assertThat(kept[(int) IN_USE_BYTE] & EventHeader.LOG_EVENT_BINLOG_IN_USE_F)
-          .as("in-use flag; %s", where).isEqualTo(expected.ending == FileMetadata.Ending.NONE ? 1 : 0);
+          .as("in-use flag; %s", where)
+          .isEqualTo(expected.ending == FileMetadata.Ending.NONE ? 1 : 0);
       want[(int) IN_USE_BYTE] = kept[(int) IN_USE_BYTE];
     }
-    assertThat(kept).as("the kept bytes are the damaged file's first %d; %s", expected.cut, where).isEqualTo(want);
+    assertThat(kept)
+        .as("the kept bytes are the damaged file's first %d; %s", expected.cut, where)
+        .isEqualTo(want);
     assertThat(store.executedGtids()).as(where).isEqualTo(expected.gtids);
-    assertThat(store.file(base.tail)).as(where).hasValueSatisfying(f -> {
-      assertThat(f.ending()).isEqualTo(expected.ending);
-      assertThat(f.size()).isEqualTo(expected.cut);
-    });
+    assertThat(store.file(base.tail))
+        .as(where)
+        .hasValueSatisfying(
+            f -> {
+              assertThat(f.ending()).isEqualTo(expected.ending);
+              assertThat(f.size()).isEqualTo(expected.cut);
+            });
     if (expected.cut < damaged.length) {
-      assertThat(report.truncations()).as(where).singleElement().satisfies(t -> {
-        assertThat(t.file()).isEqualTo(base.tail);
-        assertThat(t.offset()).isEqualTo(expected.cut);
-        assertThat(t.bytes()).isEqualTo(damaged.length - expected.cut);
-      });
+      assertThat(report.truncations())
+          .as(where)
+          .singleElement()
+          .satisfies(
+              t -> {
+                assertThat(t.file()).isEqualTo(base.tail);
+                assertThat(t.offset()).isEqualTo(expected.cut);
+                assertThat(t.bytes()).isEqualTo(damaged.length - expected.cut);
+              });
     } else {
       assertThat(report.truncations()).as(where).isEmpty();
     }
@@ -221,11 +262,17 @@ class RecoveryFuzzTest {
   }
 
   /**
-   * What recovery must make of a damaged last file, read with protocol classes only: the last transaction
-   * boundary before the first event that is not right, the GTID set there, and how the file ends.
+   * What recovery must make of a damaged last file, read with protocol classes only: the last
+   * transaction boundary before the first event that is not right, the GTID set there, and how the
+   * file ends.
    */
-  private record Expected(boolean removed, boolean otherFlavor, long cut, GtidSet gtids,
-      FileMetadata.Ending ending, String problem) {
+  private record Expected(
+      boolean removed,
+      boolean otherFlavor,
+      long cut,
+      GtidSet gtids,
+      FileMetadata.Ending ending,
+      String problem) {
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     static Expected of(byte[] file, Baseline base) {
@@ -234,10 +281,11 @@ class RecoveryFuzzTest {
       try {
         parser = new BinlogFileParser(file, MAX_EVENT_SIZE);
       } catch (CorruptEventException badMagic) {
-        return new Expected(true, false, 0, base.before, FileMetadata.Ending.NONE, badMagic.getMessage());
+        return new Expected(
+            true, false, 0, base.before, FileMetadata.Ending.NONE, badMagic.getMessage());
       }
-      TransactionBoundaries tracker = mysqlFlavor ? new MysqlTransactionBoundaries(4)
-          : new MariadbTransactionBoundaries(4);
+      TransactionBoundaries tracker =
+          mysqlFlavor ? new MysqlTransactionBoundaries(4) : new MariadbTransactionBoundaries(4);
       GtidSet running = base.before.copy();
       GtidSet atBoundary = base.before.copy();
       FormatDescriptionEvent format = null;
@@ -318,18 +366,28 @@ class RecoveryFuzzTest {
     }
   }
 
-  /** A store filled from a fixture up to a boundary in its last file, closed cleanly; shared, never changed. */
-  private record Baseline(SourceBinlog source, Path dir, String tail, byte[] tailBytes, GtidSet before,
+  /**
+   * A store filled from a fixture up to a boundary in its last file, closed cleanly; shared, never
+   * changed.
+   */
+  private record Baseline(
+      SourceBinlog source,
+      Path dir,
+      String tail,
+      byte[] tailBytes,
+      GtidSet before,
       List<Long> checkpoints) {
 
     static Baseline of(SourceBinlog source, Path dir) throws IOException {
       String tail = source.lastFile();
       long target = tailEnd(source);
-      try (BinlogStore store = BinlogStore.open(Stores.config(dir, source).maxEventSize(MAX_EVENT_SIZE).build())) {
+      try (BinlogStore store =
+          BinlogStore.open(Stores.config(dir, source).maxEventSize(MAX_EVENT_SIZE).build())) {
         String current = null;
         store.startStream();
         for (BinlogEvent e : source.dumpStream(Position.startOf(source.files.get(0)))) {
-          if (e.type() == EventType.ROTATE && e.header().hasFlag(EventHeader.LOG_EVENT_ARTIFICIAL_F)) {
+          if (e.type() == EventType.ROTATE
+              && e.header().hasFlag(EventHeader.LOG_EVENT_ARTIFICIAL_F)) {
             current = RotateEvent.parse(e).nextFile();
           }
           store.append(e);
@@ -343,7 +401,8 @@ class RecoveryFuzzTest {
       NavigableMap<Long, GtidSet> boundaries = source.boundariesOf(tail);
       long fdeEnd = 4 + EventHeader.parse(source.bytes.get(tail), 4).eventSize();
       List<Long> checkpoints = List.copyOf(boundaries.subMap(fdeEnd, true, target, true).keySet());
-      return new Baseline(source, dir, tail, tailBytes, boundaries.firstEntry().getValue(), checkpoints);
+      return new Baseline(
+          source, dir, tail, tailBytes, boundaries.firstEntry().getValue(), checkpoints);
     }
   }
 

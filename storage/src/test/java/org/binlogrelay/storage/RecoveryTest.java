@@ -19,10 +19,12 @@ import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The states a crash (or an operator) can leave a store directory in, and what recovery makes of them. */
+/**
+ * The states a crash (or an operator) can leave a store directory in, and what recovery makes of
+ * them.
+ */
 class RecoveryTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private final SourceBinlog source = SourceBinlog.mysql();
   private final String first = source.files.get(0);
@@ -43,15 +45,19 @@ class RecoveryTest {
       store.startStream();
       for (BinlogEvent e : source.dumpStream(Position.startOf(first))) {
         store.append(e);
-        if (e.type() == EventType.ROTATE && !e.header().hasFlag(EventHeader.LOG_EVENT_ARTIFICIAL_F)
-            && store.currentFile().isEmpty() && store.files().get(store.files().size() - 1).name().equals(file)) {
+        if (e.type() == EventType.ROTATE
+            && !e.header().hasFlag(EventHeader.LOG_EVENT_ARTIFICIAL_F)
+            && store.currentFile().isEmpty()
+            && store.files().get(store.files().size() - 1).name().equals(file)) {
           return;
         }
       }
     }
   }
 
-  /** Recovers, checks the store is the source up to {@code end}, resumes to the end, checks it all. */
+  /**
+   * Recovers, checks the store is the source up to {@code end}, resumes to the end, checks it all.
+   */
   private void assertRecoversTo(BinlogStore store, Position end, boolean open) throws IOException {
     assertThat(store.readableEnd()).isEqualTo(end);
     Stores.assertPrefixOfSource(dir, source, end, open);
@@ -75,11 +81,14 @@ class RecoveryTest {
     Files.delete(dir.resolve(MetadataFile.nameFor(third)));
     try (BinlogStore store = open()) {
       RecoveryReport report = store.recoveryReport();
-      assertThat(report.truncations()).singleElement().satisfies(t -> {
-        assertThat(t.file()).isEqualTo(third);
-        assertThat(t.bytes()).isEqualTo(4);
-        assertThat(t.reason()).contains("no complete FORMAT_DESCRIPTION");
-      });
+      assertThat(report.truncations())
+          .singleElement()
+          .satisfies(
+              t -> {
+                assertThat(t.file()).isEqualTo(third);
+                assertThat(t.bytes()).isEqualTo(4);
+                assertThat(t.reason()).contains("no complete FORMAT_DESCRIPTION");
+              });
       assertThat(Files.exists(dir.resolve(third))).isFalse();
       assertThat(report.nextUpstreamPosition()).isEqualTo(Position.startOf(third));
       assertThat(store.startStream()).contains(Position.startOf(third));
@@ -93,12 +102,14 @@ class RecoveryTest {
     Files.write(dir.resolve(third), new byte[0]);
     try (BinlogStore store = open()) {
       assertThat(store.recoveryReport().actions()).anyMatch(a -> a.contains("added " + third));
-      assertThat(store.recoveryReport().truncations()).singleElement()
+      assertThat(store.recoveryReport().truncations())
+          .singleElement()
           .satisfies(t -> assertThat(t.file()).isEqualTo(third));
       assertThat(store.startStream()).contains(Position.startOf(third));
       assertRecoversTo(store, endOf(second), false);
     }
-    assertThat(Files.readAllLines(dir.resolve("binlog.index"))).containsExactly("./" + first, "./" + second, "./" + third);
+    assertThat(Files.readAllLines(dir.resolve("binlog.index")))
+        .containsExactly("./" + first, "./" + second, "./" + third);
   }
 
   @Test
@@ -107,7 +118,8 @@ class RecoveryTest {
     Files.write(dir.resolve(third), Arrays.copyOf(source.bytes.get(third), 4 + 50));
     Files.delete(dir.resolve(MetadataFile.nameFor(third)));
     try (BinlogStore store = open()) {
-      assertThat(store.recoveryReport().truncations()).singleElement()
+      assertThat(store.recoveryReport().truncations())
+          .singleElement()
           .satisfies(t -> assertThat(t.reason()).contains("no complete FORMAT_DESCRIPTION"));
       assertThat(store.startStream()).contains(Position.startOf(third));
       assertRecoversTo(store, endOf(second), false);
@@ -122,7 +134,8 @@ class RecoveryTest {
     Files.delete(dir.resolve(MetadataFile.nameFor(third)));
     try (BinlogStore store = open()) {
       Position end = new Position(third, fdeEnd);
-      assertThat(store.recoveryReport().truncations()).singleElement()
+      assertThat(store.recoveryReport().truncations())
+          .singleElement()
           .satisfies(t -> assertThat(t.offset()).isEqualTo(fdeEnd));
       assertThat(store.startStream()).contains(end);
       assertRecoversTo(store, end, true);
@@ -130,10 +143,10 @@ class RecoveryTest {
   }
 
   /**
-   * Found by RecoveryFuzzTest (RecoveryFuzzTestInputs/recoverDamagedTail/crash-9762a040...): a PREVIOUS_GTIDS
-   * event with a valid CRC32 but a body that does not parse was reported as the problem, yet kept, with the
-   * events after it: the transaction tracker had already moved its boundary past the event when the GTID set
-   * was read.
+   * Found by RecoveryFuzzTest (RecoveryFuzzTestInputs/recoverDamagedTail/crash-9762a040...): a
+   * PREVIOUS_GTIDS event with a valid CRC32 but a body that does not parse was reported as the
+   * problem, yet kept, with the events after it: the transaction tracker had already moved its
+   * boundary past the event when the GTID set was read.
    */
   @Test
   void aPreviousGtidsWhoseBodyDoesNotParseIsCutEvenWithAValidChecksum() throws IOException {
@@ -147,28 +160,34 @@ class RecoveryTest {
     Files.delete(dir.resolve(MetadataFile.nameFor(third)));
     try (BinlogStore store = open()) {
       Position end = new Position(third, previousGtids);
-      assertThat(store.recoveryReport().truncations()).singleElement().satisfies(t -> {
-        assertThat(t.offset()).isEqualTo(previousGtids);
-        assertThat(t.problemOffset()).isEqualTo(previousGtids);
-        assertThat(t.reason()).contains("GTID set");
-      });
+      assertThat(store.recoveryReport().truncations())
+          .singleElement()
+          .satisfies(
+              t -> {
+                assertThat(t.offset()).isEqualTo(previousGtids);
+                assertThat(t.problemOffset()).isEqualTo(previousGtids);
+                assertThat(t.reason()).contains("GTID set");
+              });
       assertThat(store.startStream()).contains(end);
       assertRecoversTo(store, end, true);
     }
   }
 
   /**
-   * Found by RecoveryFuzzTest (RecoveryFuzzTestInputs/recoverDamagedTail/crash-3700c06d...): a ROTATE with a
-   * valid CRC32 that names no binlog file (or continues elsewhere than offset 4) was kept, closing the file, and
-   * the store then asked the primary to stream from that name. A malformed ROTATE body made recovery itself
-   * fail with a ProtocolException. Both are damage the writer can never have written, and are cut.
+   * Found by RecoveryFuzzTest (RecoveryFuzzTestInputs/recoverDamagedTail/crash-3700c06d...): a
+   * ROTATE with a valid CRC32 that names no binlog file (or continues elsewhere than offset 4) was
+   * kept, closing the file, and the store then asked the primary to stream from that name. A
+   * malformed ROTATE body made recovery itself fail with a ProtocolException. Both are damage the
+   * writer can never have written, and are cut.
    */
   @Test
   void aRotateTheWriterNeverWritesIsCut() throws IOException {
     byte[] good = source.openPrefix(third, source.bytes.get(third).length);
-    List<byte[]> rotates = List.of(rotate(good.length, new RotateEvent(4, "../../etc/passwd").encodeBody()),
-        rotate(good.length, new RotateEvent(1234, "binlog.000004").encodeBody()),
-        rotate(good.length, new byte[] {1, 2, 3}));
+    List<byte[]> rotates =
+        List.of(
+            rotate(good.length, new RotateEvent(4, "../../etc/passwd").encodeBody()),
+            rotate(good.length, new RotateEvent(1234, "binlog.000004").encodeBody()),
+            rotate(good.length, new byte[] {1, 2, 3}));
     for (byte[] bad : rotates) {
       Path d = dir.resolve("case-" + rotates.indexOf(bad));
       Stores.fill(d, source);
@@ -176,19 +195,24 @@ class RecoveryTest {
       System.arraycopy(bad, 0, file, good.length, bad.length);
       Files.write(d.resolve(third), file);
       try (BinlogStore store = BinlogStore.open(Stores.config(d, source).build())) {
-        assertThat(store.recoveryReport().truncations()).singleElement().satisfies(t -> {
-          assertThat(t.offset()).isEqualTo(good.length);
-          assertThat(t.reason()).contains("ROTATE");
-        });
+        assertThat(store.recoveryReport().truncations())
+            .singleElement()
+            .satisfies(
+                t -> {
+                  assertThat(t.offset()).isEqualTo(good.length);
+                  assertThat(t.reason()).contains("ROTATE");
+                });
         assertThat(store.startStream()).contains(new Position(third, good.length));
-        assertThat(store.file(third)).hasValueSatisfying(f -> assertThat(f.ending()).isEqualTo(FileMetadata.Ending.NONE));
+        assertThat(store.file(third))
+            .hasValueSatisfying(f -> assertThat(f.ending()).isEqualTo(FileMetadata.Ending.NONE));
       }
     }
   }
 
   private static byte[] rotate(long at, byte[] body) {
     long end = at + EventHeader.SIZE + body.length + BinlogChecksum.SIZE;
-    return BinlogEvent.assemble(new EventHeader(1_795_319_900L, EventType.ROTATE.code(), 1, 0, end, 0), body, true)
+    return BinlogEvent.assemble(
+            new EventHeader(1_795_319_900L, EventType.ROTATE.code(), 1, 0, end, 0), body, true)
         .toByteArray();
   }
 
@@ -207,7 +231,9 @@ class RecoveryTest {
   void aMissingFileInTheMiddleIsNotRepairedSilently() throws IOException {
     Stores.fill(dir, source);
     Files.delete(dir.resolve(second));
-    assertThatThrownBy(this::open).isInstanceOf(StoreCorruptException.class).hasMessageContaining(second)
+    assertThatThrownBy(this::open)
+        .isInstanceOf(StoreCorruptException.class)
+        .hasMessageContaining(second)
         .hasMessageContaining("hole");
   }
 
@@ -217,7 +243,8 @@ class RecoveryTest {
     Files.delete(dir.resolve(first));
     try (BinlogStore store = open()) {
       assertThat(store.files()).extracting(FileMetadata::name).containsExactly(second, third);
-      assertThat(store.purgedGtids()).isEqualTo(source.boundariesOf(second).firstEntry().getValue());
+      assertThat(store.purgedGtids())
+          .isEqualTo(source.boundariesOf(second).firstEntry().getValue());
     }
   }
 
@@ -227,7 +254,9 @@ class RecoveryTest {
     index(first, second);
     try (BinlogStore store = open()) {
       assertThat(store.recoveryReport().actions()).anyMatch(a -> a.contains("added " + third));
-      assertThat(store.files()).extracting(FileMetadata::name).containsExactly(first, second, third);
+      assertThat(store.files())
+          .extracting(FileMetadata::name)
+          .containsExactly(first, second, third);
       assertThat(store.executedGtids()).isEqualTo(source.expectedFinalGtids());
     }
   }
@@ -271,8 +300,13 @@ class RecoveryTest {
   @Test
   void aTailEndedByRotateButNotYetClosedIsClosed() throws IOException {
     fillUntilRotateOf(second);
-    // As if the crash came before the syncer's close job: an open checkpoint, the in-use flag still set.
-    Stores.writeCheckpoint(dir, source, second, source.boundariesOf(second).higherKey(200L),
+    // As if the crash came before the syncer's close job: an open checkpoint, the in-use flag still
+    // set.
+    Stores.writeCheckpoint(
+        dir,
+        source,
+        second,
+        source.boundariesOf(second).higherKey(200L),
         source.boundariesOf(second).firstEntry().getValue());
     try (RandomAccessFile f = new RandomAccessFile(dir.resolve(second).toFile(), "rw")) {
       f.seek(BinlogFile.IN_USE_FLAG_OFFSET);
@@ -313,7 +347,8 @@ class RecoveryTest {
     SourceBinlog mariadb = SourceBinlog.mariadb();
     Stores.fill(dir, mariadb);
     assertThatThrownBy(() -> BinlogStore.open(StoreConfig.builder(dir, GtidFlavor.MYSQL).build()))
-        .isInstanceOf(StoreCorruptException.class).hasMessageContaining("configured for MYSQL");
+        .isInstanceOf(StoreCorruptException.class)
+        .hasMessageContaining("configured for MYSQL");
   }
 
   @Test

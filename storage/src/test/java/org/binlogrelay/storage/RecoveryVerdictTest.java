@@ -15,13 +15,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link StoreRecovery#recoverFile}, the per-file step of recovery: the verdict for each kind of file and what it
- * says was cut, without writing ({@link ReadOnlyRecovery}: nothing on disk changes) and in place ({@link
- * InPlaceRecovery}: the same cut made on disk). Whole recoveries are in {@link RecoveryTest}.
+ * {@link StoreRecovery#recoverFile}, the per-file step of recovery: the verdict for each kind of
+ * file and what it says was cut, without writing ({@link ReadOnlyRecovery}: nothing on disk
+ * changes) and in place ({@link InPlaceRecovery}: the same cut made on disk). Whole recoveries are
+ * in {@link RecoveryTest}.
  */
 class RecoveryVerdictTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private final SourceBinlog source = SourceBinlog.mysql();
   private final List<String> names = source.files;
@@ -30,7 +30,9 @@ class RecoveryVerdictTest {
     StoreDirectory d = new StoreDirectory(dir);
     BinlogFlavor flavor = BinlogFlavor.of(source.flavor);
     StoreConfig config = Stores.config(dir, source).build();
-    return inPlace ? new StoreRecovery(d, flavor, config) : StoreRecovery.withoutWriting(d, flavor, config);
+    return inPlace
+        ? new StoreRecovery(d, flavor, config)
+        : StoreRecovery.withoutWriting(d, flavor, config);
   }
 
   private GtidSet gtidsAtEndOf(String file) {
@@ -68,12 +70,15 @@ class RecoveryVerdictTest {
         assertThat(v.cut().offset()).isEqualTo(boundary);
         assertThat(v.cut().bytes()).isEqualTo(torn - boundary);
         assertThat(v.kept().size()).isEqualTo(boundary);
-        assertThat(v.gtidsAtEnd()).isEqualTo(Stores.sourceGtidsAt(source, new Position(tail, boundary)));
+        assertThat(v.gtidsAtEnd())
+            .isEqualTo(Stores.sourceGtidsAt(source, new Position(tail, boundary)));
         assertThat(v.endsStore()).isTrue();
       } finally {
         open.tail().file.close();
       }
-      assertThat(Files.size(dir.resolve(tail))).as("in place: " + inPlace).isEqualTo(inPlace ? boundary : torn);
+      assertThat(Files.size(dir.resolve(tail)))
+          .as("in place: " + inPlace)
+          .isEqualTo(inPlace ? boundary : torn);
     }
   }
 
@@ -81,18 +86,21 @@ class RecoveryVerdictTest {
   void aFileWithoutACompleteFormatDescriptionIsRemoved() throws IOException {
     Stores.fill(dir, source);
     String last = names.get(names.size() - 1);
-    String next = last.substring(0, last.lastIndexOf('.') + 1)
-        + String.format("%06d", BinlogFileName.sequence(last) + 1);
+    String next =
+        last.substring(0, last.lastIndexOf('.') + 1)
+            + String.format("%06d", BinlogFileName.sequence(last) + 1);
     Files.write(dir.resolve(next), Arrays.copyOf(source.bytes.get(last), 4));
     List<String> withNext = new ArrayList<>(names);
     withNext.add(next);
     GtidSet before = gtidsAtEndOf(last);
     for (boolean inPlace : new boolean[] {false, true}) {
-      StoreRecovery.Verdict v = recovery(inPlace).recoverFile(withNext, withNext.size() - 1, before);
+      StoreRecovery.Verdict v =
+          recovery(inPlace).recoverFile(withNext, withNext.size() - 1, before);
       assertThat(v).isInstanceOf(StoreRecovery.Verdict.Removed.class);
       assertThat(((StoreRecovery.Verdict.Removed) v).name()).isEqualTo(next);
       assertThat(v.gtidsAtEnd()).isEqualTo(before);
-      assertThat(v.cut()).extracting(Truncation::file, Truncation::offset, Truncation::bytes, Truncation::reason)
+      assertThat(v.cut())
+          .extracting(Truncation::file, Truncation::offset, Truncation::bytes, Truncation::reason)
           .containsExactly(next, 0L, 4L, "holds no complete FORMAT_DESCRIPTION");
       assertThat(v.kept()).isNull();
       assertThat(v.endsStore()).isTrue();

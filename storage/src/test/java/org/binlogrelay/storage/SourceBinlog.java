@@ -33,11 +33,11 @@ import org.binlogrelay.protocol.txn.Transaction;
 import org.binlogrelay.protocol.txn.TransactionBoundaries;
 
 /**
- * Test side: a real server's binlog files (the protocol module's fixtures) as the source a store copies,
- * with an independent account of them made only with protocol classes: the transaction boundaries of each
- * file and the GTID set at each one. {@link #dumpStream} replays the files as a primary's dump thread sends
- * them (artificial ROTATE, FORMAT_DESCRIPTION with the in-use flag cleared, or with log_pos 0 mid-file,
- * events, ...).
+ * Test side: a real server's binlog files (the protocol module's fixtures) as the source a store
+ * copies, with an independent account of them made only with protocol classes: the transaction
+ * boundaries of each file and the GTID set at each one. {@link #dumpStream} replays the files as a
+ * primary's dump thread sends them (artificial ROTATE, FORMAT_DESCRIPTION with the in-use flag
+ * cleared, or with log_pos 0 mid-file, events, ...).
  */
 final class SourceBinlog {
   static final int MAX_EVENT_SIZE = 16 << 20;
@@ -47,6 +47,7 @@ final class SourceBinlog {
   final List<String> files;
   final Map<String, byte[]> bytes = new LinkedHashMap<>();
   final Properties expected = new Properties();
+
   /** Per file: boundary offset to the GTID set there. */
   final Map<String, NavigableMap<Long, GtidSet>> boundaries = new LinkedHashMap<>();
 
@@ -96,7 +97,8 @@ final class SourceBinlog {
   private InputStream resource(String name) {
     InputStream in = SourceBinlog.class.getResourceAsStream("/fixtures/" + directory + "/" + name);
     if (in == null) {
-      throw new IllegalStateException("fixture " + directory + "/" + name + " missing from the test classpath");
+      throw new IllegalStateException(
+          "fixture " + directory + "/" + name + " missing from the test classpath");
     }
     return in;
   }
@@ -107,7 +109,8 @@ final class SourceBinlog {
 
   /** The server's own final GTID state from expected.properties. */
   GtidSet expectedFinalGtids() {
-    return flavor == GtidFlavor.MYSQL ? MysqlGtidSet.parse(expected.getProperty("gtid_executed"))
+    return flavor == GtidFlavor.MYSQL
+        ? MysqlGtidSet.parse(expected.getProperty("gtid_executed"))
         : MariadbGtidSet.parse(expected.getProperty("gtid_binlog_state"));
   }
 
@@ -119,8 +122,10 @@ final class SourceBinlog {
   private GtidSet walk(String name, GtidSet before) {
     byte[] file = bytes.get(name);
     BinlogFileParser parser = new BinlogFileParser(file, MAX_EVENT_SIZE);
-    TransactionBoundaries tracker = flavor == GtidFlavor.MYSQL ? new MysqlTransactionBoundaries(4)
-        : new MariadbTransactionBoundaries(4);
+    TransactionBoundaries tracker =
+        flavor == GtidFlavor.MYSQL
+            ? new MysqlTransactionBoundaries(4)
+            : new MariadbTransactionBoundaries(4);
     NavigableMap<Long, GtidSet> map = new TreeMap<>();
     GtidSet set = before.copy();
     map.put(4L, set.copy());
@@ -151,12 +156,18 @@ final class SourceBinlog {
     return set;
   }
 
-  /** Transaction boundaries of {@code file} strictly after the FORMAT_DESCRIPTION... all of them, 4 first. */
+  /**
+   * Transaction boundaries of {@code file} strictly after the FORMAT_DESCRIPTION... all of them, 4
+   * first.
+   */
   NavigableMap<Long, GtidSet> boundariesOf(String file) {
     return boundaries.get(file);
   }
 
-  /** Events of {@code file} from offset {@code from} (an event start) to its end, as views of the file. */
+  /**
+   * Events of {@code file} from offset {@code from} (an event start) to its end, as views of the
+   * file.
+   */
   List<BinlogEvent> eventsOf(String file, long from) {
     byte[] b = bytes.get(file);
     boolean checksum = formatOf(file).eventsHaveChecksum();
@@ -176,9 +187,9 @@ final class SourceBinlog {
   }
 
   /**
-   * The dump stream a primary sends for a COM_BINLOG_DUMP at {@code start}: per file an artificial ROTATE,
-   * the FORMAT_DESCRIPTION (log_pos 0 and no creation time when starting mid-file; in-use flag cleared),
-   * then the events; following files from offset 4.
+   * The dump stream a primary sends for a COM_BINLOG_DUMP at {@code start}: per file an artificial
+   * ROTATE, the FORMAT_DESCRIPTION (log_pos 0 and no creation time when starting mid-file; in-use
+   * flag cleared), then the events; following files from offset 4.
    */
   List<BinlogEvent> dumpStream(Position start) {
     List<BinlogEvent> out = new ArrayList<>();
@@ -216,7 +227,8 @@ final class SourceBinlog {
   }
 
   static BinlogEvent artificialRotate(String file, long position, boolean checksum) {
-    EventHeader h = new EventHeader(0, EventType.ROTATE.code(), 1, 0, 0, EventHeader.LOG_EVENT_ARTIFICIAL_F);
+    EventHeader h =
+        new EventHeader(0, EventType.ROTATE.code(), 1, 0, 0, EventHeader.LOG_EVENT_ARTIFICIAL_F);
     return BinlogEvent.assemble(h, new RotateEvent(position, file).encodeBody(), checksum);
   }
 
@@ -235,7 +247,10 @@ final class SourceBinlog {
     return BinlogEvent.wrap(b, e.hasChecksum());
   }
 
-  /** The bytes {@code file} must have in a store after {@code length} bytes were copied, the file still open. */
+  /**
+   * The bytes {@code file} must have in a store after {@code length} bytes were copied, the file
+   * still open.
+   */
   byte[] openPrefix(String file, long length) {
     byte[] b = Arrays.copyOf(bytes.get(file), (int) length);
     if (length > 4 + EventHeader.FLAGS_OFFSET) {

@@ -3,12 +3,15 @@ package org.binlogrelay.storage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
 /** storage/ knows files and nothing about sockets (STYLE.md section 1). */
-@AnalyzeClasses(packages = "org.binlogrelay", importOptions = StorageLayeringTest.MainClassesOnly.class)
+@AnalyzeClasses(
+    packages = "org.binlogrelay",
+    importOptions = StorageLayeringTest.MainClassesOnly.class)
 class StorageLayeringTest {
 
   @ArchTest
@@ -38,7 +41,7 @@ class StorageLayeringTest {
   /** Production classes only, whatever the build directory is called. */
   static final class MainClassesOnly implements ImportOption {
     @Override
-    public boolean includes(com.tngtech.archunit.core.importer.Location location) {
+    public boolean includes(Location location) {
       return !location.contains("/test-classes/");
     }
   }

@@ -15,15 +15,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The stopped state after an I/O error: appends stop, what is complete stays, and either reopening or {@link
- * BinlogStore#tryResume()} recovers and resumes. The fault is injected by closing the open file's channel
- * under the writer, which makes the next write fail with an IOException (without a message, so the error
- * counts as {@link StoreCondition#IO_ERROR}). {@link DiskFullTest} and {@link IoErrorTest} cover disk errors
- * in depth.
+ * The stopped state after an I/O error: appends stop, what is complete stays, and either reopening
+ * or {@link BinlogStore#tryResume()} recovers and resumes. The fault is injected by closing the
+ * open file's channel under the writer, which makes the next write fail with an IOException
+ * (without a message, so the error counts as {@link StoreCondition#IO_ERROR}). {@link DiskFullTest}
+ * and {@link IoErrorTest} cover disk errors in depth.
  */
 class StoreFailureTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void anIoErrorStopsWritesAndReopeningResumes() throws Exception {
@@ -43,12 +42,13 @@ class StoreFailureTest {
     int i = 0;
     BinlogStore store = BinlogStore.open(Stores.config(dir, source).build());
     try {
-      store.addListener(new StoreListener() {
-        @Override
-        public void failed(Throwable cause) {
-          heard.set(cause);
-        }
-      });
+      store.addListener(
+          new StoreListener() {
+            @Override
+            public void failed(Throwable cause) {
+              heard.set(cause);
+            }
+          });
       store.startStream();
       while (lastComplete == null || !store.currentFile().orElse("").equals(source.files.get(1))) {
         Appended a = store.append(stream.get(i++));
@@ -57,10 +57,12 @@ class StoreFailureTest {
         }
       }
       store.sync().join();
-      CompletableFuture<Position> beyond = store.readable().whenReached(new Position(source.lastFile(), 4));
+      CompletableFuture<Position> beyond =
+          store.readable().whenReached(new Position(source.lastFile(), 4));
       openFile(store).close();
       BinlogEvent next = stream.get(i);
-      assertThatThrownBy(() -> store.append(next)).isInstanceOf(IOException.class)
+      assertThatThrownBy(() -> store.append(next))
+          .isInstanceOf(IOException.class)
           .hasMessageContaining("hit an I/O error: writing " + next.length() + " bytes")
           .hasMessageContaining("Check the disk under " + store.directory());
       assertThat(store.failure()).isPresent();
@@ -69,8 +71,10 @@ class StoreFailureTest {
       assertThat(heard.get()).isNotNull();
       assertThat(beyond).as("readers keep waiting; the readable boundary stays").isNotDone();
       assertThat(store.readable().isStopped()).isFalse();
-      assertThatThrownBy(() -> store.append(next)).isInstanceOf(StoreFailedException.class)
-          .isInstanceOf(StoreUnavailableException.class).hasMessageContaining("does not accept writes (IO_ERROR");
+      assertThatThrownBy(() -> store.append(next))
+          .isInstanceOf(StoreFailedException.class)
+          .isInstanceOf(StoreUnavailableException.class)
+          .hasMessageContaining("does not accept writes (IO_ERROR");
       assertThatThrownBy(store::startStream).isInstanceOf(StoreFailedException.class);
       if (inPlace) {
         assertThat(store.tryResume()).isTrue();
@@ -92,7 +96,8 @@ class StoreFailureTest {
     }
     try (BinlogStore reopened = BinlogStore.open(Stores.config(dir, source).build())) {
       assertThat(reopened.readableEnd()).isGreaterThanOrEqualTo(lastComplete);
-      Stores.assertPrefixOfSource(dir, source, reopened.readableEnd(), reopened.currentFile().isPresent());
+      Stores.assertPrefixOfSource(
+          dir, source, reopened.readableEnd(), reopened.currentFile().isPresent());
       Stores.appendFrom(reopened, source);
     }
     for (String f : source.files) {
@@ -117,5 +122,4 @@ class StoreFailureTest {
     openField.setAccessible(true);
     return ((OpenFile) openField.get(writer)).file;
   }
-
 }

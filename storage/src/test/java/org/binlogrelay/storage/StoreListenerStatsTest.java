@@ -12,8 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The measurements the store reports to its listeners for the server's metrics. */
 class StoreListenerStatsTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void reportsEveryTransactionBoundaryAndEveryForce() throws Exception {
@@ -23,20 +22,21 @@ class StoreListenerStatsTest {
     AtomicLong forces = new AtomicLong();
     AtomicLong forcedTransactions = new AtomicLong();
     try (BinlogStore store = BinlogStore.open(Stores.config(dir, source).build())) {
-      store.addListener(new StoreListener() {
-        @Override
-        public void transactionWritten(Position end, long eventTimestamp) {
-          ends.add(end);
-          timestamps.add(eventTimestamp);
-        }
+      store.addListener(
+          new StoreListener() {
+            @Override
+            public void transactionWritten(Position end, long eventTimestamp) {
+              ends.add(end);
+              timestamps.add(eventTimestamp);
+            }
 
-        @Override
-        public void forced(long nanos, long transactions) {
-          assertThat(nanos).isNotNegative();
-          forces.incrementAndGet();
-          forcedTransactions.addAndGet(transactions);
-        }
-      });
+            @Override
+            public void forced(long nanos, long transactions) {
+              assertThat(nanos).isNotNegative();
+              forces.incrementAndGet();
+              forcedTransactions.addAndGet(transactions);
+            }
+          });
       store.startStream();
       for (BinlogEvent e : source.dumpStream(Position.startOf(source.files.get(0)))) {
         store.append(e);
@@ -60,12 +60,13 @@ class StoreListenerStatsTest {
     List<StoreCondition> refused = new ArrayList<>();
     Faults faults = new Faults();
     try (BinlogStore store = BinlogStore.open(Stores.config(dir, source).build(), faults)) {
-      store.addListener(new StoreListener() {
-        @Override
-        public void appendRefused(StoreCondition condition) {
-          refused.add(condition);
-        }
-      });
+      store.addListener(
+          new StoreListener() {
+            @Override
+            public void appendRefused(StoreCondition condition) {
+              refused.add(condition);
+            }
+          });
       Feed feed = new Feed(store, source).start();
       feed.append();
       faults.failAt(Faults.Op.WRITE, name -> name.startsWith("binlog."), 1);

@@ -12,7 +12,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 
-/** Waits on a boundary: completed when reached, failed when the store stops, and gone once abandoned. */
+/**
+ * Waits on a boundary: completed when reached, failed when the store stops, and gone once
+ * abandoned.
+ */
 class StoreWatchTest {
   private static final Position START = new Position("binlog.000001", 4);
   private static final Position FAR = new Position("binlog.000009", 4);
@@ -23,7 +26,8 @@ class StoreWatchTest {
     for (int i = 0; i < 5_000; i++) {
       // A caller that gives up cancels its future: the watch forgets it at once.
       CompletableFuture<Position> f = watch.whenReached(FAR);
-      assertThatThrownBy(() -> f.get(1, TimeUnit.MICROSECONDS)).isInstanceOf(TimeoutException.class);
+      assertThatThrownBy(() -> f.get(1, TimeUnit.MICROSECONDS))
+          .isInstanceOf(TimeoutException.class);
       f.cancel(false);
       // A future with its own timeout.
       CompletableFuture<Position> g = watch.whenReached(FAR).orTimeout(1, TimeUnit.NANOSECONDS);
@@ -66,11 +70,14 @@ class StoreWatchTest {
     assertThat(near.get(1, TimeUnit.SECONDS)).isEqualTo(p);
     assertThat(far).isNotDone();
     assertThat(watch.pendingWaits()).isEqualTo(1);
-    assertThat(watch.awaitReached(new Position("binlog.000001", 99), Duration.ofSeconds(1))).isEqualTo(p);
+    assertThat(watch.awaitReached(new Position("binlog.000001", 99), Duration.ofSeconds(1)))
+        .isEqualTo(p);
     watch.fail(new IllegalStateException("closed"));
     assertThat(far).isCompletedExceptionally();
     assertThat(watch.pendingWaits()).isZero();
-    assertThat(watch.awaitReached(FAR, Duration.ofSeconds(10))).as("returns at once once stopped").isEqualTo(p);
+    assertThat(watch.awaitReached(FAR, Duration.ofSeconds(10)))
+        .as("returns at once once stopped")
+        .isEqualTo(p);
     assertThatThrownBy(() -> watch.whenReached(FAR).get()).isInstanceOf(ExecutionException.class);
     assertThat(watch.pendingWaits()).isZero();
   }
@@ -79,15 +86,18 @@ class StoreWatchTest {
   void aBlockingWaitWakesWhenTheBoundaryPassesItsTarget() throws Exception {
     StoreWatch watch = new StoreWatch("readable", START);
     Position target = new Position("binlog.000001", 500);
-    CompletableFuture<Position> seen = CompletableFuture.supplyAsync(() -> {
-      try {
-        return watch.awaitReached(target, Duration.ofSeconds(30));
-      } catch (InterruptedException e) {
-        throw new IllegalStateException(e);
-      }
-    });
+    CompletableFuture<Position> seen =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return watch.awaitReached(target, Duration.ofSeconds(30));
+              } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+              }
+            });
     watch.advance(new Position("binlog.000001", 400));
-    assertThatThrownBy(() -> seen.get(20, TimeUnit.MILLISECONDS)).as("still waiting short of its target")
+    assertThatThrownBy(() -> seen.get(20, TimeUnit.MILLISECONDS))
+        .as("still waiting short of its target")
         .isInstanceOf(TimeoutException.class);
     watch.advance(new Position("binlog.000001", 600));
     assertThat(seen.get(10, TimeUnit.SECONDS)).isEqualTo(new Position("binlog.000001", 600));
@@ -97,11 +107,13 @@ class StoreWatchTest {
   void cancellingRacesWithAdvancingSafely() throws Exception {
     StoreWatch watch = new StoreWatch("readable", START);
     List<CompletableFuture<Position>> all = new ArrayList<>();
-    Thread canceller = new Thread(() -> {
-      for (int i = 0; i < 20_000; i++) {
-        watch.whenReached(new Position("binlog.000001", 10_000 + i)).cancel(false);
-      }
-    });
+    Thread canceller =
+        new Thread(
+            () -> {
+              for (int i = 0; i < 20_000; i++) {
+                watch.whenReached(new Position("binlog.000001", 10_000 + i)).cancel(false);
+              }
+            });
     canceller.start();
     for (int i = 1; i <= 20_000; i++) {
       all.add(watch.whenReached(new Position("binlog.000001", 4 + i)));

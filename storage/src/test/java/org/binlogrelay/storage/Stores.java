@@ -15,7 +15,9 @@ import org.binlogrelay.protocol.event.BinlogEvent;
 import org.binlogrelay.protocol.event.EventHeader;
 import org.binlogrelay.protocol.gtid.GtidSet;
 
-/** Test side: filling stores from a {@link SourceBinlog}, copying directories, checking contents. */
+/**
+ * Test side: filling stores from a {@link SourceBinlog}, copying directories, checking contents.
+ */
 final class Stores {
   private Stores() {}
 
@@ -49,33 +51,49 @@ final class Stores {
     }
   }
 
-  /** Replaces the open file's metadata with a checkpoint at {@code boundary} (a transaction boundary). */
-  static void writeCheckpoint(Path dir, SourceBinlog source, String file, long boundary, GtidSet before)
+  /**
+   * Replaces the open file's metadata with a checkpoint at {@code boundary} (a transaction
+   * boundary).
+   */
+  static void writeCheckpoint(
+      Path dir, SourceBinlog source, String file, long boundary, GtidSet before)
       throws IOException {
     BinlogFlavor flavor = BinlogFlavor.of(source.flavor);
     StoreDirectory d = new StoreDirectory(dir);
     try (FileChannel ch = FileChannel.open(dir.resolve(file), StandardOpenOption.READ)) {
-      FileScan.Result r = new FileScan(flavor, SourceBinlog.MAX_EVENT_SIZE).fromStart(ch, file, boundary, before);
+      FileScan.Result r =
+          new FileScan(flavor, SourceBinlog.MAX_EVENT_SIZE).fromStart(ch, file, boundary, before);
       assertThat(r.clean()).as("checkpoint scan: " + r.problem()).isTrue();
-      MetadataFile.write(d, r.stats().snapshot(flavor, false, boundary, r.gtidsAtBoundary()), flavor);
+      MetadataFile.write(
+          d, r.stats().snapshot(flavor, false, boundary, r.gtidsAtBoundary()), flavor);
     }
   }
 
-  /** The store holds exactly the source up to {@code end}: closed files whole, the open one a prefix. */
-  static void assertPrefixOfSource(Path dir, SourceBinlog source, Position end, boolean lastOpen) throws IOException {
+  /**
+   * The store holds exactly the source up to {@code end}: closed files whole, the open one a
+   * prefix.
+   */
+  static void assertPrefixOfSource(Path dir, SourceBinlog source, Position end, boolean lastOpen)
+      throws IOException {
     int last = source.files.indexOf(end.file());
     assertThat(last).as("end file " + end.file() + " is a source file").isGreaterThanOrEqualTo(0);
     for (int i = 0; i < source.files.size(); i++) {
       String f = source.files.get(i);
       Path p = dir.resolve(f);
       if (i < last) {
-        assertThat(Files.readAllBytes(p)).as("closed file " + f + " equals the source").isEqualTo(source.bytes.get(f));
+        assertThat(Files.readAllBytes(p))
+            .as("closed file " + f + " equals the source")
+            .isEqualTo(source.bytes.get(f));
       } else if (i == last) {
         byte[] stored = Files.readAllBytes(p);
-        byte[] expected = lastOpen ? source.openPrefix(f, end.offset())
-            : Arrays.copyOf(source.bytes.get(f), (int) end.offset());
+        byte[] expected =
+            lastOpen
+                ? source.openPrefix(f, end.offset())
+                : Arrays.copyOf(source.bytes.get(f), (int) end.offset());
         assertThat(stored.length).as("length of " + f).isEqualTo(end.offset());
-        assertThat(stored).as(f + " equals the source's first " + end.offset() + " bytes").isEqualTo(expected);
+        assertThat(stored)
+            .as(f + " equals the source's first " + end.offset() + " bytes")
+            .isEqualTo(expected);
       } else {
         assertThat(Files.exists(p)).as(f + " must not exist yet").isFalse();
       }
@@ -89,7 +107,10 @@ final class Stores {
     return e.getValue();
   }
 
-  /** Offset of the event of {@code file} that contains byte {@code offset} (the event starting there, if one does). */
+  /**
+   * Offset of the event of {@code file} that contains byte {@code offset} (the event starting
+   * there, if one does).
+   */
   static long eventContaining(SourceBinlog source, String file, long offset) {
     byte[] b = source.bytes.get(file);
     long p = 4;

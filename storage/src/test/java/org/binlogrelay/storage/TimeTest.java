@@ -8,18 +8,23 @@ import java.util.concurrent.TimeUnit;
 import org.binlogrelay.storage.testing.ManualTime;
 import org.junit.jupiter.api.Test;
 
-/** {@link Time#sleep} follows the clock it is called on: a manual clock's waiter wakes when the clock is moved. */
+/**
+ * {@link Time#sleep} follows the clock it is called on: a manual clock's waiter wakes when the
+ * clock is moved.
+ */
 class TimeTest {
   @Test
   void aSleepOnAManualClockEndsWhenTheClockIsMovedPastIt() throws Exception {
     ManualTime time = new ManualTime(0);
-    CompletableFuture<Void> slept = CompletableFuture.runAsync(() -> {
-      try {
-        time.sleep(Duration.ofSeconds(30));
-      } catch (InterruptedException e) {
-        throw new IllegalStateException(e);
-      }
-    });
+    CompletableFuture<Void> slept =
+        CompletableFuture.runAsync(
+            () -> {
+              try {
+                time.sleep(Duration.ofSeconds(30));
+              } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+              }
+            });
     assertThat(time.nextWait(Duration.ofSeconds(10))).isEqualTo(Duration.ofSeconds(30));
     time.advance(Duration.ofSeconds(29));
     assertThat(slept).as("one second short").isNotDone();
@@ -30,13 +35,15 @@ class TimeTest {
   @Test
   void aSleepIsInterruptible() throws Exception {
     ManualTime time = new ManualTime(0);
-    Thread waiter = new Thread(() -> {
-      try {
-        time.sleep(Duration.ofHours(1));
-      } catch (InterruptedException expected) {
-        Thread.currentThread().interrupt();
-      }
-    });
+    Thread waiter =
+        new Thread(
+            () -> {
+              try {
+                time.sleep(Duration.ofHours(1));
+              } catch (InterruptedException expected) {
+                Thread.currentThread().interrupt();
+              }
+            });
     waiter.start();
     time.nextWait(Duration.ofSeconds(10));
     waiter.interrupt();

@@ -13,10 +13,11 @@ import java.util.Deque;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Test side: a small real filesystem that really fills up. Mounts a tmpfs of a given size on a directory
- * ({@code mount -t tmpfs -o size=N tmpfs DIR}, which needs root: CI runs the tests as root, so a failed mount
- * fails the test, it is never skipped), fills it with page-sized filler files, frees pages one by one, remounts it
- * bigger, and unmounts it on {@link #close()}. tmpfs counts space in whole 4 KiB pages, not directory entries.
+ * Test side: a small real filesystem that really fills up. Mounts a tmpfs of a given size on a
+ * directory ({@code mount -t tmpfs -o size=N tmpfs DIR}, which needs root: CI runs the tests as
+ * root, so a failed mount fails the test, it is never skipped), fills it with page-sized filler
+ * files, frees pages one by one, remounts it bigger, and unmounts it on {@link #close()}. tmpfs
+ * counts space in whole 4 KiB pages, not directory entries.
  */
 final class Tmpfs implements AutoCloseable {
   static final int PAGE = 4096;
@@ -36,8 +37,20 @@ final class Tmpfs implements AutoCloseable {
   static Tmpfs mount(Path mountPoint, long bytes) throws IOException {
     Files.createDirectories(mountPoint);
     Tmpfs fs = new Tmpfs(mountPoint);
-    run("mounting a tmpfs of " + bytes + " bytes on " + mountPoint + " (the disk-full tests need root, as CI"
-        + " has; run them as root)", "mount", "-t", "tmpfs", "-o", "size=" + bytes, "tmpfs", mountPoint.toString());
+    run(
+        "mounting a tmpfs of "
+            + bytes
+            + " bytes on "
+            + mountPoint
+            + " (the disk-full tests need root, as CI"
+            + " has; run them as root)",
+        "mount",
+        "-t",
+        "tmpfs",
+        "-o",
+        "size=" + bytes,
+        "tmpfs",
+        mountPoint.toString());
     fs.mounted = true;
     Files.createDirectories(fs.fillerDir);
     return fs;
@@ -49,7 +62,11 @@ final class Tmpfs implements AutoCloseable {
 
   /** Changes the size of the mounted tmpfs (grows or shrinks it; the data stays). */
   void remount(long bytes) {
-    run("remounting " + mountPoint + " with " + bytes + " bytes", "mount", "-o", "remount,size=" + bytes,
+    run(
+        "remounting " + mountPoint + " with " + bytes + " bytes",
+        "mount",
+        "-o",
+        "remount,size=" + bytes,
         mountPoint.toString());
   }
 
@@ -95,14 +112,16 @@ final class Tmpfs implements AutoCloseable {
   /** Adds one page-sized filler file; false (nothing left behind) if the filesystem is full. */
   private boolean addFiller() {
     Path f = fillerDir.resolve("filler-" + nextFiller++);
-    try (FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+    try (FileChannel ch =
+        FileChannel.open(f, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       ByteBuffer page = ByteBuffer.allocate(PAGE);
       while (page.hasRemaining()) {
         ch.write(page);
       }
     } catch (IOException e) {
       if (!String.valueOf(e.getMessage()).contains("No space left on device")) {
-        throw new UncheckedIOException("filling " + mountPoint + " failed otherwise than with ENOSPC", e);
+        throw new UncheckedIOException(
+            "filling " + mountPoint + " failed otherwise than with ENOSPC", e);
       }
       try {
         Files.deleteIfExists(f);
@@ -128,15 +147,22 @@ final class Tmpfs implements AutoCloseable {
       Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
       if (!p.waitFor(60, TimeUnit.SECONDS)) {
         p.destroyForcibly();
-        throw new AssertionError(what + ": " + String.join(" ", command) + " did not finish in 60 s");
+        throw new AssertionError(
+            what + ": " + String.join(" ", command) + " did not finish in 60 s");
       }
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
       if (p.exitValue() != 0) {
-        throw new AssertionError(what + " failed: " + String.join(" ", command) + " exited with " + p.exitValue()
-            + (out.isEmpty() ? "" : ": " + out));
+        throw new AssertionError(
+            what
+                + " failed: "
+                + String.join(" ", command)
+                + " exited with "
+                + p.exitValue()
+                + (out.isEmpty() ? "" : ": " + out));
       }
     } catch (IOException e) {
-      throw new AssertionError(what + " failed: cannot run " + String.join(" ", command) + ": " + e.getMessage(), e);
+      throw new AssertionError(
+          what + " failed: cannot run " + String.join(" ", command) + ": " + e.getMessage(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AssertionError(what + " was interrupted", e);

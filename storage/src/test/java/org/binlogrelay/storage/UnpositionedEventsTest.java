@@ -15,14 +15,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * MariaDB 11.4+ (binlog_legacy_event_pos=OFF) sends the events inside a transaction with log_pos 0, from the real
- * MariaDB 11.8 fixture: the store writes them where their lengths put them, skips such an event outside a
- * transaction (made up for the dump), and a lost or extra one shows at the transaction's commit as a gap or an
- * overlap, with nothing written.
+ * MariaDB 11.4+ (binlog_legacy_event_pos=OFF) sends the events inside a transaction with log_pos 0,
+ * from the real MariaDB 11.8 fixture: the store writes them where their lengths put them, skips
+ * such an event outside a transaction (made up for the dump), and a lost or extra one shows at the
+ * transaction's commit as a gap or an overlap, with nothing written.
  */
 class UnpositionedEventsTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private final SourceBinlog source = SourceBinlog.mariadb118();
   private BinlogStore store;
@@ -43,7 +42,8 @@ class UnpositionedEventsTest {
 
   /** Feeds up to the first unpositioned event of a transaction and returns its index, not fed. */
   private int feedToFirstUnpositioned() throws IOException {
-    while (!(stream.get(next).header().logPos() == 0 && stream.get(next).type() != EventType.FORMAT_DESCRIPTION
+    while (!(stream.get(next).header().logPos() == 0
+        && stream.get(next).type() != EventType.FORMAT_DESCRIPTION
         && stream.get(next).type() != EventType.ROTATE)) {
       store.append(stream.get(next++));
     }
@@ -53,7 +53,9 @@ class UnpositionedEventsTest {
   @Test
   void theFixtureHasUnpositionedEventsInsideTransactions() throws IOException {
     int at = feedToFirstUnpositioned();
-    assertThat(stream.get(at - 1).type()).as("the transaction's GTID event").isEqualTo(EventType.MARIADB_GTID);
+    assertThat(stream.get(at - 1).type())
+        .as("the transaction's GTID event")
+        .isEqualTo(EventType.MARIADB_GTID);
     assertThat(stream.get(at - 1).header().logPos()).isNotZero();
   }
 
@@ -77,14 +79,19 @@ class UnpositionedEventsTest {
     feedToFirstUnpositioned();
     next++; // the primary "lost" it
     Position readable = store.readableEnd();
-    assertThatThrownBy(() -> {
-      while (stream.get(next).header().logPos() == 0) {
-        store.append(stream.get(next++));
-      }
-      store.append(stream.get(next));
-    }).isInstanceOf(ContinuityException.class).hasMessageContaining("gap");
+    assertThatThrownBy(
+            () -> {
+              while (stream.get(next).header().logPos() == 0) {
+                store.append(stream.get(next++));
+              }
+              store.append(stream.get(next));
+            })
+        .isInstanceOf(ContinuityException.class)
+        .hasMessageContaining("gap");
     assertThat(store.readableEnd()).isEqualTo(readable);
-    assertThat(store.startStream()).as("the next connection resumes before the transaction").contains(readable);
+    assertThat(store.startStream())
+        .as("the next connection resumes before the transaction")
+        .contains(readable);
   }
 
   @Test
@@ -93,18 +100,22 @@ class UnpositionedEventsTest {
     store.append(stream.get(at));
     store.append(stream.get(at)); // sent twice
     next = at + 1;
-    assertThatThrownBy(() -> {
-      while (stream.get(next).header().logPos() == 0) {
-        store.append(stream.get(next++));
-      }
-      store.append(stream.get(next));
-    }).isInstanceOf(ContinuityException.class).hasMessageContaining("overlap");
+    assertThatThrownBy(
+            () -> {
+              while (stream.get(next).header().logPos() == 0) {
+                store.append(stream.get(next++));
+              }
+              store.append(stream.get(next));
+            })
+        .isInstanceOf(ContinuityException.class)
+        .hasMessageContaining("overlap");
   }
 
   @Test
   void outsideATransactionAnUnpositionedEventIsSkipped() throws IOException {
     int at = feedToFirstUnpositioned();
-    // back up to the boundary before the GTID event: replay the unpositioned event there, as if made up
+    // back up to the boundary before the GTID event: replay the unpositioned event there, as if
+    // made up
     store.startStream();
     Position boundary = store.readableEnd();
     List<BinlogEvent> again = source.dumpStream(boundary);
@@ -121,5 +132,4 @@ class UnpositionedEventsTest {
       assertThat(Files.readAllBytes(dir.resolve(f))).as(f).isEqualTo(source.bytes.get(f));
     }
   }
-
 }

@@ -15,12 +15,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The writer writes a transaction with one system call, not one per event (an event of {@link
- * BinlogFile#DIRECT_WRITE_BYTES} or more gets its own, after the events before it), and readers and the syncer see
- * exactly what they saw before: whole transactions, up to the readable boundary.
+ * BinlogFile#DIRECT_WRITE_BYTES} or more gets its own, after the events before it), and readers and
+ * the syncer see exactly what they saw before: whole transactions, up to the readable boundary.
  */
 class WriteBatchingTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void eachTransactionIsOneWriteEndingAtItsBoundary() throws IOException {
@@ -38,7 +37,8 @@ class WriteBatchingTest {
           }
           Position readable = store.readableEnd();
           if (readable != null) {
-            assertThat(Files.size(d.resolve(readable.file()))).as("bytes on disk under " + readable)
+            assertThat(Files.size(d.resolve(readable.file())))
+                .as("bytes on disk under " + readable)
                 .isGreaterThanOrEqualTo(readable.offset());
           }
           if (a.written() && readable != null && readable.equals(a.position())) {
@@ -70,19 +70,25 @@ class WriteBatchingTest {
           // Only around a big event: the events before it, the event itself, the events after it.
           long transactionEnd = b.ceilingKey(end);
           long transactionStart = b.floorKey(start);
-          assertThat(transactionEnd - transactionStart).as("write %s inside a transaction", w)
+          assertThat(transactionEnd - transactionStart)
+              .as("write %s inside a transaction", w)
               .isGreaterThanOrEqualTo(BinlogFile.DIRECT_WRITE_BYTES);
-          assertThat(Stores.eventContaining(source, w.file(), start)).as("write %s starts at an event", w)
+          assertThat(Stores.eventContaining(source, w.file(), start))
+              .as("write %s starts at an event", w)
               .isEqualTo(start);
-          assertThat(Stores.eventContaining(source, w.file(), end)).as("write %s ends at an event", w)
+          assertThat(Stores.eventContaining(source, w.file(), end))
+              .as("write %s ends at an event", w)
               .isEqualTo(end);
         }
       }
       assertThat(magic).isEqualTo(source.files.size());
-      assertThat(flags).as("in-use flag cleared for each closed file").isEqualTo(source.files.size() - 1);
+      assertThat(flags)
+          .as("in-use flag cleared for each closed file")
+          .isEqualTo(source.files.size() - 1);
       assertThat(bigEvents).as("the fixtures' 200 KB row event").isGreaterThan(0);
-      assertThat(binlogWrites.size() - magic - flags).as("one write per boundary, two more per big event ("
-          + source.directory + ")").isEqualTo(boundaries + 2 * bigEvents);
+      assertThat(binlogWrites.size() - magic - flags)
+          .as("one write per boundary, two more per big event (" + source.directory + ")")
+          .isEqualTo(boundaries + 2 * bigEvents);
       for (String f : source.files.subList(0, source.files.size() - 1)) {
         assertThat(Files.readAllBytes(d.resolve(f))).isEqualTo(source.bytes.get(f));
       }

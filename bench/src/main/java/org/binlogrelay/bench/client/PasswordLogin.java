@@ -21,8 +21,8 @@ import org.binlogrelay.protocol.handshake.AuthSwitchRequest;
  *   auth switch (0xFE)      start again with the named plugin and its new scramble
  * </pre>
  *
- * RSA padding follows MySQL's client: OAEP (SHA-1) for servers from 8.0.5 on, PKCS#1 v1.5 before. TLS is not
- * supported (benchmarks on loopback). Not thread-safe: one login.
+ * RSA padding follows MySQL's client: OAEP (SHA-1) for servers from 8.0.5 on, PKCS#1 v1.5 before.
+ * TLS is not supported (benchmarks on loopback). Not thread-safe: one login.
  */
 final class PasswordLogin {
   private static final byte REQUEST_PUBLIC_KEY = 0x02;
@@ -39,7 +39,8 @@ final class PasswordLogin {
     this.password = password;
     this.plugin = plugin.isEmpty() ? NativePasswordHash.PLUGIN : plugin;
     this.scramble = scramble.clone();
-    this.padding = oaep(serverVersion) ? RsaKeyPair.Padding.OAEP_SHA1 : RsaKeyPair.Padding.PKCS1_V15;
+    this.padding =
+        oaep(serverVersion) ? RsaKeyPair.Padding.OAEP_SHA1 : RsaKeyPair.Padding.PKCS1_V15;
   }
 
   /** The plugin the first response is for. */
@@ -68,8 +69,12 @@ final class PasswordLogin {
       return scrambled();
     }
     if (header != 0x01 || packet.length < 2) {
-      throw new ProtocolException("unexpected packet during authentication (first byte 0x" + Integer.toHexString(header)
-          + ", " + packet.length + " bytes)");
+      throw new ProtocolException(
+          "unexpected packet during authentication (first byte 0x"
+              + Integer.toHexString(header)
+              + ", "
+              + packet.length
+              + " bytes)");
     }
     if (awaitingKey) {
       awaitingKey = false;
@@ -83,7 +88,8 @@ final class PasswordLogin {
       awaitingKey = true;
       return new byte[] {REQUEST_PUBLIC_KEY};
     }
-    throw new ProtocolException("unexpected auth data of " + (packet.length - 1) + " bytes from plugin " + plugin);
+    throw new ProtocolException(
+        "unexpected auth data of " + (packet.length - 1) + " bytes from plugin " + plugin);
   }
 
   private byte[] scrambled() {
@@ -96,8 +102,14 @@ final class PasswordLogin {
     if (plugin.equals(CachingSha2Hash.PLUGIN)) {
       return CachingSha2Hash.scramble(password, Arrays.copyOf(scramble, 20));
     }
-    throw new ProtocolException("the source asks for auth plugin '" + plugin + "'; relay-bench speaks "
-        + NativePasswordHash.PLUGIN + " and " + CachingSha2Hash.PLUGIN + " only");
+    throw new ProtocolException(
+        "the source asks for auth plugin '"
+            + plugin
+            + "'; relay-bench speaks "
+            + NativePasswordHash.PLUGIN
+            + " and "
+            + CachingSha2Hash.PLUGIN
+            + " only");
   }
 
   private byte[] encryptedPassword(String pem) {
@@ -109,13 +121,17 @@ final class PasswordLogin {
     try {
       return RsaKeyPair.encrypt(pem, plain, padding);
     } catch (GeneralSecurityException | IllegalArgumentException e) {
-      throw new ProtocolException("cannot encrypt the password with the source's RSA public key: " + e.getMessage(), e);
+      throw new ProtocolException(
+          "cannot encrypt the password with the source's RSA public key: " + e.getMessage(), e);
     } finally {
       Arrays.fill(plain, (byte) 0);
     }
   }
 
-  /** MySQL's client uses OAEP from server 8.0.5 on; MariaDB and anything unparsable get OAEP as well. */
+  /**
+   * MySQL's client uses OAEP from server 8.0.5 on; MariaDB and anything unparsable get OAEP as
+   * well.
+   */
   static boolean oaep(String serverVersion) {
     String[] parts = serverVersion.split("[.-]");
     try {

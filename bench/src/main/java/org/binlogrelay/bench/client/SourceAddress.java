@@ -7,7 +7,8 @@ import java.util.Objects;
  *
  * @param host host name or address
  * @param port TCP port
- * @param user the account (needs REPLICATION SLAVE for dumps, REPLICATION CLIENT for the status statements)
+ * @param user the account (needs REPLICATION SLAVE for dumps, REPLICATION CLIENT for the status
+ *     statements)
  * @param password its password; empty for none
  */
 public record SourceAddress(String host, int port, String user, String password) {

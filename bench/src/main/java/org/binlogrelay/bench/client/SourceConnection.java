@@ -19,25 +19,34 @@ import org.binlogrelay.protocol.query.QueryResponse;
 import org.binlogrelay.protocol.query.QueryResponseReader;
 
 /**
- * One client connection to a source (the relay, MySQL or MariaDB) over a plain blocking socket: handshake,
- * password login ({@link PasswordLogin}), text queries, and commands whose answer is read packet by packet from
- * {@link #packets()} (a dump).
+ * One client connection to a source (the relay, MySQL or MariaDB) over a plain blocking socket:
+ * handshake, password login ({@link PasswordLogin}), text queries, and commands whose answer is
+ * read packet by packet from {@link #packets()} (a dump).
  *
- * <p>Why blocking sockets and not Netty: a benchmark client has one stream per connection and nothing else to do
- * while it waits, so a thread blocked in {@code read} is the cheapest possible consumer (no selector wake-ups, no
- * pipeline, no reference counting); the only copy is the kernel's into {@link BlockingPacketReader}'s reused buffer.
- * A
- * fan-out of a few hundred clients is a few hundred mostly idle threads, which Linux handles well.
+ * <p>Why blocking sockets and not Netty: a benchmark client has one stream per connection and
+ * nothing else to do while it waits, so a thread blocked in {@code read} is the cheapest possible
+ * consumer (no selector wake-ups, no pipeline, no reference counting); the only copy is the
+ * kernel's into {@link BlockingPacketReader}'s reused buffer. A fan-out of a few hundred clients is
+ * a few hundred mostly idle threads, which Linux handles well.
  *
- * <p>Thread-safety: one thread uses the connection; {@link #close()} may be called from any thread and makes a
- * blocked read fail at once.
+ * <p>Thread-safety: one thread uses the connection; {@link #close()} may be called from any thread
+ * and makes a blocked read fail at once.
  */
 public final class SourceConnection implements Closeable {
-  /** What this client asks for; it never sets CLIENT_DEPRECATE_EOF, so result sets end with EOF packets. */
-  private static final int CAPABILITIES = CapabilityFlags.CLIENT_LONG_PASSWORD | CapabilityFlags.CLIENT_LONG_FLAG
-      | CapabilityFlags.CLIENT_PROTOCOL_41 | CapabilityFlags.CLIENT_TRANSACTIONS
-      | CapabilityFlags.CLIENT_SECURE_CONNECTION | CapabilityFlags.CLIENT_PLUGIN_AUTH
-      | CapabilityFlags.CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA | CapabilityFlags.CLIENT_CONNECT_ATTRS;
+  /**
+   * What this client asks for; it never sets CLIENT_DEPRECATE_EOF, so result sets end with EOF
+   * packets.
+   */
+  private static final int CAPABILITIES =
+      CapabilityFlags.CLIENT_LONG_PASSWORD
+          | CapabilityFlags.CLIENT_LONG_FLAG
+          | CapabilityFlags.CLIENT_PROTOCOL_41
+          | CapabilityFlags.CLIENT_TRANSACTIONS
+          | CapabilityFlags.CLIENT_SECURE_CONNECTION
+          | CapabilityFlags.CLIENT_PLUGIN_AUTH
+          | CapabilityFlags.CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA
+          | CapabilityFlags.CLIENT_CONNECT_ATTRS;
+
   private static final int UTF8MB4 = 45;
   private static final int COM_QUERY = 0x03;
 
@@ -47,8 +56,8 @@ public final class SourceConnection implements Closeable {
   private final BlockingPacketReader reader;
   private final HandshakeV10 greeting;
 
-  private SourceConnection(SourceAddress address, Socket socket, BlockingPacketReader reader,
-      HandshakeV10 greeting)
+  private SourceConnection(
+      SourceAddress address, Socket socket, BlockingPacketReader reader, HandshakeV10 greeting)
       throws IOException {
     this.address = address;
     this.socket = socket;
@@ -64,19 +73,25 @@ public final class SourceConnection implements Closeable {
    * @param bufferSize the read buffer ({@link BlockingPacketReader})
    * @param maxPacket the largest packet accepted
    */
-  public static SourceConnection open(SourceAddress address, Duration timeout, int bufferSize, int maxPacket)
-      throws IOException {
+  public static SourceConnection open(
+      SourceAddress address, Duration timeout, int bufferSize, int maxPacket) throws IOException {
     Socket socket = new Socket();
     try {
       socket.setTcpNoDelay(true);
       socket.setSoTimeout((int) timeout.toMillis());
       try {
-        socket.connect(new InetSocketAddress(address.host(), address.port()), (int) timeout.toMillis());
+        socket.connect(
+            new InetSocketAddress(address.host(), address.port()), (int) timeout.toMillis());
       } catch (IOException e) {
         throw new IOException("cannot connect to " + address + ": " + e.getMessage(), e);
       }
-      BlockingPacketReader reader = new BlockingPacketReader(socket.getInputStream(), bufferSize, maxPacket,
-          "the source", "(raise --max-packet if the source's events are that large)");
+      BlockingPacketReader reader =
+          new BlockingPacketReader(
+              socket.getInputStream(),
+              bufferSize,
+              maxPacket,
+              "the source",
+              "(raise --max-packet if the source's events are that large)");
       reader.next();
       byte[] hello = reader.copy();
       if (ErrPacket.isErr(hello)) {
@@ -93,12 +108,25 @@ public final class SourceConnection implements Closeable {
   }
 
   private void login() throws IOException {
-    PasswordLogin login = new PasswordLogin(address.password(), greeting.authPluginName(), greeting.scramble(),
-        greeting.serverVersion());
+    PasswordLogin login =
+        new PasswordLogin(
+            address.password(),
+            greeting.authPluginName(),
+            greeting.scramble(),
+            greeting.serverVersion());
     int capabilities = CAPABILITIES & greeting.capabilities();
     byte[] first = login.firstResponse();
-    write(new HandshakeResponse41(capabilities, MysqlPacket.MAX_FRAME_PAYLOAD, UTF8MB4, address.user(), first, null,
-        login.plugin(), Map.of("_client_name", "relay-bench", "program_name", "relay-bench")).encode(),
+    write(
+        new HandshakeResponse41(
+                capabilities,
+                MysqlPacket.MAX_FRAME_PAYLOAD,
+                UTF8MB4,
+                address.user(),
+                first,
+                null,
+                login.plugin(),
+                Map.of("_client_name", "relay-bench", "program_name", "relay-bench"))
+            .encode(),
         reader.lastSequence() + 1);
     while (true) {
       reader.next();
@@ -107,7 +135,8 @@ public final class SourceConnection implements Closeable {
         return;
       }
       if (ErrPacket.isErr(p)) {
-        throw new SourceException(address + " refused user '" + address.user() + "'", ErrPacket.decode(p));
+        throw new SourceException(
+            address + " refused user '" + address.user() + "'", ErrPacket.decode(p));
       }
       byte[] answer = login.answer(p);
       if (answer != null) {
@@ -167,10 +196,14 @@ public final class SourceConnection implements Closeable {
     return response;
   }
 
-  /** Sends a command (sequence id 0); the answer's packets count from 1 and are read from {@link #packets()}. */
+  /**
+   * Sends a command (sequence id 0); the answer's packets count from 1 and are read from {@link
+   * #packets()}.
+   */
   public void send(byte[] payload) throws IOException {
     if (payload.length >= MysqlPacket.MAX_FRAME_PAYLOAD) {
-      throw new IllegalArgumentException("command of " + payload.length + " bytes does not fit one packet");
+      throw new IllegalArgumentException(
+          "command of " + payload.length + " bytes does not fit one packet");
     }
     write(payload, 0);
     reader.expectSequence(1);
@@ -206,6 +239,12 @@ public final class SourceConnection implements Closeable {
 
   @Override
   public String toString() {
-    return "connection " + greeting.connectionId() + " to " + address + " (" + greeting.serverVersion() + ")";
+    return "connection "
+        + greeting.connectionId()
+        + " to "
+        + address
+        + " ("
+        + greeting.serverVersion()
+        + ")";
   }
 }

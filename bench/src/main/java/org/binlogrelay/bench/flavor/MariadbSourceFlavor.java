@@ -9,9 +9,10 @@ import org.binlogrelay.protocol.replication.BinlogDumpCommand;
 
 /**
  * MariaDB 10.x and later (and a relay serving a MariaDB primary's binlogs). A replica announces
- * {@code @mariadb_slave_capability = 4} (GTIDs); a GTID dump sets {@code @slave_connect_state} and sends a
- * COM_BINLOG_DUMP ({@link BinlogDumpCommand}) without a file name. The dump asks for ANNOTATE_ROWS (flag 0x02) so that the stream holds the
- * files' every event. Stateless and thread-safe.
+ * {@code @mariadb_slave_capability = 4} (GTIDs); a GTID dump sets {@code @slave_connect_state} and
+ * sends a COM_BINLOG_DUMP ({@link BinlogDumpCommand}) without a file name. The dump asks for
+ * ANNOTATE_ROWS (flag 0x02) so that the stream holds the files' every event. Stateless and
+ * thread-safe.
  */
 final class MariadbSourceFlavor implements SourceFlavor {
   private static final int NON_BLOCK = BinlogDumpCommand.BINLOG_DUMP_NON_BLOCK;
@@ -24,7 +25,8 @@ final class MariadbSourceFlavor implements SourceFlavor {
   }
 
   @Override
-  public void prepareDump(SourceConnection connection, String checksum, long heartbeatMillis, long serverId)
+  public void prepareDump(
+      SourceConnection connection, String checksum, long heartbeatMillis, long serverId)
       throws IOException {
     connection.execute("SET @master_binlog_checksum = '" + checksum + "'");
     connection.execute("SET @mariadb_slave_capability = " + SLAVE_CAPABILITY);
@@ -34,26 +36,33 @@ final class MariadbSourceFlavor implements SourceFlavor {
   }
 
   @Override
-  public void dumpFrom(SourceConnection connection, BinlogPosition start, long serverId, boolean nonBlocking)
+  public void dumpFrom(
+      SourceConnection connection, BinlogPosition start, long serverId, boolean nonBlocking)
       throws IOException {
     if (start.offset() > 0xFFFFFFFFL) {
-      throw new IllegalArgumentException("COM_BINLOG_DUMP carries a 4-byte position; " + start + " does not fit");
+      throw new IllegalArgumentException(
+          "COM_BINLOG_DUMP carries a 4-byte position; " + start + " does not fit");
     }
     send(connection, start.file(), start.offset(), serverId, nonBlocking);
   }
 
   @Override
-  public void dumpAfterGtids(SourceConnection connection, String gtids, long serverId, boolean nonBlocking)
+  public void dumpAfterGtids(
+      SourceConnection connection, String gtids, long serverId, boolean nonBlocking)
       throws IOException {
     String position = gtids.isBlank() ? "" : MariadbGtidSet.parsePosition(gtids).toPositionString();
-    connection.execute("SET @slave_connect_state = '" + position + "', @slave_gtid_strict_mode = 1");
+    connection.execute(
+        "SET @slave_connect_state = '" + position + "', @slave_gtid_strict_mode = 1");
     send(connection, "", 4, serverId, nonBlocking);
   }
 
-  private static void send(SourceConnection connection, String file, long position, long serverId,
-      boolean nonBlocking) throws IOException {
-    connection.send(new BinlogDumpCommand(position, SEND_ANNOTATE_ROWS | (nonBlocking ? NON_BLOCK : 0), serverId,
-        file).encode());
+  private static void send(
+      SourceConnection connection, String file, long position, long serverId, boolean nonBlocking)
+      throws IOException {
+    connection.send(
+        new BinlogDumpCommand(
+                position, SEND_ANNOTATE_ROWS | (nonBlocking ? NON_BLOCK : 0), serverId, file)
+            .encode());
   }
 
   @Override

@@ -5,9 +5,10 @@ import org.binlogrelay.bench.client.SourceConnection;
 import org.binlogrelay.bench.stream.BinlogPosition;
 
 /**
- * What differs between MySQL and MariaDB sources (and a relay in front of either, which answers as its primary
- * does): the session variables and dump command of a replica, the binlog status statement, the executed-GTID
- * variables and the replica statements. One class per flavour, chosen once from the handshake's version string.
+ * What differs between MySQL and MariaDB sources (and a relay in front of either, which answers as
+ * its primary does): the session variables and dump command of a replica, the binlog status
+ * statement, the executed-GTID variables and the replica statements. One class per flavour, chosen
+ * once from the handshake's version string.
  */
 public interface SourceFlavor {
 
@@ -24,11 +25,13 @@ public interface SourceFlavor {
    * @param checksum the source's {@code @@global.binlog_checksum} ({@code CRC32} or {@code NONE})
    * @param heartbeatMillis the heartbeat period asked for; 0 for none
    */
-  void prepareDump(SourceConnection connection, String checksum, long heartbeatMillis, long serverId)
+  void prepareDump(
+      SourceConnection connection, String checksum, long heartbeatMillis, long serverId)
       throws IOException;
 
   /** Sends the dump command from a file position. */
-  void dumpFrom(SourceConnection connection, BinlogPosition start, long serverId, boolean nonBlocking)
+  void dumpFrom(
+      SourceConnection connection, BinlogPosition start, long serverId, boolean nonBlocking)
       throws IOException;
 
   /** Sends the dump command for what comes after a GTID set (MySQL) or GTID position (MariaDB). */
@@ -38,15 +41,21 @@ public interface SourceFlavor {
   /** The statement that shows the source's current file, position and GTIDs. */
   String binlogStatusStatement();
 
-  /** The source's executed GTIDs as text ({@code @@gtid_executed}, MariaDB {@code @@gtid_binlog_pos}). */
+  /**
+   * The source's executed GTIDs as text ({@code @@gtid_executed}, MariaDB
+   * {@code @@gtid_binlog_pos}).
+   */
   String executedGtids(SourceConnection connection) throws IOException;
 
-  /** What a replica has applied of its source's transactions ({@code @@gtid_executed}, MariaDB {@code @@gtid_slave_pos}). */
+  /**
+   * What a replica has applied of its source's transactions ({@code @@gtid_executed}, MariaDB
+   * {@code @@gtid_slave_pos}).
+   */
   String replicaExecuted(SourceConnection replica) throws IOException;
 
   /**
-   * How many transactions {@code later} has that {@code earlier} has not (GTID sets as {@link #executedGtids} and
-   * {@link #replicaExecuted} print them); never negative.
+   * How many transactions {@code later} has that {@code earlier} has not (GTID sets as {@link
+   * #executedGtids} and {@link #replicaExecuted} print them); never negative.
    */
   long transactionsBetween(String earlier, String later);
 
@@ -58,8 +67,12 @@ public interface SourceFlavor {
   default BinlogPosition head(SourceConnection connection) throws IOException {
     var rows = connection.query(binlogStatusStatement());
     if (rows.isEmpty() || rows.get(0).size() < 2 || rows.get(0).get(0) == null) {
-      throw new IOException(connection.address() + " answered '" + binlogStatusStatement() + "' with no row: is"
-          + " binary logging on?");
+      throw new IOException(
+          connection.address()
+              + " answered '"
+              + binlogStatusStatement()
+              + "' with no row: is"
+              + " binary logging on?");
     }
     return new BinlogPosition(rows.get(0).get(0), Long.parseLong(rows.get(0).get(1)));
   }

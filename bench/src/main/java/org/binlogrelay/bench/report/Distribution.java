@@ -3,9 +3,9 @@ package org.binlogrelay.bench.report;
 import java.util.Arrays;
 
 /**
- * Samples of one quantity (e.g. lag in microseconds) and their nearest-rank percentiles. Keeps every sample (a
- * benchmark of minutes takes at most a few hundred thousand). Not thread-safe: synchronise outside or give each
- * thread its own and {@link #addAll} them.
+ * Samples of one quantity (e.g. lag in microseconds) and their nearest-rank percentiles. Keeps
+ * every sample (a benchmark of minutes takes at most a few hundred thousand). Not thread-safe:
+ * synchronise outside or give each thread its own and {@link #addAll} them.
  */
 public final class Distribution {
   private long[] samples = new long[64];

@@ -3,8 +3,8 @@ package org.binlogrelay.bench.report;
 import java.util.Locale;
 
 /**
- * A minimal streaming JSON writer for {@link Report}: objects, arrays, strings, numbers, booleans, null. Commas
- * are placed automatically. Not thread-safe.
+ * A minimal streaming JSON writer for {@link Report}: objects, arrays, strings, numbers, booleans,
+ * null. Commas are placed automatically. Not thread-safe.
  */
 final class Json {
   private final StringBuilder out = new StringBuilder();

@@ -4,9 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Lag samples filed by the second of the measurement they were taken in, to tell a lag that holds steady from one
- * that grows: per-second percentiles, and the growth as the least-squares slope of the per-second medians. Samples
- * before the start or after the last second are left out. Thread-safe.
+ * Lag samples filed by the second of the measurement they were taken in, to tell a lag that holds
+ * steady from one that grows: per-second percentiles, and the growth as the least-squares slope of
+ * the per-second medians. Samples before the start or after the last second are left out.
+ * Thread-safe.
  */
 public final class LagTimeline {
   private final long startNanos;
@@ -39,7 +40,10 @@ public final class LagTimeline {
     }
   }
 
-  /** The {@code p}th percentile of each second that has samples, in milliseconds, at the second's middle. */
+  /**
+   * The {@code p}th percentile of each second that has samples, in milliseconds, at the second's
+   * middle.
+   */
   public Series percentiles(String name, double p) {
     Series series = new Series(name);
     for (double[] point : points(p)) {
@@ -49,9 +53,9 @@ public final class LagTimeline {
   }
 
   /**
-   * How fast the median lag grew, in milliseconds per second: the least-squares slope of the per-second medians
-   * (0 with fewer than two seconds of samples). Steady lag is about 0; a client falling behind shows a positive
-   * slope.
+   * How fast the median lag grew, in milliseconds per second: the least-squares slope of the
+   * per-second medians (0 with fewer than two seconds of samples). Steady lag is about 0; a client
+   * falling behind shows a positive slope.
    */
   public double growthMillisPerSecond() {
     List<double[]> points = points(50);

@@ -7,13 +7,17 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The outcome of one benchmark run: named figures, tables (e.g. one row per client), notes on how to read them
- * and time series for the plot. Rendered as Markdown ({@link #markdown()}) or JSON ({@link #json()}).
+ * The outcome of one benchmark run: named figures, tables (e.g. one row per client), notes on how
+ * to read them and time series for the plot. Rendered as Markdown ({@link #markdown()}) or JSON
+ * ({@link #json()}).
  *
  * <p>Not thread-safe: built by the run's thread after the measurement.
  */
 public final class Report {
-  /** One figure: a JSON key, a label for people, a value (number, text or boolean) and a unit ("" for none). */
+  /**
+   * One figure: a JSON key, a label for people, a value (number, text or boolean) and a unit (""
+   * for none).
+   */
   public record Figure(String key, String label, Object value, String unit) {}
 
   /** A table: a JSON key, column names, rows of values. */
@@ -38,7 +42,8 @@ public final class Report {
     return this;
   }
 
-  public Report table(String key, String tableTitle, List<String> columns, List<List<Object>> rows) {
+  public Report table(
+      String key, String tableTitle, List<String> columns, List<List<Object>> rows) {
     tables.add(new Table(key, tableTitle, List.copyOf(columns), rows));
     return this;
   }
@@ -81,15 +86,20 @@ public final class Report {
     if (series.isEmpty()) {
       return null;
     }
-    return SvgPlot.render(title + ": " + plotTitle, "seconds", plotUnit, List.copyOf(series.values()));
+    return SvgPlot.render(
+        title + ": " + plotTitle, "seconds", plotUnit, List.copyOf(series.values()));
   }
 
   public String markdown() {
     StringBuilder out = new StringBuilder();
     out.append("## ").append(title).append("\n\n| figure | value |\n|---|---|\n");
     for (Figure f : figures) {
-      out.append("| ").append(f.label()).append(" | ").append(format(f.value()))
-          .append(f.unit().isEmpty() ? "" : " " + f.unit()).append(" |\n");
+      out.append("| ")
+          .append(f.label())
+          .append(" | ")
+          .append(format(f.value()))
+          .append(f.unit().isEmpty() ? "" : " " + f.unit())
+          .append(" |\n");
     }
     for (Table t : tables) {
       out.append("\n### ").append(t.title()).append("\n\n|");
@@ -118,7 +128,13 @@ public final class Report {
 
   public String json() {
     Json json = new Json();
-    json.open('{').key("benchmark").value(benchmark).key("title").value(title).key("figures").open('{');
+    json.open('{')
+        .key("benchmark")
+        .value(benchmark)
+        .key("title")
+        .value(title)
+        .key("figures")
+        .open('{');
     for (Figure f : figures) {
       json.key(f.key()).value(f.value());
     }
@@ -159,7 +175,8 @@ public final class Report {
   static String format(Object value) {
     if (value instanceof Double d) {
       double a = Math.abs(d);
-      return a >= 100 ? String.format(Locale.ROOT, "%,.0f", d)
+      return a >= 100
+          ? String.format(Locale.ROOT, "%,.0f", d)
           : a >= 1 ? String.format(Locale.ROOT, "%.2f", d) : String.format(Locale.ROOT, "%.3f", d);
     }
     if (value instanceof Long || value instanceof Integer) {

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A time series for a plot: seconds since the start of the run and a value. Thread-safe (synchronised): one
- * sampler adds while the report reads at the end.
+ * A time series for a plot: seconds since the start of the run and a value. Thread-safe
+ * (synchronised): one sampler adds while the report reads at the end.
  */
 public final class Series {
   private final String name;

@@ -3,10 +3,10 @@ package org.binlogrelay.bench.stream;
 import java.util.Objects;
 
 /**
- * A place in a source's binlog: a file name such as {@code binlog.000042} and a byte offset in it. Positions of
- * one source compare by the file's sequence number (the digits after the last dot), then the offset. {@link
- * #packed()} squeezes both into one long so that a reading thread can publish its position with one write.
- * Immutable.
+ * A place in a source's binlog: a file name such as {@code binlog.000042} and a byte offset in it.
+ * Positions of one source compare by the file's sequence number (the digits after the last dot),
+ * then the offset. {@link #packed()} squeezes both into one long so that a reading thread can
+ * publish its position with one write. Immutable.
  *
  * @param file the file name
  * @param offset the offset (4 is the first event)
@@ -28,9 +28,11 @@ public record BinlogPosition(String file, long offset) implements Comparable<Bin
       throw new IllegalArgumentException("'" + text + "' is not FILE:POS (e.g. binlog.000001:4)");
     }
     try {
-      return new BinlogPosition(text.substring(0, colon), Long.parseLong(text.substring(colon + 1)));
+      return new BinlogPosition(
+          text.substring(0, colon), Long.parseLong(text.substring(colon + 1)));
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("'" + text + "': the position after ':' is not a number", e);
+      throw new IllegalArgumentException(
+          "'" + text + "': the position after ':' is not a number", e);
     }
   }
 

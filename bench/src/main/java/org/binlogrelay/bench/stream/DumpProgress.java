@@ -3,9 +3,10 @@ package org.binlogrelay.bench.stream;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * How far one dump stream got, published by its reading thread and read by samplers. Each field is written
- * with a release store (no fence per event) and read with a volatile load; the fields are read one by one, so a
- * sample may mix two adjacent events. Thread-safe: one writer, any number of readers.
+ * How far one dump stream got, published by its reading thread and read by samplers. Each field is
+ * written with a release store (no fence per event) and read with a volatile load; the fields are
+ * read one by one, so a sample may mix two adjacent events. Thread-safe: one writer, any number of
+ * readers.
  */
 public final class DumpProgress {
   private final AtomicLong eventBytes = new AtomicLong();
@@ -14,7 +15,8 @@ public final class DumpProgress {
   private final AtomicLong position = new AtomicLong(-1);
   private final AtomicLong lastEventNanos = new AtomicLong();
 
-  void publish(long bytes, long eventCount, long transactionCount, long packedPosition, long nanos) {
+  void publish(
+      long bytes, long eventCount, long transactionCount, long packedPosition, long nanos) {
     eventBytes.lazySet(bytes);
     events.lazySet(eventCount);
     transactions.lazySet(transactionCount);

@@ -13,8 +13,8 @@ import org.binlogrelay.protocol.packet.BlockingPacketReader;
 import org.binlogrelay.protocol.packet.ErrPacket;
 
 /**
- * Walks a dump stream packet by packet, reading event headers only (no event body is decoded, except ROTATE's
- * file name and FORMAT_DESCRIPTION's checksum byte):
+ * Walks a dump stream packet by packet, reading event headers only (no event body is decoded,
+ * except ROTATE's file name and FORMAT_DESCRIPTION's checksum byte):
  *
  * <pre>
  *   0x00 event    19-byte header: u32 timestamp | u8 type | u32 server_id | u32 event_size | u32 log_pos | u16 flags
@@ -22,16 +22,22 @@ import org.binlogrelay.protocol.packet.ErrPacket;
  *   0xFF          ERR: the source ended the dump
  * </pre>
  *
- * It counts events, their bytes and transactions (GTID events: MySQL GTID, ANONYMOUS_GTID, GTID_TAGGED and
- * MariaDB GTID), follows the position (the artificial ROTATE names the file, every event's log_pos is its end),
- * optionally checks each event's CRC32 (on when the last FORMAT_DESCRIPTION says so, or when the session
- * negotiated it before the first one), and hands each event to a {@link FileRebuilder} if one is given.
+ * It counts events, their bytes and transactions (GTID events: MySQL GTID, ANONYMOUS_GTID,
+ * GTID_TAGGED and MariaDB GTID), follows the position (the artificial ROTATE names the file, every
+ * event's log_pos is its end), optionally checks each event's CRC32 (on when the last
+ * FORMAT_DESCRIPTION says so, or when the session negotiated it before the first one), and hands
+ * each event to a {@link FileRebuilder} if one is given.
  *
- * <p>Not thread-safe: the connection's reading thread. {@link #progress()} is published for other threads.
+ * <p>Not thread-safe: the connection's reading thread. {@link #progress()} is published for other
+ * threads.
  */
 public final class DumpStreamReader {
   /** What one packet was. */
-  public enum Kind { EVENT, HEARTBEAT, EOF }
+  public enum Kind {
+    EVENT,
+    HEARTBEAT,
+    EOF
+  }
 
   private static final boolean[] TRANSACTION_START = new boolean[256];
 
@@ -66,20 +72,27 @@ public final class DumpStreamReader {
   private int lastType = -1;
   private long lastLogPos;
   private long lastTimestamp;
+
   /** {@link BlockingPacketReader#reads()} when {@link #arrivalNanos} was taken. */
   private long arrivalRead = -1;
+
   private long arrivalNanos;
 
   /**
    * @param packets the connection's packets, right after the dump command was sent
-   * @param negotiatedChecksums whether the session asked for CRC32 ({@code @source_binlog_checksum}): the
-   *     events before the first FORMAT_DESCRIPTION carry one then
+   * @param negotiatedChecksums whether the session asked for CRC32
+   *     ({@code @source_binlog_checksum}): the events before the first FORMAT_DESCRIPTION carry one
+   *     then
    * @param verifyChecksums whether to compute and compare every event's CRC32
    * @param rebuilder where to send each event to rebuild the source's files, or {@code null}
    * @param nanos the clock ({@link System#nanoTime()} outside tests)
    */
-  public DumpStreamReader(BlockingPacketReader packets, boolean negotiatedChecksums, boolean verifyChecksums,
-      FileRebuilder rebuilder, LongSupplier nanos) {
+  public DumpStreamReader(
+      BlockingPacketReader packets,
+      boolean negotiatedChecksums,
+      boolean verifyChecksums,
+      FileRebuilder rebuilder,
+      LongSupplier nanos) {
     this.packets = packets;
     this.checksums = negotiatedChecksums;
     this.verifyChecksums = verifyChecksums;
@@ -100,20 +113,27 @@ public final class DumpStreamReader {
       return Kind.EOF;
     }
     if (marker == ErrPacket.HEADER) {
-      throw new SourceException("the source ended the dump " + where(), ErrPacket.decode(packets.copy()));
+      throw new SourceException(
+          "the source ended the dump " + where(), ErrPacket.decode(packets.copy()));
     }
-    throw new ProtocolException("dump packet " + (events + heartbeats + 1) + " starts with 0x"
-        + Integer.toHexString(marker) + ", expected 0x00 (event), 0xfe (EOF) or 0xff (error), " + where());
+    throw new ProtocolException(
+        "dump packet "
+            + (events + heartbeats + 1)
+            + " starts with 0x"
+            + Integer.toHexString(marker)
+            + ", expected 0x00 (event), 0xfe (EOF) or 0xff (error), "
+            + where());
   }
 
   private Kind event(byte[] b, int at, int length) throws IOException {
     if (length < EventHeader.SIZE) {
-      throw new ProtocolException("event of " + length + " bytes is shorter than its 19-byte header, " + where());
+      throw new ProtocolException(
+          "event of " + length + " bytes is shorter than its 19-byte header, " + where());
     }
     long size = LittleEndian.u32(b, at + EventHeader.EVENT_SIZE_OFFSET);
     if (size != length) {
-      throw new ProtocolException("event header says " + size + " bytes but the packet holds " + length + ", "
-          + where());
+      throw new ProtocolException(
+          "event header says " + size + " bytes but the packet holds " + length + ", " + where());
     }
     int type = b[at + EventHeader.TYPE_OFFSET] & 0xff;
     long logPos = LittleEndian.u32(b, at + EventHeader.LOG_POS_OFFSET);
@@ -150,14 +170,19 @@ public final class DumpStreamReader {
       }
       offset = logPos;
     }
-    progress.publish(eventBytes, events, transactions, file == null ? -1 : BinlogPosition.pack(file, offset),
+    progress.publish(
+        eventBytes,
+        events,
+        transactions,
+        file == null ? -1 : BinlogPosition.pack(file, offset),
         arrivalNanos());
     return Kind.EVENT;
   }
 
   /**
-   * When the last packet arrived: the clock read once per read of the socket (the packets of one read arrived
-   * together), not once per event, which cost the client as much as the rest of its per-event work.
+   * When the last packet arrived: the clock read once per read of the socket (the packets of one
+   * read arrived together), not once per event, which cost the client as much as the rest of its
+   * per-event work.
    */
   public long arrivalNanos() {
     long read = packets.reads();
@@ -187,8 +212,9 @@ public final class DumpStreamReader {
   }
 
   /**
-   * A FORMAT_DESCRIPTION ends with its checksum algorithm byte, followed by a CRC32 when the byte is 1
-   * (CRC32). Its body is at least 57 bytes before the post-header lengths, so a shorter one has no algorithm byte.
+   * A FORMAT_DESCRIPTION ends with its checksum algorithm byte, followed by a CRC32 when the byte
+   * is 1 (CRC32). Its body is at least 57 bytes before the post-header lengths, so a shorter one
+   * has no algorithm byte.
    */
   private boolean formatHasChecksum(byte[] b, int at, int length) {
     if (length < EventHeader.SIZE + 57 + 5 || b[at + length - 5] != 1) {
@@ -204,8 +230,15 @@ public final class DumpStreamReader {
     crc.update(b, at, length - 4);
     long expected = LittleEndian.u32(b, at + length - 4);
     if (crc.getValue() != expected) {
-      throw new ProtocolException("CRC32 mismatch in a " + EventType.forCode(type) + " event: computed 0x"
-          + Long.toHexString(crc.getValue()) + ", the event says 0x" + Long.toHexString(expected) + ", " + where());
+      throw new ProtocolException(
+          "CRC32 mismatch in a "
+              + EventType.forCode(type)
+              + " event: computed 0x"
+              + Long.toHexString(crc.getValue())
+              + ", the event says 0x"
+              + Long.toHexString(expected)
+              + ", "
+              + where());
     }
     checked++;
   }
@@ -218,12 +251,19 @@ public final class DumpStreamReader {
     int dot = file.lastIndexOf('.');
     String digits = file.substring(dot + 1);
     String next = Long.toString(BinlogPosition.sequence(file) + 1);
-    return file.substring(0, dot + 1) + "0".repeat(Math.max(0, digits.length() - next.length())) + next;
+    return file.substring(0, dot + 1)
+        + "0".repeat(Math.max(0, digits.length() - next.length()))
+        + next;
   }
 
   private String where() {
-    return "after " + events + " events, at " + (file == null ? "an unknown position" : file + ":" + offset)
-        + (lastType < 0 ? "" : " (last event: " + EventType.forCode(lastType) + ", log_pos " + lastLogPos + ")");
+    return "after "
+        + events
+        + " events, at "
+        + (file == null ? "an unknown position" : file + ":" + offset)
+        + (lastType < 0
+            ? ""
+            : " (last event: " + EventType.forCode(lastType) + ", log_pos " + lastLogPos + ")");
   }
 
   public DumpProgress progress() {
@@ -266,7 +306,9 @@ public final class DumpStreamReader {
     return checked;
   }
 
-  /** The log_pos of the last packet's event (a heartbeat's is the source's position in its file). */
+  /**
+   * The log_pos of the last packet's event (a heartbeat's is the source's position in its file).
+   */
   public long lastLogPos() {
     return lastLogPos;
   }

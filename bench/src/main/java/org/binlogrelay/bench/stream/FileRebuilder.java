@@ -8,7 +8,8 @@ import org.binlogrelay.protocol.event.EventHeader;
 import org.binlogrelay.protocol.event.EventType;
 
 /**
- * Rebuilds the source's binlog files from its dump stream, the way a source's dump thread sends them:
+ * Rebuilds the source's binlog files from its dump stream, the way a source's dump thread sends
+ * them:
  *
  * <pre>
  *   ROTATE (artificial: flag 0x20 or log_pos 0)   names the file and the start offset - not part of any file
@@ -23,8 +24,9 @@ import org.binlogrelay.protocol.event.EventType;
  *                                                 where the last event ended
  * </pre>
  *
- * Offsets past 4 GiB: log_pos is the end offset modulo 2^32, so the offset is taken as the one nearest the end of
- * the last event. Each event kept goes to the {@link BinlogFileSink} with its file and offset.
+ * Offsets past 4 GiB: log_pos is the end offset modulo 2^32, so the offset is taken as the one
+ * nearest the end of the last event. Each event kept goes to the {@link BinlogFileSink} with its
+ * file and offset.
  *
  * <p>Not thread-safe: the stream's reading thread.
  */
@@ -45,17 +47,26 @@ public final class FileRebuilder {
    *
    * @param checksumBytes 4 if the event ends with a CRC32, else 0
    */
-  public void accept(byte[] b, int at, int length, int type, long logPos, int flags, int checksumBytes)
+  public void accept(
+      byte[] b, int at, int length, int type, long logPos, int flags, int checksumBytes)
       throws IOException {
     if (type == EventType.HEARTBEAT.code() || type == EventType.HEARTBEAT_V2.code()) {
       return;
     }
     boolean format = type == EventType.FORMAT_DESCRIPTION.code();
-    // MariaDB 11.4+ sends the events inside a transaction with log_pos 0: after an event of the file (the
+    // MariaDB 11.4+ sends the events inside a transaction with log_pos 0: after an event of the
+    // file (the
     // transaction's GTID event), one that is not flagged artificial is where the last one ended
-    boolean unpositioned = logPos == 0 && (flags & EventHeader.LOG_EVENT_ARTIFICIAL_F) == 0 && !format
-        && type != EventType.ROTATE.code() && file != null && pendingFile == null && end > 4;
-    boolean artificial = ((flags & EventHeader.LOG_EVENT_ARTIFICIAL_F) != 0 || logPos == 0) && !unpositioned;
+    boolean unpositioned =
+        logPos == 0
+            && (flags & EventHeader.LOG_EVENT_ARTIFICIAL_F) == 0
+            && !format
+            && type != EventType.ROTATE.code()
+            && file != null
+            && pendingFile == null
+            && end > 4;
+    boolean artificial =
+        ((flags & EventHeader.LOG_EVENT_ARTIFICIAL_F) != 0 || logPos == 0) && !unpositioned;
     if (type == EventType.ROTATE.code() && artificial) {
       file = rotateName(b, at, length, checksumBytes);
       pendingFile = null;
@@ -71,8 +82,13 @@ public final class FileRebuilder {
       end = 4;
     }
     if (file == null) {
-      throw new ProtocolException("a " + EventType.forCode(type) + " event (log_pos " + logPos + ") before any ROTATE"
-          + " named the file");
+      throw new ProtocolException(
+          "a "
+              + EventType.forCode(type)
+              + " event (log_pos "
+              + logPos
+              + ") before any ROTATE"
+              + " named the file");
     }
     long offset;
     if (unpositioned) {
@@ -85,8 +101,17 @@ public final class FileRebuilder {
       }
     }
     if (offset < 4) {
-      throw new ProtocolException(EventType.forCode(type) + " event of " + length + " bytes with log_pos " + logPos
-          + " would start at " + offset + " of " + file + ", before the first event");
+      throw new ProtocolException(
+          EventType.forCode(type)
+              + " event of "
+              + length
+              + " bytes with log_pos "
+              + logPos
+              + " would start at "
+              + offset
+              + " of "
+              + file
+              + ", before the first event");
     }
     sink.write(file, offset, b, at, length, format);
     end = offset + length;
@@ -103,7 +128,8 @@ public final class FileRebuilder {
     int from = at + EventHeader.SIZE + 8;
     int to = at + length - checksumBytes;
     if (to < from) {
-      throw new ProtocolException("ROTATE event of " + length + " bytes is too short to name a file");
+      throw new ProtocolException(
+          "ROTATE event of " + length + " bytes is too short to name a file");
     }
     return new String(b, from, to - from, StandardCharsets.UTF_8);
   }

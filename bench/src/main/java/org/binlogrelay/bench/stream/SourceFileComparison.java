@@ -15,14 +15,16 @@ import java.util.Map;
 import org.binlogrelay.protocol.event.EventHeader;
 
 /**
- * Compares the files a {@link FileRebuilder} rebuilds from the stream with the source's own binlog files in a
- * directory, byte for byte, as the bytes arrive (nothing is written to disk). A file's FORMAT_DESCRIPTION may
- * differ in one bit: a source clears {@code LOG_EVENT_BINLOG_IN_USE_F} (flags bit 0x1, file offset 21) of the file
- * it is still writing before sending it; that bit alone is accepted (its CRC32 does not cover it).
+ * Compares the files a {@link FileRebuilder} rebuilds from the stream with the source's own binlog
+ * files in a directory, byte for byte, as the bytes arrive (nothing is written to disk). A file's
+ * FORMAT_DESCRIPTION may differ in one bit: a source clears {@code LOG_EVENT_BINLOG_IN_USE_F}
+ * (flags bit 0x1, file offset 21) of the file it is still writing before sending it; that bit alone
+ * is accepted (its CRC32 does not cover it).
  *
- * <p>Per file it records the bytes compared, the parts not sent (a GTID dump skips transactions) and whether the
- * stream covered the file from offset 4 to its end on disk ({@link FileResult#whole()}). The first difference
- * fails at once with a {@link MismatchException} naming the file, offset and byte values.
+ * <p>Per file it records the bytes compared, the parts not sent (a GTID dump skips transactions)
+ * and whether the stream covered the file from offset 4 to its end on disk ({@link
+ * FileResult#whole()}). The first difference fails at once with a {@link MismatchException} naming
+ * the file, offset and byte values.
  *
  * <p>Not thread-safe: the stream's reading thread; {@link #results()} after the stream ended.
  */
@@ -31,7 +33,8 @@ public final class SourceFileComparison implements BinlogFileSink, AutoCloseable
   private static final int FLAGS_IN_FILE = 4 + EventHeader.FLAGS_OFFSET;
 
   /** What was compared of one file. */
-  public record FileResult(String file, long size, long compared, long skipped, boolean complete, boolean whole) {}
+  public record FileResult(
+      String file, long size, long compared, long skipped, boolean complete, boolean whole) {}
 
   /** The stream's bytes differ from the source's file. */
   public static final class MismatchException extends IOException {
@@ -70,12 +73,18 @@ public final class SourceFileComparison implements BinlogFileSink, AutoCloseable
   }
 
   @Override
-  public void write(String file, long offset, byte[] b, int at, int length, boolean formatDescription)
+  public void write(
+      String file, long offset, byte[] b, int at, int length, boolean formatDescription)
       throws IOException {
     Open open = open(file);
     if (offset < open.end) {
-      throw new MismatchException(file + ": the stream sent an event for offset " + offset + " after one ending at "
-          + open.end + " (overlap)");
+      throw new MismatchException(
+          file
+              + ": the stream sent an event for offset "
+              + offset
+              + " after one ending at "
+              + open.end
+              + " (overlap)");
     }
     if (offset == 4) {
       open.startedAtFour = true;
@@ -86,21 +95,43 @@ public final class SourceFileComparison implements BinlogFileSink, AutoCloseable
       open.size = open.channel.size();
     }
     if (offset + length > open.size) {
-      throw new MismatchException(file + ": the stream has an event at " + offset + ".." + (offset + length)
-          + " but the file in " + directory + " has only " + open.size + " bytes (is it the source's directory, and"
-          + " was the file copied before the source wrote that far?)");
+      throw new MismatchException(
+          file
+              + ": the stream has an event at "
+              + offset
+              + ".."
+              + (offset + length)
+              + " but the file in "
+              + directory
+              + " has only "
+              + open.size
+              + " bytes (is it the source's directory, and"
+              + " was the file copied before the source wrote that far?)");
     }
     byte[] expected = read(open, offset, length);
     int diff = Arrays.mismatch(expected, 0, length, b, at, at + length);
-    if (diff >= 0 && formatDescription && offset == 4 && diff + offset == FLAGS_IN_FILE
+    if (diff >= 0
+        && formatDescription
+        && offset == 4
+        && diff + offset == FLAGS_IN_FILE
         && (expected[diff] & ~EventHeader.LOG_EVENT_BINLOG_IN_USE_F) == b[at + diff]) {
       int rest = Arrays.mismatch(expected, diff + 1, length, b, at + diff + 1, at + length);
       diff = rest < 0 ? -1 : diff + 1 + rest;
     }
     if (diff >= 0) {
-      throw new MismatchException(file + ": byte " + (offset + diff) + " differs (file 0x"
-          + HexFormat.of().toHexDigits(expected[diff]) + ", stream 0x" + HexFormat.of().toHexDigits(b[at + diff])
-          + ") in the event at " + offset + " of " + length + " bytes");
+      throw new MismatchException(
+          file
+              + ": byte "
+              + (offset + diff)
+              + " differs (file 0x"
+              + HexFormat.of().toHexDigits(expected[diff])
+              + ", stream 0x"
+              + HexFormat.of().toHexDigits(b[at + diff])
+              + ") in the event at "
+              + offset
+              + " of "
+              + length
+              + " bytes");
     }
     open.compared += length;
     open.end = offset + length;
@@ -111,8 +142,15 @@ public final class SourceFileComparison implements BinlogFileSink, AutoCloseable
     Open open = open(file);
     open.complete = true;
     if (open.end != open.size) {
-      throw new MismatchException(file + " ended in the stream (ROTATE or STOP) at " + open.end + " but the file in "
-          + directory + " has " + open.size + " bytes");
+      throw new MismatchException(
+          file
+              + " ended in the stream (ROTATE or STOP) at "
+              + open.end
+              + " but the file in "
+              + directory
+              + " has "
+              + open.size
+              + " bytes");
     }
   }
 
@@ -123,7 +161,8 @@ public final class SourceFileComparison implements BinlogFileSink, AutoCloseable
     Open open = files.get(file);
     if (open == null) {
       if (file.contains("/") || file.contains("\\") || file.equals("..")) {
-        throw new MismatchException("the stream names file '" + file + "', which is not a plain file name");
+        throw new MismatchException(
+            "the stream names file '" + file + "', which is not a plain file name");
       }
       Path path = directory.resolve(file);
       if (!Files.isRegularFile(path)) {
@@ -140,7 +179,8 @@ public final class SourceFileComparison implements BinlogFileSink, AutoCloseable
   private void checkMagic(Open open) throws IOException {
     byte[] head = read(open, 0, 4);
     if (!Arrays.equals(Arrays.copyOf(head, 4), MAGIC)) {
-      throw new MismatchException(open.name + " in " + directory + " does not start with the binlog magic number");
+      throw new MismatchException(
+          open.name + " in " + directory + " does not start with the binlog magic number");
     }
   }
 

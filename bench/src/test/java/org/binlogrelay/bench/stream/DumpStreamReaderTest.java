@@ -8,22 +8,23 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
 import org.binlogrelay.bench.client.SourceException;
 import org.binlogrelay.protocol.ProtocolException;
 import org.binlogrelay.protocol.bytes.ByteWriter;
 import org.binlogrelay.protocol.packet.BlockingPacketReader;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class DumpStreamReaderTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private static DumpStreamReader reader(byte[] stream, FileRebuilder rebuilder) {
-    BlockingPacketReader packets = new BlockingPacketReader(new ByteArrayInputStream(stream), 256, 64 << 20,
-        "the source", "");
+    BlockingPacketReader packets =
+        new BlockingPacketReader(new ByteArrayInputStream(stream), 256, 64 << 20, "the source", "");
     packets.expectSequence(1);
     return new DumpStreamReader(packets, true, true, rebuilder, () -> 0L);
   }
@@ -42,15 +43,26 @@ class DumpStreamReaderTest {
 
   @Test
   void readsTheClockOncePerReadOfTheSocketNotPerEvent() throws IOException {
-    BlockingPacketReader packets = new BlockingPacketReader(new ByteArrayInputStream(
-        DumpStreams.wholeFixture("mysql-9.7").eof().bytes()), 4096, 64 << 20, "the source", "");
+    BlockingPacketReader packets =
+        new BlockingPacketReader(
+            new ByteArrayInputStream(DumpStreams.wholeFixture("mysql-9.7").eof().bytes()),
+            4096,
+            64 << 20,
+            "the source",
+            "");
     packets.expectSequence(1);
-    java.util.concurrent.atomic.AtomicLong clock = new java.util.concurrent.atomic.AtomicLong();
-    DumpStreamReader reader = new DumpStreamReader(packets, true, true, null, clock::incrementAndGet);
+    AtomicLong clock = new AtomicLong();
+    DumpStreamReader reader =
+        new DumpStreamReader(packets, true, true, null, clock::incrementAndGet);
     drain(reader);
-    assertThat(clock.get()).as("clock reads").isPositive().isLessThanOrEqualTo(packets.reads())
+    assertThat(clock.get())
+        .as("clock reads")
+        .isPositive()
+        .isLessThanOrEqualTo(packets.reads())
         .isLessThan(reader.events() / 4);
-    assertThat(reader.progress().lastEventNanos()).as("the last event's arrival").isEqualTo(clock.get());
+    assertThat(reader.progress().lastEventNanos())
+        .as("the last event's arrival")
+        .isEqualTo(clock.get());
   }
 
   @ParameterizedTest
@@ -66,20 +78,27 @@ class DumpStreamReaderTest {
       events += DumpStreams.events(f).size();
     }
     try (SourceFileComparison comparison = new SourceFileComparison(dir)) {
-      DumpStreamReader reader = reader(DumpStreams.wholeFixture(fixture).eof().bytes(), new FileRebuilder(comparison));
+      DumpStreamReader reader =
+          reader(DumpStreams.wholeFixture(fixture).eof().bytes(), new FileRebuilder(comparison));
       drain(reader);
-      assertThat(reader.eventBytes()).isEqualTo(bytes + DumpStreams.artificialRotate(names.get(0), 4).length);
+      assertThat(reader.eventBytes())
+          .isEqualTo(bytes + DumpStreams.artificialRotate(names.get(0), 4).length);
       assertThat(reader.events()).isEqualTo(events + 1);
       assertThat(reader.checksumsVerified()).isEqualTo(events + 1);
       long gtids = 0;
       for (String name : names) {
-        gtids += Long.parseLong(DumpStreams.expected(fixture).getProperty("file." + name + ".gtid_count"));
+        gtids +=
+            Long.parseLong(
+                DumpStreams.expected(fixture).getProperty("file." + name + ".gtid_count"));
       }
       assertThat(reader.transactions()).isEqualTo(gtids);
       String last = names.get(names.size() - 1);
-      assertThat(reader.position()).isEqualTo(new BinlogPosition(last, Files.size(dir.resolve(last))));
+      assertThat(reader.position())
+          .isEqualTo(new BinlogPosition(last, Files.size(dir.resolve(last))));
       assertThat(comparison.compared()).isEqualTo(bytes);
-      assertThat(comparison.results()).hasSize(names.size()).allSatisfy(r -> assertThat(r.whole()).isTrue());
+      assertThat(comparison.results())
+          .hasSize(names.size())
+          .allSatisfy(r -> assertThat(r.whole()).isTrue());
     }
   }
 
@@ -94,8 +113,10 @@ class DumpStreamReaderTest {
     }
     byte[] format = events.get(0).clone();
     format[13] = format[14] = format[15] = format[16] = 0; // log_pos 0: sent for decoding only
-    DumpStreams stream = new DumpStreams().event(DumpStreams.artificialRotate(name, start))
-        .event(DumpStreams.withCrc(format));
+    DumpStreams stream =
+        new DumpStreams()
+            .event(DumpStreams.artificialRotate(name, start))
+            .event(DumpStreams.withCrc(format));
     for (byte[] e : events.subList(4, events.size())) {
       stream.event(e);
     }
@@ -119,8 +140,10 @@ class DumpStreamReaderTest {
     events.subList(0, 3).forEach(stream::event);
     stream.event(broken);
     DumpStreamReader reader = reader(stream.bytes(), null);
-    assertThatThrownBy(() -> drain(reader)).isInstanceOf(ProtocolException.class)
-        .hasMessageContaining("CRC32 mismatch").hasMessageContaining("binlog.000001");
+    assertThatThrownBy(() -> drain(reader))
+        .isInstanceOf(ProtocolException.class)
+        .hasMessageContaining("CRC32 mismatch")
+        .hasMessageContaining("binlog.000001");
   }
 
   @Test
@@ -131,8 +154,10 @@ class DumpStreamReaderTest {
     f[target] ^= 1;
     Files.write(dir.resolve("binlog.000001"), f);
     try (SourceFileComparison comparison = new SourceFileComparison(dir)) {
-      DumpStreamReader reader = reader(DumpStreams.wholeFixture("mysql-9.7").bytes(), new FileRebuilder(comparison));
-      assertThatThrownBy(() -> drain(reader)).isInstanceOf(SourceFileComparison.MismatchException.class)
+      DumpStreamReader reader =
+          reader(DumpStreams.wholeFixture("mysql-9.7").bytes(), new FileRebuilder(comparison));
+      assertThatThrownBy(() -> drain(reader))
+          .isInstanceOf(SourceFileComparison.MismatchException.class)
           .hasMessageContaining("binlog.000001: byte " + target + " differs");
     }
   }
@@ -141,12 +166,22 @@ class DumpStreamReaderTest {
   void anEventOver16MiBArrivesSplitAndIsCheckedWhole() throws IOException {
     int size = 0xFFFFFF + 1000;
     byte[] big = new byte[size];
-    new java.util.Random(7).nextBytes(big);
-    byte[] header = new ByteWriter(19).u32(1_795_319_847L).u8(30).u32(1).u32(size).u32(400 + size).u16(0)
-        .toByteArray();
+    new Random(7).nextBytes(big);
+    byte[] header =
+        new ByteWriter(19)
+            .u32(1_795_319_847L)
+            .u8(30)
+            .u32(1)
+            .u32(size)
+            .u32(400 + size)
+            .u16(0)
+            .toByteArray();
     System.arraycopy(header, 0, big, 0, 19);
-    DumpStreams stream = new DumpStreams().event(DumpStreams.artificialRotate("binlog.000009", 400))
-        .event(DumpStreams.withCrc(big)).eof();
+    DumpStreams stream =
+        new DumpStreams()
+            .event(DumpStreams.artificialRotate("binlog.000009", 400))
+            .event(DumpStreams.withCrc(big))
+            .eof();
     DumpStreamReader reader = reader(stream.bytes(), null);
     drain(reader);
     assertThat(reader.events()).isEqualTo(2);
@@ -156,11 +191,17 @@ class DumpStreamReaderTest {
 
   @Test
   void anErrorPacketEndsTheStreamWithTheSourcesMessage() {
-    byte[] err = new ByteWriter().u8(0xff).u16(1236).string("#HY000").string("Could not find first log file name")
-        .toByteArray();
+    byte[] err =
+        new ByteWriter()
+            .u8(0xff)
+            .u16(1236)
+            .string("#HY000")
+            .string("Could not find first log file name")
+            .toByteArray();
     byte[] stream = new ByteWriter().u24(err.length).u8(1).bytes(err).toByteArray();
     DumpStreamReader reader = reader(stream, null);
-    assertThatThrownBy(reader::next).isInstanceOf(SourceException.class)
+    assertThatThrownBy(reader::next)
+        .isInstanceOf(SourceException.class)
         .hasMessageContaining("ERROR 1236 (HY000): Could not find first log file name");
   }
 }

@@ -14,10 +14,10 @@ import org.binlogrelay.protocol.bytes.ByteWriter;
 import org.binlogrelay.protocol.bytes.LittleEndian;
 
 /**
- * Test side: the real binlog files of protocol's fixtures (docs/fixtures.md) and dump streams made from them the
- * way a source's dump thread sends them: an artificial ROTATE naming the file, then its events (the first file's
- * FORMAT_DESCRIPTION with the in-use flag cleared), or, for a start inside a file, the FORMAT_DESCRIPTION with
- * log_pos 0 and the events from there.
+ * Test side: the real binlog files of protocol's fixtures (docs/fixtures.md) and dump streams made
+ * from them the way a source's dump thread sends them: an artificial ROTATE naming the file, then
+ * its events (the first file's FORMAT_DESCRIPTION with the in-use flag cleared), or, for a start
+ * inside a file, the FORMAT_DESCRIPTION with log_pos 0 and the events from there.
  */
 final class DumpStreams {
   private final ByteArrayOutputStream packets = new ByteArrayOutputStream();
@@ -48,7 +48,8 @@ final class DumpStreams {
   private static InputStream resource(String fixture, String name) {
     InputStream in = DumpStreams.class.getResourceAsStream("/fixtures/" + fixture + "/" + name);
     if (in == null) {
-      throw new IllegalStateException("fixture " + fixture + "/" + name + " missing from protocol's test-jar");
+      throw new IllegalStateException(
+          "fixture " + fixture + "/" + name + " missing from protocol's test-jar");
     }
     return in;
   }
@@ -65,12 +66,25 @@ final class DumpStreams {
     return events;
   }
 
-  /** An artificial ROTATE (timestamp 0, log_pos 0, flag 0x20) to {@code name} at {@code position}, with CRC32. */
+  /**
+   * An artificial ROTATE (timestamp 0, log_pos 0, flag 0x20) to {@code name} at {@code position},
+   * with CRC32.
+   */
   static byte[] artificialRotate(String name, long position) {
     byte[] n = name.getBytes(StandardCharsets.UTF_8);
     int size = 19 + 8 + n.length + 4;
-    byte[] event = new ByteWriter(size).u32(0).u8(4).u32(1).u32(size).u32(0).u16(0x20).u64(position).bytes(n)
-        .u32(0).toByteArray();
+    byte[] event =
+        new ByteWriter(size)
+            .u32(0)
+            .u8(4)
+            .u32(1)
+            .u32(size)
+            .u32(0)
+            .u16(0x20)
+            .u64(position)
+            .bytes(n)
+            .u32(0)
+            .toByteArray();
     return withCrc(event);
   }
 
@@ -117,7 +131,8 @@ final class DumpStreams {
         byte[] e = events.get(i);
         if (i == 0) {
           e = e.clone();
-          e[17] &= ~1; // the dump thread clears LOG_EVENT_BINLOG_IN_USE_F; the CRC does not cover it
+          e[17] &=
+              ~1; // the dump thread clears LOG_EVENT_BINLOG_IN_USE_F; the CRC does not cover it
         }
         s.event(e);
       }

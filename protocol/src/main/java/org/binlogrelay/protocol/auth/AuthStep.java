@@ -5,7 +5,10 @@ package org.binlogrelay.protocol.auth;
  */
 public sealed interface AuthStep {
 
-  /** Send {@code data} as an AuthMoreData packet (0x01 + data) and wait for the client's next packet. */
+  /**
+   * Send {@code data} as an AuthMoreData packet (0x01 + data) and wait for the client's next
+   * packet.
+   */
   record MoreData(byte[] data) implements AuthStep {
     public MoreData {
       data = data.clone();
@@ -18,8 +21,8 @@ public sealed interface AuthStep {
   }
 
   /**
-   * The client proved the password. If {@code moreDataBeforeOk} is not null it goes out as AuthMoreData
-   * before the OK (caching_sha2_password's 0x03 "fast auth success").
+   * The client proved the password. If {@code moreDataBeforeOk} is not null it goes out as
+   * AuthMoreData before the OK (caching_sha2_password's 0x03 "fast auth success").
    */
   record Accept(byte[] moreDataBeforeOk) implements AuthStep {
     public Accept {
@@ -37,8 +40,8 @@ public sealed interface AuthStep {
   }
 
   /**
-   * The client failed: the server answers ER_ACCESS_DENIED_ERROR with "(using password: YES|NO)" from
-   * {@code passwordUsed}. {@code reason} is for the server's log only, never for the client.
+   * The client failed: the server answers ER_ACCESS_DENIED_ERROR with "(using password: YES|NO)"
+   * from {@code passwordUsed}. {@code reason} is for the server's log only, never for the client.
    */
   record Reject(boolean passwordUsed, String reason) implements AuthStep {}
 }

@@ -6,8 +6,8 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * {@code caching_sha2_password}, server side, following MySQL's {@code caching_sha2_password_authenticate}
- * (sql/auth/sha2_password.cc):
+ * {@code caching_sha2_password}, server side, following MySQL's {@code
+ * caching_sha2_password_authenticate} (sql/auth/sha2_password.cc):
  *
  * <pre>
  *   FAST      client: 32-byte scramble XOR(SHA256(pw), SHA256(SHA256(SHA256(pw)) + nonce)), or empty
@@ -19,9 +19,9 @@ import java.util.Objects;
  *   RSA       cipher text of XOR(password + NUL, scramble)                -> decrypt, verify
  * </pre>
  *
- * Verifying is SHA-256-crypt against the stored {@link CachingSha2Hash}; on success the fast digest is
- * cached ({@link Sha2FastAuthCache}) so the next login of that account takes the fast path. An empty first
- * packet means "no password" and is refused with "using password: NO".
+ * Verifying is SHA-256-crypt against the stored {@link CachingSha2Hash}; on success the fast digest
+ * is cached ({@link Sha2FastAuthCache}) so the next login of that account takes the fast path. An
+ * empty first packet means "no password" and is refused with "using password: NO".
  *
  * <p>Thread-safe; the per-connection state lives in the returned {@link AuthExchange}.
  */
@@ -40,7 +40,8 @@ public final class CachingSha2PasswordPlugin implements AuthPlugin {
    * @param padding what clients will use, given the version this server reports
    * @param cache the fast-path cache, shared by all connections
    */
-  public CachingSha2PasswordPlugin(RsaKeyPair keys, RsaKeyPair.Padding padding, Sha2FastAuthCache cache) {
+  public CachingSha2PasswordPlugin(
+      RsaKeyPair keys, RsaKeyPair.Padding padding, Sha2FastAuthCache cache) {
     this.keys = Objects.requireNonNull(keys, "keys");
     this.padding = Objects.requireNonNull(padding, "padding");
     this.cache = Objects.requireNonNull(cache, "cache");
@@ -54,15 +55,22 @@ public final class CachingSha2PasswordPlugin implements AuthPlugin {
   @Override
   public AuthExchange begin(AuthRequest request) {
     if (request.credential() != null && !(request.credential() instanceof CachingSha2Hash)) {
-      throw new IllegalArgumentException("caching_sha2_password cannot check a " + request.credential().pluginName()
-          + " credential");
+      throw new IllegalArgumentException(
+          "caching_sha2_password cannot check a "
+              + request.credential().pluginName()
+              + " credential");
     }
     return new Exchange(request);
   }
 
   /** The per-connection state machine. */
   private final class Exchange implements AuthExchange {
-    private enum State { FAST, FULL, RSA, DONE }
+    private enum State {
+      FAST,
+      FULL,
+      RSA,
+      DONE
+    }
 
     private final String account;
     private final CachingSha2Hash hash;
@@ -124,7 +132,9 @@ public final class CachingSha2PasswordPlugin implements AuthPlugin {
 
     private AuthStep rsa(byte[] packet) {
       if (packet.length != keys.cipherLength()) {
-        return reject(true, "RSA cipher text of " + packet.length + " bytes, expected " + keys.cipherLength());
+        return reject(
+            true,
+            "RSA cipher text of " + packet.length + " bytes, expected " + keys.cipherLength());
       }
       byte[] plain;
       try {

@@ -3,16 +3,17 @@ package org.binlogrelay.protocol.auth;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Locale;
 
 /**
- * A {@code mysql_native_password} credential: SHA1(SHA1(password)), 20 bytes, written as MySQL prints it in
- * {@code mysql.user.authentication_string}: {@code *} and 40 upper-case hex digits.
+ * A {@code mysql_native_password} credential: SHA1(SHA1(password)), 20 bytes, written as MySQL
+ * prints it in {@code mysql.user.authentication_string}: {@code *} and 40 upper-case hex digits.
  *
- * <p>A client proves the password with {@code XOR(SHA1(pw), SHA1(scramble + SHA1(SHA1(pw))))}; the server
- * recovers SHA1(pw) from it with the stored hash and checks that hashing it again gives the stored hash
- * ({@link #verifyScramble}). Immutable and thread-safe.
+ * <p>A client proves the password with {@code XOR(SHA1(pw), SHA1(scramble + SHA1(SHA1(pw))))}; the
+ * server recovers SHA1(pw) from it with the stored hash and checks that hashing it again gives the
+ * stored hash ({@link #verifyScramble}). Immutable and thread-safe.
  */
 public final class NativePasswordHash implements Credential {
   public static final String PLUGIN = "mysql_native_password";
@@ -27,13 +28,16 @@ public final class NativePasswordHash implements Credential {
   /** Parses {@code *} followed by 40 hex digits (either case). */
   public static NativePasswordHash parse(String stored) {
     if (stored.length() != 41 || stored.charAt(0) != '*') {
-      throw new IllegalArgumentException("mysql_native_password hash must be '*' and 40 hex digits, got "
-          + stored.length() + " characters");
+      throw new IllegalArgumentException(
+          "mysql_native_password hash must be '*' and 40 hex digits, got "
+              + stored.length()
+              + " characters");
     }
     try {
       return new NativePasswordHash(HexFormat.of().parseHex(stored, 1, 41));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("mysql_native_password hash has a character that is not a hex digit", e);
+      throw new IllegalArgumentException(
+          "mysql_native_password hash has a character that is not a hex digit", e);
     }
   }
 
@@ -48,8 +52,8 @@ public final class NativePasswordHash implements Credential {
   }
 
   /**
-   * True if {@code response} (20 bytes from the client) proves knowledge of the password for {@code scramble}.
-   * Constant-time in the comparison.
+   * True if {@code response} (20 bytes from the client) proves knowledge of the password for {@code
+   * scramble}. Constant-time in the comparison.
    */
   public boolean verifyScramble(byte[] scramble, byte[] response) {
     if (response.length != SHA1_BYTES) {
@@ -101,7 +105,7 @@ public final class NativePasswordHash implements Credential {
 
   @Override
   public int hashCode() {
-    return java.util.Arrays.hashCode(stage2);
+    return Arrays.hashCode(stage2);
   }
 
   /** Does not print the hash. */

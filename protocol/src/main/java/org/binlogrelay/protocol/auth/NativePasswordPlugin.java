@@ -3,11 +3,11 @@ package org.binlogrelay.protocol.auth;
 import java.util.Optional;
 
 /**
- * {@code mysql_native_password}: one round trip. The client's response to the scramble is 20 bytes (or empty
- * for "no password", which no account here has); it is checked against the stored
- * {@link NativePasswordHash}. A man in the middle cannot relay it to another server without the hash, so MariaDB
- * 11.4+ clients take its {@link CertificateProof} (over the stored SHA1(SHA1(password))) in place of a CA.
- * Stateless and thread-safe.
+ * {@code mysql_native_password}: one round trip. The client's response to the scramble is 20 bytes
+ * (or empty for "no password", which no account here has); it is checked against the stored {@link
+ * NativePasswordHash}. A man in the middle cannot relay it to another server without the hash, so
+ * MariaDB 11.4+ clients take its {@link CertificateProof} (over the stored SHA1(SHA1(password))) in
+ * place of a CA. Stateless and thread-safe.
  */
 public final class NativePasswordPlugin implements AuthPlugin {
 
@@ -17,10 +17,13 @@ public final class NativePasswordPlugin implements AuthPlugin {
   }
 
   @Override
-  public Optional<String> certificateProof(Credential credential, byte[] scramble, byte[] certificateSha256) {
+  public Optional<String> certificateProof(
+      Credential credential, byte[] scramble, byte[] certificateSha256) {
     if (!(credential instanceof NativePasswordHash hash)) {
-      throw new IllegalArgumentException("mysql_native_password has no proof for a "
-          + (credential == null ? "missing" : credential.pluginName()) + " credential");
+      throw new IllegalArgumentException(
+          "mysql_native_password has no proof for a "
+              + (credential == null ? "missing" : credential.pluginName())
+              + " credential");
     }
     return Optional.of(CertificateProof.okInfo(hash.stage2(), scramble, certificateSha256));
   }
@@ -28,8 +31,10 @@ public final class NativePasswordPlugin implements AuthPlugin {
   @Override
   public AuthExchange begin(AuthRequest request) {
     if (request.credential() != null && !(request.credential() instanceof NativePasswordHash)) {
-      throw new IllegalArgumentException("mysql_native_password cannot check a " + request.credential().pluginName()
-          + " credential");
+      throw new IllegalArgumentException(
+          "mysql_native_password cannot check a "
+              + request.credential().pluginName()
+              + " credential");
     }
     NativePasswordHash hash = (NativePasswordHash) request.credential();
     byte[] scramble = request.scramble();
@@ -51,8 +56,11 @@ public final class NativePasswordPlugin implements AuthPlugin {
         if (hash.verifyScramble(scramble, response)) {
           return AuthStep.Accept.plain();
         }
-        return new AuthStep.Reject(true, response.length == 20 ? "wrong password"
-            : "scramble response of " + response.length + " bytes, expected 20");
+        return new AuthStep.Reject(
+            true,
+            response.length == 20
+                ? "wrong password"
+                : "scramble response of " + response.length + " bytes, expected 20");
       }
     };
   }

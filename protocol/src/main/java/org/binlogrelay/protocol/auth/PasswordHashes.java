@@ -8,9 +8,9 @@ import java.security.SecureRandom;
 import java.util.Random;
 
 /**
- * Makes the stored forms of a password for the relay's user configuration, so that no password is ever
- * kept in clear: {@code caching_sha2_password} ({@code $A$00A$...}, MySQL 9.7's default 10,000 rounds) and
- * {@code mysql_native_password} ({@code *HEX}).
+ * Makes the stored forms of a password for the relay's user configuration, so that no password is
+ * ever kept in clear: {@code caching_sha2_password} ({@code $A$00A$...}, MySQL 9.7's default 10,000
+ * rounds) and {@code mysql_native_password} ({@code *HEX}).
  *
  * <p>From a shell, reading the password from standard input so it stays out of the shell history:
  *
@@ -32,19 +32,25 @@ public final class PasswordHashes {
     return CachingSha2Hash.create(password, rounds, random).storedForm();
   }
 
-  /** The mysql_native_password hash of {@code password}, as MySQL 5.7's {@code PASSWORD()} printed it. */
+  /**
+   * The mysql_native_password hash of {@code password}, as MySQL 5.7's {@code PASSWORD()} printed
+   * it.
+   */
   public static String nativePassword(String password) {
     return NativePasswordHash.of(password).storedForm();
   }
 
   /** Reads one password line from stdin and prints both forms. */
-  @SuppressWarnings("OrphanedFormatString") // the usage text shows a shell printf '%s', not a Java format
+  @SuppressWarnings(
+      "OrphanedFormatString") // the usage text shows a shell printf '%s', not a Java format
   public static void main(String[] args) throws IOException {
-    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     String password = in.readLine();
     if (password == null || password.isEmpty()) {
-      System.err.println("PasswordHashes: give the password on standard input, e.g."
-          + " printf '%s' 'secret' | java ... org.binlogrelay.protocol.auth.PasswordHashes");
+      System.err.println(
+          "PasswordHashes: give the password on standard input, e.g."
+              + " printf '%s' 'secret' | java ... org.binlogrelay.protocol.auth.PasswordHashes");
       System.exit(2);
       return;
     }

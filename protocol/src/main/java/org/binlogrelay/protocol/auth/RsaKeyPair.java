@@ -3,14 +3,17 @@ package org.binlogrelay.protocol.auth;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
+import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
+import java.security.PublicKey;
 import java.security.SecureRandom;
 import java.security.interfaces.RSAPrivateCrtKey;
 import java.security.interfaces.RSAPublicKey;
 import java.security.spec.MGF1ParameterSpec;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.RSAPublicKeySpec;
+import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
 import java.util.Objects;
 import javax.crypto.Cipher;
@@ -18,12 +21,13 @@ import javax.crypto.spec.OAEPParameterSpec;
 import javax.crypto.spec.PSource;
 
 /**
- * The RSA key pair caching_sha2_password uses when a client sends its password over plain TCP: the client
- * asks for the public key (it goes out in PEM, as MySQL's {@code caching_sha2_password_public_key_path} file
- * holds it), XORs the NUL-terminated password with the scramble, encrypts it and the server decrypts it here.
+ * The RSA key pair caching_sha2_password uses when a client sends its password over plain TCP: the
+ * client asks for the public key (it goes out in PEM, as MySQL's {@code
+ * caching_sha2_password_public_key_path} file holds it), XORs the NUL-terminated password with the
+ * scramble, encrypts it and the server decrypts it here.
  *
- * <p>Padding: MySQL clients use PKCS#1 OAEP with SHA-1 and MGF1-SHA-1 against servers from 8.0.5 on, and
- * PKCS#1 v1.5 against older ones; {@link Padding} says which this server expects.
+ * <p>Padding: MySQL clients use PKCS#1 OAEP with SHA-1 and MGF1-SHA-1 against servers from 8.0.5
+ * on, and PKCS#1 v1.5 against older ones; {@link Padding} says which this server expects.
  *
  * <p>Immutable and thread-safe ({@link Cipher} instances are made per call).
  */
@@ -31,7 +35,10 @@ public final class RsaKeyPair {
 
   /** RSA padding of the encrypted password. */
   public enum Padding {
-    /** RSA/ECB/OAEPWithSHA-1AndMGF1Padding: what MySQL clients send to servers reporting 8.0.5 or later. */
+    /**
+     * RSA/ECB/OAEPWithSHA-1AndMGF1Padding: what MySQL clients send to servers reporting 8.0.5 or
+     * later.
+     */
     OAEP_SHA1,
     /** RSA/ECB/PKCS1Padding: what MySQL clients send to servers reporting an older version. */
     PKCS1_V15
@@ -50,7 +57,7 @@ public final class RsaKeyPair {
     try {
       KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
       generator.initialize(bits, random);
-      java.security.KeyPair pair = generator.generateKeyPair();
+      KeyPair pair = generator.generateKeyPair();
       return new RsaKeyPair(pair.getPrivate(), (RSAPublicKey) pair.getPublic());
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("cannot generate a " + bits + "-bit RSA key pair", e);
@@ -58,8 +65,8 @@ public final class RsaKeyPair {
   }
 
   /**
-   * Reads a private key in PEM, either PKCS#8 ({@code BEGIN PRIVATE KEY}) or PKCS#1
-   * ({@code BEGIN RSA PRIVATE KEY}, what {@code openssl genrsa} and MySQL write), and derives the public key.
+   * Reads a private key in PEM, either PKCS#8 ({@code BEGIN PRIVATE KEY}) or PKCS#1 ({@code BEGIN
+   * RSA PRIVATE KEY}, what {@code openssl genrsa} and MySQL write), and derives the public key.
    */
   public static RsaKeyPair fromPrivateKeyPem(String pem) {
     try {
@@ -69,23 +76,31 @@ public final class RsaKeyPair {
       } else if (pem.contains("-----BEGIN RSA PRIVATE KEY-----")) {
         der = Pem.pkcs1ToPkcs8(Pem.decode(pem, "RSA PRIVATE KEY"));
       } else {
-        throw new IllegalArgumentException("RSA private key: expected PEM with BEGIN PRIVATE KEY or BEGIN RSA PRIVATE"
-            + " KEY (an encrypted key is not supported)");
+        throw new IllegalArgumentException(
+            "RSA private key: expected PEM with BEGIN PRIVATE KEY or BEGIN RSA PRIVATE"
+                + " KEY (an encrypted key is not supported)");
       }
       KeyFactory factory = KeyFactory.getInstance("RSA");
       PrivateKey key = factory.generatePrivate(new PKCS8EncodedKeySpec(der));
       if (!(key instanceof RSAPrivateCrtKey crt)) {
-        throw new IllegalArgumentException("RSA private key lacks the public exponent (not a CRT key)");
+        throw new IllegalArgumentException(
+            "RSA private key lacks the public exponent (not a CRT key)");
       }
-      RSAPublicKey pub = (RSAPublicKey) factory.generatePublic(new RSAPublicKeySpec(crt.getModulus(),
-          crt.getPublicExponent()));
+      RSAPublicKey pub =
+          (RSAPublicKey)
+              factory.generatePublic(
+                  new RSAPublicKeySpec(crt.getModulus(), crt.getPublicExponent()));
       return new RsaKeyPair(key, pub);
     } catch (GeneralSecurityException e) {
-      throw new IllegalArgumentException("RSA private key: not a valid RSA key: " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "RSA private key: not a valid RSA key: " + e.getMessage(), e);
     }
   }
 
-  /** The public key as PEM (SubjectPublicKeyInfo, 64-character lines), what the server sends on request. */
+  /**
+   * The public key as PEM (SubjectPublicKeyInfo, 64-character lines), what the server sends on
+   * request.
+   */
   public String publicKeyPem() {
     return Pem.encode("PUBLIC KEY", publicKey.getEncoded());
   }
@@ -109,10 +124,10 @@ public final class RsaKeyPair {
   }
 
   /** Encrypts as a client does (for tests and test clients). */
-  public static byte[] encrypt(String publicKeyPem, byte[] plain, Padding padding) throws GeneralSecurityException {
+  public static byte[] encrypt(String publicKeyPem, byte[] plain, Padding padding)
+      throws GeneralSecurityException {
     byte[] der = Pem.decode(publicKeyPem, "PUBLIC KEY");
-    java.security.PublicKey key = KeyFactory.getInstance("RSA").generatePublic(
-        new java.security.spec.X509EncodedKeySpec(der));
+    PublicKey key = KeyFactory.getInstance("RSA").generatePublic(new X509EncodedKeySpec(der));
     Cipher cipher;
     if (padding == Padding.OAEP_SHA1) {
       cipher = Cipher.getInstance("RSA/ECB/OAEPPadding");
@@ -125,7 +140,8 @@ public final class RsaKeyPair {
   }
 
   private static OAEPParameterSpec oaepSha1() {
-    return new OAEPParameterSpec("SHA-1", "MGF1", MGF1ParameterSpec.SHA1, PSource.PSpecified.DEFAULT);
+    return new OAEPParameterSpec(
+        "SHA-1", "MGF1", MGF1ParameterSpec.SHA1, PSource.PSpecified.DEFAULT);
   }
 
   /** PEM armour and the one DER wrapping needed to read PKCS#1 keys. */
@@ -133,7 +149,8 @@ public final class RsaKeyPair {
     private Pem() {}
 
     static String encode(String type, byte[] der) {
-      String body = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der);
+      String body =
+          Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der);
       return "-----BEGIN " + type + "-----\n" + body + "\n-----END " + type + "-----\n";
     }
 
@@ -147,17 +164,35 @@ public final class RsaKeyPair {
       }
       String body = pem.substring(from + begin.length(), to);
       if (body.contains(":")) {
-        throw new IllegalArgumentException("PEM: " + type + " has headers (encrypted?); only unencrypted keys are"
-            + " supported");
+        throw new IllegalArgumentException(
+            "PEM: " + type + " has headers (encrypted?); only unencrypted keys are" + " supported");
       }
       return Base64.getMimeDecoder().decode(body);
     }
 
-    /** PrivateKeyInfo ::= SEQUENCE { INTEGER 0, AlgorithmIdentifier rsaEncryption, OCTET STRING pkcs1 }. */
+    /**
+     * PrivateKeyInfo ::= SEQUENCE { INTEGER 0, AlgorithmIdentifier rsaEncryption, OCTET STRING
+     * pkcs1 }.
+     */
     static byte[] pkcs1ToPkcs8(byte[] pkcs1) {
       byte[] version = {0x02, 0x01, 0x00};
-      byte[] algorithm = {0x30, 0x0d, 0x06, 0x09, 0x2a, (byte) 0x86, 0x48, (byte) 0x86, (byte) 0xf7, 0x0d, 0x01, 0x01,
-          0x01, 0x05, 0x00};
+      byte[] algorithm = {
+        0x30,
+        0x0d,
+        0x06,
+        0x09,
+        0x2a,
+        (byte) 0x86,
+        0x48,
+        (byte) 0x86,
+        (byte) 0xf7,
+        0x0d,
+        0x01,
+        0x01,
+        0x01,
+        0x05,
+        0x00
+      };
       byte[] octets = tlv(0x04, pkcs1);
       byte[] content = new byte[version.length + algorithm.length + octets.length];
       System.arraycopy(version, 0, content, 0, version.length);

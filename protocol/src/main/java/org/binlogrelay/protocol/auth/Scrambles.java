@@ -3,9 +3,10 @@ package org.binlogrelay.protocol.auth;
 import java.util.Random;
 
 /**
- * The 20-byte nonce ("scramble") sent in the handshake, made as MySQL's {@code generate_user_salt} makes it:
- * random bytes folded into 0x01..0x7F, never NUL (old clients read the second half as a C string) and never
- * {@code '$'}. Stateless; as thread-safe as the {@link Random} passed in ({@link java.security.SecureRandom} is).
+ * The 20-byte nonce ("scramble") sent in the handshake, made as MySQL's {@code generate_user_salt}
+ * makes it: random bytes folded into 0x01..0x7F, never NUL (old clients read the second half as a C
+ * string) and never {@code '$'}. Stateless; as thread-safe as the {@link Random} passed in ({@link
+ * java.security.SecureRandom} is).
  */
 public final class Scrambles {
   public static final int LENGTH = 20;

@@ -7,36 +7,56 @@ import java.util.Arrays;
 
 /**
  * SHA-256-crypt, Ulrich Drepper's "Unix crypt using SHA-256" (the {@code $5$} scheme), as MySQL's
- * {@code my_crypt_genhash} computes it for {@code caching_sha2_password}: the digest of a password, a salt
- * of up to 20 bytes and a number of rounds, as 43 characters of crypt's base-64 alphabet.
+ * {@code my_crypt_genhash} computes it for {@code caching_sha2_password}: the digest of a password,
+ * a salt of up to 20 bytes and a number of rounds, as 43 characters of crypt's base-64 alphabet.
  *
- * <p>Stateless and thread-safe. Costs {@code rounds} SHA-256 computations (MySQL 9.7 stores 10,000), so it
- * runs only on the full-authentication path, never per packet.
+ * <p>Stateless and thread-safe. Costs {@code rounds} SHA-256 computations (MySQL 9.7 stores
+ * 10,000), so it runs only on the full-authentication path, never per packet.
  */
 public final class Sha256Crypt {
   /** Length of the encoded digest. */
   public static final int DIGEST_CHARS = 43;
+
   /** Longest salt the scheme uses; longer salts are cut. */
   public static final int MAX_SALT_BYTES = 20;
+
   public static final int MIN_ROUNDS = 1000;
+
   /** MySQL's cap: three hex digits of thousands. */
   public static final int MAX_ROUNDS = 0xFFF * 1000;
 
   private static final char[] ALPHABET =
       "./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".toCharArray();
-  /** The order in which the final digest's bytes are encoded, three at a time (last group: two bytes). */
+
+  /**
+   * The order in which the final digest's bytes are encoded, three at a time (last group: two
+   * bytes).
+   */
   private static final int[][] GROUPS = {
-    {0, 10, 20}, {21, 1, 11}, {12, 22, 2}, {3, 13, 23}, {24, 4, 14}, {15, 25, 5}, {6, 16, 26}, {27, 7, 17},
-    {18, 28, 8}, {9, 19, 29}
+    {0, 10, 20},
+    {21, 1, 11},
+    {12, 22, 2},
+    {3, 13, 23},
+    {24, 4, 14},
+    {15, 25, 5},
+    {6, 16, 26},
+    {27, 7, 17},
+    {18, 28, 8},
+    {9, 19, 29}
   };
+
   private static final int BLOCK = 32;
 
   private Sha256Crypt() {}
 
-  /** The 43-character digest of {@code password} with {@code salt} (at most 20 bytes used) and {@code rounds}. */
+  /**
+   * The 43-character digest of {@code password} with {@code salt} (at most 20 bytes used) and
+   * {@code rounds}.
+   */
   public static String digest(byte[] password, byte[] salt, int rounds) {
     if (rounds < MIN_ROUNDS || rounds > MAX_ROUNDS) {
-      throw new IllegalArgumentException("SHA-256-crypt rounds " + rounds + " outside " + MIN_ROUNDS + ".." + MAX_ROUNDS);
+      throw new IllegalArgumentException(
+          "SHA-256-crypt rounds " + rounds + " outside " + MIN_ROUNDS + ".." + MAX_ROUNDS);
     }
     byte[] s = salt.length > MAX_SALT_BYTES ? Arrays.copyOf(salt, MAX_SALT_BYTES) : salt;
     MessageDigest md = sha256();
@@ -120,9 +140,15 @@ public final class Sha256Crypt {
     }
   }
 
-  /** True if {@code b} is one of the 64 characters a digest is written with ({@code ./0-9A-Za-z}). */
+  /**
+   * True if {@code b} is one of the 64 characters a digest is written with ({@code ./0-9A-Za-z}).
+   */
   static boolean isDigestChar(byte b) {
-    return b == '.' || b == '/' || (b >= '0' && b <= '9') || (b >= 'A' && b <= 'Z') || (b >= 'a' && b <= 'z');
+    return b == '.'
+        || b == '/'
+        || (b >= '0' && b <= '9')
+        || (b >= 'A' && b <= 'Z')
+        || (b >= 'a' && b <= 'z');
   }
 
   static MessageDigest sha256() {

@@ -5,12 +5,14 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * caching_sha2_password's in-memory cache: account to SHA256(SHA256(password)), filled after a successful
- * full authentication (as MySQL's {@code SHA2_password_cache} is) and used by the fast path.
+ * caching_sha2_password's in-memory cache: account to SHA256(SHA256(password)), filled after a
+ * successful full authentication (as MySQL's {@code SHA2_password_cache} is) and used by the fast
+ * path.
  *
  * <p>Each entry remembers the credential it was verified against, so a changed password in the
- * configuration can never be fast-authenticated with the old one: a lookup with a different credential
- * misses. At most {@code maxEntries} accounts are cached; past that, new accounts simply take the full path.
+ * configuration can never be fast-authenticated with the old one: a lookup with a different
+ * credential misses. At most {@code maxEntries} accounts are cached; past that, new accounts simply
+ * take the full path.
  *
  * <p>Thread-safe (a concurrent map); entries are immutable.
  */
@@ -27,7 +29,9 @@ public final class Sha2FastAuthCache {
     this.maxEntries = maxEntries;
   }
 
-  /** The cached SHA256(SHA256(password)) for {@code account}, or null if none for this credential. */
+  /**
+   * The cached SHA256(SHA256(password)) for {@code account}, or null if none for this credential.
+   */
   byte[] get(String account, Credential credential) {
     Entry e = entries.get(account);
     return e != null && e.credential.equals(credential) ? e.fastDigest.clone() : null;
@@ -38,7 +42,9 @@ public final class Sha2FastAuthCache {
       return;
     }
     Entry old = entries.get(account);
-    if (old == null || !old.credential.equals(credential) || !MessageDigest.isEqual(old.fastDigest, fastDigest)) {
+    if (old == null
+        || !old.credential.equals(credential)
+        || !MessageDigest.isEqual(old.fastDigest, fastDigest)) {
       entries.put(account, new Entry(credential, fastDigest.clone()));
     }
   }

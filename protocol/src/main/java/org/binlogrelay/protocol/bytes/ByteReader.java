@@ -5,10 +5,10 @@ import java.util.Arrays;
 import org.binlogrelay.protocol.ProtocolException;
 
 /**
- * A bounded little-endian cursor over a byte array slice, the way MySQL lays out every integer on the
- * wire and in binlog events. Every read checks the remaining length first and throws
- * {@link ProtocolException} naming the field and offset on overrun, so a bad length field can never
- * make the caller read past its slice or allocate more than the slice holds.
+ * A bounded little-endian cursor over a byte array slice, the way MySQL lays out every integer on
+ * the wire and in binlog events. Every read checks the remaining length first and throws {@link
+ * ProtocolException} naming the field and offset on overrun, so a bad length field can never make
+ * the caller read past its slice or allocate more than the slice holds.
  *
  * <p>Not thread-safe; create one per parse.
  */
@@ -46,7 +46,8 @@ public final class ByteReader {
   /** Moves the cursor to {@code offset} from the start of the slice. */
   public void position(int offset) {
     if (offset < 0 || offset > end - start) {
-      throw new ProtocolException("position " + offset + " outside slice of " + (end - start) + " bytes");
+      throw new ProtocolException(
+          "position " + offset + " outside slice of " + (end - start) + " bytes");
     }
     pos = start + offset;
   }
@@ -59,7 +60,14 @@ public final class ByteReader {
   public void require(long n, String what) {
     if (n < 0 || n > remaining()) {
       throw new ProtocolException(
-          what + ": needs " + n + " bytes at offset " + position() + ", only " + remaining() + " left");
+          what
+              + ": needs "
+              + n
+              + " bytes at offset "
+              + position()
+              + ", only "
+              + remaining()
+              + " left");
     }
   }
 
@@ -94,7 +102,10 @@ public final class ByteReader {
     return v;
   }
 
-  /** An unsigned little-endian integer of {@code width} bytes (1 to 8); 8 bytes may come back negative. */
+  /**
+   * An unsigned little-endian integer of {@code width} bytes (1 to 8); 8 bytes may come back
+   * negative.
+   */
   public long uint(int width, String what) {
     if (width < 1 || width > 8) {
       throw new IllegalArgumentException("width " + width);
@@ -108,7 +119,9 @@ public final class ByteReader {
     return v;
   }
 
-  /** A 64-bit little-endian integer, raw: values above {@code Long.MAX_VALUE} come back negative. */
+  /**
+   * A 64-bit little-endian integer, raw: values above {@code Long.MAX_VALUE} come back negative.
+   */
   public long u64(String what) {
     return uint(8, what);
   }
@@ -126,7 +139,8 @@ public final class ByteReader {
 
   /**
    * MySQL's length-encoded integer: {@code < 0xfb} in one byte, {@code 0xfc} + 2, {@code 0xfd} + 3,
-   * {@code 0xfe} + 8 bytes. {@code 0xfb} (SQL NULL) and {@code 0xff} are not integers and are refused.
+   * {@code 0xfe} + 8 bytes. {@code 0xfb} (SQL NULL) and {@code 0xff} are not integers and are
+   * refused.
    */
   public long lenencInt(String what) {
     int first = u8(what);
@@ -142,7 +156,11 @@ public final class ByteReader {
         return u64(what);
       default:
         throw new ProtocolException(
-            what + ": 0x" + Integer.toHexString(first) + " at offset " + (position() - 1)
+            what
+                + ": 0x"
+                + Integer.toHexString(first)
+                + " at offset "
+                + (position() - 1)
                 + " is not a length-encoded integer");
     }
   }
@@ -186,7 +204,9 @@ public final class ByteReader {
     return string((int) n, what);
   }
 
-  /** The underlying array and absolute cursor, for zero-copy callers that check bounds themselves. */
+  /**
+   * The underlying array and absolute cursor, for zero-copy callers that check bounds themselves.
+   */
   public byte[] array() {
     return buf;
   }

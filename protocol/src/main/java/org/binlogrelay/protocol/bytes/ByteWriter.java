@@ -115,7 +115,10 @@ public final class ByteWriter {
     return lenencInt(b.length).bytes(b);
   }
 
-  /** Overwrites 4 bytes at {@code offset} (for lengths and positions patched after the body is known). */
+  /**
+   * Overwrites 4 bytes at {@code offset} (for lengths and positions patched after the body is
+   * known).
+   */
   public ByteWriter put32At(int offset, long v) {
     if (offset < 0 || offset + 4 > size) {
       throw new IndexOutOfBoundsException("offset " + offset + " size " + size);

@@ -5,8 +5,8 @@ import org.binlogrelay.protocol.bytes.ByteReader;
 
 /**
  * MariaDB's ANNOTATE_ROWS (160): the statement that produced the row events that follow, for humans
- * ({@code binlog_annotate_row_events}). The body (after an empty post-header) is the statement text.
- * Immutable by convention: do not modify {@link #queryBytes()}.
+ * ({@code binlog_annotate_row_events}). The body (after an empty post-header) is the statement
+ * text. Immutable by convention: do not modify {@link #queryBytes()}.
  *
  * @param queryBytes the statement as written
  */

@@ -5,13 +5,13 @@ import org.binlogrelay.protocol.ProtocolException;
 import org.binlogrelay.protocol.bytes.LittleEndian;
 
 /**
- * The CRC32 that trails a checksummed binlog event: {@link java.util.zip.CRC32} (the zlib polynomial) over
- * the event's bytes except the last 4, which hold the value little-endian.
+ * The CRC32 that trails a checksummed binlog event: {@link java.util.zip.CRC32} (the zlib
+ * polynomial) over the event's bytes except the last 4, which hold the value little-endian.
  *
- * <p>A FORMAT_DESCRIPTION event is checksummed as if its {@link EventHeader#LOG_EVENT_BINLOG_IN_USE_F} flag
- * were clear: the server sets that flag while writing the file and clears it in place on close without
- * recomputing the checksum, so both states verify. The computation masks the flag without touching the
- * caller's array.
+ * <p>A FORMAT_DESCRIPTION event is checksummed as if its {@link
+ * EventHeader#LOG_EVENT_BINLOG_IN_USE_F} flag were clear: the server sets that flag while writing
+ * the file and clears it in place on close without recomputing the checksum, so both states verify.
+ * The computation masks the flag without touching the caller's array.
  *
  * <p>Stateless; all methods are thread-safe as long as nobody writes the array concurrently.
  */
@@ -25,11 +25,16 @@ public final class BinlogChecksum {
   public static long compute(byte[] buf, int offset, int length) {
     if (length < EventHeader.SIZE + SIZE || offset < 0 || offset > buf.length - length) {
       throw new ProtocolException(
-          "checksum: event of " + length + " bytes at offset " + offset + " is too short or outside the buffer");
+          "checksum: event of "
+              + length
+              + " bytes at offset "
+              + offset
+              + " is too short or outside the buffer");
     }
     CRC32 crc = new CRC32();
     int flagsAt = offset + EventHeader.FLAGS_OFFSET;
-    boolean fde = (buf[offset + EventHeader.TYPE_OFFSET] & 0xff) == EventType.FORMAT_DESCRIPTION.code();
+    boolean fde =
+        (buf[offset + EventHeader.TYPE_OFFSET] & 0xff) == EventType.FORMAT_DESCRIPTION.code();
     if (fde && (buf[flagsAt] & EventHeader.LOG_EVENT_BINLOG_IN_USE_F) != 0) {
       crc.update(buf, offset, EventHeader.FLAGS_OFFSET);
       crc.update(buf[flagsAt] & ~EventHeader.LOG_EVENT_BINLOG_IN_USE_F);

@@ -4,10 +4,10 @@ import java.util.Arrays;
 import org.binlogrelay.protocol.ProtocolException;
 
 /**
- * One binlog event as bytes: a view of {@code [offset, offset + length)} of a caller's array holding the
- * whole event (19-byte {@link EventHeader}, body, and, when {@link #hasChecksum()}, the 4-byte CRC32), plus
- * the parsed header. Nothing is copied; the typed views ({@link QueryEvent}, {@link GtidEvent}, ...) are
- * parsed from it on demand.
+ * One binlog event as bytes: a view of {@code [offset, offset + length)} of a caller's array
+ * holding the whole event (19-byte {@link EventHeader}, body, and, when {@link #hasChecksum()}, the
+ * 4-byte CRC32), plus the parsed header. Nothing is copied; the typed views ({@link QueryEvent},
+ * {@link GtidEvent}, ...) are parsed from it on demand.
  *
  * <pre>
  *   offset                                      end - 4          end
@@ -24,7 +24,8 @@ public final class BinlogEvent {
   private final int length;
   private final boolean hasChecksum;
 
-  private BinlogEvent(EventHeader header, byte[] buffer, int offset, int length, boolean hasChecksum) {
+  private BinlogEvent(
+      EventHeader header, byte[] buffer, int offset, int length, boolean hasChecksum) {
     this.header = header;
     this.buffer = buffer;
     this.offset = offset;
@@ -33,11 +34,12 @@ public final class BinlogEvent {
   }
 
   /**
-   * Wraps the event at {@code [offset, offset + length)}. Checks that the header's event_size equals
-   * {@code length} and that the event is long enough for its header (and checksum); does not verify the
-   * checksum (see {@link #checksumMatches()}).
+   * Wraps the event at {@code [offset, offset + length)}. Checks that the header's event_size
+   * equals {@code length} and that the event is long enough for its header (and checksum); does not
+   * verify the checksum (see {@link #checksumMatches()}).
    *
-   * @param hasChecksum whether a 4-byte CRC32 trails the event (known from the FORMAT_DESCRIPTION event)
+   * @param hasChecksum whether a 4-byte CRC32 trails the event (known from the FORMAT_DESCRIPTION
+   *     event)
    */
   public static BinlogEvent wrap(byte[] buffer, int offset, int length, boolean hasChecksum) {
     if (offset < 0 || length < 0 || offset > buffer.length - length) {
@@ -47,12 +49,25 @@ public final class BinlogEvent {
     EventHeader header = EventHeader.parse(buffer, offset);
     int minimum = EventHeader.SIZE + (hasChecksum ? BinlogChecksum.SIZE : 0);
     if (header.eventSize() != length) {
-      throw new ProtocolException(header.typeName() + " event at offset " + offset + ": header says "
-          + header.eventSize() + " bytes, " + length + " bytes given");
+      throw new ProtocolException(
+          header.typeName()
+              + " event at offset "
+              + offset
+              + ": header says "
+              + header.eventSize()
+              + " bytes, "
+              + length
+              + " bytes given");
     }
     if (length < minimum) {
-      throw new ProtocolException(header.typeName() + " event at offset " + offset + ": " + length
-          + " bytes is shorter than its header" + (hasChecksum ? " and checksum" : ""));
+      throw new ProtocolException(
+          header.typeName()
+              + " event at offset "
+              + offset
+              + ": "
+              + length
+              + " bytes is shorter than its header"
+              + (hasChecksum ? " and checksum" : ""));
     }
     return new BinlogEvent(header, buffer, offset, length, hasChecksum);
   }
@@ -63,8 +78,9 @@ public final class BinlogEvent {
   }
 
   /**
-   * Builds a new event from a header template and a body: event_size is set to the real size and, when
-   * {@code withChecksum}, the CRC32 is appended. The template's other fields (log_pos included) are kept.
+   * Builds a new event from a header template and a body: event_size is set to the real size and,
+   * when {@code withChecksum}, the CRC32 is appended. The template's other fields (log_pos
+   * included) are kept.
    */
   public static BinlogEvent assemble(EventHeader template, byte[] body, boolean withChecksum) {
     int size = EventHeader.SIZE + body.length + (withChecksum ? BinlogChecksum.SIZE : 0);
@@ -90,7 +106,9 @@ public final class BinlogEvent {
     return buffer;
   }
 
-  /** Where the event starts in {@link #buffer()}: the file position when the buffer is a whole file. */
+  /**
+   * Where the event starts in {@link #buffer()}: the file position when the buffer is a whole file.
+   */
   public int offset() {
     return offset;
   }
@@ -128,7 +146,8 @@ public final class BinlogEvent {
 
   private void requireChecksum() {
     if (!hasChecksum) {
-      throw new IllegalStateException(header.typeName() + " event at offset " + offset + " has no checksum");
+      throw new IllegalStateException(
+          header.typeName() + " event at offset " + offset + " has no checksum");
     }
   }
 
@@ -139,7 +158,14 @@ public final class BinlogEvent {
 
   @Override
   public String toString() {
-    return header.typeName() + "@" + offset + "(" + length + " bytes, log_pos " + header.logPos()
-        + (hasChecksum ? ", crc" : "") + ")";
+    return header.typeName()
+        + "@"
+        + offset
+        + "("
+        + length
+        + " bytes, log_pos "
+        + header.logPos()
+        + (hasChecksum ? ", crc" : "")
+        + ")";
   }
 }

@@ -16,19 +16,20 @@ import org.binlogrelay.protocol.event.CorruptEventException.Reason;
  * </pre>
  *
  * Each {@link #next()} checks the event as {@link BinlogEventDecoder} does (size limit, truncation,
- * FORMAT_DESCRIPTION tracking, CRC32) and compares its log_pos with its end offset; mismatches are collected
- * in {@link #logPosMismatches()} rather than thrown. The parser does not follow transactions, so an unpositioned
- * event (log_pos 0) after the FORMAT_DESCRIPTION is taken as one inside a MariaDB 11.4+ transaction ({@link
- * EventHeader#positionFits}), not as a mismatch. A truncated or corrupt event stops the walk with a
- * {@link CorruptEventException} giving its offset, which {@link #position()} also still holds: everything
- * before it is valid.
+ * FORMAT_DESCRIPTION tracking, CRC32) and compares its log_pos with its end offset; mismatches are
+ * collected in {@link #logPosMismatches()} rather than thrown. The parser does not follow
+ * transactions, so an unpositioned event (log_pos 0) after the FORMAT_DESCRIPTION is taken as one
+ * inside a MariaDB 11.4+ transaction ({@link EventHeader#positionFits}), not as a mismatch. A
+ * truncated or corrupt event stops the walk with a {@link CorruptEventException} giving its offset,
+ * which {@link #position()} also still holds: everything before it is valid.
  *
- * <p>The returned events are views of the caller's array (no copy), so their {@link BinlogEvent#offset()} is
- * the file position. Not thread-safe.
+ * <p>The returned events are views of the caller's array (no copy), so their {@link
+ * BinlogEvent#offset()} is the file position. Not thread-safe.
  */
 public final class BinlogFileParser implements Iterator<BinlogEvent> {
   /** The 4 bytes every binlog file starts with. */
-  // Written into new files and compared by storage; nobody writes into it, and a copy per use is not worth it.
+  // Written into new files and compared by storage; nobody writes into it, and a copy per use is
+  // not worth it.
   @SuppressWarnings("MutablePublicArray")
   public static final byte[] MAGIC = {(byte) 0xfe, 'b', 'i', 'n'};
 
@@ -61,12 +62,17 @@ public final class BinlogFileParser implements Iterator<BinlogEvent> {
 
   private void checkMagic() {
     if (length < MAGIC.length) {
-      throw new CorruptEventException(Reason.TRUNCATED, 0, "binlog file of " + length + " bytes has no magic number");
+      throw new CorruptEventException(
+          Reason.TRUNCATED, 0, "binlog file of " + length + " bytes has no magic number");
     }
     for (int i = 0; i < MAGIC.length; i++) {
       if (file[i] != MAGIC[i]) {
-        throw new CorruptEventException(Reason.MALFORMED, 0, String.format(
-            "not a binlog file: starts %02x %02x %02x %02x, expected fe 62 69 6e", file[0], file[1], file[2], file[3]));
+        throw new CorruptEventException(
+            Reason.MALFORMED,
+            0,
+            String.format(
+                "not a binlog file: starts %02x %02x %02x %02x, expected fe 62 69 6e",
+                file[0], file[1], file[2], file[3]));
       }
     }
   }
@@ -84,14 +90,27 @@ public final class BinlogFileParser implements Iterator<BinlogEvent> {
     }
     int available = length - position;
     if (available < EventHeader.SIZE) {
-      throw new CorruptEventException(Reason.TRUNCATED, position, "event at offset " + position + ": only "
-          + available + " bytes left, the header alone is " + EventHeader.SIZE);
+      throw new CorruptEventException(
+          Reason.TRUNCATED,
+          position,
+          "event at offset "
+              + position
+              + ": only "
+              + available
+              + " bytes left, the header alone is "
+              + EventHeader.SIZE);
     }
     EventHeader header = EventHeader.parse(file, position);
     decoder.checkSize(header, position, available);
     if (!decoder.formatSeen() && header.type() != EventType.FORMAT_DESCRIPTION) {
-      throw new CorruptEventException(Reason.MALFORMED, position, "binlog must start with a FORMAT_DESCRIPTION "
-          + "event, found " + header.typeName() + " at offset " + position);
+      throw new CorruptEventException(
+          Reason.MALFORMED,
+          position,
+          "binlog must start with a FORMAT_DESCRIPTION "
+              + "event, found "
+              + header.typeName()
+              + " at offset "
+              + position);
     }
     BinlogEvent event = decoder.decode(file, position, (int) header.eventSize());
     long end = (long) position + event.length();

@@ -9,7 +9,9 @@ import org.binlogrelay.protocol.ProtocolException;
 public enum ChecksumAlgorithm {
   /** No checksum on the events (the FORMAT_DESCRIPTION event itself still has 4 bytes of room). */
   OFF(0),
-  /** A CRC32 (zlib polynomial) of the event minus its last 4 bytes, stored little-endian in them. */
+  /**
+   * A CRC32 (zlib polynomial) of the event minus its last 4 bytes, stored little-endian in them.
+   */
   CRC32(1),
   /** Written by a server older than 5.6.1 that knows nothing of checksums. */
   UNDEFINED(255);
@@ -36,6 +38,9 @@ public enum ChecksumAlgorithm {
         return a;
       }
     }
-    throw new ProtocolException("unsupported binlog checksum algorithm " + code + " (known: 0 off, 1 CRC32, 255 undefined)");
+    throw new ProtocolException(
+        "unsupported binlog checksum algorithm "
+            + code
+            + " (known: 0 off, 1 CRC32, 255 undefined)");
   }
 }

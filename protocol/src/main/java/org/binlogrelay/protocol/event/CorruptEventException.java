@@ -3,9 +3,9 @@ package org.binlogrelay.protocol.event;
 import org.binlogrelay.protocol.ProtocolException;
 
 /**
- * An event that cannot be taken as written: cut short, failing its checksum, larger than allowed, or with
- * an impossible header. Carries the offset where the bad event starts, which is also how far the bytes
- * before it are valid: what a recovery truncates to.
+ * An event that cannot be taken as written: cut short, failing its checksum, larger than allowed,
+ * or with an impossible header. Carries the offset where the bad event starts, which is also how
+ * far the bytes before it are valid: what a recovery truncates to.
  */
 public final class CorruptEventException extends ProtocolException {
   private static final long serialVersionUID = 1L;
@@ -18,7 +18,10 @@ public final class CorruptEventException extends ProtocolException {
     CHECKSUM_MISMATCH,
     /** event_size is over the configured maximum. */
     TOO_LARGE,
-    /** The header or a FORMAT_DESCRIPTION event cannot be right (size below the header, bad magic, ...). */
+    /**
+     * The header or a FORMAT_DESCRIPTION event cannot be right (size below the header, bad magic,
+     * ...).
+     */
     MALFORMED
   }
 

@@ -28,7 +28,8 @@ import org.binlogrelay.protocol.bytes.LittleEndian;
  * @param logPos end position of the event (u32)
  * @param flags LOG_EVENT_*_F bits (u16)
  */
-public record EventHeader(long timestamp, int typeCode, long serverId, long eventSize, long logPos, int flags) {
+public record EventHeader(
+    long timestamp, int typeCode, long serverId, long eventSize, long logPos, int flags) {
   /** Size of the v4 common header. */
   public static final int SIZE = 19;
 
@@ -38,22 +39,36 @@ public record EventHeader(long timestamp, int typeCode, long serverId, long even
   public static final int LOG_POS_OFFSET = 13;
   public static final int FLAGS_OFFSET = 17;
 
-  /** FORMAT_DESCRIPTION only: set while the file is being written, cleared when it is closed cleanly. */
+  /**
+   * FORMAT_DESCRIPTION only: set while the file is being written, cleared when it is closed
+   * cleanly.
+   */
   public static final int LOG_EVENT_BINLOG_IN_USE_F = 0x1;
+
   /** The query depends on the thread (temporary tables): print the pseudo thread id. */
   public static final int LOG_EVENT_THREAD_SPECIFIC_F = 0x4;
+
   /** Do not generate USE before the statement. */
   public static final int LOG_EVENT_SUPPRESS_USE_F = 0x8;
-  /** Created by the server, not written to a binlog (fake ROTATE); must not move the replica's position. */
+
+  /**
+   * Created by the server, not written to a binlog (fake ROTATE); must not move the replica's
+   * position.
+   */
   public static final int LOG_EVENT_ARTIFICIAL_F = 0x20;
+
   /** Written by a replica's IO thread into its relay log. */
   public static final int LOG_EVENT_RELAY_LOG_F = 0x40;
+
   /** A replica that does not know the type may skip the event. */
   public static final int LOG_EVENT_IGNORABLE_F = 0x80;
+
   /** MySQL: the event is not subject to replication filters. */
   public static final int LOG_EVENT_NO_FILTER_F = 0x100;
+
   /** MySQL: the multi-threaded applier must run the event in isolation. */
   public static final int LOG_EVENT_MTS_ISOLATE_F = 0x200;
+
   /** MariaDB: written with {@code @@skip_replication} set. */
   public static final int LOG_EVENT_SKIP_REPLICATION_F = 0x8000;
 
@@ -72,11 +87,18 @@ public record EventHeader(long timestamp, int typeCode, long serverId, long even
     }
   }
 
-  /** Reads the header at {@code offset}; {@link ProtocolException} if fewer than 19 bytes are there. */
+  /**
+   * Reads the header at {@code offset}; {@link ProtocolException} if fewer than 19 bytes are there.
+   */
   public static EventHeader parse(byte[] buf, int offset) {
     if (offset < 0 || offset > buf.length - SIZE) {
       throw new ProtocolException(
-          "event header: needs " + SIZE + " bytes at offset " + offset + ", buffer has " + buf.length);
+          "event header: needs "
+              + SIZE
+              + " bytes at offset "
+              + offset
+              + ", buffer has "
+              + buf.length);
     }
     return new EventHeader(
         LittleEndian.u32(buf, offset),
@@ -112,28 +134,37 @@ public record EventHeader(long timestamp, int typeCode, long serverId, long even
   }
 
   /**
-   * Whether this event's log_pos fits an event that ends at {@code end} of its binlog file: log_pos is that end
-   * (modulo 2^32: files past 4 GiB wrap it), or the event is unpositioned inside a transaction.
+   * Whether this event's log_pos fits an event that ends at {@code end} of its binlog file: log_pos
+   * is that end (modulo 2^32: files past 4 GiB wrap it), or the event is unpositioned inside a
+   * transaction.
    *
-   * <p>MariaDB 11.4 and later (with {@code binlog_legacy_event_pos=OFF}, the default) copy a transaction from its
-   * cache into the binlog without setting the positions of the events inside it: the Annotate_rows, Table_map,
-   * rows and query events between the GTID event and the commit carry log_pos 0; the GTID event and the XID or
-   * COMMIT carry real ones. Such an event is where its length puts it, as MariaDB's own replica counts it. Outside
-   * a transaction a log_pos of 0 marks an event the server made up for the dump, never one of the file.
+   * <p>MariaDB 11.4 and later (with {@code binlog_legacy_event_pos=OFF}, the default) copy a
+   * transaction from its cache into the binlog without setting the positions of the events inside
+   * it: the Annotate_rows, Table_map, rows and query events between the GTID event and the commit
+   * carry log_pos 0; the GTID event and the XID or COMMIT carry real ones. Such an event is where
+   * its length puts it, as MariaDB's own replica counts it. Outside a transaction a log_pos of 0
+   * marks an event the server made up for the dump, never one of the file.
    *
    * @param end where the event ends in its file
-   * @param insideTransaction whether a transaction is open before this event (its GTID event was seen)
+   * @param insideTransaction whether a transaction is open before this event (its GTID event was
+   *     seen)
    */
   public boolean positionFits(long end, boolean insideTransaction) {
     return positionFits(logPos, flags, end, insideTransaction);
   }
 
-  /** {@link #positionFits(long, boolean)} on the raw log_pos and flags fields, for readers that do not parse. */
+  /**
+   * {@link #positionFits(long, boolean)} on the raw log_pos and flags fields, for readers that do
+   * not parse.
+   */
   public static boolean positionFits(long logPos, int flags, long end, boolean insideTransaction) {
     return logPos == (end & 0xffff_ffffL) || (insideTransaction && unpositioned(logPos, flags));
   }
 
-  /** log_pos 0 on an event not flagged artificial: in a file, an event inside a MariaDB 11.4+ transaction. */
+  /**
+   * log_pos 0 on an event not flagged artificial: in a file, an event inside a MariaDB 11.4+
+   * transaction.
+   */
   public boolean unpositioned() {
     return unpositioned(logPos, flags);
   }

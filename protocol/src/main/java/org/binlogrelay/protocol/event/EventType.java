@@ -1,10 +1,10 @@
 package org.binlogrelay.protocol.event;
 
 /**
- * Binlog event type codes of MySQL (up to 9.x) and MariaDB (from 160 up, through 12.x). The code is the
- * byte at offset 4 of the event header. Codes neither server defines map to {@link #UNRECOGNIZED}; the raw
- * code always stays available in {@link EventHeader#typeCode()}, so an unknown event is carried as opaque
- * bytes rather than refused.
+ * Binlog event type codes of MySQL (up to 9.x) and MariaDB (from 160 up, through 12.x). The code is
+ * the byte at offset 4 of the event header. Codes neither server defines map to {@link
+ * #UNRECOGNIZED}; the raw code always stays available in {@link EventHeader#typeCode()}, so an
+ * unknown event is carried as opaque bytes rather than refused.
  */
 public enum EventType {
   UNKNOWN(0),
@@ -94,7 +94,9 @@ public enum EventType {
     return t == null ? UNRECOGNIZED : t;
   }
 
-  /** True for the MySQL GTID events that start a transaction: GTID, ANONYMOUS_GTID and GTID_TAGGED. */
+  /**
+   * True for the MySQL GTID events that start a transaction: GTID, ANONYMOUS_GTID and GTID_TAGGED.
+   */
   public boolean isMysqlGtid() {
     return this == GTID || this == ANONYMOUS_GTID || this == GTID_TAGGED;
   }

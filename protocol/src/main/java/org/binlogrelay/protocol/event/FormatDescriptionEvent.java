@@ -6,8 +6,8 @@ import org.binlogrelay.protocol.ProtocolException;
 import org.binlogrelay.protocol.bytes.LittleEndian;
 
 /**
- * FORMAT_DESCRIPTION (15): the first event of every v4 binlog file, describing how the following events are
- * laid out. Body, after the 19-byte common header:
+ * FORMAT_DESCRIPTION (15): the first event of every v4 binlog file, describing how the following
+ * events are laid out. Body, after the 19-byte common header:
  *
  * <pre>
  *   u16     binlog_version          4
@@ -24,8 +24,13 @@ import org.binlogrelay.protocol.bytes.LittleEndian;
 public final class FormatDescriptionEvent {
   /** Body bytes up to and including common_header_length. */
   private static final int FIXED_BODY = 2 + 50 + 4 + 1;
+
   private static final int SERVER_VERSION_LENGTH = 50;
-  /** (5 * 256 + 6) * 256 + 1: the first version whose FORMAT_DESCRIPTION carries the checksum algorithm. */
+
+  /**
+   * (5 * 256 + 6) * 256 + 1: the first version whose FORMAT_DESCRIPTION carries the checksum
+   * algorithm.
+   */
   private static final int CHECKSUM_VERSION_PRODUCT = (5 * 256 + 6) * 256 + 1;
 
   private final int binlogVersion;
@@ -35,10 +40,16 @@ public final class FormatDescriptionEvent {
   private final byte[] postHeaderLengths;
   private final ChecksumAlgorithm checksumAlgorithm;
 
-  public FormatDescriptionEvent(int binlogVersion, String serverVersion, long createTimestamp,
-      int commonHeaderLength, byte[] postHeaderLengths, ChecksumAlgorithm checksumAlgorithm) {
+  public FormatDescriptionEvent(
+      int binlogVersion,
+      String serverVersion,
+      long createTimestamp,
+      int commonHeaderLength,
+      byte[] postHeaderLengths,
+      ChecksumAlgorithm checksumAlgorithm) {
     if (commonHeaderLength < EventHeader.SIZE || commonHeaderLength > 255) {
-      throw new IllegalArgumentException("common header length " + commonHeaderLength + " outside 19..255");
+      throw new IllegalArgumentException(
+          "common header length " + commonHeaderLength + " outside 19..255");
     }
     this.binlogVersion = binlogVersion;
     this.serverVersion = serverVersion;
@@ -49,8 +60,9 @@ public final class FormatDescriptionEvent {
   }
 
   /**
-   * The layout to assume before any FORMAT_DESCRIPTION has been seen (a dump stream's first, fake ROTATE):
-   * 19-byte header, every post-header at its default length, events checksummed per {@code alg}.
+   * The layout to assume before any FORMAT_DESCRIPTION has been seen (a dump stream's first, fake
+   * ROTATE): 19-byte header, every post-header at its default length, events checksummed per {@code
+   * alg}.
    */
   public static FormatDescriptionEvent assumed(ChecksumAlgorithm alg) {
     return new FormatDescriptionEvent(4, "", 0, EventHeader.SIZE, new byte[0], alg);
@@ -65,8 +77,13 @@ public final class FormatDescriptionEvent {
   public static FormatDescriptionEvent parse(byte[] buf, int offset, int length) {
     int minimum = EventHeader.SIZE + FIXED_BODY;
     if (length < minimum || offset < 0 || offset > buf.length - length) {
-      throw new ProtocolException("FORMAT_DESCRIPTION event at offset " + offset + ": " + length
-          + " bytes, needs at least " + minimum);
+      throw new ProtocolException(
+          "FORMAT_DESCRIPTION event at offset "
+              + offset
+              + ": "
+              + length
+              + " bytes, needs at least "
+              + minimum);
     }
     int body = offset + EventHeader.SIZE;
     int binlogVersion = LittleEndian.u16(buf, body);
@@ -74,8 +91,13 @@ public final class FormatDescriptionEvent {
     long created = LittleEndian.u32(buf, body + 2 + SERVER_VERSION_LENGTH);
     int headerLength = buf[body + FIXED_BODY - 1] & 0xff;
     if (headerLength < EventHeader.SIZE) {
-      throw new ProtocolException("FORMAT_DESCRIPTION event at offset " + offset + ": common header length "
-          + headerLength + " is below " + EventHeader.SIZE);
+      throw new ProtocolException(
+          "FORMAT_DESCRIPTION event at offset "
+              + offset
+              + ": common header length "
+              + headerLength
+              + " is below "
+              + EventHeader.SIZE);
     }
     int arrayStart = body + FIXED_BODY;
     int arrayEnd = offset + length;
@@ -83,8 +105,14 @@ public final class FormatDescriptionEvent {
     if (isChecksumAware(version)) {
       arrayEnd -= 1 + BinlogChecksum.SIZE;
       if (arrayEnd < arrayStart) {
-        throw new ProtocolException("FORMAT_DESCRIPTION event at offset " + offset + " from server " + version
-            + ": " + length + " bytes leave no room for the checksum algorithm and checksum");
+        throw new ProtocolException(
+            "FORMAT_DESCRIPTION event at offset "
+                + offset
+                + " from server "
+                + version
+                + ": "
+                + length
+                + " bytes leave no room for the checksum algorithm and checksum");
       }
       alg = ChecksumAlgorithm.forCode(buf[arrayEnd] & 0xff);
     }
@@ -101,8 +129,8 @@ public final class FormatDescriptionEvent {
   }
 
   /**
-   * The server version as MySQL compares it: "X.Y.Z..." gives {@code (X * 256 + Y) * 256 + Z}; 0 when the
-   * string does not start that way.
+   * The server version as MySQL compares it: "X.Y.Z..." gives {@code (X * 256 + Y) * 256 + Z}; 0
+   * when the string does not start that way.
    */
   public static int versionProduct(String version) {
     int[] parts = new int[3];
@@ -165,7 +193,9 @@ public final class FormatDescriptionEvent {
   /** The post-header length of {@code type}, or {@code fallback} if the table does not cover it. */
   public int postHeaderLength(EventType type, int fallback) {
     int index = type.code() - 1;
-    return index >= 0 && index < postHeaderLengths.length ? postHeaderLengths[index] & 0xff : fallback;
+    return index >= 0 && index < postHeaderLengths.length
+        ? postHeaderLengths[index] & 0xff
+        : fallback;
   }
 
   public ChecksumAlgorithm checksumAlgorithm() {
@@ -179,7 +209,16 @@ public final class FormatDescriptionEvent {
 
   @Override
   public String toString() {
-    return "FormatDescriptionEvent(v" + binlogVersion + ", '" + serverVersion + "', header " + commonHeaderLength
-        + ", " + postHeaderLengths.length + " types, " + checksumAlgorithm + ")";
+    return "FormatDescriptionEvent(v"
+        + binlogVersion
+        + ", '"
+        + serverVersion
+        + "', header "
+        + commonHeaderLength
+        + ", "
+        + postHeaderLengths.length
+        + " types, "
+        + checksumAlgorithm
+        + ")";
   }
 }

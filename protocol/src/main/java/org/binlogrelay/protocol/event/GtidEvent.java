@@ -5,9 +5,10 @@ import org.binlogrelay.protocol.bytes.ByteReader;
 import org.binlogrelay.protocol.gtid.MysqlGtid;
 
 /**
- * The MySQL event that starts every transaction: GTID (33), ANONYMOUS_GTID (34, gtid_mode OFF, gno 0) and
- * GTID_TAGGED (42, MySQL 8.3+, a GTID with a tag). Types 33 and 34 use a fixed layout, read by this class;
- * type 42 uses MySQL's serialization format and is read by {@link TaggedGtidDecoder}. Layout of 33/34:
+ * The MySQL event that starts every transaction: GTID (33), ANONYMOUS_GTID (34, gtid_mode OFF, gno
+ * 0) and GTID_TAGGED (42, MySQL 8.3+, a GTID with a tag). Types 33 and 34 use a fixed layout, read
+ * by this class; type 42 uses MySQL's serialization format and is read by {@link
+ * TaggedGtidDecoder}. Layout of 33/34:
  *
  * <pre>
  *   u8      flags                     bit 0: may contain statement-based changes
@@ -25,8 +26,8 @@ import org.binlogrelay.protocol.gtid.MysqlGtid;
  *   u64     commit_group_ticket
  * </pre>
  *
- * Absent fields take MySQL's defaults: 0, except that when the commit timestamps are present but the
- * server versions are not, both versions are {@link #UNDEFINED_SERVER_VERSION}. Immutable.
+ * Absent fields take MySQL's defaults: 0, except that when the commit timestamps are present but
+ * the server versions are not, both versions are {@link #UNDEFINED_SERVER_VERSION}. Immutable.
  *
  * @param type GTID, ANONYMOUS_GTID or GTID_TAGGED
  * @param flags the GTID flags byte
@@ -36,7 +37,8 @@ import org.binlogrelay.protocol.gtid.MysqlGtid;
  * @param lastCommitted logical clock: the sequence number this transaction depends on
  * @param sequenceNumber logical clock: this transaction's number within the binlog file
  * @param immediateCommitTimestamp commit time on the immediate source, microseconds since the epoch
- * @param originalCommitTimestamp commit time on the originating source, microseconds since the epoch
+ * @param originalCommitTimestamp commit time on the originating source, microseconds since the
+ *     epoch
  * @param transactionLength bytes of the whole transaction, this event included
  * @param immediateServerVersion version of the immediate source, e.g. 90704
  * @param originalServerVersion version of the originating source
@@ -59,8 +61,10 @@ public record GtidEvent(
 
   /** Flags bit: the transaction may contain statement-based changes. */
   public static final int FLAG_MAY_HAVE_SBR = 1;
+
   /** The server version reported when the event has timestamps but no version. */
   public static final long UNDEFINED_SERVER_VERSION = 999999;
+
   /** Largest gno, 2^63 - 2. */
   public static final long MAX_GNO = Long.MAX_VALUE - 1;
 
@@ -70,10 +74,12 @@ public record GtidEvent(
 
   /** Parses a GTID, ANONYMOUS_GTID or GTID_TAGGED event. */
   public static GtidEvent parse(BinlogEvent event, FormatDescriptionEvent fde) {
-    ByteReader in = EventBody.open(event, fde, EventType.GTID, EventType.ANONYMOUS_GTID, EventType.GTID_TAGGED);
-    GtidEvent parsed = event.type() == EventType.GTID_TAGGED
-        ? TaggedGtidDecoder.decode(event, in)
-        : parseFixed(event.type(), in);
+    ByteReader in =
+        EventBody.open(event, fde, EventType.GTID, EventType.ANONYMOUS_GTID, EventType.GTID_TAGGED);
+    GtidEvent parsed =
+        event.type() == EventType.GTID_TAGGED
+            ? TaggedGtidDecoder.decode(event, in)
+            : parseFixed(event.type(), in);
     parsed.checkGno(event, in);
     parsed.checkTag(event, in);
     return parsed;
@@ -120,8 +126,20 @@ public record GtidEvent(
         }
       }
     }
-    return new GtidEvent(type, flags, uuid, "", gno, lastCommitted, sequenceNumber, immediateTs, originalTs,
-        length, immediateVersion, originalVersion, ticket);
+    return new GtidEvent(
+        type,
+        flags,
+        uuid,
+        "",
+        gno,
+        lastCommitted,
+        sequenceNumber,
+        immediateTs,
+        originalTs,
+        length,
+        immediateVersion,
+        originalVersion,
+        ticket);
   }
 
   private void checkGno(BinlogEvent event, ByteReader in) {
@@ -131,7 +149,10 @@ public record GtidEvent(
     }
   }
 
-  /** A tag MySQL would not accept (its characters, its first character) would fail later in {@link #gtid()}. */
+  /**
+   * A tag MySQL would not accept (its characters, its first character) would fail later in {@link
+   * #gtid()}.
+   */
   private void checkTag(BinlogEvent event, ByteReader in) {
     if (isTagged()) {
       try {

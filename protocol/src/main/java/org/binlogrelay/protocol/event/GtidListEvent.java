@@ -7,8 +7,8 @@ import org.binlogrelay.protocol.gtid.MariadbGtid;
 import org.binlogrelay.protocol.gtid.MariadbGtidSet;
 
 /**
- * MariaDB's GTID_LIST (163): written after the FORMAT_DESCRIPTION of every file, the binlog state (last GTID
- * per domain and server) at the start of the file. Body:
+ * MariaDB's GTID_LIST (163): written after the FORMAT_DESCRIPTION of every file, the binlog state
+ * (last GTID per domain and server) at the start of the file. Body:
  *
  * <pre>
  *   u32   count and flags     low 28 bits: count; top 4 bits: FLAG_* below
@@ -38,7 +38,11 @@ public record GtidListEvent(int flags, List<MariadbGtid> gtids) {
     ByteReader in = EventBody.open(event, fde, EventType.GTID_LIST);
     int start = in.position();
     long word = in.u32("GTID_LIST count");
-    EventBody.skipTo(in, start, fde.postHeaderLength(EventType.GTID_LIST, POST_HEADER_LENGTH), "GTID_LIST post-header");
+    EventBody.skipTo(
+        in,
+        start,
+        fde.postHeaderLength(EventType.GTID_LIST, POST_HEADER_LENGTH),
+        "GTID_LIST post-header");
     int count = (int) (word & COUNT_MASK);
     in.require((long) count * ENTRY_SIZE, "GTID_LIST " + count + " entries");
     List<MariadbGtid> list = new ArrayList<>(count);

@@ -5,9 +5,9 @@ import org.binlogrelay.protocol.bytes.ByteReader;
 import org.binlogrelay.protocol.bytes.ByteWriter;
 
 /**
- * HEARTBEAT_V2 (41, MySQL 8.0.26+): a heartbeat whose position is not limited to 32 bits. Right after the
- * common header (no post-header) comes a list of fields, each {@code type, length, value} with type and
- * length as packed (length-encoded) integers, ended by type 0:
+ * HEARTBEAT_V2 (41, MySQL 8.0.26+): a heartbeat whose position is not limited to 32 bits. Right
+ * after the common header (no post-header) comes a list of fields, each {@code type, length, value}
+ * with type and length as packed (length-encoded) integers, ended by type 0:
  *
  * <pre>
  *   type 1  log file name     value: length bytes of text
@@ -15,8 +15,8 @@ import org.binlogrelay.protocol.bytes.ByteWriter;
  *   type 0  end mark          no length, no value
  * </pre>
  *
- * Unknown types are skipped by their length; a body that ends without the end mark is accepted, as MySQL
- * does. Immutable.
+ * Unknown types are skipped by their length; a body that ends without the end mark is accepted, as
+ * MySQL does. Immutable.
  *
  * @param logFile the sender's current file, "" if the field is absent
  * @param position the sender's position in it (u64), 0 if absent
@@ -27,7 +27,8 @@ public record HeartbeatV2Event(String logFile, long position) {
   static final int LOG_POSITION_FIELD = 2;
 
   public static HeartbeatV2Event parse(BinlogEvent event, FormatDescriptionEvent fde) {
-    ByteReader in = EventBody.open(event, fde, EventType.HEARTBEAT_V2); // no post-header, as in MySQL
+    ByteReader in =
+        EventBody.open(event, fde, EventType.HEARTBEAT_V2); // no post-header, as in MySQL
     String file = "";
     long position = 0;
     while (in.hasRemaining()) {
@@ -43,8 +44,13 @@ public record HeartbeatV2Event(String logFile, long position) {
         int end = in.position() + (int) length;
         position = in.lenencInt("HEARTBEAT_V2 log position");
         if (in.position() != end) {
-          throw EventBody.error(event, in, "log position field says " + length + " bytes, packed integer used "
-              + (length - (end - in.position())));
+          throw EventBody.error(
+              event,
+              in,
+              "log position field says "
+                  + length
+                  + " bytes, packed integer used "
+                  + (length - (end - in.position())));
         }
       } else {
         in.skip((int) length, "HEARTBEAT_V2 unknown field " + type);
@@ -58,8 +64,12 @@ public record HeartbeatV2Event(String logFile, long position) {
     byte[] name = logFile.getBytes(StandardCharsets.UTF_8);
     byte[] pos = new ByteWriter(9).lenencInt(position).toByteArray();
     return new ByteWriter(name.length + 16)
-        .lenencInt(LOG_FILENAME_FIELD).lenencInt(name.length).bytes(name)
-        .lenencInt(LOG_POSITION_FIELD).lenencInt(pos.length).bytes(pos)
+        .lenencInt(LOG_FILENAME_FIELD)
+        .lenencInt(name.length)
+        .bytes(name)
+        .lenencInt(LOG_POSITION_FIELD)
+        .lenencInt(pos.length)
+        .bytes(pos)
         .lenencInt(END_MARK)
         .toByteArray();
   }

@@ -4,8 +4,9 @@ import org.binlogrelay.protocol.bytes.ByteReader;
 import org.binlogrelay.protocol.gtid.MariadbGtid;
 
 /**
- * MariaDB's GTID event (162), which starts every event group (instead of BEGIN) or marks a standalone DDL.
- * The server id of the GTID is the header's. Body (post-header of 19 bytes, zero-padded when shorter):
+ * MariaDB's GTID event (162), which starts every event group (instead of BEGIN) or marks a
+ * standalone DDL. The server id of the GTID is the header's. Body (post-header of 19 bytes,
+ * zero-padded when shorter):
  *
  * <pre>
  *   u64   seq_no
@@ -35,10 +36,22 @@ import org.binlogrelay.protocol.gtid.MariadbGtid;
  * @param xidData gtrid followed by bqual (empty unless XA)
  * @param flagsExtra the extra flags byte, 0 when absent
  * @param extraEngines extra engines of a multi-engine transaction, 0 when absent
- * @param startAlterSeqNo seq_no of the START ALTER this COMMIT/ROLLBACK ALTER completes, 0 when absent
+ * @param startAlterSeqNo seq_no of the START ALTER this COMMIT/ROLLBACK ALTER completes, 0 when
+ *     absent
  */
-public record MariadbGtidEvent(long seqNo, long domainId, long serverId, int flags, long commitId, int xaFormatId,
-    int gtridLength, int bqualLength, byte[] xidData, int flagsExtra, int extraEngines, long startAlterSeqNo) {
+public record MariadbGtidEvent(
+    long seqNo,
+    long domainId,
+    long serverId,
+    int flags,
+    long commitId,
+    int xaFormatId,
+    int gtridLength,
+    int bqualLength,
+    byte[] xidData,
+    int flagsExtra,
+    int extraEngines,
+    long startAlterSeqNo) {
   public static final int POST_HEADER_LENGTH = 19;
 
   public static final int FL_STANDALONE = 1;
@@ -54,6 +67,7 @@ public record MariadbGtidEvent(long seqNo, long domainId, long serverId, int fla
   public static final int FL_START_ALTER = 2;
   public static final int FL_COMMIT_ALTER = 4;
   public static final int FL_ROLLBACK_ALTER = 8;
+
   /** MariaDB 11.5+: the originating thread id follows (not decoded here). */
   public static final int FL_EXTRA_THREAD_ID = 16;
 
@@ -64,8 +78,15 @@ public record MariadbGtidEvent(long seqNo, long domainId, long serverId, int fla
     ByteReader in = EventBody.open(event, fde, EventType.MARIADB_GTID);
     int postHeader = fde.postHeaderLength(EventType.MARIADB_GTID, POST_HEADER_LENGTH);
     if (postHeader < POST_HEADER_LENGTH || in.remaining() < postHeader) {
-      throw EventBody.error(event, in, in.remaining() + " body bytes, post-header length " + postHeader
-          + " (needs at least " + POST_HEADER_LENGTH + ")");
+      throw EventBody.error(
+          event,
+          in,
+          in.remaining()
+              + " body bytes, post-header length "
+              + postHeader
+              + " (needs at least "
+              + POST_HEADER_LENGTH
+              + ")");
     }
     long seqNo = in.u64(T + "seq_no");
     long domainId = in.u32(T + "domain_id");
@@ -80,15 +101,30 @@ public record MariadbGtidEvent(long seqNo, long domainId, long serverId, int fla
       gtrid = in.u8(T + "gtrid_length");
       bqual = in.u8(T + "bqual_length");
       if (gtrid > MAX_XID_PART || bqual > MAX_XID_PART) {
-        throw EventBody.error(event, in, "gtrid_length " + gtrid + " / bqual_length " + bqual + " over " + MAX_XID_PART);
+        throw EventBody.error(
+            event,
+            in,
+            "gtrid_length " + gtrid + " / bqual_length " + bqual + " over " + MAX_XID_PART);
       }
       xid = in.bytes(gtrid + bqual, T + "xid data");
     }
     int extra = in.hasRemaining() ? in.u8(T + "flags_extra") : 0;
     int engines = (extra & FL_EXTRA_MULTI_ENGINE) != 0 ? in.u8(T + "extra_engines") : 0;
-    long alterSeqNo = (extra & (FL_COMMIT_ALTER | FL_ROLLBACK_ALTER)) != 0 ? in.u64(T + "start_alter seq_no") : 0;
-    return new MariadbGtidEvent(seqNo, domainId, event.header().serverId(), flags, commitId, formatId, gtrid, bqual,
-        xid, extra, engines, alterSeqNo);
+    long alterSeqNo =
+        (extra & (FL_COMMIT_ALTER | FL_ROLLBACK_ALTER)) != 0 ? in.u64(T + "start_alter seq_no") : 0;
+    return new MariadbGtidEvent(
+        seqNo,
+        domainId,
+        event.header().serverId(),
+        flags,
+        commitId,
+        formatId,
+        gtrid,
+        bqual,
+        xid,
+        extra,
+        engines,
+        alterSeqNo);
   }
 
   public boolean hasFlag(int flag) {

@@ -4,8 +4,8 @@ import java.nio.charset.StandardCharsets;
 import org.binlogrelay.protocol.bytes.ByteReader;
 
 /**
- * QUERY (2): a statement: DDL, statement-based DML, and the BEGIN / COMMIT / ROLLBACK / XA markers of a
- * transaction. Layout:
+ * QUERY (2): a statement: DDL, statement-based DML, and the BEGIN / COMMIT / ROLLBACK / XA markers
+ * of a transaction. Layout:
  *
  * <pre>
  *   post-header (13 bytes in binlog v4, longer in some versions: the FORMAT_DESCRIPTION length is used)
@@ -21,8 +21,8 @@ import org.binlogrelay.protocol.bytes.ByteReader;
  * </pre>
  *
  * Every length is checked against the event's size before it is used. Immutable by convention: the
- * accessors return the parsed arrays themselves (not copies), so do not modify them; {@code equals} compares
- * the arrays by identity.
+ * accessors return the parsed arrays themselves (not copies), so do not modify them; {@code equals}
+ * compares the arrays by identity.
  *
  * @param threadId the session's thread id (u32)
  * @param executionTime seconds the statement ran (u32)
@@ -32,9 +32,15 @@ import org.binlogrelay.protocol.bytes.ByteReader;
  * @param queryBytes the statement text as written
  */
 public record QueryEvent(
-    long threadId, long executionTime, int errorCode, byte[] statusVariables, String database, byte[] queryBytes) {
+    long threadId,
+    long executionTime,
+    int errorCode,
+    byte[] statusVariables,
+    String database,
+    byte[] queryBytes) {
   /** The binlog v4 post-header length. */
   public static final int POST_HEADER_LENGTH = 13;
+
   /** The shortest post-header (without status_vars_length). */
   public static final int MINIMAL_POST_HEADER_LENGTH = 11;
 
@@ -42,8 +48,13 @@ public record QueryEvent(
     ByteReader in = EventBody.open(event, fde, EventType.QUERY);
     int postHeader = fde.postHeaderLength(EventType.QUERY, POST_HEADER_LENGTH);
     if (postHeader < MINIMAL_POST_HEADER_LENGTH) {
-      throw EventBody.error(event, in, "post-header length " + postHeader + " from FORMAT_DESCRIPTION is below "
-          + MINIMAL_POST_HEADER_LENGTH);
+      throw EventBody.error(
+          event,
+          in,
+          "post-header length "
+              + postHeader
+              + " from FORMAT_DESCRIPTION is below "
+              + MINIMAL_POST_HEADER_LENGTH);
     }
     int start = in.position();
     long threadId = in.u32("QUERY thread_id");
@@ -60,7 +71,10 @@ public record QueryEvent(
     return new QueryEvent(threadId, execTime, errorCode, status, db, in.rest());
   }
 
-  /** The statement decoded as UTF-8 (exact for the ASCII markers; approximate for other character sets). */
+  /**
+   * The statement decoded as UTF-8 (exact for the ASCII markers; approximate for other character
+   * sets).
+   */
   public String query() {
     return new String(queryBytes, StandardCharsets.UTF_8);
   }
@@ -70,7 +84,9 @@ public record QueryEvent(
     return is("BEGIN");
   }
 
-  /** {@code COMMIT}: closes a group of non-transactional changes (XID closes transactional ones). */
+  /**
+   * {@code COMMIT}: closes a group of non-transactional changes (XID closes transactional ones).
+   */
   public boolean isCommit() {
     return is("COMMIT");
   }
@@ -109,7 +125,9 @@ public record QueryEvent(
     return end - start == keyword.length() && matchesAt(start, keyword);
   }
 
-  /** Case-insensitive prefix match where each space in {@code prefix} matches one or more spaces. */
+  /**
+   * Case-insensitive prefix match where each space in {@code prefix} matches one or more spaces.
+   */
   private boolean startsWith(String prefix) {
     int p = skipSpaces(0);
     for (int i = 0; i < prefix.length(); i++) {
@@ -119,7 +137,8 @@ public record QueryEvent(
           return false;
         }
         p = skipSpaces(p);
-      } else if (p >= queryBytes.length || Character.toUpperCase((char) (queryBytes[p++] & 0xff)) != c) {
+      } else if (p >= queryBytes.length
+          || Character.toUpperCase((char) (queryBytes[p++] & 0xff)) != c) {
         return false;
       }
     }
@@ -149,6 +168,14 @@ public record QueryEvent(
 
   @Override
   public String toString() {
-    return "QueryEvent(thread " + threadId + ", db '" + database + "', error " + errorCode + ", " + query() + ")";
+    return "QueryEvent(thread "
+        + threadId
+        + ", db '"
+        + database
+        + "', error "
+        + errorCode
+        + ", "
+        + query()
+        + ")";
   }
 }

@@ -5,17 +5,17 @@ import org.binlogrelay.protocol.bytes.ByteReader;
 import org.binlogrelay.protocol.bytes.ByteWriter;
 
 /**
- * ROTATE (4): the next binlog file and the position to continue at. Written at the end of a file, and sent
- * first by a dump thread as an artificial event ({@link EventHeader#LOG_EVENT_ARTIFICIAL_F}, log_pos 0)
- * naming the file it is about to stream. Body:
+ * ROTATE (4): the next binlog file and the position to continue at. Written at the end of a file,
+ * and sent first by a dump thread as an artificial event ({@link
+ * EventHeader#LOG_EVENT_ARTIFICIAL_F}, log_pos 0) naming the file it is about to stream. Body:
  *
  * <pre>
  *   u64   position        where to continue in the next file (4 for its start)
  *   rest  next_file       file name, no terminator
  * </pre>
  *
- * The 8-byte post-header is frozen by MySQL, so the layout does not depend on the FORMAT_DESCRIPTION event
- * (a dump stream's first ROTATE comes before it). Immutable.
+ * The 8-byte post-header is frozen by MySQL, so the layout does not depend on the
+ * FORMAT_DESCRIPTION event (a dump stream's first ROTATE comes before it). Immutable.
  *
  * @param position offset in the next file (u64, raw)
  * @param nextFile the next file's name, e.g. "binlog.000002"

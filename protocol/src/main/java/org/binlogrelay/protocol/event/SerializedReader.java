@@ -5,8 +5,9 @@ import org.binlogrelay.protocol.bytes.ByteReader;
 
 /**
  * Reads the variable-length integers of MySQL's {@code mysql::serialization} binary format (used by
- * GTID_TAGGED events, MySQL 8.3+). An integer takes 1 to 9 bytes, little-endian; the number of trailing
- * one bits of the first byte, plus one, is the byte count, and the value follows those bits:
+ * GTID_TAGGED events, MySQL 8.3+). An integer takes 1 to 9 bytes, little-endian; the number of
+ * trailing one bits of the first byte, plus one, is the byte count, and the value follows those
+ * bits:
  *
  * <pre>
  *   bytes  first byte   value bits
@@ -17,8 +18,9 @@ import org.binlogrelay.protocol.bytes.ByteReader;
  *   9      11111111     64 (all in the 8 following bytes)
  * </pre>
  *
- * Signed integers are zigzag-mapped first: {@code x >= 0} is stored as {@code x << 1}, {@code x < 0} as
- * {@code (-(x + 1) << 1) | 1}. Every read is bounded by the underlying {@link ByteReader}. Not thread-safe.
+ * Signed integers are zigzag-mapped first: {@code x >= 0} is stored as {@code x << 1}, {@code x <
+ * 0} as {@code (-(x + 1) << 1) | 1}. Every read is bounded by the underlying {@link ByteReader}.
+ * Not thread-safe.
  */
 final class SerializedReader {
   private final ByteReader in;
@@ -31,7 +33,9 @@ final class SerializedReader {
     return in;
   }
 
-  /** An unsigned integer of at most {@code maxValue} (use -1 for the full unsigned 64-bit range). */
+  /**
+   * An unsigned integer of at most {@code maxValue} (use -1 for the full unsigned 64-bit range).
+   */
   long unsigned(long maxValue, String what) {
     int first = in.u8(what);
     int count = Integer.numberOfTrailingZeros(~first) + 1;
@@ -43,8 +47,14 @@ final class SerializedReader {
       value = count == 9 ? rest : (first >>> count) | (rest << (8 - count));
     }
     if (maxValue >= 0 && Long.compareUnsigned(value, maxValue) > 0) {
-      throw new ProtocolException(what + ": value " + Long.toUnsignedString(value) + " at offset "
-          + (in.position() - count) + " exceeds " + maxValue);
+      throw new ProtocolException(
+          what
+              + ": value "
+              + Long.toUnsignedString(value)
+              + " at offset "
+              + (in.position() - count)
+              + " exceeds "
+              + maxValue);
     }
     return value;
   }
@@ -55,7 +65,10 @@ final class SerializedReader {
     return (u >>> 1) ^ -(u & 1);
   }
 
-  /** The next unsigned integer without consuming it, or -1 if the reader is exhausted or it is cut short. */
+  /**
+   * The next unsigned integer without consuming it, or -1 if the reader is exhausted or it is cut
+   * short.
+   */
   long peekUnsigned() {
     if (!in.hasRemaining()) {
       return -1;

@@ -4,8 +4,9 @@ import java.util.UUID;
 import org.binlogrelay.protocol.bytes.ByteReader;
 
 /**
- * Reads the body of a GTID_TAGGED event (42, MySQL 8.3+), written with MySQL's {@code mysql::serialization}
- * library. Integers are {@link SerializedReader} variable-length integers. The body is one message:
+ * Reads the body of a GTID_TAGGED event (42, MySQL 8.3+), written with MySQL's {@code
+ * mysql::serialization} library. Integers are {@link SerializedReader} variable-length integers.
+ * The body is one message:
  *
  * <pre>
  *   varint  format version            1
@@ -46,17 +47,30 @@ final class TaggedGtidDecoder {
     SerializedReader header = new SerializedReader(body);
     long version = header.unsigned(-1, T + "format version");
     if (version != FORMAT_VERSION) {
-      throw EventBody.error(event, body, "serialization format version " + version + ", expected " + FORMAT_VERSION);
+      throw EventBody.error(
+          event, body, "serialization format version " + version + ", expected " + FORMAT_VERSION);
     }
     long size = header.unsigned(-1, T + "message size");
     if (size < body.position() - start || size > body.remaining() + (body.position() - start)) {
-      throw EventBody.error(event, body, "message size " + size + " does not fit the "
-          + (body.remaining() + body.position() - start) + "-byte body");
+      throw EventBody.error(
+          event,
+          body,
+          "message size "
+              + size
+              + " does not fit the "
+              + (body.remaining() + body.position() - start)
+              + "-byte body");
     }
     long lastNonIgnorable = header.unsigned(-1, T + "last non-ignorable field id");
     if (lastNonIgnorable > LAST_FIELD_ID + 1) {
-      throw EventBody.error(event, body, "message has non-ignorable field " + (lastNonIgnorable - 1)
-          + " this decoder does not know (knows up to " + LAST_FIELD_ID + ")");
+      throw EventBody.error(
+          event,
+          body,
+          "message has non-ignorable field "
+              + (lastNonIgnorable - 1)
+              + " this decoder does not know (knows up to "
+              + LAST_FIELD_ID
+              + ")");
     }
     int end = start + (int) size;
     ByteReader message = new ByteReader(event.buffer(), event.offset(), end);
@@ -84,14 +98,26 @@ final class TaggedGtidDecoder {
     }
     for (int id = 0; id <= 3; id++) {
       if (!present[id]) {
-        throw EventBody.error(event, message, "required field " + fieldName(id) + " (id " + id + ") is missing");
+        throw EventBody.error(
+            event, message, "required field " + fieldName(id) + " (id " + id + ") is missing");
       }
     }
     long immediateTs = values[6];
     long immediateVersion = values[9];
-    return new GtidEvent(EventType.GTID_TAGGED, (int) values[0], new UUID(uuid[0], uuid[1]), tag, values[2],
-        values[4], values[5], immediateTs, present[7] ? values[7] : immediateTs, values[8],
-        immediateVersion, present[10] ? values[10] : immediateVersion, values[11]);
+    return new GtidEvent(
+        EventType.GTID_TAGGED,
+        (int) values[0],
+        new UUID(uuid[0], uuid[1]),
+        tag,
+        values[2],
+        values[4],
+        values[5],
+        immediateTs,
+        present[7] ? values[7] : immediateTs,
+        values[8],
+        immediateVersion,
+        present[10] ? values[10] : immediateVersion,
+        values[11]);
   }
 
   private static void readUuid(SerializedReader in, long[] halves) {

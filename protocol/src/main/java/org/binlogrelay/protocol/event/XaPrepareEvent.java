@@ -4,8 +4,8 @@ import java.util.Arrays;
 import org.binlogrelay.protocol.bytes.ByteReader;
 
 /**
- * XA_PREPARE (38): ends the event group of an {@code XA PREPARE} (or of an {@code XA COMMIT ... ONE PHASE})
- * the way XID ends an ordinary transaction. Body after the (empty) post-header:
+ * XA_PREPARE (38): ends the event group of an {@code XA PREPARE} (or of an {@code XA COMMIT ... ONE
+ * PHASE}) the way XID ends an ordinary transaction. Body after the (empty) post-header:
  *
  * <pre>
  *   u8    one_phase         1 for XA COMMIT ... ONE PHASE
@@ -23,7 +23,8 @@ import org.binlogrelay.protocol.bytes.ByteReader;
  * @param bqualLength bytes of the branch qualifier
  * @param data gtrid followed by bqual
  */
-public record XaPrepareEvent(boolean onePhase, int formatId, int gtridLength, int bqualLength, byte[] data) {
+public record XaPrepareEvent(
+    boolean onePhase, int formatId, int gtridLength, int bqualLength, byte[] data) {
   /** The largest gtrid and the largest bqual. */
   public static final int MAX_PART_LENGTH = 64;
 
@@ -35,8 +36,10 @@ public record XaPrepareEvent(boolean onePhase, int formatId, int gtridLength, in
     long gtrid = in.u32("XA_PREPARE gtrid_length");
     long bqual = in.u32("XA_PREPARE bqual_length");
     if (gtrid > MAX_PART_LENGTH || bqual > MAX_PART_LENGTH) {
-      throw EventBody.error(event, in, "gtrid_length " + gtrid + " / bqual_length " + bqual + " over "
-          + MAX_PART_LENGTH);
+      throw EventBody.error(
+          event,
+          in,
+          "gtrid_length " + gtrid + " / bqual_length " + bqual + " over " + MAX_PART_LENGTH);
     }
     byte[] data = in.bytes((int) (gtrid + bqual), "XA_PREPARE xid data");
     return new XaPrepareEvent(onePhase, formatId, (int) gtrid, (int) bqual, data);

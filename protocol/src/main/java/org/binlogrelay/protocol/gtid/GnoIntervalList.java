@@ -6,13 +6,14 @@ import java.util.List;
 
 /**
  * The transaction numbers of one (UUID, tag) pair: sorted, disjoint, non-adjacent closed intervals,
- * kept flat in one {@code long[]} as {@code start0, end0, start1, end1, ...} (ends inclusive). Adding
- * the number right after the last interval, as a replication stream does, extends that interval in
- * place in O(1); any other single add or remove is a binary search plus at most one array shift; the
- * set operations ({@link #union}, {@link #subtract}, {@link #intersection}) are linear merges.
+ * kept flat in one {@code long[]} as {@code start0, end0, start1, end1, ...} (ends inclusive).
+ * Adding the number right after the last interval, as a replication stream does, extends that
+ * interval in place in O(1); any other single add or remove is a binary search plus at most one
+ * array shift; the set operations ({@link #union}, {@link #subtract}, {@link #intersection}) are
+ * linear merges.
  *
- * <p>Invariant: for every i, {@code start(i) <= end(i)} and {@code end(i) + 1 < start(i + 1)}. Mutable
- * and not thread-safe; owned by one {@link MysqlGtidSet}.
+ * <p>Invariant: for every i, {@code start(i) <= end(i)} and {@code end(i) + 1 < start(i + 1)}.
+ * Mutable and not thread-safe; owned by one {@link MysqlGtidSet}.
  */
 final class GnoIntervalList {
   /** Below this many intervals, in-place edits beat a linear merge into a fresh array. */
@@ -314,7 +315,9 @@ final class GnoIntervalList {
     return lo - 1;
   }
 
-  /** Replaces intervals {@code first..last} (inclusive; empty when last < first) by {@code pairs}. */
+  /**
+   * Replaces intervals {@code first..last} (inclusive; empty when last < first) by {@code pairs}.
+   */
   private void splice(int first, int last, long... pairs) {
     int removed = last - first + 1;
     int added = pairs.length / 2;

@@ -1,9 +1,9 @@
 package org.binlogrelay.protocol.gtid;
 
 /**
- * The two GTID dialects a relay meets, with the names they go by. Each layer turns this value into its own
- * {@code <Role>Flavor} class once, with {@code <Role>Flavor.of} (the table in docs/protocol.md, "Flavours across
- * the modules"); code outside those classes does not compare it.
+ * The two GTID dialects a relay meets, with the names they go by. Each layer turns this value into
+ * its own {@code <Role>Flavor} class once, with {@code <Role>Flavor.of} (the table in
+ * docs/protocol.md, "Flavours across the modules"); code outside those classes does not compare it.
  */
 public enum GtidFlavor {
   MYSQL("MySQL", "mysql"),

@@ -1,9 +1,10 @@
 package org.binlogrelay.protocol.gtid;
 
 /**
- * A closed range {@code [start, end]} of MySQL transaction numbers, both ends included, printed the way
- * MySQL prints one element of an interval list: {@code 7} for a single number, {@code 1-5} otherwise.
- * (The binary encoding stores the end exclusively; that conversion stays inside the codec.)
+ * A closed range {@code [start, end]} of MySQL transaction numbers, both ends included, printed the
+ * way MySQL prints one element of an interval list: {@code 7} for a single number, {@code 1-5}
+ * otherwise. (The binary encoding stores the end exclusively; that conversion stays inside the
+ * codec.)
  *
  * <p>Immutable and thread-safe.
  *

@@ -3,9 +3,9 @@ package org.binlogrelay.protocol.gtid;
 import java.util.Locale;
 
 /**
- * The rules for a MySQL 8.3+ GTID tag: 1 to 32 characters, the first a letter or underscore, the rest
- * letters, digits or underscores (ASCII only), compared and printed in lower case. The empty string
- * stands for "untagged". Stateless.
+ * The rules for a MySQL 8.3+ GTID tag: 1 to 32 characters, the first a letter or underscore, the
+ * rest letters, digits or underscores (ASCII only), compared and printed in lower case. The empty
+ * string stands for "untagged". Stateless.
  */
 final class GtidTag {
   /** The longest tag MySQL accepts. */
@@ -43,7 +43,10 @@ final class GtidTag {
 
   /** True if {@code c} may appear at position {@code index} of a tag. */
   static boolean isTagChar(char c, int index) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (index > 0 && isDigit(c));
+    return (c >= 'a' && c <= 'z')
+        || (c >= 'A' && c <= 'Z')
+        || c == '_'
+        || (index > 0 && isDigit(c));
   }
 
   private static boolean isDigit(char c) {

@@ -8,12 +8,13 @@ package org.binlogrelay.protocol.gtid;
  *
  * @param domainId replication domain (unsigned 32-bit, held in a long: 0 to 4294967295)
  * @param serverId originating server id (unsigned 32-bit, held in a long: 0 to 4294967295)
- * @param seqNo sequence number within the domain (unsigned 64-bit, kept raw: values above 2^63-1 are
- *     negative here; compare with {@link Long#compareUnsigned} and print with {@link
+ * @param seqNo sequence number within the domain (unsigned 64-bit, kept raw: values above 2^63-1
+ *     are negative here; compare with {@link Long#compareUnsigned} and print with {@link
  *     Long#toUnsignedString})
  */
 public record MariadbGtid(long domainId, long serverId, long seqNo) {
   private static final long MAX_U32 = 0xffff_ffffL;
+
   /** Characters of a malformed text quoted in an error message, as MySQL's GTID parser quotes. */
   static final int MAX_QUOTED = 200;
 
@@ -29,9 +30,9 @@ public record MariadbGtid(long domainId, long serverId, long seqNo) {
   }
 
   /**
-   * Parses {@code domain-server-seq}: three unsigned decimal numbers (leading zeros allowed, no signs)
-   * joined by '-', optionally surrounded by whitespace. IllegalArgumentException if malformed or out of
-   * range.
+   * Parses {@code domain-server-seq}: three unsigned decimal numbers (leading zeros allowed, no
+   * signs) joined by '-', optionally surrounded by whitespace. IllegalArgumentException if
+   * malformed or out of range.
    */
   public static MariadbGtid parse(String text) {
     if (text == null) {
@@ -42,7 +43,9 @@ public record MariadbGtid(long domainId, long serverId, long seqNo) {
     int second = first < 0 ? -1 : s.indexOf('-', first + 1);
     if (second < 0 || s.indexOf('-', second + 1) >= 0) {
       throw new IllegalArgumentException(
-          "malformed MariaDB GTID '" + quoted(text) + "': expected domain-server-seq, e.g. 0-1-100");
+          "malformed MariaDB GTID '"
+              + quoted(text)
+              + "': expected domain-server-seq, e.g. 0-1-100");
     }
     long domain = number(text, s.substring(0, first), "domain id", MAX_U32);
     long server = number(text, s.substring(first + 1, second), "server id", MAX_U32);
@@ -68,7 +71,12 @@ public record MariadbGtid(long domainId, long serverId, long seqNo) {
     }
     if (!ok) {
       throw new IllegalArgumentException(
-          "malformed MariaDB GTID '" + quoted(text) + "': " + what + " '" + quoted(digits)
+          "malformed MariaDB GTID '"
+              + quoted(text)
+              + "': "
+              + what
+              + " '"
+              + quoted(digits)
               + "' is not a decimal number");
     }
     try {
@@ -80,13 +88,19 @@ public record MariadbGtid(long domainId, long serverId, long seqNo) {
       // reported below
     }
     throw new IllegalArgumentException(
-        "malformed MariaDB GTID '" + quoted(text) + "': " + what + " " + quoted(digits) + " exceeds "
+        "malformed MariaDB GTID '"
+            + quoted(text)
+            + "': "
+            + what
+            + " "
+            + quoted(digits)
+            + " exceeds "
             + Long.toUnsignedString(max));
   }
 
   /**
-   * {@code text} for an error message, cut to its first {@value #MAX_QUOTED} characters: the text can come from a
-   * replica ({@code SET @slave_connect_state}) and be as long as a packet.
+   * {@code text} for an error message, cut to its first {@value #MAX_QUOTED} characters: the text
+   * can come from a replica ({@code SET @slave_connect_state}) and be as long as a packet.
    */
   static String quoted(String text) {
     return text.length() <= MAX_QUOTED ? text : text.substring(0, MAX_QUOTED) + "...";

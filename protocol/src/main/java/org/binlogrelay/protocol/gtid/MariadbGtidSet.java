@@ -8,24 +8,25 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * A MariaDB GTID state, the way a binlog records it ({@code rpl_binlog_state}): for each replication
- * domain, the last sequence number logged by each server id, plus which of those GTIDs was logged most
- * recently (the domain's position). MariaDB numbers transactions per domain, so "this state has reached
- * GTID g" means the newest GTID of g's domain has a sequence number at least g's.
+ * A MariaDB GTID state, the way a binlog records it ({@code rpl_binlog_state}): for each
+ * replication domain, the last sequence number logged by each server id, plus which of those GTIDs
+ * was logged most recently (the domain's position). MariaDB numbers transactions per domain, so
+ * "this state has reached GTID g" means the newest GTID of g's domain has a sequence number at
+ * least g's.
  *
  * <p>Text, both checked against MariaDB 10.11: {@link #toString()} is {@code @@gtid_binlog_state}
- * (every domain-server entry) and {@link #toPositionString()} is {@code @@gtid_binlog_pos} (the newest
- * GTID of each domain). Domains come in ascending numeric order, entries joined by ',' without spaces,
- * the empty state as "". Within a domain the newest GTID comes last, after the domain's other servers
- * in ascending server id order. (MariaDB prints those other servers in hash-table order, which is not
- * reproducible, so only that part of {@code @@gtid_binlog_state} may differ; the content is the same.)
- * GTID_LIST events list the same entries with the newest of each domain last, which is why {@link
- * #of} and {@link #parse} take the last entry of a domain as its newest, as MariaDB does when it loads
- * a state.
+ * (every domain-server entry) and {@link #toPositionString()} is {@code @@gtid_binlog_pos} (the
+ * newest GTID of each domain). Domains come in ascending numeric order, entries joined by ','
+ * without spaces, the empty state as "". Within a domain the newest GTID comes last, after the
+ * domain's other servers in ascending server id order. (MariaDB prints those other servers in
+ * hash-table order, which is not reproducible, so only that part of {@code @@gtid_binlog_state} may
+ * differ; the content is the same.) GTID_LIST events list the same entries with the newest of each
+ * domain last, which is why {@link #of} and {@link #parse} take the last entry of a domain as its
+ * newest, as MariaDB does when it loads a state.
  *
- * <p>{@link #parse} accepts either form; {@link #parsePosition} accepts one GTID per domain only and
- * rejects a repeated domain with MariaDB's own wording (error 1943), as a master does for a replica's
- * {@code slave_connect_state}.
+ * <p>{@link #parse} accepts either form; {@link #parsePosition} accepts one GTID per domain only
+ * and rejects a repeated domain with MariaDB's own wording (error 1943), as a master does for a
+ * replica's {@code slave_connect_state}.
  *
  * <p>Mutable and not thread-safe: one thread owns a state; hand others a {@link #copy()}.
  */
@@ -38,18 +39,20 @@ public final class MariadbGtidSet implements GtidSet {
   }
 
   /**
-   * Parses {@code 0-1-100,1-2-5} ({@code @@gtid_binlog_pos}, {@code @@gtid_binlog_state} or a connect
-   * state); whitespace around entries is allowed, empty text is the empty state. Entries are applied in
-   * order, so the last entry of each domain becomes its newest. IllegalArgumentException if malformed.
+   * Parses {@code 0-1-100,1-2-5} ({@code @@gtid_binlog_pos}, {@code @@gtid_binlog_state} or a
+   * connect state); whitespace around entries is allowed, empty text is the empty state. Entries
+   * are applied in order, so the last entry of each domain becomes its newest.
+   * IllegalArgumentException if malformed.
    */
   public static MariadbGtidSet parse(String text) {
     return of(split(text));
   }
 
   /**
-   * Parses a position ({@code @@gtid_binlog_pos}, {@code gtid_slave_pos}, a replica's connect state):
-   * like {@link #parse} but a domain may appear only once. IllegalArgumentException otherwise, with
-   * the message MariaDB gives: {@code GTID 0-2-3 and 0-1-2 conflict (duplicate domain id 0)}.
+   * Parses a position ({@code @@gtid_binlog_pos}, {@code gtid_slave_pos}, a replica's connect
+   * state): like {@link #parse} but a domain may appear only once. IllegalArgumentException
+   * otherwise, with the message MariaDB gives: {@code GTID 0-2-3 and 0-1-2 conflict (duplicate
+   * domain id 0)}.
    */
   public static MariadbGtidSet parsePosition(String text) {
     MariadbGtidSet set = new MariadbGtidSet();
@@ -57,8 +60,13 @@ public final class MariadbGtidSet implements GtidSet {
       Domain domain = set.domains.get(gtid.domainId());
       if (domain != null) {
         throw new IllegalArgumentException(
-            "GTID " + gtid + " and " + domain.newest + " conflict (duplicate domain id "
-                + gtid.domainId() + ")");
+            "GTID "
+                + gtid
+                + " and "
+                + domain.newest
+                + " conflict (duplicate domain id "
+                + gtid.domainId()
+                + ")");
       }
       set.add(gtid);
     }
@@ -79,8 +87,9 @@ public final class MariadbGtidSet implements GtidSet {
 
   /**
    * Records {@code gtid} as the newest of its domain and of its domain-server pair, as MariaDB does
-   * for every GTID it logs (even one whose sequence number is lower, which only non-strict mode lets
-   * through). Returns false if {@code gtid} already was its domain's newest, so nothing changed.
+   * for every GTID it logs (even one whose sequence number is lower, which only non-strict mode
+   * lets through). Returns false if {@code gtid} already was its domain's newest, so nothing
+   * changed.
    */
   public boolean add(MariadbGtid gtid) {
     Objects.requireNonNull(gtid, "gtid");
@@ -94,8 +103,8 @@ public final class MariadbGtidSet implements GtidSet {
   }
 
   /**
-   * True if this state has reached {@code gtid}: its domain's newest sequence number, or the last one
-   * of its domain-server pair, is at least {@code gtid}'s (compared unsigned).
+   * True if this state has reached {@code gtid}: its domain's newest sequence number, or the last
+   * one of its domain-server pair, is at least {@code gtid}'s (compared unsigned).
    */
   public boolean contains(MariadbGtid gtid) {
     Domain domain = domains.get(gtid.domainId());
@@ -212,7 +221,9 @@ public final class MariadbGtidSet implements GtidSet {
     for (String part : text.split(",", -1)) {
       if (part.isBlank()) {
         throw new IllegalArgumentException(
-            "malformed MariaDB GTID list '" + MariadbGtid.quoted(text) + "': empty entry between commas");
+            "malformed MariaDB GTID list '"
+                + MariadbGtid.quoted(text)
+                + "': empty entry between commas");
       }
       out.add(MariadbGtid.parse(part));
     }

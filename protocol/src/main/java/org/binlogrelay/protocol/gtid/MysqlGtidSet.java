@@ -14,19 +14,20 @@ import org.binlogrelay.protocol.bytes.ByteReader;
  * sorted, disjoint, non-adjacent intervals.
  *
  * <p>Text: {@link #toString()} prints byte for byte what MySQL prints for {@code @@gtid_executed}:
- * UUIDs in lower case, ascending by their bytes compared unsigned (= their text order); per UUID the
- * untagged intervals first, then each tag in ascending (ASCII) order; groups joined by {@code ",\n"};
- * the empty set as "". Example: {@code 3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5:11-18:taga:1-3,\n}
- * {@code 4ab...:1}. {@link #parse} accepts everything MySQL 9.7 accepts (see the grammar in {@code
- * MysqlGtidSetParser}) except reversed intervals such as {@code 5-3}, which MySQL ignores silently.
+ * UUIDs in lower case, ascending by their bytes compared unsigned (= their text order); per UUID
+ * the untagged intervals first, then each tag in ascending (ASCII) order; groups joined by {@code
+ * ",\n"}; the empty set as "". Example: {@code
+ * 3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5:11-18:taga:1-3,\n} {@code 4ab...:1}. {@link #parse}
+ * accepts everything MySQL 9.7 accepts (see the grammar in {@code MysqlGtidSetParser}) except
+ * reversed intervals such as {@code 5-3}, which MySQL ignores silently.
  *
  * <p>Binary: {@link #encode()} and {@link #decode} use the layout of PREVIOUS_GTIDS bodies and
  * COM_BINLOG_DUMP_GTID, laid out as described in {@code MysqlGtidSetCodec}: an 8-byte header (entry
  * count and format), then per (UUID, tag) the 16 UUID bytes, in the tagged format a length-prefixed
  * tag, an 8-byte interval count and each interval as 8-byte start and 8-byte exclusive end.
  *
- * <p>Cost: {@link #add} of the number after the last one of the same (UUID, tag) as the previous add
- * (the replication stream's case) is O(1) with no allocation.
+ * <p>Cost: {@link #add} of the number after the last one of the same (UUID, tag) as the previous
+ * add (the replication stream's case) is O(1) with no allocation.
  *
  * <p>Mutable and not thread-safe: one thread owns a set; hand others a {@link #copy()}.
  */
@@ -58,7 +59,9 @@ public final class MysqlGtidSet implements GtidSet {
     return MysqlGtidSetCodec.decode(in);
   }
 
-  /** The binary form: the untagged encoding when no GTID has a tag, the tagged encoding otherwise. */
+  /**
+   * The binary form: the untagged encoding when no GTID has a tag, the tagged encoding otherwise.
+   */
   public byte[] encode() {
     return MysqlGtidSetCodec.encode(this);
   }
@@ -132,7 +135,8 @@ public final class MysqlGtidSet implements GtidSet {
     forEach(
         (uuid, tag, list) -> {
           GnoIntervalList theirs = other.find(uuid, tag);
-          GnoIntervalList rest = theirs == null ? list.copy() : GnoIntervalList.subtract(list, theirs);
+          GnoIntervalList rest =
+              theirs == null ? list.copy() : GnoIntervalList.subtract(list, theirs);
           if (!rest.isEmpty()) {
             out.put(uuid, tag, rest);
           }
@@ -161,7 +165,9 @@ public final class MysqlGtidSet implements GtidSet {
     return list != null && list.contains(gtid.gno());
   }
 
-  /** True if every GTID of {@code other} is in this set; IllegalArgumentException for a MariaDB set. */
+  /**
+   * True if every GTID of {@code other} is in this set; IllegalArgumentException for a MariaDB set.
+   */
   @Override
   public boolean containsAll(GtidSet other) {
     if (!(other instanceof MysqlGtidSet mysql)) {
@@ -221,7 +227,9 @@ public final class MysqlGtidSet implements GtidSet {
     return tags == null ? List.of() : List.copyOf(tags.keySet());
   }
 
-  /** The intervals of {@code sourceId} with {@code tag} ("" for untagged), ascending; empty if none. */
+  /**
+   * The intervals of {@code sourceId} with {@code tag} ("" for untagged), ascending; empty if none.
+   */
   public List<GtidInterval> intervalsFor(UUID sourceId, String tag) {
     GnoIntervalList list = find(sourceId, GtidTag.normalize(tag));
     return list == null ? List.of() : list.intervals();
@@ -244,7 +252,9 @@ public final class MysqlGtidSet implements GtidSet {
     return lists.hashCode();
   }
 
-  /** MySQL's own text for this set, e.g. {@code uuid:1-5:11-18:tag1:1-3,\nuuid2:7}; "" when empty. */
+  /**
+   * MySQL's own text for this set, e.g. {@code uuid:1-5:11-18:tag1:1-3,\nuuid2:7}; "" when empty.
+   */
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder();
@@ -264,7 +274,9 @@ public final class MysqlGtidSet implements GtidSet {
     return sb.toString();
   }
 
-  /** A visitor over (UUID, tag, intervals) in printing order, for the codec and the set operations. */
+  /**
+   * A visitor over (UUID, tag, intervals) in printing order, for the codec and the set operations.
+   */
   interface ListVisitor {
     void visit(UUID sourceId, String tag, GnoIntervalList list);
   }
@@ -293,7 +305,10 @@ public final class MysqlGtidSet implements GtidSet {
     return tags == null ? null : tags.get(tag);
   }
 
-  /** Stores non-empty {@code list}, now owned by this set, under {@code sourceId} and normalised {@code tag}. */
+  /**
+   * Stores non-empty {@code list}, now owned by this set, under {@code sourceId} and normalised
+   * {@code tag}.
+   */
   void put(UUID sourceId, String tag, GnoIntervalList list) {
     assert !list.isEmpty() : "empty interval list";
     lists.computeIfAbsent(sourceId, k -> new TreeMap<>()).put(tag, list);
@@ -301,8 +316,8 @@ public final class MysqlGtidSet implements GtidSet {
   }
 
   /**
-   * The list for {@code sourceId} and normalised {@code tag}, created empty if missing; the caller must
-   * add to it at once so no empty list stays in the map.
+   * The list for {@code sourceId} and normalised {@code tag}, created empty if missing; the caller
+   * must add to it at once so no empty list stays in the map.
    */
   GnoIntervalList listFor(UUID sourceId, String tag) {
     return lists

@@ -23,18 +23,18 @@ import org.binlogrelay.protocol.bytes.ByteWriter;
  * </pre>
  *
  * <p>The encoder writes entries in MySQL's order (UUID bytes unsigned, then tag with "" first) and
- * picks the tagged format exactly when some GTID has a tag. Checked against binlogs written by MySQL
- * 9.7.4, whose PREVIOUS_GTIDS bodies this produces byte for byte. One server quirk: once a tag has
- * been used, MySQL keeps writing the tagged format (with zero-length tags) until restarted, even for
- * sets without tags, because it decides from its process-wide UUID/tag map. Both forms decode to the
- * same set, so only such a server's choice of format is not reproduced.
+ * picks the tagged format exactly when some GTID has a tag. Checked against binlogs written by
+ * MySQL 9.7.4, whose PREVIOUS_GTIDS bodies this produces byte for byte. One server quirk: once a
+ * tag has been used, MySQL keeps writing the tagged format (with zero-length tags) until restarted,
+ * even for sets without tags, because it decides from its process-wide UUID/tag map. Both forms
+ * decode to the same set, so only such a server's choice of format is not reproduced.
  *
- * <p>The decoder accepts both formats and, like MySQL, merges entries that repeat a (UUID, tag) pair.
- * It requires, as MySQL does, per entry: {@code 1 <= start < end}, each start greater than the
- * previous end (sorted, disjoint, non-adjacent), and {@code end <= 2^63-1}; tags valid and at most 32
- * bytes; and both format bytes of the tagged header equal (as MySQL 9.x does). Format 2 (the compact
- * encoding MySQL 9.x can read but never writes) is refused with a ProtocolException. Every count is
- * checked against the bytes left before anything is allocated.
+ * <p>The decoder accepts both formats and, like MySQL, merges entries that repeat a (UUID, tag)
+ * pair. It requires, as MySQL does, per entry: {@code 1 <= start < end}, each start greater than
+ * the previous end (sorted, disjoint, non-adjacent), and {@code end <= 2^63-1}; tags valid and at
+ * most 32 bytes; and both format bytes of the tagged header equal (as MySQL 9.x does). Format 2
+ * (the compact encoding MySQL 9.x can read but never writes) is refused with a ProtocolException.
+ * Every count is checked against the bytes left before anything is allocated.
  *
  * <p>Stateless; thread-safe.
  */
@@ -81,25 +81,41 @@ final class MysqlGtidSetCodec {
     } else if (format == FORMAT_TAGGED) {
       if ((header & 0xff) != FORMAT_TAGGED) {
         throw new ProtocolException(
-            "GTID set at offset " + at + ": tagged header has mismatched format bytes 0x"
-                + Long.toHexString(header & 0xff) + " and 0x01");
+            "GTID set at offset "
+                + at
+                + ": tagged header has mismatched format bytes 0x"
+                + Long.toHexString(header & 0xff)
+                + " and 0x01");
       }
       count = (header >>> 8) & 0xffff_ffff_ffffL;
     } else if (format == FORMAT_COMPACT) {
       throw new ProtocolException(
-          "GTID set at offset " + at + ": binary format 2 (compact) is not supported;"
+          "GTID set at offset "
+              + at
+              + ": binary format 2 (compact) is not supported;"
               + " no MySQL release sends it");
     } else {
       throw new ProtocolException(
-          "GTID set at offset " + at + ": unknown binary format " + format + " in header 0x"
+          "GTID set at offset "
+              + at
+              + ": unknown binary format "
+              + format
+              + " in header 0x"
               + Long.toHexString(header));
     }
     boolean tagged = format == FORMAT_TAGGED;
     int smallestEntry = UUID_BYTES + (tagged ? 1 : 0) + 8;
     if (count > in.remaining() / smallestEntry) {
       throw new ProtocolException(
-          "GTID set at offset " + at + " claims " + count + " entries but only " + in.remaining()
-              + " bytes follow (each entry takes at least " + smallestEntry + ")");
+          "GTID set at offset "
+              + at
+              + " claims "
+              + count
+              + " entries but only "
+              + in.remaining()
+              + " bytes follow (each entry takes at least "
+              + smallestEntry
+              + ")");
     }
     MysqlGtidSet set = MysqlGtidSet.empty();
     for (long e = 0; e < count; e++) {
@@ -116,8 +132,16 @@ final class MysqlGtidSetCodec {
     long n = in.u64(what + " interval count");
     if (n < 0 || n > in.remaining() / INTERVAL_BYTES) {
       throw new ProtocolException(
-          what + " (" + uuid + ") at offset " + at + " claims " + Long.toUnsignedString(n)
-              + " intervals but only " + in.remaining() + " bytes follow");
+          what
+              + " ("
+              + uuid
+              + ") at offset "
+              + at
+              + " claims "
+              + Long.toUnsignedString(n)
+              + " intervals but only "
+              + in.remaining()
+              + " bytes follow");
     }
     GnoIntervalList list = new GnoIntervalList();
     long previousEnd = 0;
@@ -127,8 +151,17 @@ final class MysqlGtidSetCodec {
       long end = in.u64(what + " interval end");
       if (start <= previousEnd || end <= start) {
         throw new ProtocolException(
-            what + " (" + uuid + (tag.isEmpty() ? "" : ":" + tag) + ") at offset " + at
-                + ": interval [" + start + ", " + end + ") is empty, out of order, overlapping,"
+            what
+                + " ("
+                + uuid
+                + (tag.isEmpty() ? "" : ":" + tag)
+                + ") at offset "
+                + at
+                + ": interval ["
+                + start
+                + ", "
+                + end
+                + ") is empty, out of order, overlapping,"
                 + " adjacent to the previous one or starts below 1");
       }
       list.append(start, end - 1);
@@ -150,8 +183,13 @@ final class MysqlGtidSetCodec {
     long length = readVarlen(in, what + " tag length");
     if (length < 0 || length > GtidTag.MAX_LENGTH) {
       throw new ProtocolException(
-          what + " at offset " + at + ": tag length " + Long.toUnsignedString(length)
-              + " exceeds " + GtidTag.MAX_LENGTH);
+          what
+              + " at offset "
+              + at
+              + ": tag length "
+              + Long.toUnsignedString(length)
+              + " exceeds "
+              + GtidTag.MAX_LENGTH);
     }
     String tag = in.string((int) length, what + " tag");
     String problem = GtidTag.problem(tag);
@@ -163,9 +201,9 @@ final class MysqlGtidSetCodec {
   }
 
   /**
-   * An unsigned integer in MySQL's serialization-library varint: the count of trailing 1 bits in the
-   * first byte, plus one, is the total length (1 to 9 bytes); the value's low bits follow that marker
-   * in the first byte and continue little-endian in the next bytes.
+   * An unsigned integer in MySQL's serialization-library varint: the count of trailing 1 bits in
+   * the first byte, plus one, is the total length (1 to 9 bytes); the value's low bits follow that
+   * marker in the first byte and continue little-endian in the next bytes.
    */
   static long readVarlen(ByteReader in, String what) {
     int first = in.u8(what);

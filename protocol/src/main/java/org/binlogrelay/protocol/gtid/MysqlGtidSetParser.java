@@ -3,7 +3,8 @@ package org.binlogrelay.protocol.gtid;
 import java.util.UUID;
 
 /**
- * Reads MySQL's GTID set text, the language {@code GTID_SUBTRACT} and {@code SET gtid_purged} accept:
+ * Reads MySQL's GTID set text, the language {@code GTID_SUBTRACT} and {@code SET gtid_purged}
+ * accept:
  *
  * <pre>
  *   set      := { "," } [ group { "," { "," } [ group ] } ]
@@ -13,14 +14,14 @@ import java.util.UUID;
  *   uuid     := 8-4-4-4-12 hex digits | 32 hex digits | "{" 8-4-4-4-12 "}"
  * </pre>
  *
- * with whitespace allowed around every token. A tag applies to the intervals after it until the next
- * tag or the end of the group ({@code uuid:1-3:t1:5:t2:1} is 1-3 untagged, 5 tagged t1, 1 tagged t2).
- * Groups may repeat a UUID, intervals may come in any order and overlap; they are merged. Numbers are
- * decimal, leading zeros allowed, 1 to 2^63-2. A group may hold no intervals ({@code uuid} or {@code
- * uuid:tag}), adding nothing. All of this was checked against MySQL 9.7.4.
+ * with whitespace allowed around every token. A tag applies to the intervals after it until the
+ * next tag or the end of the group ({@code uuid:1-3:t1:5:t2:1} is 1-3 untagged, 5 tagged t1, 1
+ * tagged t2). Groups may repeat a UUID, intervals may come in any order and overlap; they are
+ * merged. Numbers are decimal, leading zeros allowed, 1 to 2^63-2. A group may hold no intervals
+ * ({@code uuid} or {@code uuid:tag}), adding nothing. All of this was checked against MySQL 9.7.4.
  *
- * <p>One deliberate difference: MySQL silently ignores a reversed interval such as {@code 5-3}; this
- * parser rejects it, since no server prints one and a human who typed it made a mistake.
+ * <p>One deliberate difference: MySQL silently ignores a reversed interval such as {@code 5-3};
+ * this parser rejects it, since no server prints one and a human who typed it made a mistake.
  *
  * <p>Errors are IllegalArgumentExceptions naming the character offset and what was expected. One
  * instance per parse; not thread-safe.

@@ -6,10 +6,10 @@ import org.binlogrelay.protocol.bytes.ByteReader;
 import org.binlogrelay.protocol.bytes.ByteWriter;
 
 /**
- * Server UUIDs as MySQL handles them: 16 bytes stored big-endian (the canonical text's byte order), and
- * ordered by comparing those bytes unsigned, which is also the order of their lower-case text. Note that
- * {@link UUID#compareTo} compares signed halves and would put {@code 8...} before {@code 0...}; use
- * {@link #ORDER} instead. Stateless.
+ * Server UUIDs as MySQL handles them: 16 bytes stored big-endian (the canonical text's byte order),
+ * and ordered by comparing those bytes unsigned, which is also the order of their lower-case text.
+ * Note that {@link UUID#compareTo} compares signed halves and would put {@code 8...} before {@code
+ * 0...}; use {@link #ORDER} instead. Stateless.
  */
 final class Uuids {
   /** MySQL's order: unsigned byte-wise, as {@code memcmp} of the 16 bytes. */

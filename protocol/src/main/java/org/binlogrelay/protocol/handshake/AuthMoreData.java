@@ -5,9 +5,9 @@ import org.binlogrelay.protocol.ProtocolException;
 
 /**
  * Protocol::AuthMoreData: {@code u8 0x01} followed by data of the current auth plugin, e.g.
- * caching_sha2_password's one-byte 0x03 (fast auth succeeded) or 0x04 (perform full authentication), or the
- * server's RSA public key in PEM. The 0x01 prefix keeps it apart from OK (0x00), ERR (0xFF) and auth switch
- * (0xFE). Immutable.
+ * caching_sha2_password's one-byte 0x03 (fast auth succeeded) or 0x04 (perform full
+ * authentication), or the server's RSA public key in PEM. The 0x01 prefix keeps it apart from OK
+ * (0x00), ERR (0xFF) and auth switch (0xFE). Immutable.
  */
 public record AuthMoreData(byte[] data) {
   public static final int HEADER = 0x01;
@@ -38,7 +38,8 @@ public record AuthMoreData(byte[] data) {
 
   public static AuthMoreData decode(byte[] payload) {
     if (!isAuthMoreData(payload)) {
-      throw new ProtocolException("auth more data: expected header 0x01, got " + payload.length + " bytes");
+      throw new ProtocolException(
+          "auth more data: expected header 0x01, got " + payload.length + " bytes");
     }
     return new AuthMoreData(Arrays.copyOfRange(payload, 1, payload.length));
   }

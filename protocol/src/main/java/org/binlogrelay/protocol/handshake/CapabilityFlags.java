@@ -4,8 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The client/server capability bits of the MySQL protocol ({@code include/mysql_com.h}), exchanged in
- * {@link HandshakeV10} and {@link HandshakeResponse41}. The connection uses the bits both sides set.
+ * The client/server capability bits of the MySQL protocol ({@code include/mysql_com.h}), exchanged
+ * in {@link HandshakeV10} and {@link HandshakeResponse41}. The connection uses the bits both sides
+ * set.
  *
  * <p>Constants only; thread-safe.
  */
@@ -25,8 +26,10 @@ public final class CapabilityFlags {
   public static final int CLIENT_IGNORE_SIGPIPE = 1 << 12;
   public static final int CLIENT_TRANSACTIONS = 1 << 13;
   public static final int CLIENT_RESERVED = 1 << 14;
+
   /** Also called CLIENT_RESERVED2: a 1-byte length before the auth response. */
   public static final int CLIENT_SECURE_CONNECTION = 1 << 15;
+
   public static final int CLIENT_MULTI_STATEMENTS = 1 << 16;
   public static final int CLIENT_MULTI_RESULTS = 1 << 17;
   public static final int CLIENT_PS_MULTI_RESULTS = 1 << 18;
@@ -45,12 +48,38 @@ public final class CapabilityFlags {
   public static final int CLIENT_REMEMBER_OPTIONS = 1 << 31;
 
   private static final String[] NAMES = {
-    "LONG_PASSWORD", "FOUND_ROWS", "LONG_FLAG", "CONNECT_WITH_DB", "NO_SCHEMA", "COMPRESS", "ODBC",
-    "LOCAL_FILES", "IGNORE_SPACE", "PROTOCOL_41", "INTERACTIVE", "SSL", "IGNORE_SIGPIPE", "TRANSACTIONS",
-    "RESERVED", "SECURE_CONNECTION", "MULTI_STATEMENTS", "MULTI_RESULTS", "PS_MULTI_RESULTS", "PLUGIN_AUTH",
-    "CONNECT_ATTRS", "PLUGIN_AUTH_LENENC_CLIENT_DATA", "CAN_HANDLE_EXPIRED_PASSWORDS", "SESSION_TRACK",
-    "DEPRECATE_EOF", "OPTIONAL_RESULTSET_METADATA", "ZSTD_COMPRESSION_ALGORITHM", "QUERY_ATTRIBUTES",
-    "MULTI_FACTOR_AUTHENTICATION", "CAPABILITY_EXTENSION", "SSL_VERIFY_SERVER_CERT", "REMEMBER_OPTIONS"
+    "LONG_PASSWORD",
+    "FOUND_ROWS",
+    "LONG_FLAG",
+    "CONNECT_WITH_DB",
+    "NO_SCHEMA",
+    "COMPRESS",
+    "ODBC",
+    "LOCAL_FILES",
+    "IGNORE_SPACE",
+    "PROTOCOL_41",
+    "INTERACTIVE",
+    "SSL",
+    "IGNORE_SIGPIPE",
+    "TRANSACTIONS",
+    "RESERVED",
+    "SECURE_CONNECTION",
+    "MULTI_STATEMENTS",
+    "MULTI_RESULTS",
+    "PS_MULTI_RESULTS",
+    "PLUGIN_AUTH",
+    "CONNECT_ATTRS",
+    "PLUGIN_AUTH_LENENC_CLIENT_DATA",
+    "CAN_HANDLE_EXPIRED_PASSWORDS",
+    "SESSION_TRACK",
+    "DEPRECATE_EOF",
+    "OPTIONAL_RESULTSET_METADATA",
+    "ZSTD_COMPRESSION_ALGORITHM",
+    "QUERY_ATTRIBUTES",
+    "MULTI_FACTOR_AUTHENTICATION",
+    "CAPABILITY_EXTENSION",
+    "SSL_VERIFY_SERVER_CERT",
+    "REMEMBER_OPTIONS"
   };
 
   private CapabilityFlags() {}

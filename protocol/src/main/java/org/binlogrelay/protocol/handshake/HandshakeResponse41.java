@@ -28,9 +28,9 @@ import org.binlogrelay.protocol.bytes.ByteWriter;
  *   lenenc    attribute block length    if CLIENT_CONNECT_ATTRS, then lenenc key, lenenc value pairs
  * </pre>
  *
- * Decoding checks every length against {@link HandshakeLimits} before copying, and refuses a block that
- * runs past the packet. Trailing optional fields that old clients leave out are treated as absent.
- * Immutable; the auth response is copied in and out.
+ * Decoding checks every length against {@link HandshakeLimits} before copying, and refuses a block
+ * that runs past the packet. Trailing optional fields that old clients leave out are treated as
+ * absent. Immutable; the auth response is copied in and out.
  *
  * @param capabilities the client's capability flags (not yet intersected with the server's)
  * @param maxPacketSize the largest packet the client will accept
@@ -39,7 +39,8 @@ import org.binlogrelay.protocol.bytes.ByteWriter;
  * @param authResponse the first auth data, for the plugin named by {@code authPluginName}
  * @param database the initial database, or null when none was given
  * @param authPluginName the client plugin that made {@code authResponse}; empty when not given
- * @param connectAttributes connection attributes in wire order ({@code _client_name}, {@code program_name} ...)
+ * @param connectAttributes connection attributes in wire order ({@code _client_name}, {@code
+ *     program_name} ...)
  */
 public record HandshakeResponse41(
     int capabilities,
@@ -69,12 +70,16 @@ public record HandshakeResponse41(
     return CapabilityFlags.has(capabilities, flag);
   }
 
-  /** Decodes a response within {@code limits}; {@link ProtocolException} naming the field on any violation. */
+  /**
+   * Decodes a response within {@code limits}; {@link ProtocolException} naming the field on any
+   * violation.
+   */
   public static HandshakeResponse41 decode(byte[] payload, HandshakeLimits limits) {
     ByteReader in = new ByteReader(payload);
     int caps = (int) in.u32("handshake response capability flags");
     if (!CapabilityFlags.has(caps, CapabilityFlags.CLIENT_PROTOCOL_41)) {
-      throw new ProtocolException("handshake response without CLIENT_PROTOCOL_41 (a pre-4.1 client); not supported");
+      throw new ProtocolException(
+          "handshake response without CLIENT_PROTOCOL_41 (a pre-4.1 client); not supported");
     }
     long maxPacket = in.u32("handshake response max packet size");
     int charset = in.u8("handshake response character set");
@@ -90,7 +95,9 @@ public record HandshakeResponse41(
       checkLimit(n, limits.maxAuthResponseBytes(), "auth response");
       auth = in.bytes(n, "auth response");
     } else {
-      auth = nulString(in, limits.maxAuthResponseBytes(), "auth response").getBytes(StandardCharsets.UTF_8);
+      auth =
+          nulString(in, limits.maxAuthResponseBytes(), "auth response")
+              .getBytes(StandardCharsets.UTF_8);
     }
     String database = null;
     if (CapabilityFlags.has(caps, CapabilityFlags.CLIENT_CONNECT_WITH_DB) && in.hasRemaining()) {
@@ -104,7 +111,8 @@ public record HandshakeResponse41(
     if (CapabilityFlags.has(caps, CapabilityFlags.CLIENT_CONNECT_ATTRS) && in.hasRemaining()) {
       attributes = attributes(in, limits);
     }
-    return new HandshakeResponse41(caps, maxPacket, charset, user, auth, database, plugin, attributes);
+    return new HandshakeResponse41(
+        caps, maxPacket, charset, user, auth, database, plugin, attributes);
   }
 
   private static Map<String, String> attributes(ByteReader in, HandshakeLimits limits) {
@@ -117,7 +125,9 @@ public record HandshakeResponse41(
     while (block.hasRemaining()) {
       if (attributes.size() >= limits.maxConnectAttributes()) {
         throw new ProtocolException(
-            "handshake response: more than " + limits.maxConnectAttributes() + " connection attributes");
+            "handshake response: more than "
+                + limits.maxConnectAttributes()
+                + " connection attributes");
       }
       String key = block.lenencString("connection attribute name");
       String value = block.lenencString("connection attribute value");
@@ -126,7 +136,10 @@ public record HandshakeResponse41(
     return attributes;
   }
 
-  /** A NUL-terminated string of at most {@code max} bytes; the search for the NUL stops at the limit. */
+  /**
+   * A NUL-terminated string of at most {@code max} bytes; the search for the NUL stops at the
+   * limit.
+   */
   private static String nulString(ByteReader in, int max, String what) {
     byte[] b = in.array();
     int from = in.arrayOffset();
@@ -139,18 +152,30 @@ public record HandshakeResponse41(
     if (end - from > max) {
       throw new ProtocolException("handshake response: " + what + " longer than " + max + " bytes");
     }
-    throw new ProtocolException("handshake response: " + what + " has no NUL terminator before the end of the packet");
+    throw new ProtocolException(
+        "handshake response: " + what + " has no NUL terminator before the end of the packet");
   }
 
-  /** {@code n} is a length-encoded integer: values of 2^63 and more come back negative and are over any limit. */
+  /**
+   * {@code n} is a length-encoded integer: values of 2^63 and more come back negative and are over
+   * any limit.
+   */
   private static void checkLimit(long n, int max, String what) {
     if (n < 0 || n > max) {
-      throw new ProtocolException("handshake response: " + what + " of " + Long.toUnsignedString(n)
-          + " bytes exceeds the limit of " + max);
+      throw new ProtocolException(
+          "handshake response: "
+              + what
+              + " of "
+              + Long.toUnsignedString(n)
+              + " bytes exceeds the limit of "
+              + max);
     }
   }
 
-  /** Encodes the response the way MySQL's client library lays it out (used by tests and test clients). */
+  /**
+   * Encodes the response the way MySQL's client library lays it out (used by tests and test
+   * clients).
+   */
   public byte[] encode() {
     ByteWriter out = new ByteWriter(128 + authResponse.length);
     out.u32(capabilities).u32(maxPacketSize).u8(characterSet).bytes(new byte[FILLER]);
@@ -159,7 +184,8 @@ public record HandshakeResponse41(
       out.lenencInt(authResponse.length).bytes(authResponse);
     } else if (has(CapabilityFlags.CLIENT_SECURE_CONNECTION)) {
       if (authResponse.length > 255) {
-        throw new IllegalArgumentException("auth response of " + authResponse.length + " bytes needs lenenc client data");
+        throw new IllegalArgumentException(
+            "auth response of " + authResponse.length + " bytes needs lenenc client data");
       }
       out.u8(authResponse.length).bytes(authResponse);
     } else {
@@ -194,13 +220,24 @@ public record HandshakeResponse41(
 
   @Override
   public int hashCode() {
-    return Objects.hash(capabilities, user, Arrays.hashCode(authResponse), database, authPluginName);
+    return Objects.hash(
+        capabilities, user, Arrays.hashCode(authResponse), database, authPluginName);
   }
 
   @Override
   public String toString() {
-    return "HandshakeResponse41[user=" + user + ", plugin=" + authPluginName + ", database=" + database
-        + ", capabilities=" + CapabilityFlags.names(capabilities) + ", authResponse=" + authResponse.length
-        + " bytes, attributes=" + connectAttributes + "]";
+    return "HandshakeResponse41[user="
+        + user
+        + ", plugin="
+        + authPluginName
+        + ", database="
+        + database
+        + ", capabilities="
+        + CapabilityFlags.names(capabilities)
+        + ", authResponse="
+        + authResponse.length
+        + " bytes, attributes="
+        + connectAttributes
+        + "]";
   }
 }

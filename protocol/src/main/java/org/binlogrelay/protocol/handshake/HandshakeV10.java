@@ -26,8 +26,8 @@ import org.binlogrelay.protocol.bytes.ByteWriter;
  *   NUL str   auth plugin name          e.g. "caching_sha2_password"
  * </pre>
  *
- * The scramble is what MySQL generates: 20 bytes with no NUL (old clients read part 2 as a C string).
- * Immutable; the scramble is copied in and out.
+ * The scramble is what MySQL generates: 20 bytes with no NUL (old clients read part 2 as a C
+ * string). Immutable; the scramble is copied in and out.
  *
  * @param serverVersion the version string clients see and parse (e.g. for RSA padding choices)
  * @param connectionId the connection id, also {@code CONNECTION_ID()}
@@ -47,8 +47,10 @@ public record HandshakeV10(
     String authPluginName) {
 
   public static final int PROTOCOL_VERSION = 10;
+
   /** Length of the scramble MySQL sends. */
   public static final int SCRAMBLE_LENGTH = 20;
+
   private static final int PART1_LENGTH = 8;
   private static final int MAX_VERSION_BYTES = 255;
   private static final int MAX_SCRAMBLE_BYTES = 254;
@@ -56,8 +58,10 @@ public record HandshakeV10(
   public HandshakeV10 {
     Objects.requireNonNull(serverVersion, "serverVersion");
     Objects.requireNonNull(authPluginName, "authPluginName");
-    if (serverVersion.getBytes(StandardCharsets.UTF_8).length > MAX_VERSION_BYTES || serverVersion.indexOf('\0') >= 0) {
-      throw new IllegalArgumentException("server version '" + serverVersion + "' too long or contains NUL");
+    if (serverVersion.getBytes(StandardCharsets.UTF_8).length > MAX_VERSION_BYTES
+        || serverVersion.indexOf('\0') >= 0) {
+      throw new IllegalArgumentException(
+          "server version '" + serverVersion + "' too long or contains NUL");
     }
     if (scramble.length < PART1_LENGTH || scramble.length > MAX_SCRAMBLE_BYTES) {
       throw new IllegalArgumentException("scramble of " + scramble.length + " bytes; need 8..254");
@@ -82,7 +86,10 @@ public record HandshakeV10(
     ByteWriter out = new ByteWriter(96 + serverVersion.length() + authPluginName.length());
     out.u8(PROTOCOL_VERSION).nulString(serverVersion).u32(connectionId);
     out.bytes(scramble, 0, PART1_LENGTH).u8(0);
-    out.u16(capabilities & 0xffff).u8(characterSet & 0xff).u16(statusFlags).u16(capabilities >>> 16);
+    out.u16(capabilities & 0xffff)
+        .u8(characterSet & 0xff)
+        .u16(statusFlags)
+        .u16(capabilities >>> 16);
     out.u8(dataLength);
     out.bytes(new byte[10]);
     int part2 = dataLength - PART1_LENGTH;
@@ -95,8 +102,8 @@ public record HandshakeV10(
   }
 
   /**
-   * Decodes a greeting; {@link ProtocolException} if it is not protocol version 10 or is cut short. A
-   * plugin name without its NUL (MySQL 5.5.7 to 5.5.9) is accepted up to the end of the packet.
+   * Decodes a greeting; {@link ProtocolException} if it is not protocol version 10 or is cut short.
+   * A plugin name without its NUL (MySQL 5.5.7 to 5.5.9) is accepted up to the end of the packet.
    */
   public static HandshakeV10 decode(byte[] payload) {
     ByteReader in = new ByteReader(payload);
@@ -107,7 +114,8 @@ public record HandshakeV10(
     }
     String serverVersion = in.nulString("handshake server version");
     if (serverVersion.getBytes(StandardCharsets.UTF_8).length > MAX_VERSION_BYTES) {
-      throw new ProtocolException("handshake: server version of more than " + MAX_VERSION_BYTES + " bytes");
+      throw new ProtocolException(
+          "handshake: server version of more than " + MAX_VERSION_BYTES + " bytes");
     }
     long connectionId = in.u32("handshake connection id");
     byte[] part1 = in.bytes(PART1_LENGTH, "handshake scramble part 1");
@@ -130,19 +138,27 @@ public record HandshakeV10(
           part2 = Arrays.copyOf(part2, part2.length - 1);
         }
       }
-      if (CapabilityFlags.has(capabilities, CapabilityFlags.CLIENT_PLUGIN_AUTH) && in.hasRemaining()) {
+      if (CapabilityFlags.has(capabilities, CapabilityFlags.CLIENT_PLUGIN_AUTH)
+          && in.hasRemaining()) {
         int end = indexOfNul(payload, in.arrayOffset());
-        plugin = end < 0 ? in.string(in.remaining(), "handshake auth plugin name")
-            : in.nulString("handshake auth plugin name");
+        plugin =
+            end < 0
+                ? in.string(in.remaining(), "handshake auth plugin name")
+                : in.nulString("handshake auth plugin name");
       }
     }
     if (part1.length + part2.length > MAX_SCRAMBLE_BYTES) {
-      throw new ProtocolException("handshake: auth plugin data of " + (part1.length + part2.length)
-          + " bytes, more than the " + MAX_SCRAMBLE_BYTES + " a length byte can announce with its NUL");
+      throw new ProtocolException(
+          "handshake: auth plugin data of "
+              + (part1.length + part2.length)
+              + " bytes, more than the "
+              + MAX_SCRAMBLE_BYTES
+              + " a length byte can announce with its NUL");
     }
     byte[] scramble = Arrays.copyOf(part1, part1.length + part2.length);
     System.arraycopy(part2, 0, scramble, part1.length, part2.length);
-    return new HandshakeV10(serverVersion, connectionId, scramble, capabilities, charset, status, plugin);
+    return new HandshakeV10(
+        serverVersion, connectionId, scramble, capabilities, charset, status, plugin);
   }
 
   private static int indexOfNul(byte[] b, int from) {
@@ -168,12 +184,22 @@ public record HandshakeV10(
 
   @Override
   public int hashCode() {
-    return Objects.hash(serverVersion, connectionId, Arrays.hashCode(scramble), capabilities, authPluginName);
+    return Objects.hash(
+        serverVersion, connectionId, Arrays.hashCode(scramble), capabilities, authPluginName);
   }
 
   @Override
   public String toString() {
-    return "HandshakeV10[version=" + serverVersion + ", connectionId=" + connectionId + ", capabilities="
-        + CapabilityFlags.names(capabilities) + ", charset=" + characterSet + ", plugin=" + authPluginName + "]";
+    return "HandshakeV10[version="
+        + serverVersion
+        + ", connectionId="
+        + connectionId
+        + ", capabilities="
+        + CapabilityFlags.names(capabilities)
+        + ", charset="
+        + characterSet
+        + ", plugin="
+        + authPluginName
+        + "]";
   }
 }

@@ -9,32 +9,34 @@ import java.util.List;
 import org.binlogrelay.protocol.ProtocolException;
 
 /**
- * Reads MySQL packets from a blocking {@link InputStream}, the client side of the classic protocol (the Netty
- * side is {@link PacketDecoder} and {@link PacketAggregator}):
+ * Reads MySQL packets from a blocking {@link InputStream}, the client side of the classic protocol
+ * (the Netty side is {@link PacketDecoder} and {@link PacketAggregator}):
  *
  * <pre>
  *   u24 payload length | u8 sequence id | payload
  * </pre>
  *
- * A frame of exactly {@link MysqlPacket#MAX_FRAME_PAYLOAD} bytes continues in the next one (a logical payload whose
- * length is a multiple of it ends with an empty frame); both ways of reading return the joined payload:
+ * A frame of exactly {@link MysqlPacket#MAX_FRAME_PAYLOAD} bytes continues in the next one (a
+ * logical payload whose length is a multiple of it ends with an empty frame); both ways of reading
+ * return the joined payload:
  *
  * <ul>
- *   <li>{@link #read()} returns a new array the caller owns; nothing is kept, so a large packet costs memory only
- *       while the caller holds it;
- *   <li>{@link #next()} is for hot loops: a packet that lies whole in the read buffer is returned in place ({@link
- *       #array()}, {@link #offset()}, {@link #length()}), so the common case costs no copy beyond the kernel's; a
- *       packet split into frames is joined into a second buffer. Both buffers grow on demand and never shrink, and
- *       the payload stays valid until the next read.
+ *   <li>{@link #read()} returns a new array the caller owns; nothing is kept, so a large packet
+ *       costs memory only while the caller holds it;
+ *   <li>{@link #next()} is for hot loops: a packet that lies whole in the read buffer is returned
+ *       in place ({@link #array()}, {@link #offset()}, {@link #length()}), so the common case costs
+ *       no copy beyond the kernel's; a packet split into frames is joined into a second buffer.
+ *       Both buffers grow on demand and never shrink, and the payload stays valid until the next
+ *       read.
  * </ul>
  *
- * The stream is read in chunks of up to the buffer's size, so once a reader is made nobody else may read the
- * stream.
+ * The stream is read in chunks of up to the buffer's size, so once a reader is made nobody else may
+ * read the stream.
  *
- * <p>Hard limits: a logical payload longer than {@code maxPacket} is refused before anything is allocated for it;
- * sequence ids must count up by one (mod 256) from {@link #expectSequence}. A short read is an {@link
- * EOFException}, a broken rule a {@link ProtocolException}; after either the stream is out of step and the
- * connection must be closed.
+ * <p>Hard limits: a logical payload longer than {@code maxPacket} is refused before anything is
+ * allocated for it; sequence ids must count up by one (mod 256) from {@link #expectSequence}. A
+ * short read is an {@link EOFException}, a broken rule a {@link ProtocolException}; after either
+ * the stream is out of step and the connection must be closed.
  *
  * <p>Not thread-safe: the connection's reading thread only.
  */
@@ -63,12 +65,17 @@ public final class BlockingPacketReader {
    * @param bufferSize the initial read buffer, at least 64; a larger one means fewer system calls
    * @param maxPacket the largest logical payload accepted, positive
    * @param peer who sends, for messages: "the primary", "the source"
-   * @param limitHint appended to the message of a packet over the limit, e.g. what to raise; may be empty
+   * @param limitHint appended to the message of a packet over the limit, e.g. what to raise; may be
+   *     empty
    */
-  public BlockingPacketReader(InputStream in, int bufferSize, int maxPacket, String peer, String limitHint) {
+  public BlockingPacketReader(
+      InputStream in, int bufferSize, int maxPacket, String peer, String limitHint) {
     if (bufferSize < 64 || maxPacket < 1) {
-      throw new IllegalArgumentException("bufferSize must be at least 64 and maxPacket positive, got " + bufferSize
-          + " and " + maxPacket);
+      throw new IllegalArgumentException(
+          "bufferSize must be at least 64 and maxPacket positive, got "
+              + bufferSize
+              + " and "
+              + maxPacket);
     }
     this.in = in;
     this.buf = new byte[bufferSize];
@@ -88,9 +95,9 @@ public final class BlockingPacketReader {
   }
 
   /**
-   * How many reads of the stream returned bytes so far. Packets read between two changes of this count arrived
-   * together, so a consumer that needs their arrival time reads the clock once per change instead of once per
-   * packet.
+   * How many reads of the stream returned bytes so far. Packets read between two changes of this
+   * count arrived together, so a consumer that needs their arrival time reads the clock once per
+   * change instead of once per packet.
    */
   public long reads() {
     return reads;
@@ -153,7 +160,9 @@ public final class BlockingPacketReader {
         throw tooLong(total + frame);
       }
       if (joined.length < total + frame) {
-        joined = Arrays.copyOf(joined, (int) Math.min(maxPacket, Math.max(total + frame, 2L * joined.length)));
+        joined =
+            Arrays.copyOf(
+                joined, (int) Math.min(maxPacket, Math.max(total + frame, 2L * joined.length)));
       }
       copyTo(joined, (int) total, frame);
       total += frame;
@@ -193,8 +202,12 @@ public final class BlockingPacketReader {
     int frame = (buf[start] & 0xff) | (buf[start + 1] & 0xff) << 8 | (buf[start + 2] & 0xff) << 16;
     int sequence = buf[start + 3] & 0xff;
     if (sequence != nextSequence) {
-      throw new ProtocolException("packet with sequence id " + sequence + " where " + nextSequence
-          + " was due: the stream is out of step");
+      throw new ProtocolException(
+          "packet with sequence id "
+              + sequence
+              + " where "
+              + nextSequence
+              + " was due: the stream is out of step");
     }
     if (frame > maxPacket) {
       throw tooLong(frame);
@@ -206,11 +219,19 @@ public final class BlockingPacketReader {
   }
 
   private ProtocolException tooLong(long n) {
-    return new ProtocolException("packet of " + n + "+ bytes is over the limit of " + maxPacket + " bytes"
-        + (limitHint.isEmpty() ? "" : " " + limitHint));
+    return new ProtocolException(
+        "packet of "
+            + n
+            + "+ bytes is over the limit of "
+            + maxPacket
+            + " bytes"
+            + (limitHint.isEmpty() ? "" : " " + limitHint));
   }
 
-  /** Copies the next {@code n} bytes of the stream to {@code dst}, through the buffer without growing it. */
+  /**
+   * Copies the next {@code n} bytes of the stream to {@code dst}, through the buffer without
+   * growing it.
+   */
   private void copyTo(byte[] dst, int at, int n) throws IOException {
     int copied = 0;
     while (copied < n) {
@@ -261,6 +282,7 @@ public final class BlockingPacketReader {
   }
 
   private EOFException closed(int have, int n) {
-    return new EOFException(peer + " closed the connection after " + have + " of " + n + " bytes of a packet");
+    return new EOFException(
+        peer + " closed the connection after " + have + " of " + n + " bytes of a packet");
   }
 }

@@ -5,9 +5,9 @@ import org.binlogrelay.protocol.bytes.ByteReader;
 import org.binlogrelay.protocol.bytes.ByteWriter;
 
 /**
- * The EOF packet payload, CLIENT_PROTOCOL_41 form: {@code u8 0xFE, u16 warnings, u16 status flags}. A
- * payload starting with 0xFE is an EOF only when shorter than 9 bytes (longer ones are length-encoded
- * integers or OK-as-EOF). Immutable.
+ * The EOF packet payload, CLIENT_PROTOCOL_41 form: {@code u8 0xFE, u16 warnings, u16 status flags}.
+ * A payload starting with 0xFE is an EOF only when shorter than 9 bytes (longer ones are
+ * length-encoded integers or OK-as-EOF). Immutable.
  *
  * @param warnings warning count
  * @param statusFlags server status bits (see {@link OkPacket})
@@ -17,7 +17,8 @@ public record EofPacket(int warnings, int statusFlags) {
 
   public EofPacket {
     if (statusFlags < 0 || statusFlags > 0xffff || warnings < 0 || warnings > 0xffff) {
-      throw new IllegalArgumentException("status " + statusFlags + " / warnings " + warnings + " outside u16");
+      throw new IllegalArgumentException(
+          "status " + statusFlags + " / warnings " + warnings + " outside u16");
     }
   }
 
@@ -31,7 +32,8 @@ public record EofPacket(int warnings, int statusFlags) {
 
   public static EofPacket decode(byte[] payload) {
     if (!isEof(payload)) {
-      throw new ProtocolException("EOF packet: expected 0xfe and under 9 bytes, got " + payload.length + " bytes");
+      throw new ProtocolException(
+          "EOF packet: expected 0xfe and under 9 bytes, got " + payload.length + " bytes");
     }
     ByteReader in = new ByteReader(payload);
     in.skip(1, "EOF header");

@@ -16,8 +16,8 @@ import org.binlogrelay.protocol.bytes.ByteWriter;
  *   rest  message        human readable, no terminator
  * </pre>
  *
- * Decoding also accepts the pre-4.1 form without the marker and state (sent before the handshake settles
- * the capabilities); the state is then reported as {@code HY000}. Immutable.
+ * Decoding also accepts the pre-4.1 form without the marker and state (sent before the handshake
+ * settles the capabilities); the state is then reported as {@code HY000}. Immutable.
  *
  * @param code the MySQL error number, 0..65535 (e.g. 1236 for a purged binlog)
  * @param sqlState five ASCII characters
@@ -25,6 +25,7 @@ import org.binlogrelay.protocol.bytes.ByteWriter;
  */
 public record ErrPacket(int code, String sqlState, String message) {
   public static final int HEADER = 0xff;
+
   /** The SQL state reported when the packet carries none. */
   public static final String GENERAL_SQL_STATE = "HY000";
 
@@ -57,7 +58,8 @@ public record ErrPacket(int code, String sqlState, String message) {
     ByteReader in = new ByteReader(payload);
     int header = in.u8("ERR header");
     if (header != HEADER) {
-      throw new ProtocolException("ERR packet: header 0x" + Integer.toHexString(header) + ", expected 0xff");
+      throw new ProtocolException(
+          "ERR packet: header 0x" + Integer.toHexString(header) + ", expected 0xff");
     }
     int code = in.u16("ERR error code");
     String state = GENERAL_SQL_STATE;
@@ -67,7 +69,8 @@ public record ErrPacket(int code, String sqlState, String message) {
       byte[] raw = in.bytes(5, "ERR sql state");
       for (byte b : raw) {
         if (b < 0) {
-          throw new ProtocolException("ERR packet: sql state at offset " + at + " is not 5 ASCII characters");
+          throw new ProtocolException(
+              "ERR packet: sql state at offset " + at + " is not 5 ASCII characters");
         }
       }
       state = new String(raw, StandardCharsets.US_ASCII);

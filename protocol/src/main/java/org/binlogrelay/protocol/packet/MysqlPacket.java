@@ -6,22 +6,23 @@ import io.netty.buffer.DefaultByteBufHolder;
 /**
  * One MySQL packet: a sequence id and a payload.
  *
- * <p>On the wire a packet is a 4-byte header (3-byte little-endian payload length, 1-byte sequence id)
- * followed by the payload. A payload of exactly {@link #MAX_FRAME_PAYLOAD} (0xFFFFFF) bytes means the
- * logical payload continues in the next frame, and a logical payload whose length is a multiple of
- * 0xFFFFFF ends with an empty frame. The same class carries both shapes:
+ * <p>On the wire a packet is a 4-byte header (3-byte little-endian payload length, 1-byte sequence
+ * id) followed by the payload. A payload of exactly {@link #MAX_FRAME_PAYLOAD} (0xFFFFFF) bytes
+ * means the logical payload continues in the next frame, and a logical payload whose length is a
+ * multiple of 0xFFFFFF ends with an empty frame. The same class carries both shapes:
  *
  * <ul>
- *   <li>{@link PacketDecoder} emits one {@code MysqlPacket} per physical frame (payload at most 0xFFFFFF);
- *   <li>{@link PacketAggregator} joins continued frames and emits one {@code MysqlPacket} per logical
- *       packet, whose {@link #sequenceId()} is that of its first frame;
+ *   <li>{@link PacketDecoder} emits one {@code MysqlPacket} per physical frame (payload at most
+ *       0xFFFFFF);
+ *   <li>{@link PacketAggregator} joins continued frames and emits one {@code MysqlPacket} per
+ *       logical packet, whose {@link #sequenceId()} is that of its first frame;
  *   <li>{@link PacketEncoder} takes logical packets and writes as many frames as needed.
  * </ul>
  *
- * <p><b>Ownership.</b> The packet owns one reference to its payload ({@link io.netty.util.ReferenceCounted}).
- * Whoever receives a packet from a pipeline must {@link #release()} it (or pass it on, which passes the
- * reference). Immutable apart from the payload's reader index; not thread-safe beyond what the payload
- * buffer offers.
+ * <p><b>Ownership.</b> The packet owns one reference to its payload ({@link
+ * io.netty.util.ReferenceCounted}). Whoever receives a packet from a pipeline must {@link
+ * #release()} it (or pass it on, which passes the reference). Immutable apart from the payload's
+ * reader index; not thread-safe beyond what the payload buffer offers.
  */
 public final class MysqlPacket extends DefaultByteBufHolder {
   /** Largest payload one frame can carry; a frame of exactly this size is continued by the next. */
@@ -55,8 +56,8 @@ public final class MysqlPacket extends DefaultByteBufHolder {
   }
 
   /**
-   * Number of frames this logical payload occupies on the wire: one per full 0xFFFFFF chunk plus the final
-   * shorter (possibly empty) frame.
+   * Number of frames this logical payload occupies on the wire: one per full 0xFFFFFF chunk plus
+   * the final shorter (possibly empty) frame.
    */
   public int frameCount() {
     return frameCount(content().readableBytes());

@@ -1,5 +1,6 @@
 package org.binlogrelay.protocol.packet;
 
+import java.util.Objects;
 import org.binlogrelay.protocol.ProtocolException;
 import org.binlogrelay.protocol.bytes.ByteReader;
 import org.binlogrelay.protocol.bytes.ByteWriter;
@@ -18,8 +19,9 @@ import org.binlogrelay.protocol.bytes.ByteWriter;
  *   rest    session state      only under CLIENT_SESSION_TRACK; not modelled: skipped when decoding
  * </pre>
  *
- * <p>The info is human readable text after a statement ("Rows matched: 1 ..."); after a login over TLS MariaDB
- * 11.4+ puts its certificate proof there ({@link org.binlogrelay.protocol.auth.CertificateProof}). Immutable.
+ * <p>The info is human readable text after a statement ("Rows matched: 1 ..."); after a login over
+ * TLS MariaDB 11.4+ puts its certificate proof there ({@link
+ * org.binlogrelay.protocol.auth.CertificateProof}). Immutable.
  *
  * @param affectedRows rows changed (unsigned 64-bit, kept raw)
  * @param lastInsertId last auto-increment value (unsigned 64-bit, kept raw)
@@ -27,8 +29,10 @@ import org.binlogrelay.protocol.bytes.ByteWriter;
  * @param warnings warning count
  * @param info the info text, often empty
  */
-public record OkPacket(long affectedRows, long lastInsertId, int statusFlags, int warnings, String info) {
+public record OkPacket(
+    long affectedRows, long lastInsertId, int statusFlags, int warnings, String info) {
   public static final int HEADER = 0x00;
+
   /** Header of an OK that stands in for EOF (CLIENT_DEPRECATE_EOF). */
   public static final int EOF_HEADER = 0xfe;
 
@@ -48,9 +52,10 @@ public record OkPacket(long affectedRows, long lastInsertId, int statusFlags, in
   public static final int SERVER_SESSION_STATE_CHANGED = 0x4000;
 
   public OkPacket {
-    java.util.Objects.requireNonNull(info, "info");
+    Objects.requireNonNull(info, "info");
     if (statusFlags < 0 || statusFlags > 0xffff || warnings < 0 || warnings > 0xffff) {
-      throw new IllegalArgumentException("status " + statusFlags + " / warnings " + warnings + " outside u16");
+      throw new IllegalArgumentException(
+          "status " + statusFlags + " / warnings " + warnings + " outside u16");
     }
   }
 
@@ -71,14 +76,16 @@ public record OkPacket(long affectedRows, long lastInsertId, int statusFlags, in
   /** Encodes with {@code header} 0x00 (OK) or 0xFE (OK in place of EOF). */
   public byte[] encode(int header) {
     if (header != HEADER && header != EOF_HEADER) {
-      throw new IllegalArgumentException("OK header must be 0x00 or 0xfe, not 0x" + Integer.toHexString(header));
+      throw new IllegalArgumentException(
+          "OK header must be 0x00 or 0xfe, not 0x" + Integer.toHexString(header));
     }
-    ByteWriter out = new ByteWriter(32 + info.length())
-        .u8(header)
-        .lenencInt(affectedRows)
-        .lenencInt(lastInsertId)
-        .u16(statusFlags)
-        .u16(warnings);
+    ByteWriter out =
+        new ByteWriter(32 + info.length())
+            .u8(header)
+            .lenencInt(affectedRows)
+            .lenencInt(lastInsertId)
+            .u16(statusFlags)
+            .u16(warnings);
     if (!info.isEmpty()) {
       out.lenencString(info);
     }
@@ -86,14 +93,15 @@ public record OkPacket(long affectedRows, long lastInsertId, int statusFlags, in
   }
 
   /**
-   * Decodes an OK payload (header 0x00 or 0xFE); {@link ProtocolException} if malformed, including an info whose
-   * length runs past the end. Session state after the info is skipped.
+   * Decodes an OK payload (header 0x00 or 0xFE); {@link ProtocolException} if malformed, including
+   * an info whose length runs past the end. Session state after the info is skipped.
    */
   public static OkPacket decode(byte[] payload) {
     ByteReader in = new ByteReader(payload);
     int header = in.u8("OK header");
     if (header != HEADER && header != EOF_HEADER) {
-      throw new ProtocolException("OK packet: header 0x" + Integer.toHexString(header) + ", expected 0x00 or 0xfe");
+      throw new ProtocolException(
+          "OK packet: header 0x" + Integer.toHexString(header) + ", expected 0x00 or 0xfe");
     }
     long affected = in.lenencInt("OK affected rows");
     long lastId = in.lenencInt("OK last insert id");

@@ -8,17 +8,19 @@ import io.netty.handler.codec.TooLongFrameException;
 import java.util.List;
 
 /**
- * Joins the frames of one logical MySQL packet. Placed after {@link PacketDecoder}: every frame of exactly
- * 0xFFFFFF payload bytes is continued by the next one, whose sequence id must be the previous one plus one
- * (mod 256); the first shorter frame (possibly empty) ends the logical packet. Frames that are not
- * continued pass through untouched.
+ * Joins the frames of one logical MySQL packet. Placed after {@link PacketDecoder}: every frame of
+ * exactly 0xFFFFFF payload bytes is continued by the next one, whose sequence id must be the
+ * previous one plus one (mod 256); the first shorter frame (possibly empty) ends the logical
+ * packet. Frames that are not continued pass through untouched.
  *
- * <p>The joined payload is a {@link CompositeByteBuf} of the frames' slices: no copy. The total is checked
- * against {@code maxPayloadBytes} before each frame is added; on a too-long total
- * ({@link TooLongFrameException}) or a sequence gap ({@link CorruptedFrameException}) the partial payload is
- * released and the exception propagates; so is it when the handler is removed or the channel closes.
+ * <p>The joined payload is a {@link CompositeByteBuf} of the frames' slices: no copy. The total is
+ * checked against {@code maxPayloadBytes} before each frame is added; on a too-long total ({@link
+ * TooLongFrameException}) or a sequence gap ({@link CorruptedFrameException}) the partial payload
+ * is released and the exception propagates; so is it when the handler is removed or the channel
+ * closes.
  *
- * <p>States: idle ({@code pending == null}) or collecting. One instance per channel; event-loop only.
+ * <p>States: idle ({@code pending == null}) or collecting. One instance per channel; event-loop
+ * only.
  */
 public final class PacketAggregator extends MessageToMessageDecoder<MysqlPacket> {
   /** Default logical limit: 1 GiB, MySQL's largest {@code max_allowed_packet}. */
@@ -33,7 +35,9 @@ public final class PacketAggregator extends MessageToMessageDecoder<MysqlPacket>
     this(DEFAULT_MAX_PAYLOAD);
   }
 
-  /** @param maxPayloadBytes largest logical payload accepted */
+  /**
+   * @param maxPayloadBytes largest logical payload accepted
+   */
   public PacketAggregator(int maxPayloadBytes) {
     super(MysqlPacket.class);
     if (maxPayloadBytes < 0) {
@@ -58,8 +62,13 @@ public final class PacketAggregator extends MessageToMessageDecoder<MysqlPacket>
       if (frame.sequenceId() != expectedSequenceId) {
         discard();
         throw new CorruptedFrameException(
-            "MySQL packet continuation has sequence id " + frame.sequenceId() + ", expected "
-                + expectedSequenceId + " (logical packet started at sequence id " + firstSequenceId + ")");
+            "MySQL packet continuation has sequence id "
+                + frame.sequenceId()
+                + ", expected "
+                + expectedSequenceId
+                + " (logical packet started at sequence id "
+                + firstSequenceId
+                + ")");
       }
       checkTotal((long) pending.readableBytes() + length, firstSequenceId);
     }
@@ -76,8 +85,13 @@ public final class PacketAggregator extends MessageToMessageDecoder<MysqlPacket>
     if (total > maxPayloadBytes) {
       discard();
       throw new TooLongFrameException(
-          "MySQL logical packet starting at sequence id " + seq + " exceeds " + maxPayloadBytes
-              + " bytes (" + total + " so far)");
+          "MySQL logical packet starting at sequence id "
+              + seq
+              + " exceeds "
+              + maxPayloadBytes
+              + " bytes ("
+              + total
+              + " so far)");
     }
   }
 

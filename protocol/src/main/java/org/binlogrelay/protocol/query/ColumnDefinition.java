@@ -38,10 +38,13 @@ public record ColumnDefinition(
   public static final int UNSIGNED_FLAG = 0x0020;
   public static final int BINARY_FLAG = 0x0080;
   public static final int NUM_FLAG = 0x8000;
+
   /** utf8mb4_0900_ai_ci, MySQL 8's default collation. */
   public static final int UTF8MB4_0900_AI_CI = 255;
+
   /** utf8mb4_general_ci, MariaDB's utf8mb4 default. */
   public static final int UTF8MB4_GENERAL_CI = 45;
+
   /** binary, used for numeric columns. */
   public static final int BINARY = 63;
 
@@ -55,8 +58,8 @@ public record ColumnDefinition(
   }
 
   /** A computed column (no table), as {@code SELECT @@x} produces. */
-  public static ColumnDefinition computed(String name, int characterSet, long length, ColumnType type, int flags,
-      int decimals) {
+  public static ColumnDefinition computed(
+      String name, int characterSet, long length, ColumnType type, int flags, int decimals) {
     return new ColumnDefinition("", "", "", name, "", characterSet, length, type, flags, decimals);
   }
 
@@ -84,8 +87,8 @@ public record ColumnDefinition(
 
   /**
    * Decodes a definition; with {@code mariadbExtendedMetadata} (the client set MariaDB's
-   * MARIADB_CLIENT_EXTENDED_METADATA) a lenenc block of extended type information follows the original name and is
-   * skipped.
+   * MARIADB_CLIENT_EXTENDED_METADATA) a lenenc block of extended type information follows the
+   * original name and is skipped.
    */
   public static ColumnDefinition decode(byte[] payload, boolean mariadbExtendedMetadata) {
     ByteReader in = new ByteReader(payload);
@@ -102,7 +105,8 @@ public record ColumnDefinition(
     }
     long fixed = in.lenencInt("column fixed-fields length");
     if (fixed < 0x0c) {
-      throw new ProtocolException("column definition: fixed fields of " + fixed + " bytes, expected 12");
+      throw new ProtocolException(
+          "column definition: fixed fields of " + fixed + " bytes, expected 12");
     }
     int charset = in.u16("column character set");
     long length = in.u32("column length");
@@ -110,8 +114,17 @@ public record ColumnDefinition(
     int flags = in.u16("column flags");
     int decimals = in.u8("column decimals");
     try {
-      return new ColumnDefinition(schema, table, originalTable, name, originalName, charset, length,
-          ColumnType.of(type), flags, decimals);
+      return new ColumnDefinition(
+          schema,
+          table,
+          originalTable,
+          name,
+          originalName,
+          charset,
+          length,
+          ColumnType.of(type),
+          flags,
+          decimals);
     } catch (IllegalArgumentException e) {
       throw new ProtocolException("column definition of '" + name + "': " + e.getMessage(), e);
     }

@@ -1,6 +1,9 @@
 package org.binlogrelay.protocol.query;
 
-/** The column types of a result set's column definitions ({@code enum_field_types}) that this server uses. */
+/**
+ * The column types of a result set's column definitions ({@code enum_field_types}) that this server
+ * uses.
+ */
 public enum ColumnType {
   DECIMAL(0x00),
   TINY(0x01),

@@ -5,9 +5,10 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * The {@code WHERE} of a metadata statement ({@link MetadataStatement}): comparisons, {@code LIKE}, {@code IN},
- * {@code IS NULL} of {@link Operand}s, joined with {@code AND}, {@code OR} and {@code NOT}. Rendered fully
- * parenthesised, so the text means what the tree says whatever the precedence rules. Immutable.
+ * The {@code WHERE} of a metadata statement ({@link MetadataStatement}): comparisons, {@code LIKE},
+ * {@code IN}, {@code IS NULL} of {@link Operand}s, joined with {@code AND}, {@code OR} and {@code
+ * NOT}. Rendered fully parenthesised, so the text means what the tree says whatever the precedence
+ * rules. Immutable.
  */
 public sealed interface Condition {
 
@@ -82,7 +83,8 @@ public sealed interface Condition {
   }
 
   /** {@code value [NOT] LIKE pattern [ESCAPE escape]}; {@code escape} may be null. */
-  record Like(Operand value, boolean negated, Operand pattern, Operand escape) implements Condition {
+  record Like(Operand value, boolean negated, Operand pattern, Operand escape)
+      implements Condition {
     public Like {
       Objects.requireNonNull(value, "value");
       Objects.requireNonNull(pattern, "pattern");
@@ -141,7 +143,10 @@ public sealed interface Condition {
     }
   }
 
-  private static void join(StringBuilder out, MetadataStatement.Rendering rendering, List<Condition> terms,
+  private static void join(
+      StringBuilder out,
+      MetadataStatement.Rendering rendering,
+      List<Condition> terms,
       String separator) {
     out.append('(');
     for (int i = 0; i < terms.size(); i++) {

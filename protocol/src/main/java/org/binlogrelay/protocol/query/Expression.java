@@ -5,22 +5,29 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * The expressions replicas, connectors and monitoring tools put in {@code SELECT} lists, {@code WHERE} clauses and
- * {@code SET} values: literals, user variables, system variables, function calls, column references, the
- * operators of {@link Operator} ({@code =}, {@code AND}, {@code +}, ...), {@code IN}, {@code LIKE}, {@code IS NULL},
- * a bare word (such as {@code ON}) and {@code DEFAULT}. Immutable.
+ * The expressions replicas, connectors and monitoring tools put in {@code SELECT} lists, {@code
+ * WHERE} clauses and {@code SET} values: literals, user variables, system variables, function
+ * calls, column references, the operators of {@link Operator} ({@code =}, {@code AND}, {@code +},
+ * ...), {@code IN}, {@code LIKE}, {@code IS NULL}, a bare word (such as {@code ON}) and {@code
+ * DEFAULT}. Immutable.
  */
 public sealed interface Expression {
 
   /** A literal; {@code text} is the value (strings unescaped), null for SQL NULL. */
   record Literal(Kind kind, String text) implements Expression {
     /** Literal kinds; the server picks the column type from it. */
-    public enum Kind { STRING, INTEGER, DECIMAL, NULL }
+    public enum Kind {
+      STRING,
+      INTEGER,
+      DECIMAL,
+      NULL
+    }
 
     public Literal {
       Objects.requireNonNull(kind, "kind");
       if ((kind == Kind.NULL) != (text == null)) {
-        throw new IllegalArgumentException("NULL literal must have null text and only it: " + kind + " " + text);
+        throw new IllegalArgumentException(
+            "NULL literal must have null text and only it: " + kind + " " + text);
       }
     }
 
@@ -32,7 +39,10 @@ public sealed interface Expression {
   /** {@code @name}; names are case-insensitive, kept as written. */
   record UserVariable(String name) implements Expression {}
 
-  /** {@code @@[scope.]name}; the name as written (servers quote it so in errors), compared ignoring case. */
+  /**
+   * {@code @@[scope.]name}; the name as written (servers quote it so in errors), compared ignoring
+   * case.
+   */
   record SystemVariable(VariableScope scope, String name) implements Expression {}
 
   /**
@@ -50,15 +60,18 @@ public sealed interface Expression {
     }
   }
 
-  /** A bare word used as a value, e.g. {@code ON} in {@code SET autocommit = ON}; kept as written. */
+  /**
+   * A bare word used as a value, e.g. {@code ON} in {@code SET autocommit = ON}; kept as written.
+   */
   record Word(String word) implements Expression {}
 
   /** {@code DEFAULT} on the right of a {@code SET}. */
   record Default() implements Expression {}
 
   /**
-   * A column of the table a {@code SELECT} reads, or of a {@code SHOW} statement's result in its {@code WHERE};
-   * {@code qualifier} is the table (or {@code schema.table}) written before it, null if none. Names as written.
+   * A column of the table a {@code SELECT} reads, or of a {@code SHOW} statement's result in its
+   * {@code WHERE}; {@code qualifier} is the table (or {@code schema.table}) written before it, null
+   * if none. Names as written.
    */
   record Column(String qualifier, String name) implements Expression {
     public Column {
@@ -71,8 +84,24 @@ public sealed interface Expression {
 
   /** The binary and unary operators, loosest-binding first as MySQL ranks them. */
   enum Operator {
-    OR, XOR, AND, NOT, EQUAL, NULL_SAFE_EQUAL, NOT_EQUAL, LESS, LESS_OR_EQUAL, GREATER, GREATER_OR_EQUAL,
-    PLUS, MINUS, TIMES, DIVIDE, INTEGER_DIVIDE, MODULO, NEGATE
+    OR,
+    XOR,
+    AND,
+    NOT,
+    EQUAL,
+    NULL_SAFE_EQUAL,
+    NOT_EQUAL,
+    LESS,
+    LESS_OR_EQUAL,
+    GREATER,
+    GREATER_OR_EQUAL,
+    PLUS,
+    MINUS,
+    TIMES,
+    DIVIDE,
+    INTEGER_DIVIDE,
+    MODULO,
+    NEGATE
   }
 
   /** {@code NOT x} or {@code -x}. */

@@ -24,21 +24,70 @@ import java.util.Set;
  *   column     := name ['.' name ['.' name]] | [name '.'] '*' (select lists only)
  * </pre>
  *
- * Subqueries, {@code CASE}, {@code INTERVAL}, {@code EXISTS}, {@code REGEXP} and {@code LIKE ... ESCAPE} are
- * valid SQL this server does not evaluate: {@link TokenStream.UnsupportedSyntax}. Hard limits: {@link
- * #MAX_ARGUMENTS} function arguments, nesting {@link #MAX_DEPTH} deep. Not thread-safe.
+ * Subqueries, {@code CASE}, {@code INTERVAL}, {@code EXISTS}, {@code REGEXP} and {@code LIKE ...
+ * ESCAPE} are valid SQL this server does not evaluate: {@link TokenStream.UnsupportedSyntax}. Hard
+ * limits: {@link #MAX_ARGUMENTS} function arguments, nesting {@link #MAX_DEPTH} deep. Not
+ * thread-safe.
  */
 final class ExpressionParser {
   static final int MAX_ARGUMENTS = 16;
+
   /** Nesting of parentheses and operators accepted, so recursion stays shallow. */
   static final int MAX_DEPTH = 32;
+
   /** In-list entries accepted. */
   static final int MAX_LIST = 1000;
+
   /** Words that end an expression or cannot start one: never column names. */
-  static final Set<String> RESERVED = Set.of("SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "XOR", "IN", "IS",
-      "LIKE", "AS", "ORDER", "BY", "GROUP", "HAVING", "LIMIT", "UNION", "SET", "SHOW", "INTO", "FOR", "LOCK",
-      "WINDOW", "BETWEEN", "REGEXP", "RLIKE", "DIV", "MOD", "ESCAPE", "ASC", "DESC", "OFFSET", "JOIN", "ON", "USING",
-      "INNER", "LEFT", "RIGHT", "CROSS", "NATURAL", "STRAIGHT_JOIN", "DISTINCT", "ALL", "WHEN", "THEN", "ELSE", "END");
+  static final Set<String> RESERVED =
+      Set.of(
+          "SELECT",
+          "FROM",
+          "WHERE",
+          "AND",
+          "OR",
+          "NOT",
+          "XOR",
+          "IN",
+          "IS",
+          "LIKE",
+          "AS",
+          "ORDER",
+          "BY",
+          "GROUP",
+          "HAVING",
+          "LIMIT",
+          "UNION",
+          "SET",
+          "SHOW",
+          "INTO",
+          "FOR",
+          "LOCK",
+          "WINDOW",
+          "BETWEEN",
+          "REGEXP",
+          "RLIKE",
+          "DIV",
+          "MOD",
+          "ESCAPE",
+          "ASC",
+          "DESC",
+          "OFFSET",
+          "JOIN",
+          "ON",
+          "USING",
+          "INNER",
+          "LEFT",
+          "RIGHT",
+          "CROSS",
+          "NATURAL",
+          "STRAIGHT_JOIN",
+          "DISTINCT",
+          "ALL",
+          "WHEN",
+          "THEN",
+          "ELSE",
+          "END");
 
   private final TokenStream in;
   private int depth;
@@ -107,8 +156,13 @@ final class ExpressionParser {
         }
         throw in.error(in.peek(), "expected NULL");
       }
-      boolean negated = in.peekWord("NOT") && (in.peek(1).isWord("IN") || in.peek(1).isWord("LIKE")
-          || in.peek(1).isWord("BETWEEN") || in.peek(1).isWord("REGEXP") || in.peek(1).isWord("RLIKE"));
+      boolean negated =
+          in.peekWord("NOT")
+              && (in.peek(1).isWord("IN")
+                  || in.peek(1).isWord("LIKE")
+                  || in.peek(1).isWord("BETWEEN")
+                  || in.peek(1).isWord("REGEXP")
+                  || in.peek(1).isWord("RLIKE"));
       if (negated) {
         in.next();
       }
@@ -124,9 +178,11 @@ final class ExpressionParser {
         Expression low = sum();
         in.expectWord("AND");
         Expression high = sum();
-        Expression between = new Expression.Binary(Expression.Operator.AND,
-            new Expression.Binary(Expression.Operator.GREATER_OR_EQUAL, left, low),
-            new Expression.Binary(Expression.Operator.LESS_OR_EQUAL, left, high));
+        Expression between =
+            new Expression.Binary(
+                Expression.Operator.AND,
+                new Expression.Binary(Expression.Operator.GREATER_OR_EQUAL, left, low),
+                new Expression.Binary(Expression.Operator.LESS_OR_EQUAL, left, high));
         left = negated ? new Expression.Unary(Expression.Operator.NOT, between) : between;
       } else if (in.peekWord("REGEXP") || in.peekWord("RLIKE") || in.peekWord("SOUNDS")) {
         throw in.unsupported(in.peekKeyword());
@@ -241,7 +297,9 @@ final class ExpressionParser {
           return number((t.type() == TokenType.MINUS ? "-" : "") + n.value());
         }
         Expression operand = unary();
-        return t.type() == TokenType.MINUS ? new Expression.Unary(Expression.Operator.NEGATE, operand) : operand;
+        return t.type() == TokenType.MINUS
+            ? new Expression.Unary(Expression.Operator.NEGATE, operand)
+            : operand;
       } finally {
         depth--;
       }
@@ -418,8 +476,10 @@ final class ExpressionParser {
 
   static Expression number(String text) {
     boolean hex = text.startsWith("0x") || text.startsWith("0X");
-    boolean decimal = !hex && (text.indexOf('.') >= 0 || text.indexOf('e') >= 0 || text.indexOf('E') >= 0);
-    return new Expression.Literal(decimal ? Expression.Literal.Kind.DECIMAL : Expression.Literal.Kind.INTEGER, text);
+    boolean decimal =
+        !hex && (text.indexOf('.') >= 0 || text.indexOf('e') >= 0 || text.indexOf('E') >= 0);
+    return new Expression.Literal(
+        decimal ? Expression.Literal.Kind.DECIMAL : Expression.Literal.Kind.INTEGER, text);
   }
 
   private void enter() {

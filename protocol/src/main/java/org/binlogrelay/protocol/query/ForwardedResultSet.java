@@ -7,13 +7,15 @@ import org.binlogrelay.protocol.packet.EofPacket;
 import org.binlogrelay.protocol.packet.OkPacket;
 
 /**
- * A text-protocol result set as another server sent it, kept byte for byte: its column definitions and rows as
- * packet payloads. Only the framing is the relay's own, written for the client's EOF style (the server may have
- * used the other): the column count, the EOF after the definitions unless the client has CLIENT_DEPRECATE_EOF,
- * and the closing EOF or OK. Values, including binary ones and those in character sets the relay does not know,
- * pass unchanged, as do the column definitions (names, types, collations, flags).
+ * A text-protocol result set as another server sent it, kept byte for byte: its column definitions
+ * and rows as packet payloads. Only the framing is the relay's own, written for the client's EOF
+ * style (the server may have used the other): the column count, the EOF after the definitions
+ * unless the client has CLIENT_DEPRECATE_EOF, and the closing EOF or OK. Values, including binary
+ * ones and those in character sets the relay does not know, pass unchanged, as do the column
+ * definitions (names, types, collations, flags).
  *
- * <p>Immutable as long as no one writes into the arrays it was given (the reader that builds it hands them over).
+ * <p>Immutable as long as no one writes into the arrays it was given (the reader that builds it
+ * hands them over).
  *
  * @param columns the ColumnDefinition41 payloads, at least one
  * @param rows the row payloads, each a lenenc string or 0xFB per column
@@ -54,8 +56,10 @@ public record ForwardedResultSet(List<byte[]> columns, List<byte[]> rows) {
       out.add(new EofPacket(0, statusFlags).encode());
     }
     out.addAll(rows);
-    out.add(deprecateEof ? new OkPacket(0, 0, statusFlags, 0, "").encode(OkPacket.EOF_HEADER)
-        : new EofPacket(0, statusFlags).encode());
+    out.add(
+        deprecateEof
+            ? new OkPacket(0, 0, statusFlags, 0, "").encode(OkPacket.EOF_HEADER)
+            : new EofPacket(0, statusFlags).encode());
     return out;
   }
 }

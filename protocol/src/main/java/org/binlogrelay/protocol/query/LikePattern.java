@@ -1,12 +1,12 @@
 package org.binlogrelay.protocol.query;
 
 /**
- * A SQL {@code LIKE} pattern: {@code %} matches any run of characters, {@code _} exactly one, a backslash
- * makes the next character literal. Matching ignores case, as {@code SHOW VARIABLES LIKE} does under the
- * case-insensitive collation of variable names. Immutable and thread-safe.
+ * A SQL {@code LIKE} pattern: {@code %} matches any run of characters, {@code _} exactly one, a
+ * backslash makes the next character literal. Matching ignores case, as {@code SHOW VARIABLES LIKE}
+ * does under the case-insensitive collation of variable names. Immutable and thread-safe.
  *
- * <p>Matching is the classic two-pointer walk with back-tracking to the last {@code %}: linear in practice,
- * never exponential.
+ * <p>Matching is the classic two-pointer walk with back-tracking to the last {@code %}: linear in
+ * practice, never exponential.
  */
 public final class LikePattern {
   private static final char ANY_RUN = '\uE000';

@@ -6,7 +6,8 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * The grammar of {@link MetadataStatement}s, a recursive-descent parser over {@link SqlParser}'s tokens:
+ * The grammar of {@link MetadataStatement}s, a recursive-descent parser over {@link SqlParser}'s
+ * tokens:
  *
  * <pre>
  *   show      := SHOW (DATABASES | SCHEMAS) [filter]
@@ -28,19 +29,41 @@ import java.util.Set;
  *   table     := name ['.' name];  name := word | `quoted`
  * </pre>
  *
- * {@link #recognizes} decides, from the first tokens only, whether a statement is one of these (so that anything
- * else keeps {@link SqlParser}'s grammar and errors); once it is, any deviation is a {@link SqlSyntaxError} at the
- * first token that does not fit. Strings and names holding NUL are refused. Not thread-safe; one instance per
- * statement.
+ * {@link #recognizes} decides, from the first tokens only, whether a statement is one of these (so
+ * that anything else keeps {@link SqlParser}'s grammar and errors); once it is, any deviation is a
+ * {@link SqlSyntaxError} at the first token that does not fit. Strings and names holding NUL are
+ * refused. Not thread-safe; one instance per statement.
  */
 final class MetadataParser {
   private static final int MAX_DEPTH = 32;
-  private static final Set<String> SHOW_WORDS = Set.of("DATABASES", "SCHEMAS", "TABLES", "COLUMNS", "FIELDS",
-      "INDEX", "INDEXES", "KEYS");
+  private static final Set<String> SHOW_WORDS =
+      Set.of("DATABASES", "SCHEMAS", "TABLES", "COLUMNS", "FIELDS", "INDEX", "INDEXES", "KEYS");
+
   /** Words that end a select item or the table, so they are not taken for an alias without AS. */
-  private static final Set<String> NOT_ALIASES = Set.of("FROM", "WHERE", "ORDER", "LIMIT", "GROUP", "HAVING",
-      "UNION", "INTO", "FOR", "LOCK", "JOIN", "INNER", "LEFT", "RIGHT", "CROSS", "STRAIGHT_JOIN", "NATURAL", "USING",
-      "ON", "WINDOW", "PROCEDURE", "OFFSET");
+  private static final Set<String> NOT_ALIASES =
+      Set.of(
+          "FROM",
+          "WHERE",
+          "ORDER",
+          "LIMIT",
+          "GROUP",
+          "HAVING",
+          "UNION",
+          "INTO",
+          "FOR",
+          "LOCK",
+          "JOIN",
+          "INNER",
+          "LEFT",
+          "RIGHT",
+          "CROSS",
+          "STRAIGHT_JOIN",
+          "NATURAL",
+          "USING",
+          "ON",
+          "WINDOW",
+          "PROCEDURE",
+          "OFFSET");
 
   private final String sql;
   private final List<Token> tokens;
@@ -53,9 +76,9 @@ final class MetadataParser {
   }
 
   /**
-   * True if the tokens start a metadata statement: a {@code SHOW} of databases, tables, table status, columns,
-   * indexes or a CREATE statement, or a {@code SELECT} whose first {@code FROM} outside parentheses names one of
-   * {@link MetadataStatement#INFORMATION_SCHEMA_TABLES}.
+   * True if the tokens start a metadata statement: a {@code SHOW} of databases, tables, table
+   * status, columns, indexes or a CREATE statement, or a {@code SELECT} whose first {@code FROM}
+   * outside parentheses names one of {@link MetadataStatement#INFORMATION_SCHEMA_TABLES}.
    */
   static boolean recognizes(List<Token> tokens) {
     Token first = tokens.get(0);
@@ -74,8 +97,8 @@ final class MetadataParser {
         case "FULL":
           return Set.of("TABLES", "COLUMNS", "FIELDS").contains(next);
         case "EXTENDED":
-          return next.equals("FULL") || SHOW_WORDS.contains(next) && !next.equals("DATABASES")
-              && !next.equals("SCHEMAS");
+          return next.equals("FULL")
+              || SHOW_WORDS.contains(next) && !next.equals("DATABASES") && !next.equals("SCHEMAS");
         case "TABLE":
           return next.equals("STATUS");
         case "CREATE":
@@ -93,8 +116,10 @@ final class MetadataParser {
         } else if (t.type() == TokenType.RIGHT_PAREN) {
           nesting--;
         } else if (nesting == 0 && t.isWord("FROM")) {
-          return isName(tokens.get(i + 1)) && tokens.get(i + 1).value().equalsIgnoreCase("information_schema")
-              && tokens.get(i + 2).type() == TokenType.DOT && isName(tokens.get(i + 3))
+          return isName(tokens.get(i + 1))
+              && tokens.get(i + 1).value().equalsIgnoreCase("information_schema")
+              && tokens.get(i + 2).type() == TokenType.DOT
+              && isName(tokens.get(i + 3))
               && MetadataStatement.INFORMATION_SCHEMA_TABLES.contains(
                   tokens.get(i + 3).value().toUpperCase(Locale.ROOT));
         } else if (t.type() == TokenType.END || t.type() == TokenType.SEMICOLON) {
@@ -106,7 +131,9 @@ final class MetadataParser {
   }
 
   private static Token word(List<Token> tokens, int index) {
-    return index < tokens.size() && tokens.get(index).type() == TokenType.WORD ? tokens.get(index) : null;
+    return index < tokens.size() && tokens.get(index).type() == TokenType.WORD
+        ? tokens.get(index)
+        : null;
   }
 
   private static boolean isName(Token t) {
@@ -165,7 +192,10 @@ final class MetadataParser {
     throw error(peek(), "unsupported SHOW statement");
   }
 
-  /** {@code (FROM | IN) table [(FROM | IN) database]}: a database after the table replaces the table's own. */
+  /**
+   * {@code (FROM | IN) table [(FROM | IN) database]}: a database after the table replaces the
+   * table's own.
+   */
   private MetadataStatement.TableName tableWithDatabase() {
     if (!acceptWord("FROM")) {
       expectWord("IN");
@@ -212,8 +242,9 @@ final class MetadataParser {
     at++;
     expect(TokenType.DOT, "'.'");
     Token table = peek();
-    if (!isName(table) || !MetadataStatement.INFORMATION_SCHEMA_TABLES.contains(
-        table.value().toUpperCase(Locale.ROOT))) {
+    if (!isName(table)
+        || !MetadataStatement.INFORMATION_SCHEMA_TABLES.contains(
+            table.value().toUpperCase(Locale.ROOT))) {
       throw error(table, "expected one of " + MetadataStatement.INFORMATION_SCHEMA_TABLES);
     }
     at++;
@@ -247,8 +278,8 @@ final class MetadataParser {
         offset = count();
       }
     }
-    return new MetadataStatement.InformationSchemaSelect(distinct, projections, table.value(), alias, where, orderBy,
-        limit, offset);
+    return new MetadataStatement.InformationSchemaSelect(
+        distinct, projections, table.value(), alias, where, orderBy, limit, offset);
   }
 
   private MetadataStatement.Projection projection() {
@@ -371,14 +402,16 @@ final class MetadataParser {
   }
 
   /**
-   * A comparison operator: adjacent tokens of {@code < > ! =} joined, so that it reads the same whether the lexer
-   * gives {@code <=} as one symbol or as two.
+   * A comparison operator: adjacent tokens of {@code < > ! =} joined, so that it reads the same
+   * whether the lexer gives {@code <=} as one symbol or as two.
    */
   private String operator() {
     Token t = peek();
     StringBuilder op = new StringBuilder();
     int end = t.start();
-    while (isOperatorPart(peek()) && peek().start() == end && op.length() + peek().value().length() <= 3) {
+    while (isOperatorPart(peek())
+        && peek().start() == end
+        && op.length() + peek().value().length() <= 3) {
       op.append(peek().value());
       end = peek().end();
       at++;
@@ -390,8 +423,10 @@ final class MetadataParser {
   }
 
   private static boolean isOperatorPart(Token t) {
-    return t.type() == TokenType.EQUALS || t.type() == TokenType.SYMBOL && !t.value().isEmpty()
-        && t.value().chars().allMatch(c -> "<>!=".indexOf(c) >= 0);
+    return t.type() == TokenType.EQUALS
+        || t.type() == TokenType.SYMBOL
+            && !t.value().isEmpty()
+            && t.value().chars().allMatch(c -> "<>!=".indexOf(c) >= 0);
   }
 
   // ---- operands ----
@@ -408,7 +443,8 @@ final class MetadataParser {
       case MINUS:
       case PLUS:
         at++;
-        return numeral(t.type() == TokenType.MINUS ? "-" : "", expect(TokenType.NUMBER, "a number"));
+        return numeral(
+            t.type() == TokenType.MINUS ? "-" : "", expect(TokenType.NUMBER, "a number"));
       case QUOTED_IDENTIFIER:
         return column();
       case WORD:

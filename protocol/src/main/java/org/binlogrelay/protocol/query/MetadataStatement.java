@@ -6,43 +6,56 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * A statement that reads table schemas, which a binlog server cannot answer from its binlogs but CDC readers
- * (binlog libraries, Debezium-style connectors) send to their source: the metadata {@code SHOW} statements and a
- * {@code SELECT} of one {@code information_schema} table. A closed list: nothing here reads table data or writes.
+ * A statement that reads table schemas, which a binlog server cannot answer from its binlogs but
+ * CDC readers (binlog libraries, Debezium-style connectors) send to their source: the metadata
+ * {@code SHOW} statements and a {@code SELECT} of one {@code information_schema} table. A closed
+ * list: nothing here reads table data or writes.
  *
- * <p>The relay forwards such a statement to a server that has the tables (its schema source). It never forwards
- * the client's text: {@link #sql} writes the statement again from the parsed tree, every name back-quoted and
- * every string quoted ({@link SqlQuotes}), so what the server runs is exactly what the relay's parser understood
- * (comments, executable comments and whatever followed the statement are gone). Names the client left to its
- * current database are qualified with it, and {@code DATABASE()} becomes its value, because the server's
- * connection is shared and has no current database. Immutable.
+ * <p>The relay forwards such a statement to a server that has the tables (its schema source). It
+ * never forwards the client's text: {@link #sql} writes the statement again from the parsed tree,
+ * every name back-quoted and every string quoted ({@link SqlQuotes}), so what the server runs is
+ * exactly what the relay's parser understood (comments, executable comments and whatever followed
+ * the statement are gone). Names the client left to its current database are qualified with it, and
+ * {@code DATABASE()} becomes its value, because the server's connection is shared and has no
+ * current database. Immutable.
  */
 public sealed interface MetadataStatement {
 
-  /** The {@code information_schema} tables a {@link InformationSchemaSelect} may read: table and key metadata. */
-  Set<String> INFORMATION_SCHEMA_TABLES = Set.of("SCHEMATA", "TABLES", "COLUMNS", "STATISTICS", "KEY_COLUMN_USAGE",
-      "TABLE_CONSTRAINTS", "REFERENTIAL_CONSTRAINTS");
+  /**
+   * The {@code information_schema} tables a {@link InformationSchemaSelect} may read: table and key
+   * metadata.
+   */
+  Set<String> INFORMATION_SCHEMA_TABLES =
+      Set.of(
+          "SCHEMATA",
+          "TABLES",
+          "COLUMNS",
+          "STATISTICS",
+          "KEY_COLUMN_USAGE",
+          "TABLE_CONSTRAINTS",
+          "REFERENTIAL_CONSTRAINTS");
 
   /**
    * What writing the statement needs to know about the session it is meant for.
    *
    * @param currentDatabase the client's current database, or null if none is selected
-   * @param backslashEscapes whether the server reading the text treats a backslash in a string as an escape (its
-   *     {@code sql_mode} lacks {@code NO_BACKSLASH_ESCAPES})
+   * @param backslashEscapes whether the server reading the text treats a backslash in a string as
+   *     an escape (its {@code sql_mode} lacks {@code NO_BACKSLASH_ESCAPES})
    */
   record Rendering(String currentDatabase, boolean backslashEscapes) {}
 
   /**
-   * True if the statement names a table or database through the client's current database (an unqualified
-   * {@code SHOW TABLES}, {@code SHOW CREATE TABLE t}): it cannot be written without one.
+   * True if the statement names a table or database through the client's current database (an
+   * unqualified {@code SHOW TABLES}, {@code SHOW CREATE TABLE t}): it cannot be written without
+   * one.
    */
   boolean usesCurrentDatabase();
 
   /**
    * The statement as SQL text for a server to run.
    *
-   * @throws IllegalStateException if it {@linkplain #usesCurrentDatabase() uses the current database} and
-   *     {@code rendering} has none
+   * @throws IllegalStateException if it {@linkplain #usesCurrentDatabase() uses the current
+   *     database} and {@code rendering} has none
    */
   String sql(Rendering rendering);
 
@@ -53,7 +66,8 @@ public sealed interface MetadataStatement {
     }
 
     void render(StringBuilder out, Rendering rendering) {
-      out.append(SqlQuotes.identifier(orCurrent(database, rendering))).append('.')
+      out.append(SqlQuotes.identifier(orCurrent(database, rendering)))
+          .append('.')
           .append(SqlQuotes.identifier(table));
     }
   }
@@ -113,8 +127,12 @@ public sealed interface MetadataStatement {
     }
   }
 
-  /** {@code SHOW [EXTENDED] [FULL] TABLES [{FROM | IN} database] [filter]}; {@code database} null for the current. */
-  record ShowTables(boolean extended, boolean full, String database, Filter filter) implements MetadataStatement {
+  /**
+   * {@code SHOW [EXTENDED] [FULL] TABLES [{FROM | IN} database] [filter]}; {@code database} null
+   * for the current.
+   */
+  record ShowTables(boolean extended, boolean full, String database, Filter filter)
+      implements MetadataStatement {
     public ShowTables {
       Objects.requireNonNull(filter, "filter");
     }
@@ -126,8 +144,12 @@ public sealed interface MetadataStatement {
 
     @Override
     public String sql(Rendering rendering) {
-      StringBuilder out = new StringBuilder("SHOW ").append(extended ? "EXTENDED " : "").append(full ? "FULL " : "")
-          .append("TABLES FROM ").append(SqlQuotes.identifier(orCurrent(database, rendering)));
+      StringBuilder out =
+          new StringBuilder("SHOW ")
+              .append(extended ? "EXTENDED " : "")
+              .append(full ? "FULL " : "")
+              .append("TABLES FROM ")
+              .append(SqlQuotes.identifier(orCurrent(database, rendering)));
       filter.render(out, rendering);
       return out.toString();
     }
@@ -146,18 +168,20 @@ public sealed interface MetadataStatement {
 
     @Override
     public String sql(Rendering rendering) {
-      StringBuilder out = new StringBuilder("SHOW TABLE STATUS FROM ")
-          .append(SqlQuotes.identifier(orCurrent(database, rendering)));
+      StringBuilder out =
+          new StringBuilder("SHOW TABLE STATUS FROM ")
+              .append(SqlQuotes.identifier(orCurrent(database, rendering)));
       filter.render(out, rendering);
       return out.toString();
     }
   }
 
   /**
-   * {@code SHOW [EXTENDED] [FULL] {COLUMNS | FIELDS} {FROM | IN} table [{FROM | IN} database] [filter]}; a database
-   * after the table replaces the one in its name, as in MySQL.
+   * {@code SHOW [EXTENDED] [FULL] {COLUMNS | FIELDS} {FROM | IN} table [{FROM | IN} database]
+   * [filter]}; a database after the table replaces the one in its name, as in MySQL.
    */
-  record ShowColumns(boolean extended, boolean full, TableName table, Filter filter) implements MetadataStatement {
+  record ShowColumns(boolean extended, boolean full, TableName table, Filter filter)
+      implements MetadataStatement {
     public ShowColumns {
       Objects.requireNonNull(table, "table");
       Objects.requireNonNull(filter, "filter");
@@ -170,15 +194,21 @@ public sealed interface MetadataStatement {
 
     @Override
     public String sql(Rendering rendering) {
-      StringBuilder out = new StringBuilder("SHOW ").append(extended ? "EXTENDED " : "").append(full ? "FULL " : "")
-          .append("COLUMNS FROM ");
+      StringBuilder out =
+          new StringBuilder("SHOW ")
+              .append(extended ? "EXTENDED " : "")
+              .append(full ? "FULL " : "")
+              .append("COLUMNS FROM ");
       table.render(out, rendering);
       filter.render(out, rendering);
       return out.toString();
     }
   }
 
-  /** {@code SHOW [EXTENDED] {INDEX | INDEXES | KEYS} {FROM | IN} table [{FROM | IN} database] [WHERE condition]}. */
+  /**
+   * {@code SHOW [EXTENDED] {INDEX | INDEXES | KEYS} {FROM | IN} table [{FROM | IN} database] [WHERE
+   * condition]}.
+   */
   record ShowIndex(boolean extended, TableName table, Filter filter) implements MetadataStatement {
     public ShowIndex {
       Objects.requireNonNull(table, "table");
@@ -195,7 +225,8 @@ public sealed interface MetadataStatement {
 
     @Override
     public String sql(Rendering rendering) {
-      StringBuilder out = new StringBuilder("SHOW ").append(extended ? "EXTENDED " : "").append("INDEX FROM ");
+      StringBuilder out =
+          new StringBuilder("SHOW ").append(extended ? "EXTENDED " : "").append("INDEX FROM ");
       table.render(out, rendering);
       filter.render(out, rendering);
       return out.toString();
@@ -234,14 +265,17 @@ public sealed interface MetadataStatement {
 
     @Override
     public String sql(Rendering rendering) {
-      return "SHOW CREATE DATABASE " + (ifNotExists ? "IF NOT EXISTS " : "") + SqlQuotes.identifier(database);
+      return "SHOW CREATE DATABASE "
+          + (ifNotExists ? "IF NOT EXISTS " : "")
+          + SqlQuotes.identifier(database);
     }
   }
 
   /**
-   * One item of a {@link InformationSchemaSelect}'s list: an operand and its column name. {@code alias} is the
-   * name the client gave, or for an operand other than a column the text it wrote (the server names such a
-   * column after its text, which the relay writes differently); null for a column without alias.
+   * One item of a {@link InformationSchemaSelect}'s list: an operand and its column name. {@code
+   * alias} is the name the client gave, or for an operand other than a column the text it wrote
+   * (the server names such a column after its text, which the relay writes differently); null for a
+   * column without alias.
    */
   record Projection(Operand operand, String alias) {
     public Projection {
@@ -257,9 +291,10 @@ public sealed interface MetadataStatement {
   }
 
   /**
-   * {@code SELECT [DISTINCT] {* | projection, ...} FROM information_schema.table [[AS] alias] [WHERE condition]
-   * [ORDER BY key [ASC | DESC], ...] [LIMIT [offset,] count | LIMIT count OFFSET offset]}: one table of {@link
-   * #INFORMATION_SCHEMA_TABLES}, no join, subquery, variable or function beyond {@link Operand}'s.
+   * {@code SELECT [DISTINCT] {* | projection, ...} FROM information_schema.table [[AS] alias]
+   * [WHERE condition] [ORDER BY key [ASC | DESC], ...] [LIMIT [offset,] count | LIMIT count OFFSET
+   * offset]}: one table of {@link #INFORMATION_SCHEMA_TABLES}, no join, subquery, variable or
+   * function beyond {@link Operand}'s.
    *
    * @param projections the select list; empty for {@code *}
    * @param table the information_schema table, upper case
@@ -268,14 +303,23 @@ public sealed interface MetadataStatement {
    * @param limit the row count, -1 for none
    * @param offset rows skipped, 0 for none
    */
-  record InformationSchemaSelect(boolean distinct, List<Projection> projections, String table, String alias,
-      Condition where, List<Order> orderBy, long limit, long offset) implements MetadataStatement {
+  record InformationSchemaSelect(
+      boolean distinct,
+      List<Projection> projections,
+      String table,
+      String alias,
+      Condition where,
+      List<Order> orderBy,
+      long limit,
+      long offset)
+      implements MetadataStatement {
     public InformationSchemaSelect {
       projections = List.copyOf(projections);
       orderBy = List.copyOf(orderBy);
       table = table.toUpperCase(Locale.ROOT);
       if (!INFORMATION_SCHEMA_TABLES.contains(table)) {
-        throw new IllegalArgumentException("information_schema." + table + " is not a metadata table the relay reads");
+        throw new IllegalArgumentException(
+            "information_schema." + table + " is not a metadata table the relay reads");
       }
       if (limit < -1 || offset < 0 || (limit == -1 && offset > 0)) {
         throw new IllegalArgumentException("LIMIT " + limit + " OFFSET " + offset);

@@ -5,10 +5,10 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * A value in a metadata statement's condition, select list or ORDER BY ({@link MetadataStatement}): a column of
- * the statement's one table, a literal, or one of a few functions without side effects. Nothing else: no
- * variables, no subqueries, no function that reads data or state ({@code LOAD_FILE}, {@code SLEEP}, ...).
- * Immutable.
+ * A value in a metadata statement's condition, select list or ORDER BY ({@link MetadataStatement}):
+ * a column of the statement's one table, a literal, or one of a few functions without side effects.
+ * Nothing else: no variables, no subqueries, no function that reads data or state ({@code
+ * LOAD_FILE}, {@code SLEEP}, ...). Immutable.
  */
 public sealed interface Operand {
 
@@ -18,7 +18,10 @@ public sealed interface Operand {
   /** Appends this operand as SQL text. */
   void render(StringBuilder out, MetadataStatement.Rendering rendering);
 
-  /** A column, {@code [qualifier.]name}, written back-quoted as given (the server checks that it exists). */
+  /**
+   * A column, {@code [qualifier.]name}, written back-quoted as given (the server checks that it
+   * exists).
+   */
   record Column(String qualifier, String name) implements Operand {
     public Column {
       Objects.requireNonNull(name, "name");
@@ -45,7 +48,9 @@ public sealed interface Operand {
     }
   }
 
-  /** A number as written: digits, an optional sign, point and exponent ({@link SqlLexer}'s NUMBER). */
+  /**
+   * A number as written: digits, an optional sign, point and exponent ({@link SqlLexer}'s NUMBER).
+   */
   record Numeral(String text) implements Operand {
     public Numeral {
       if (!text.matches("[-+]?(0x[0-9a-fA-F]+|([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?)")) {
@@ -74,14 +79,16 @@ public sealed interface Operand {
   }
 
   /**
-   * {@code DATABASE()} or {@code SCHEMA()}: the client's current database, which the relay knows and the server
-   * it asks does not (its connection is shared), so it is written as a literal, or NULL when none is selected.
+   * {@code DATABASE()} or {@code SCHEMA()}: the client's current database, which the relay knows
+   * and the server it asks does not (its connection is shared), so it is written as a literal, or
+   * NULL when none is selected.
    */
   record CurrentDatabase() implements Operand {
     @Override
     public void render(StringBuilder out, MetadataStatement.Rendering rendering) {
       String database = rendering.currentDatabase();
-      out.append(database == null ? "NULL" : SqlQuotes.string(database, rendering.backslashEscapes()));
+      out.append(
+          database == null ? "NULL" : SqlQuotes.string(database, rendering.backslashEscapes()));
     }
   }
 
@@ -103,7 +110,9 @@ public sealed interface Operand {
     }
   }
 
-  /** {@code COUNT(*)} ({@code argument} null) or {@code COUNT([DISTINCT] x)}; in a select list only. */
+  /**
+   * {@code COUNT(*)} ({@code argument} null) or {@code COUNT([DISTINCT] x)}; in a select list only.
+   */
   record Count(boolean distinct, Operand argument) implements Operand {
     public Count {
       if (distinct && argument == null) {

@@ -17,9 +17,9 @@ public sealed interface QueryResponse {
   record Forwarded(ForwardedResultSet resultSet) implements QueryResponse {}
 
   /**
-   * An answer another thread completes (a statement forwarded to another server): the connection writes it when
-   * {@code answer} completes, and reads no other command meanwhile. The stage completes normally, with an answer
-   * that is not itself {@code Pending}.
+   * An answer another thread completes (a statement forwarded to another server): the connection
+   * writes it when {@code answer} completes, and reads no other command meanwhile. The stage
+   * completes normally, with an answer that is not itself {@code Pending}.
    */
   record Pending(CompletionStage<QueryResponse> answer) implements QueryResponse {
     public Pending {

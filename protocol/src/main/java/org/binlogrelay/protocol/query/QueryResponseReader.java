@@ -20,7 +20,13 @@ import org.binlogrelay.protocol.packet.OkPacket;
  * Hard limits: at most {@code maxColumns} columns and {@code maxRows} rows. Not thread-safe.
  */
 public final class QueryResponseReader {
-  private enum State { FIRST, COLUMNS, COLUMNS_EOF, ROWS, DONE }
+  private enum State {
+    FIRST,
+    COLUMNS,
+    COLUMNS_EOF,
+    ROWS,
+    DONE
+  }
 
   private final boolean deprecateEof;
   private final boolean extendedMetadata;
@@ -38,18 +44,23 @@ public final class QueryResponseReader {
 
   /**
    * @param deprecateEof whether CLIENT_DEPRECATE_EOF was negotiated
-   * @param mariadbExtendedMetadata whether MariaDB's MARIADB_CLIENT_EXTENDED_METADATA was negotiated
+   * @param mariadbExtendedMetadata whether MariaDB's MARIADB_CLIENT_EXTENDED_METADATA was
+   *     negotiated
    * @param maxColumns the most columns accepted
    * @param maxRows the most rows accepted
    */
-  public QueryResponseReader(boolean deprecateEof, boolean mariadbExtendedMetadata, int maxColumns, int maxRows) {
+  public QueryResponseReader(
+      boolean deprecateEof, boolean mariadbExtendedMetadata, int maxColumns, int maxRows) {
     this.deprecateEof = deprecateEof;
     this.extendedMetadata = mariadbExtendedMetadata;
     this.maxColumns = maxColumns;
     this.maxRows = maxRows;
   }
 
-  /** Feeds the next packet's payload; returns true once the response is complete ({@link #response()}). */
+  /**
+   * Feeds the next packet's payload; returns true once the response is complete ({@link
+   * #response()}).
+   */
   public boolean accept(byte[] payload) {
     switch (state) {
       case FIRST:
@@ -63,7 +74,8 @@ public final class QueryResponseReader {
         break;
       case COLUMNS_EOF:
         if (!EofPacket.isEof(payload)) {
-          throw new ProtocolException("result set: expected EOF after " + columnCount + " column definitions");
+          throw new ProtocolException(
+              "result set: expected EOF after " + columnCount + " column definitions");
         }
         state = State.ROWS;
         break;
@@ -103,7 +115,9 @@ public final class QueryResponseReader {
       finish(new QueryResponse.Err(ErrPacket.decode(payload)));
       return;
     }
-    if (payload.length > 0 && (payload[0] & 0xff) == 0xfe && payload.length < 0xffffff
+    if (payload.length > 0
+        && (payload[0] & 0xff) == 0xfe
+        && payload.length < 0xffffff
         && (deprecateEof ? payload.length >= 7 : EofPacket.isEof(payload))) {
       finish(new QueryResponse.Rows(new TextResultSet(columns, rows)));
       return;

@@ -3,9 +3,9 @@ package org.binlogrelay.protocol.query;
 import java.util.Objects;
 
 /**
- * Which rows a {@code SHOW} statement keeps: all of them, {@code LIKE 'pattern'} (on its first column, e.g.
- * {@code Variable_name}), or {@code WHERE expression} over its columns by name ({@code WHERE Variable_name IN
- * ('a', 'b')}, {@code WHERE Value = 'ON'}). Immutable.
+ * Which rows a {@code SHOW} statement keeps: all of them, {@code LIKE 'pattern'} (on its first
+ * column, e.g. {@code Variable_name}), or {@code WHERE expression} over its columns by name ({@code
+ * WHERE Variable_name IN ('a', 'b')}, {@code WHERE Value = 'ON'}). Immutable.
  */
 public sealed interface ShowFilter {
 
@@ -19,7 +19,10 @@ public sealed interface ShowFilter {
     }
   }
 
-  /** {@code WHERE condition}: rows for which the condition is true; columns by their names, ignoring case. */
+  /**
+   * {@code WHERE condition}: rows for which the condition is true; columns by their names, ignoring
+   * case.
+   */
   record Where(Expression condition) implements ShowFilter {
     public Where {
       Objects.requireNonNull(condition, "condition");

@@ -1,5 +1,6 @@
 package org.binlogrelay.protocol.query;
 
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -18,17 +19,52 @@ import java.util.Set;
  *   filter  := LIKE string | WHERE expr
  * </pre>
  *
- * Other {@code SHOW} statements of MySQL's and MariaDB's grammars ({@code SHOW ENGINE}, {@code SHOW GRANTS}, ...)
- * are {@link TokenStream.UnsupportedSyntax}; an unknown word after SHOW is a syntax error. Not thread-safe.
+ * Other {@code SHOW} statements of MySQL's and MariaDB's grammars ({@code SHOW ENGINE}, {@code SHOW
+ * GRANTS}, ...) are {@link TokenStream.UnsupportedSyntax}; an unknown word after SHOW is a syntax
+ * error. Not thread-safe.
  */
 final class ShowParser {
   /** What else may follow SHOW in MySQL's or MariaDB's grammar. */
-  private static final Set<String> OTHER_SHOWS = Set.of("AUTHORS", "CHARACTER", "CHARSET", "CLIENT_STATISTICS",
-      "COLLATION", "CONTRIBUTORS", "COUNT", "CREATE", "ENGINE", "ENGINES", "ERRORS", "EVENTS", "EXPLAIN",
-      "FUNCTION", "GRANTS", "INDEX", "INDEXES", "INDEX_STATISTICS", "KEYS", "LOCALES", "OPEN", "PACKAGE",
-      "PARSE_TREE", "PLUGINS", "PRIVILEGES", "PROCEDURE", "PROFILE", "PROFILES", "QUERY_RESPONSE_TIME", "RELAYLOG",
-      "STORAGE", "TABLE", "TABLE_STATISTICS", "TRIGGERS", "USER_STATISTICS", "WSREP_MEMBERSHIP", "WSREP_STATUS",
-      "EXTENDED");
+  private static final Set<String> OTHER_SHOWS =
+      Set.of(
+          "AUTHORS",
+          "CHARACTER",
+          "CHARSET",
+          "CLIENT_STATISTICS",
+          "COLLATION",
+          "CONTRIBUTORS",
+          "COUNT",
+          "CREATE",
+          "ENGINE",
+          "ENGINES",
+          "ERRORS",
+          "EVENTS",
+          "EXPLAIN",
+          "FUNCTION",
+          "GRANTS",
+          "INDEX",
+          "INDEXES",
+          "INDEX_STATISTICS",
+          "KEYS",
+          "LOCALES",
+          "OPEN",
+          "PACKAGE",
+          "PARSE_TREE",
+          "PLUGINS",
+          "PRIVILEGES",
+          "PROCEDURE",
+          "PROFILE",
+          "PROFILES",
+          "QUERY_RESPONSE_TIME",
+          "RELAYLOG",
+          "STORAGE",
+          "TABLE",
+          "TABLE_STATISTICS",
+          "TRIGGERS",
+          "USER_STATISTICS",
+          "WSREP_MEMBERSHIP",
+          "WSREP_STATUS",
+          "EXTENDED");
 
   private final TokenStream in;
   private final ExpressionParser expressions;
@@ -148,8 +184,9 @@ final class ShowParser {
   private TokenStream.UnsupportedSyntax unsupported() {
     String first = in.next().value();
     Token second = in.peek();
-    return in.unsupported(("SHOW " + first + (second.type() == TokenType.WORD ? " " + second.value() : ""))
-        .toUpperCase(java.util.Locale.ROOT));
+    return in.unsupported(
+        ("SHOW " + first + (second.type() == TokenType.WORD ? " " + second.value() : ""))
+            .toUpperCase(Locale.ROOT));
   }
 
   /** After SLAVE or REPLICA: HOSTS, or [name] STATUS [FOR CHANNEL name]. */
@@ -214,7 +251,8 @@ final class ShowParser {
 
   private ShowFilter filter() {
     if (in.acceptWord("LIKE")) {
-      return new ShowFilter.Like(LikePattern.compile(in.expect(TokenType.STRING, "a pattern").value()));
+      return new ShowFilter.Like(
+          LikePattern.compile(in.expect(TokenType.STRING, "a pattern").value()));
     }
     if (in.acceptWord("WHERE")) {
       return new ShowFilter.Where(expressions.expression());

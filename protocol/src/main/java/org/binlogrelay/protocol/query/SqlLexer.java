@@ -4,18 +4,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Splits one statement into {@link Token}s the way MySQL's lexer does for the small language replicas and
- * tools speak:
+ * Splits one statement into {@link Token}s the way MySQL's lexer does for the small language
+ * replicas and tools speak:
  *
  * <ul>
- *   <li>comments: <code>/* ... *&#47;</code>, {@code -- } (two dashes and a space or control character),
- *       {@code #} to the end of the line, and <code>/*+ ... *&#47;</code> optimizer hints;
- *   <li>executable comments <code>/*!NNNNN ... *&#47;</code> (5 or 6 version digits, or none): the content is
- *       read as SQL when the version is at most the server's, skipped otherwise; <code>/*M!NNNNNN ... *&#47;</code>
- *       likewise, but only by a MariaDB server;
- *   <li>strings in {@code '...'} or {@code "..."} with doubled quotes and backslash escapes
- *       ({@code \0 \b \n \r \t \Z}; {@code \%} and {@code \_} keep their backslash for LIKE); adjacent strings
- *       join;
+ *   <li>comments: <code>/* ... *&#47;</code>, {@code -- } (two dashes and a space or control
+ *       character), {@code #} to the end of the line, and <code>/*+ ... *&#47;</code> optimizer
+ *       hints;
+ *   <li>executable comments <code>/*!NNNNN ... *&#47;</code> (5 or 6 version digits, or none): the
+ *       content is read as SQL when the version is at most the server's, skipped otherwise; <code>
+ *       /*M!NNNNNN ... *&#47;</code> likewise, but only by a MariaDB server;
+ *   <li>strings in {@code '...'} or {@code "..."} with doubled quotes and backslash escapes ({@code
+ *       \0 \b \n \r \t \Z}; {@code \%} and {@code \_} keep their backslash for LIKE); adjacent
+ *       strings join;
  *   <li>back-quoted identifiers with doubled back-quotes; {@code @var}, {@code @'var'}, {@code @@};
  * </ul>
  *
@@ -34,8 +35,8 @@ public final class SqlLexer {
 
   /**
    * @param sql the statement
-   * @param serverVersion the server version as MySQL numbers it for executable comments (8.4.0 = 80400,
-   *     10.11.6 = 101106)
+   * @param serverVersion the server version as MySQL numbers it for executable comments (8.4.0 =
+   *     80400, 10.11.6 = 101106)
    * @param mariadb whether {@code /*M!} comments are executed
    * @param maxTokens the most tokens accepted
    */
@@ -46,7 +47,10 @@ public final class SqlLexer {
     this.maxTokens = maxTokens;
   }
 
-  /** The tokens, ending with one {@link TokenType#END}; {@link SqlSyntaxError} on an unterminated string. */
+  /**
+   * The tokens, ending with one {@link TokenType#END}; {@link SqlSyntaxError} on an unterminated
+   * string.
+   */
   public List<Token> tokenize() {
     while (true) {
       skipSpaceAndComments();
@@ -55,7 +59,8 @@ public final class SqlLexer {
         return tokens;
       }
       if (tokens.size() >= maxTokens) {
-        throw new SqlSyntaxError("statement has more than " + maxTokens + " tokens", rest(pos), line);
+        throw new SqlSyntaxError(
+            "statement has more than " + maxTokens + " tokens", rest(pos), line);
       }
       next();
     }
@@ -175,7 +180,10 @@ public final class SqlLexer {
     }
   }
 
-  /** Comparison and logical operators of two or three characters ({@code <=>}, {@code <>}, {@code !=}, ...). */
+  /**
+   * Comparison and logical operators of two or three characters ({@code <=>}, {@code <>}, {@code
+   * !=}, ...).
+   */
   private void operator(char c, int start, int startLine) {
     String two = String.valueOf(c) + peek(0);
     if (two.equals("<=") && peek(1) == '>') {
@@ -216,7 +224,8 @@ public final class SqlLexer {
           pos++;
         }
       }
-      if (pos < sql.length() && (sql.charAt(pos) == 'e' || sql.charAt(pos) == 'E')
+      if (pos < sql.length()
+          && (sql.charAt(pos) == 'e' || sql.charAt(pos) == 'E')
           && (isDigit(peek(1)) || ((peek(1) == '-' || peek(1) == '+') && isDigit(peek(2))))) {
         pos += 2;
         while (pos < sql.length() && isDigit(sql.charAt(pos))) {
@@ -338,12 +347,18 @@ public final class SqlLexer {
     }
   }
 
-  /** At {@code /*}: skips a comment, or enters an executable one; false if the text is not a comment after all. */
+  /**
+   * At {@code /*}: skips a comment, or enters an executable one; false if the text is not a comment
+   * after all.
+   */
   private boolean openComment() {
     int start = pos;
     int at = pos + 2;
     boolean mariadbOnly = false;
-    if (at < sql.length() && sql.charAt(at) == 'M' && at + 1 < sql.length() && sql.charAt(at + 1) == '!') {
+    if (at < sql.length()
+        && sql.charAt(at) == 'M'
+        && at + 1 < sql.length()
+        && sql.charAt(at + 1) == '!') {
       mariadbOnly = true;
       at++;
     }
@@ -354,7 +369,8 @@ public final class SqlLexer {
         digits++;
       }
       int versionDigits = digits >= 6 ? 6 : digits >= 5 ? 5 : 0;
-      int version = versionDigits == 0 ? 0 : Integer.parseInt(sql.substring(at, at + versionDigits));
+      int version =
+          versionDigits == 0 ? 0 : Integer.parseInt(sql.substring(at, at + versionDigits));
       boolean run = version <= serverVersion && (!mariadbOnly || mariadb);
       if (run) {
         inExecutableComment = true;
@@ -403,7 +419,12 @@ public final class SqlLexer {
   }
 
   private static boolean isWordChar(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || isDigit(c) || c == '_' || c == '$' || c >= 0x80;
+    return (c >= 'a' && c <= 'z')
+        || (c >= 'A' && c <= 'Z')
+        || isDigit(c)
+        || c == '_'
+        || c == '$'
+        || c >= 0x80;
   }
 
   private static boolean isVariableChar(char c) {

@@ -25,32 +25,94 @@ import java.util.Set;
  *   describe   := (DESCRIBE | DESC | EXPLAIN) table
  * </pre>
  *
- * {@code SHOW} statements are {@link ShowParser}'s, expressions {@link ExpressionParser}'s, and the statements that
- * read table schemas {@link MetadataParser}'s ({@link MetadataStatement}), recognised by their first tokens before
- * anything else. A statement that starts like one of MySQL's or MariaDB's other statements ({@code CREATE},
- * {@code FLUSH}, {@code INSERT}, ...), or uses a construct this server does not evaluate (a JOIN, GROUP BY, a
- * subquery), is {@link Statement.Unsupported}. Anything else throws {@link SqlSyntaxError} pointing at the first
- * token that does not fit, as MySQL's ER_PARSE_ERROR does. Keywords are case-insensitive. Not thread-safe; one
- * instance per statement.
+ * {@code SHOW} statements are {@link ShowParser}'s, expressions {@link ExpressionParser}'s, and the
+ * statements that read table schemas {@link MetadataParser}'s ({@link MetadataStatement}),
+ * recognised by their first tokens before anything else. A statement that starts like one of
+ * MySQL's or MariaDB's other statements ({@code CREATE}, {@code FLUSH}, {@code INSERT}, ...), or
+ * uses a construct this server does not evaluate (a JOIN, GROUP BY, a subquery), is {@link
+ * Statement.Unsupported}. Anything else throws {@link SqlSyntaxError} pointing at the first token
+ * that does not fit, as MySQL's ER_PARSE_ERROR does. Keywords are case-insensitive. Not
+ * thread-safe; one instance per statement.
  */
 public final class SqlParser {
   /** Statements longer than this are refused before lexing. */
   public static final int MAX_STATEMENT_CHARS = 1 << 20;
+
   private static final int MAX_TOKENS = 10_000;
   private static final int MAX_ORDER_KEYS = 16;
+
   /** Words that may follow an expression in a select list without being its alias. */
-  private static final Set<String> NOT_ALIASES = Set.of(
-      "FROM", "LIMIT", "WHERE", "INTO", "UNION", "ORDER", "GROUP", "HAVING", "FOR", "LOCK", "WINDOW", "EXCEPT",
-      "INTERSECT");
+  private static final Set<String> NOT_ALIASES =
+      Set.of(
+          "FROM",
+          "LIMIT",
+          "WHERE",
+          "INTO",
+          "UNION",
+          "ORDER",
+          "GROUP",
+          "HAVING",
+          "FOR",
+          "LOCK",
+          "WINDOW",
+          "EXCEPT",
+          "INTERSECT");
+
   /**
-   * The first words of MySQL's and MariaDB's other statements: valid SQL this server does not execute, answered
-   * "not supported" rather than as a syntax error.
+   * The first words of MySQL's and MariaDB's other statements: valid SQL this server does not
+   * execute, answered "not supported" rather than as a syntax error.
    */
-  private static final Set<String> OTHER_STATEMENTS = Set.of("ALTER", "ANALYZE", "BACKUP", "BINLOG", "CACHE", "CALL",
-      "CHANGE", "CHECK", "CHECKSUM", "CLONE", "CREATE", "DEALLOCATE", "DELETE", "DO", "DROP", "EXECUTE", "FLUSH",
-      "GET", "GRANT", "HANDLER", "HELP", "IMPORT", "INSERT", "INSTALL", "LOAD", "LOCK", "OPTIMIZE", "PREPARE",
-      "PURGE", "RELEASE", "RENAME", "REPAIR", "REPLACE", "RESET", "RESIGNAL", "RESTART", "REVOKE", "SAVEPOINT",
-      "SHUTDOWN", "SIGNAL", "STOP", "TABLE", "TRUNCATE", "UNINSTALL", "UNLOCK", "UPDATE", "VALUES", "WITH", "XA");
+  private static final Set<String> OTHER_STATEMENTS =
+      Set.of(
+          "ALTER",
+          "ANALYZE",
+          "BACKUP",
+          "BINLOG",
+          "CACHE",
+          "CALL",
+          "CHANGE",
+          "CHECK",
+          "CHECKSUM",
+          "CLONE",
+          "CREATE",
+          "DEALLOCATE",
+          "DELETE",
+          "DO",
+          "DROP",
+          "EXECUTE",
+          "FLUSH",
+          "GET",
+          "GRANT",
+          "HANDLER",
+          "HELP",
+          "IMPORT",
+          "INSERT",
+          "INSTALL",
+          "LOAD",
+          "LOCK",
+          "OPTIMIZE",
+          "PREPARE",
+          "PURGE",
+          "RELEASE",
+          "RENAME",
+          "REPAIR",
+          "REPLACE",
+          "RESET",
+          "RESIGNAL",
+          "RESTART",
+          "REVOKE",
+          "SAVEPOINT",
+          "SHUTDOWN",
+          "SIGNAL",
+          "STOP",
+          "TABLE",
+          "TRUNCATE",
+          "UNINSTALL",
+          "UNLOCK",
+          "UPDATE",
+          "VALUES",
+          "WITH",
+          "XA");
 
   private final TokenStream in;
   private final ExpressionParser expressions;
@@ -69,7 +131,8 @@ public final class SqlParser {
    */
   public static Statement parse(String sql, int serverVersion, boolean mariadb) {
     if (sql.length() > MAX_STATEMENT_CHARS) {
-      throw new SqlSyntaxError("statement of " + sql.length() + " characters", sql.substring(0, 80), 1);
+      throw new SqlSyntaxError(
+          "statement of " + sql.length() + " characters", sql.substring(0, 80), 1);
     }
     List<Token> tokens = new SqlLexer(sql, serverVersion, mariadb, MAX_TOKENS).tokenize();
     if (MetadataParser.recognizes(tokens)) {
@@ -83,7 +146,10 @@ public final class SqlParser {
     }
   }
 
-  /** The version number MySQL compares executable comments with: "8.4.0-x" is 80400, "10.11.6" is 101106. */
+  /**
+   * The version number MySQL compares executable comments with: "8.4.0-x" is 80400, "10.11.6" is
+   * 101106.
+   */
   public static int versionNumber(String serverVersion) {
     String[] parts = serverVersion.split("[^0-9]", -1);
     int[] numbers = new int[3];
@@ -152,11 +218,16 @@ public final class SqlParser {
     return statement;
   }
 
-  /** The statement's first two words, upper case ("CREATE TABLE"), as ER_NOT_SUPPORTED_YET names a statement. */
+  /**
+   * The statement's first two words, upper case ("CREATE TABLE"), as ER_NOT_SUPPORTED_YET names a
+   * statement.
+   */
   private String leadingWords() {
     String first = in.next().value().toUpperCase(Locale.ROOT);
     Token second = in.peek();
-    return second.type() == TokenType.WORD ? first + " " + second.value().toUpperCase(Locale.ROOT) : first;
+    return second.type() == TokenType.WORD
+        ? first + " " + second.value().toUpperCase(Locale.ROOT)
+        : first;
   }
 
   // ---- SELECT ----
@@ -168,7 +239,9 @@ public final class SqlParser {
       String k = in.peekKeyword();
       if (k.equals("DISTINCT") || k.equals("DISTINCTROW")) {
         distinct = true;
-      } else if (!k.equals("ALL") && !k.startsWith("SQL_") && !k.equals("HIGH_PRIORITY")
+      } else if (!k.equals("ALL")
+          && !k.startsWith("SQL_")
+          && !k.equals("HIGH_PRIORITY")
           && !k.equals("STRAIGHT_JOIN")) {
         break;
       }
@@ -193,12 +266,19 @@ public final class SqlParser {
         from = in.tableName();
         if (in.acceptWord("AS")) {
           in.identifier("an alias");
-        } else if (in.peek().type() == TokenType.QUOTED_IDENTIFIER || (in.peek().type() == TokenType.WORD
-            && !ExpressionParser.RESERVED.contains(in.peekKeyword()) && !in.peekWord("NATURAL"))) {
+        } else if (in.peek().type() == TokenType.QUOTED_IDENTIFIER
+            || (in.peek().type() == TokenType.WORD
+                && !ExpressionParser.RESERVED.contains(in.peekKeyword())
+                && !in.peekWord("NATURAL"))) {
           in.next();
         }
-        if (in.peek().type() == TokenType.COMMA || in.peekWord("JOIN") || in.peekWord("INNER")
-            || in.peekWord("LEFT") || in.peekWord("RIGHT") || in.peekWord("CROSS") || in.peekWord("NATURAL")
+        if (in.peek().type() == TokenType.COMMA
+            || in.peekWord("JOIN")
+            || in.peekWord("INNER")
+            || in.peekWord("LEFT")
+            || in.peekWord("RIGHT")
+            || in.peekWord("CROSS")
+            || in.peekWord("NATURAL")
             || in.peekWord("STRAIGHT_JOIN")) {
           throw in.unsupported("JOIN");
         }
@@ -244,7 +324,10 @@ public final class SqlParser {
     return new Statement.Select(items, from, where, orderBy, limit, offset);
   }
 
-  /** {@code FOR UPDATE | FOR SHARE [NOWAIT | SKIP LOCKED] | LOCK IN SHARE MODE}: nothing to lock here. */
+  /**
+   * {@code FOR UPDATE | FOR SHARE [NOWAIT | SKIP LOCKED] | LOCK IN SHARE MODE}: nothing to lock
+   * here.
+   */
   private void lockingClause() {
     if (in.acceptWord("FOR")) {
       if (!in.acceptWord("UPDATE")) {
@@ -271,15 +354,21 @@ public final class SqlParser {
       return new SelectItem(expression, "*");
     }
     int end = in.previous().end();
-    String name = expression instanceof Expression.Literal l && l.kind() == Expression.Literal.Kind.STRING
-        ? l.text() : expression instanceof Expression.Column c ? c.name() : in.sql().substring(start.start(), end);
+    String name =
+        expression instanceof Expression.Literal l && l.kind() == Expression.Literal.Kind.STRING
+            ? l.text()
+            : expression instanceof Expression.Column c
+                ? c.name()
+                : in.sql().substring(start.start(), end);
     Token next = in.peek();
     if (next.isWord("AS")) {
       in.next();
       return new SelectItem(expression, alias());
     }
-    if ((next.type() == TokenType.WORD && !NOT_ALIASES.contains(next.value().toUpperCase(Locale.ROOT)))
-        || next.type() == TokenType.QUOTED_IDENTIFIER || next.type() == TokenType.STRING) {
+    if ((next.type() == TokenType.WORD
+            && !NOT_ALIASES.contains(next.value().toUpperCase(Locale.ROOT)))
+        || next.type() == TokenType.QUOTED_IDENTIFIER
+        || next.type() == TokenType.STRING) {
       return new SelectItem(expression, alias());
     }
     return new SelectItem(expression, name);
@@ -287,7 +376,9 @@ public final class SqlParser {
 
   private String alias() {
     Token t = in.peek();
-    if (t.type() == TokenType.WORD || t.type() == TokenType.QUOTED_IDENTIFIER || t.type() == TokenType.STRING) {
+    if (t.type() == TokenType.WORD
+        || t.type() == TokenType.QUOTED_IDENTIFIER
+        || t.type() == TokenType.STRING) {
       in.next();
       return t.value();
     }
@@ -307,8 +398,10 @@ public final class SqlParser {
       return setTransaction(scope == null ? VariableScope.DEFAULT : scope);
     }
     String k = in.peekKeyword();
-    if (k.equals("PASSWORD") && in.peek(1).type() != TokenType.EQUALS || k.equals("ROLE")
-        || (k.equals("DEFAULT") && in.peek(1).isWord("ROLE")) || (k.equals("RESOURCE") && in.peek(1).isWord("GROUP"))
+    if (k.equals("PASSWORD") && in.peek(1).type() != TokenType.EQUALS
+        || k.equals("ROLE")
+        || (k.equals("DEFAULT") && in.peek(1).isWord("ROLE"))
+        || (k.equals("RESOURCE") && in.peek(1).isWord("GROUP"))
         || (k.equals("STATEMENT") && in.peek(1).type() != TokenType.EQUALS)) {
       throw in.unsupported("SET " + k);
     }
@@ -411,9 +504,13 @@ public final class SqlParser {
 
   private String charsetName() {
     Token t = in.peek();
-    if (t.type() == TokenType.WORD || t.type() == TokenType.QUOTED_IDENTIFIER || t.type() == TokenType.STRING) {
+    if (t.type() == TokenType.WORD
+        || t.type() == TokenType.QUOTED_IDENTIFIER
+        || t.type() == TokenType.STRING) {
       in.next();
-      return t.type() == TokenType.WORD && t.value().equalsIgnoreCase("DEFAULT") ? "default" : t.value();
+      return t.type() == TokenType.WORD && t.value().equalsIgnoreCase("DEFAULT")
+          ? "default"
+          : t.value();
     }
     throw in.error(t, "expected a character set name");
   }
@@ -421,8 +518,10 @@ public final class SqlParser {
   private Expression value() {
     Token t = in.peek();
     Token after = in.peek(1);
-    boolean alone = after.type() == TokenType.COMMA || after.type() == TokenType.SEMICOLON
-        || after.type() == TokenType.END;
+    boolean alone =
+        after.type() == TokenType.COMMA
+            || after.type() == TokenType.SEMICOLON
+            || after.type() == TokenType.END;
     if (t.type() == TokenType.WORD && after.type() != TokenType.LEFT_PAREN) {
       switch (t.value().toUpperCase(Locale.ROOT)) {
         case "DEFAULT":
@@ -528,9 +627,18 @@ public final class SqlParser {
   private Statement describe() {
     in.next();
     String k = in.peekKeyword();
-    if (k.equals("SELECT") || k.equals("FORMAT") || k.equals("ANALYZE") || k.equals("EXTENDED")
-        || k.equals("PARTITIONS") || k.equals("INSERT") || k.equals("UPDATE") || k.equals("DELETE")
-        || k.equals("REPLACE") || k.equals("FOR") || k.equals("TABLE") || k.equals("WITH")
+    if (k.equals("SELECT")
+        || k.equals("FORMAT")
+        || k.equals("ANALYZE")
+        || k.equals("EXTENDED")
+        || k.equals("PARTITIONS")
+        || k.equals("INSERT")
+        || k.equals("UPDATE")
+        || k.equals("DELETE")
+        || k.equals("REPLACE")
+        || k.equals("FOR")
+        || k.equals("TABLE")
+        || k.equals("WITH")
         || in.peek().type() == TokenType.LEFT_PAREN) {
       throw in.unsupported("EXPLAIN");
     }

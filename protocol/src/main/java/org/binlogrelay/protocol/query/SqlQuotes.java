@@ -1,15 +1,15 @@
 package org.binlogrelay.protocol.query;
 
 /**
- * Writes identifiers and strings into SQL text so that MySQL and MariaDB read back exactly the value given,
- * whatever the reading session's {@code sql_mode}:
+ * Writes identifiers and strings into SQL text so that MySQL and MariaDB read back exactly the
+ * value given, whatever the reading session's {@code sql_mode}:
  *
  * <ul>
- *   <li>an identifier in back-quotes, a back-quote doubled: {@code my`t} is {@code `my``t`} (back-quotes quote
- *       identifiers in every mode, {@code ANSI_QUOTES} included);
- *   <li>a string in single quotes, a quote doubled; a backslash doubled unless the session has {@code
- *       NO_BACKSLASH_ESCAPES}, where it is an ordinary character. Line breaks and other control characters go in
- *       as they are (both servers accept them inside a quoted string).
+ *   <li>an identifier in back-quotes, a back-quote doubled: {@code my`t} is {@code `my``t`}
+ *       (back-quotes quote identifiers in every mode, {@code ANSI_QUOTES} included);
+ *   <li>a string in single quotes, a quote doubled; a backslash doubled unless the session has
+ *       {@code NO_BACKSLASH_ESCAPES}, where it is an ordinary character. Line breaks and other
+ *       control characters go in as they are (both servers accept them inside a quoted string).
  * </ul>
  *
  * NUL cannot be written this way in both modes, so a value holding one is refused ({@link
@@ -27,8 +27,8 @@ public final class SqlQuotes {
   /**
    * {@code value} as a single-quoted string literal.
    *
-   * @param backslashEscapes whether the reading session treats a backslash as an escape character (it does
-   *     unless its {@code sql_mode} has {@code NO_BACKSLASH_ESCAPES})
+   * @param backslashEscapes whether the reading session treats a backslash as an escape character
+   *     (it does unless its {@code sql_mode} has {@code NO_BACKSLASH_ESCAPES})
    */
   public static String string(String value, boolean backslashEscapes) {
     refuseNul(value, "string");

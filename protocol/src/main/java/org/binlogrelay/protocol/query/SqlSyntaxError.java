@@ -1,13 +1,14 @@
 package org.binlogrelay.protocol.query;
 
 /**
- * A statement the parser does not understand. Carries what MySQL's ER_PARSE_ERROR (1064) quotes: the text
- * from the offending token on (at most 80 characters) and its line. The server turns it into
- * "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for
- * the right syntax to use near '...' at line N".
+ * A statement the parser does not understand. Carries what MySQL's ER_PARSE_ERROR (1064) quotes:
+ * the text from the offending token on (at most 80 characters) and its line. The server turns it
+ * into "You have an error in your SQL syntax; check the manual that corresponds to your MySQL
+ * server version for the right syntax to use near '...' at line N".
  */
 public final class SqlSyntaxError extends RuntimeException {
   private static final long serialVersionUID = 1L;
+
   /** MySQL quotes at most this many characters ({@code %-.80s}). */
   public static final int NEAR_LIMIT = 80;
 

@@ -4,20 +4,27 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A parsed statement of the language a binlog server answers: what MySQL and MariaDB replicas, {@code mysqlbinlog},
- * binlog client libraries, JDBC connectors, monitoring agents and DBA tools send before and around a binlog dump.
- * A statement of MySQL's grammar that the server does not execute is {@link Unsupported}; text that is not SQL at
- * all is a {@link SqlSyntaxError}. Immutable.
+ * A parsed statement of the language a binlog server answers: what MySQL and MariaDB replicas,
+ * {@code mysqlbinlog}, binlog client libraries, JDBC connectors, monitoring agents and DBA tools
+ * send before and around a binlog dump. A statement of MySQL's grammar that the server does not
+ * execute is {@link Unsupported}; text that is not SQL at all is a {@link SqlSyntaxError}.
+ * Immutable.
  */
 public sealed interface Statement {
 
   /**
-   * {@code SELECT item, ... [FROM table] [WHERE condition] [ORDER BY ...] [LIMIT [offset,] n]}; {@code from}
-   * null without a table (or {@code FROM DUAL}), {@code where} null without a condition, {@code limit} -1 when
-   * absent.
+   * {@code SELECT item, ... [FROM table] [WHERE condition] [ORDER BY ...] [LIMIT [offset,] n]};
+   * {@code from} null without a table (or {@code FROM DUAL}), {@code where} null without a
+   * condition, {@code limit} -1 when absent.
    */
-  record Select(List<SelectItem> items, TableName from, Expression where, List<Ordering> orderBy, long limit,
-      long offset) implements Statement {
+  record Select(
+      List<SelectItem> items,
+      TableName from,
+      Expression where,
+      List<Ordering> orderBy,
+      long limit,
+      long offset)
+      implements Statement {
     public Select {
       items = List.copyOf(items);
       orderBy = List.copyOf(orderBy);
@@ -29,7 +36,10 @@ public sealed interface Statement {
     }
   }
 
-  /** One {@code ORDER BY} key: an expression (a column or a 1-based column number) and its direction. */
+  /**
+   * One {@code ORDER BY} key: an expression (a column or a 1-based column number) and its
+   * direction.
+   */
   record Ordering(Expression key, boolean descending) {}
 
   /** {@code SHOW [GLOBAL|SESSION] VARIABLES [LIKE '...' | WHERE ...]}. */
@@ -46,7 +56,8 @@ public sealed interface Statement {
   }
 
   /**
-   * {@code BEGIN [WORK]} or {@code START TRANSACTION [READ ONLY | READ WRITE | WITH CONSISTENT SNAPSHOT], ...}.
+   * {@code BEGIN [WORK]} or {@code START TRANSACTION [READ ONLY | READ WRITE | WITH CONSISTENT
+   * SNAPSHOT], ...}.
    *
    * @param readOnly whether {@code READ ONLY} was asked for
    */
@@ -62,19 +73,21 @@ public sealed interface Statement {
   record EndTransaction(boolean commit, boolean chain, boolean release) implements Statement {}
 
   /**
-   * {@code SET [GLOBAL|SESSION] TRANSACTION characteristic, ...}. Without a scope it applies to the next
-   * transaction only.
+   * {@code SET [GLOBAL|SESSION] TRANSACTION characteristic, ...}. Without a scope it applies to the
+   * next transaction only.
    *
-   * @param isolation {@code READ-UNCOMMITTED}, {@code READ-COMMITTED}, {@code REPEATABLE-READ} or {@code
-   *     SERIALIZABLE} (the variable's spelling); null if not given
+   * @param isolation {@code READ-UNCOMMITTED}, {@code READ-COMMITTED}, {@code REPEATABLE-READ} or
+   *     {@code SERIALIZABLE} (the variable's spelling); null if not given
    * @param readOnly {@code READ ONLY} (true) or {@code READ WRITE} (false); null if not given
    */
-  record SetTransaction(VariableScope scope, String isolation, Boolean readOnly) implements Statement {}
+  record SetTransaction(VariableScope scope, String isolation, Boolean readOnly)
+      implements Statement {}
 
   /**
-   * {@code SHOW BINARY LOGS} / {@code SHOW MASTER LOGS}. {@code spelling} is the words after SHOW in upper case
-   * with single spaces ("MASTER LOGS"), {@code at} where they start in the statement: servers differ in which
-   * spellings they still accept (MySQL 8.4 dropped the MASTER and SLAVE ones) and quote the text from there.
+   * {@code SHOW BINARY LOGS} / {@code SHOW MASTER LOGS}. {@code spelling} is the words after SHOW
+   * in upper case with single spaces ("MASTER LOGS"), {@code at} where they start in the statement:
+   * servers differ in which spellings they still accept (MySQL 8.4 dropped the MASTER and SLAVE
+   * ones) and quote the text from there.
    */
   record ShowBinaryLogs(String spelling, int at) implements Statement {}
 
@@ -84,18 +97,23 @@ public sealed interface Statement {
    */
   record ShowBinaryLogStatus(String spelling, int at) implements Statement {}
 
-  /** {@code SHOW REPLICAS} / {@code SHOW SLAVE HOSTS} / {@code SHOW REPLICA HOSTS}; see {@link ShowBinaryLogs}. */
+  /**
+   * {@code SHOW REPLICAS} / {@code SHOW SLAVE HOSTS} / {@code SHOW REPLICA HOSTS}; see {@link
+   * ShowBinaryLogs}.
+   */
   record ShowReplicas(String spelling, int at) implements Statement {}
 
   /**
-   * {@code SHOW REPLICA STATUS [FOR CHANNEL 'c']}, {@code SHOW SLAVE ['name'] STATUS}, MariaDB's {@code SHOW ALL
-   * SLAVES STATUS} / {@code SHOW ALL REPLICAS STATUS}; see {@link ShowBinaryLogs} for {@code spelling} ("REPLICA
-   * STATUS", "SLAVE STATUS", "ALL SLAVES STATUS", "ALL REPLICAS STATUS").
+   * {@code SHOW REPLICA STATUS [FOR CHANNEL 'c']}, {@code SHOW SLAVE ['name'] STATUS}, MariaDB's
+   * {@code SHOW ALL SLAVES STATUS} / {@code SHOW ALL REPLICAS STATUS}; see {@link ShowBinaryLogs}
+   * for {@code spelling} ("REPLICA STATUS", "SLAVE STATUS", "ALL SLAVES STATUS", "ALL REPLICAS
+   * STATUS").
    *
    * @param all the MariaDB form for every connection, which has more columns
    * @param channel the channel (MySQL) or connection name (MariaDB) asked for, null if none
    */
-  record ShowReplicaStatus(String spelling, int at, boolean all, String channel) implements Statement {}
+  record ShowReplicaStatus(String spelling, int at, boolean all, String channel)
+      implements Statement {}
 
   /** {@code SHOW [FULL] PROCESSLIST}. */
   record ShowProcessList(boolean full) implements Statement {}
@@ -121,12 +139,15 @@ public sealed interface Statement {
   /** {@code SHOW DATABASES} / {@code SHOW SCHEMAS [LIKE | WHERE]}. */
   record ShowDatabases(ShowFilter filter) implements Statement {}
 
-  /** {@code SHOW [FULL] TABLES [FROM | IN db] [LIKE | WHERE]}; {@code database} null for the current one. */
+  /**
+   * {@code SHOW [FULL] TABLES [FROM | IN db] [LIKE | WHERE]}; {@code database} null for the current
+   * one.
+   */
   record ShowTables(boolean full, String database, ShowFilter filter) implements Statement {}
 
   /**
-   * {@code SHOW [FULL] COLUMNS | FIELDS FROM table [FROM db] [LIKE | WHERE]}; a {@code FROM db} is folded into
-   * the table's schema.
+   * {@code SHOW [FULL] COLUMNS | FIELDS FROM table [FROM db] [LIKE | WHERE]}; a {@code FROM db} is
+   * folded into the table's schema.
    */
   record ShowColumns(boolean full, TableName table, ShowFilter filter) implements Statement {}
 
@@ -134,9 +155,9 @@ public sealed interface Statement {
   record ShowCreateTable(TableName table) implements Statement {}
 
   /**
-   * A statement of MySQL's or MariaDB's grammar that this server does not execute, such as {@code CREATE TABLE}
-   * or {@code SHOW ENGINE INNODB STATUS}; {@code what} names it as the server's ER_NOT_SUPPORTED_YET does
-   * ("CREATE TABLE"). Only its first words are checked.
+   * A statement of MySQL's or MariaDB's grammar that this server does not execute, such as {@code
+   * CREATE TABLE} or {@code SHOW ENGINE INNODB STATUS}; {@code what} names it as the server's
+   * ER_NOT_SUPPORTED_YET does ("CREATE TABLE"). Only its first words are checked.
    */
   record Unsupported(String what) implements Statement {
     public Unsupported {
@@ -145,8 +166,9 @@ public sealed interface Statement {
   }
 
   /**
-   * A statement that reads table schemas ({@code SHOW CREATE TABLE}, {@code SHOW FULL TABLES}, a {@code SELECT} of
-   * {@code information_schema.COLUMNS}, ...), which the relay forwards to its schema source.
+   * A statement that reads table schemas ({@code SHOW CREATE TABLE}, {@code SHOW FULL TABLES}, a
+   * {@code SELECT} of {@code information_schema.COLUMNS}, ...), which the relay forwards to its
+   * schema source.
    */
   record Metadata(MetadataStatement statement) implements Statement {}
 }

@@ -8,8 +8,8 @@ import org.binlogrelay.protocol.packet.EofPacket;
 import org.binlogrelay.protocol.packet.OkPacket;
 
 /**
- * A text-protocol result set (the answer to a COM_QUERY that returns rows), and its encoding as packet
- * payloads:
+ * A text-protocol result set (the answer to a COM_QUERY that returns rows), and its encoding as
+ * packet payloads:
  *
  * <pre>
  *   lenenc int        column count
@@ -32,7 +32,8 @@ public record TextResultSet(List<ColumnDefinition> columns, List<List<String>> r
     List<List<String>> copy = new ArrayList<>(rows.size());
     for (List<String> row : rows) {
       if (row.size() != columns.size()) {
-        throw new IllegalArgumentException("row of " + row.size() + " values for " + columns.size() + " columns");
+        throw new IllegalArgumentException(
+            "row of " + row.size() + " values for " + columns.size() + " columns");
       }
       copy.add(Collections.unmodifiableList(new ArrayList<>(row)));
     }
@@ -65,8 +66,10 @@ public record TextResultSet(List<ColumnDefinition> columns, List<List<String>> r
       }
       out.add(w.toByteArray());
     }
-    out.add(deprecateEof ? new OkPacket(0, 0, statusFlags, 0, "").encode(OkPacket.EOF_HEADER)
-        : new EofPacket(0, statusFlags).encode());
+    out.add(
+        deprecateEof
+            ? new OkPacket(0, 0, statusFlags, 0, "").encode(OkPacket.EOF_HEADER)
+            : new EofPacket(0, statusFlags).encode());
     return out;
   }
 }

@@ -1,9 +1,9 @@
 package org.binlogrelay.protocol.query;
 
 /**
- * One lexical token of a statement: its kind, its value (unquoted and unescaped for strings and quoted
- * identifiers) and where it lies in the statement text, so that column names and error messages can quote
- * the source as MySQL does. Immutable.
+ * One lexical token of a statement: its kind, its value (unquoted and unescaped for strings and
+ * quoted identifiers) and where it lies in the statement text, so that column names and error
+ * messages can quote the source as MySQL does. Immutable.
  *
  * @param type the kind
  * @param value the value

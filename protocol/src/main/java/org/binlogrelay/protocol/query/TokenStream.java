@@ -4,10 +4,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The parsers' cursor over one statement's tokens: look ahead, accept, expect, and the two ways a statement is
- * refused, a {@link SqlSyntaxError} quoting the text from the failing token on (MySQL's ER_PARSE_ERROR) or an
- * {@link UnsupportedSyntax} naming a construct of MySQL's grammar the server does not execute. Not thread-safe;
- * one per statement.
+ * The parsers' cursor over one statement's tokens: look ahead, accept, expect, and the two ways a
+ * statement is refused, a {@link SqlSyntaxError} quoting the text from the failing token on
+ * (MySQL's ER_PARSE_ERROR) or an {@link UnsupportedSyntax} naming a construct of MySQL's grammar
+ * the server does not execute. Not thread-safe; one per statement.
  */
 final class TokenStream {
   private final String sql;
@@ -121,7 +121,10 @@ final class TokenStream {
     throw error(t, "expected " + what);
   }
 
-  /** A name given as an identifier or a string ({@code SHOW SLAVE 'name' STATUS}, {@code FOR CHANNEL 'c'}). */
+  /**
+   * A name given as an identifier or a string ({@code SHOW SLAVE 'name' STATUS}, {@code FOR CHANNEL
+   * 'c'}).
+   */
   String name(String what) {
     Token t = peek();
     if (t.type() == TokenType.STRING) {

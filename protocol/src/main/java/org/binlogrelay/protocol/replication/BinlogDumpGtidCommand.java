@@ -7,8 +7,9 @@ import org.binlogrelay.protocol.bytes.ByteWriter;
 import org.binlogrelay.protocol.gtid.MysqlGtidSet;
 
 /**
- * COM_BINLOG_DUMP_GTID, a MySQL replica asking for the binlog after the GTIDs it has (or from a file and a 64-bit
- * offset). The payload, command byte included, as MySQL's source reads it ({@code sql/rpl_source.cc}):
+ * COM_BINLOG_DUMP_GTID, a MySQL replica asking for the binlog after the GTIDs it has (or from a
+ * file and a 64-bit offset). The payload, command byte included, as MySQL's source reads it ({@code
+ * sql/rpl_source.cc}):
  *
  * <pre>
  *   u8     0x1e
@@ -22,20 +23,24 @@ import org.binlogrelay.protocol.gtid.MysqlGtidSet;
  *   n      GTID set            binlog-connector-java flags 0 with a set; a payload may also end before them
  * </pre>
  *
- * The one codec for this command: the relay's upstream and the benchmark client encode it, the serving side
- * decodes it. Immutable.
+ * The one codec for this command: the relay's upstream and the benchmark client encode it, the
+ * serving side decodes it. Immutable.
  *
  * @param flags the dump flags, 0 to 0xFFFF
  * @param serverId the replica's server id, 0 to 2^32 - 1
  * @param fileName the file to start in, never containing a NUL; empty for GTID auto-positioning
  * @param position the offset to start at
- * @param gtids the GTIDs the replica has, encoded after the position; null: the payload ends after the position
+ * @param gtids the GTIDs the replica has, encoded after the position; null: the payload ends after
+ *     the position
  */
-public record BinlogDumpGtidCommand(int flags, long serverId, String fileName, long position, MysqlGtidSet gtids) {
+public record BinlogDumpGtidCommand(
+    int flags, long serverId, String fileName, long position, MysqlGtidSet gtids) {
   /** The command byte. */
   public static final int CODE = 0x1e;
+
   /** The position fields are used. */
   public static final int BINLOG_THROUGH_POSITION = 0x02;
+
   /** The GTID set is used. */
   public static final int BINLOG_THROUGH_GTID = 0x04;
 
@@ -51,13 +56,14 @@ public record BinlogDumpGtidCommand(int flags, long serverId, String fileName, l
   public byte[] encode() {
     byte[] name = fileName.getBytes(StandardCharsets.UTF_8);
     byte[] data = gtids == null ? null : gtids.encode();
-    ByteWriter out = new ByteWriter(19 + name.length + (data == null ? 0 : 4 + data.length))
-        .u8(CODE)
-        .u16(flags)
-        .u32(serverId)
-        .u32(name.length)
-        .bytes(name)
-        .u64(position);
+    ByteWriter out =
+        new ByteWriter(19 + name.length + (data == null ? 0 : 4 + data.length))
+            .u8(CODE)
+            .u16(flags)
+            .u32(serverId)
+            .u32(name.length)
+            .bytes(name)
+            .u64(position);
     if (data != null) {
       out.u32(data.length).bytes(data);
     }
@@ -65,11 +71,11 @@ public record BinlogDumpGtidCommand(int flags, long serverId, String fileName, l
   }
 
   /**
-   * Decodes a payload including its command byte. Lengths are checked against the payload (and the name's against
-   * {@link BinlogDumpCommand#MAX_FILE_NAME_BYTES}) before anything is read.
+   * Decodes a payload including its command byte. Lengths are checked against the payload (and the
+   * name's against {@link BinlogDumpCommand#MAX_FILE_NAME_BYTES}) before anything is read.
    *
-   * @throws ProtocolException if it is not COM_BINLOG_DUMP_GTID, is short, or its GTID set is malformed or followed
-   *     by more bytes
+   * @throws ProtocolException if it is not COM_BINLOG_DUMP_GTID, is short, or its GTID set is
+   *     malformed or followed by more bytes
    */
   public static BinlogDumpGtidCommand decode(byte[] payload) {
     ByteReader in = new ByteReader(payload);
@@ -78,10 +84,15 @@ public record BinlogDumpGtidCommand(int flags, long serverId, String fileName, l
     long serverId = in.u32(NAME + " server id");
     long nameLength = in.u32(NAME + " file name length");
     if (nameLength > BinlogDumpCommand.MAX_FILE_NAME_BYTES) {
-      throw new ProtocolException(NAME + ": file name of " + nameLength + " bytes, limit "
-          + BinlogDumpCommand.MAX_FILE_NAME_BYTES);
+      throw new ProtocolException(
+          NAME
+              + ": file name of "
+              + nameLength
+              + " bytes, limit "
+              + BinlogDumpCommand.MAX_FILE_NAME_BYTES);
     }
-    String file = Commands.cString(in, (int) nameLength, NAME, BinlogDumpCommand.MAX_FILE_NAME_BYTES);
+    String file =
+        Commands.cString(in, (int) nameLength, NAME, BinlogDumpCommand.MAX_FILE_NAME_BYTES);
     long position = in.u64(NAME + " position");
     MysqlGtidSet gtids = null;
     if (in.hasRemaining()) {

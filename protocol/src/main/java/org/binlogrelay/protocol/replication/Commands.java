@@ -24,7 +24,8 @@ final class Commands {
       throw new NullPointerException("fileName");
     }
     if (fileName.indexOf('\0') >= 0) {
-      throw new IllegalArgumentException("a binlog file name ends at its first NUL: " + fileName.replace("\0", "\\0"));
+      throw new IllegalArgumentException(
+          "a binlog file name ends at its first NUL: " + fileName.replace("\0", "\\0"));
     }
   }
 
@@ -32,13 +33,14 @@ final class Commands {
   static void expectCode(ByteReader in, int code, String name) {
     int actual = in.u8(name + " command");
     if (actual != code) {
-      throw new ProtocolException(String.format("not %s (0x%02x): command byte 0x%02x", name, code, actual));
+      throw new ProtocolException(
+          String.format("not %s (0x%02x): command byte 0x%02x", name, code, actual));
     }
   }
 
   /**
-   * The next {@code n} bytes read as C reads a string: up to the first NUL (all {@code n} if there is none), at
-   * most {@code max} bytes long; the reader moves past all {@code n}.
+   * The next {@code n} bytes read as C reads a string: up to the first NUL (all {@code n} if there
+   * is none), at most {@code max} bytes long; the reader moves past all {@code n}.
    */
   static String cString(ByteReader in, int n, String name, int max) {
     String what = name + " file name";

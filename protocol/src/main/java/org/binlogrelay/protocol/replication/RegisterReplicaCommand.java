@@ -7,8 +7,8 @@ import org.binlogrelay.protocol.bytes.ByteReader;
 import org.binlogrelay.protocol.bytes.ByteWriter;
 
 /**
- * COM_REGISTER_SLAVE, a replica announcing itself before it dumps ({@code SHOW REPLICAS} lists it). The payload,
- * command byte included, as MySQL and MariaDB read it:
+ * COM_REGISTER_SLAVE, a replica announcing itself before it dumps ({@code SHOW REPLICAS} lists it).
+ * The payload, command byte included, as MySQL and MariaDB read it:
  *
  * <pre>
  *   u8        0x15
@@ -21,10 +21,10 @@ import org.binlogrelay.protocol.bytes.ByteWriter;
  *   u32       source id          (0: the server fills in its own)
  * </pre>
  *
- * Every string has a one-byte length, so the payload is at most a few hundred bytes; {@link #encode} takes at
- * most {@link #MAX_REPORT_FIELD} bytes per string, {@link #decode} whatever the length byte says. The rank and
- * source id are read only if present, as MySQL does. The one codec for this command: the relay's upstream
- * encodes it, the serving side decodes it. Immutable.
+ * Every string has a one-byte length, so the payload is at most a few hundred bytes; {@link
+ * #encode} takes at most {@link #MAX_REPORT_FIELD} bytes per string, {@link #decode} whatever the
+ * length byte says. The rank and source id are read only if present, as MySQL does. The one codec
+ * for this command: the relay's upstream encodes it, the serving side decodes it. Immutable.
  *
  * @param serverId the replica's server id, 0 to 2^32 - 1
  * @param host report_host
@@ -34,10 +34,11 @@ import org.binlogrelay.protocol.bytes.ByteWriter;
  * @param rank replication rank
  * @param sourceId source id
  */
-public record RegisterReplicaCommand(long serverId, String host, String user, String password, int port, long rank,
-    long sourceId) {
+public record RegisterReplicaCommand(
+    long serverId, String host, String user, String password, int port, long rank, long sourceId) {
   /** The command byte. */
   public static final int CODE = 0x15;
+
   /** The longest report host, user or password {@link #encode} writes. */
   public static final int MAX_REPORT_FIELD = 250;
 
@@ -61,7 +62,8 @@ public record RegisterReplicaCommand(long serverId, String host, String user, St
   /**
    * The payload, command byte first.
    *
-   * @throws IllegalArgumentException if the host, user or password is longer than {@link #MAX_REPORT_FIELD} bytes
+   * @throws IllegalArgumentException if the host, user or password is longer than {@link
+   *     #MAX_REPORT_FIELD} bytes
    */
   public byte[] encode() {
     byte[] h = field(host, "report host");
@@ -70,9 +72,12 @@ public record RegisterReplicaCommand(long serverId, String host, String user, St
     return new ByteWriter(18 + h.length + u.length + p.length)
         .u8(CODE)
         .u32(serverId)
-        .u8(h.length).bytes(h)
-        .u8(u.length).bytes(u)
-        .u8(p.length).bytes(p)
+        .u8(h.length)
+        .bytes(h)
+        .u8(u.length)
+        .bytes(u)
+        .u8(p.length)
+        .bytes(p)
         .u16(port)
         .u32(rank)
         .u32(sourceId)
@@ -100,16 +105,36 @@ public record RegisterReplicaCommand(long serverId, String host, String user, St
   private static byte[] field(String value, String what) {
     byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
     if (bytes.length > MAX_REPORT_FIELD) {
-      throw new IllegalArgumentException(what + " '" + value + "' is " + bytes.length + " bytes; " + NAME
-          + " takes at most " + MAX_REPORT_FIELD);
+      throw new IllegalArgumentException(
+          what
+              + " '"
+              + value
+              + "' is "
+              + bytes.length
+              + " bytes; "
+              + NAME
+              + " takes at most "
+              + MAX_REPORT_FIELD);
     }
     return bytes;
   }
 
   @Override
   public String toString() {
-    return "RegisterReplicaCommand[serverId=" + serverId + ", host=" + host + ", user=" + user + ", password="
-        + (password.isEmpty() ? "" : "<hidden>") + ", port=" + port + ", rank=" + rank + ", sourceId=" + sourceId
+    return "RegisterReplicaCommand[serverId="
+        + serverId
+        + ", host="
+        + host
+        + ", user="
+        + user
+        + ", password="
+        + (password.isEmpty() ? "" : "<hidden>")
+        + ", port="
+        + port
+        + ", rank="
+        + rank
+        + ", sourceId="
+        + sourceId
         + "]";
   }
 }

@@ -5,9 +5,10 @@ import org.binlogrelay.protocol.event.BinlogEvent;
 import org.binlogrelay.protocol.event.FormatDescriptionEvent;
 
 /**
- * The bookkeeping both flavours' trackers share: where the next event must start, where the last boundary
- * was, the format description used to read bodies, and the rule that a tracker which refused an event
- * refuses everything after it. Subclasses hold their flavour's state machine and implement {@link #step}.
+ * The bookkeeping both flavours' trackers share: where the next event must start, where the last
+ * boundary was, the format description used to read bodies, and the rule that a tracker which
+ * refused an event refuses everything after it. Subclasses hold their flavour's state machine and
+ * implement {@link #step}.
  *
  * <p>Not thread-safe (see {@link TransactionBoundaries}).
  *
@@ -18,6 +19,7 @@ abstract class EventGroupTracker<G> implements TransactionBoundaries<G> {
   private long position;
   private long boundary;
   private boolean failed;
+
   /** The FORMAT_DESCRIPTION in force: given at construction, replaced by each one fed. */
   protected FormatDescriptionEvent format;
 
@@ -49,11 +51,16 @@ abstract class EventGroupTracker<G> implements TransactionBoundaries<G> {
   @Override
   public final Transaction<G> accept(BinlogEvent event, long at) {
     if (failed) {
-      throw new IllegalStateException("transaction tracker failed earlier; the stream was malformed before " + at);
+      throw new IllegalStateException(
+          "transaction tracker failed earlier; the stream was malformed before " + at);
     }
     if (at != position) {
       throw new IllegalArgumentException(
-          event.header().typeName() + " event fed at position " + at + ", the previous event ended at " + position);
+          event.header().typeName()
+              + " event fed at position "
+              + at
+              + ", the previous event ended at "
+              + position);
     }
     position = at + event.length();
     try {
@@ -64,10 +71,15 @@ abstract class EventGroupTracker<G> implements TransactionBoundaries<G> {
     }
   }
 
-  /** Applies one event (already placed: {@link #position()} is its end); returns the group it completed. */
+  /**
+   * Applies one event (already placed: {@link #position()} is its end); returns the group it
+   * completed.
+   */
   protected abstract Transaction<G> step(BinlogEvent event, long at);
 
-  /** Describes where the stream is, for error messages ("inside transaction X that starts at N"). */
+  /**
+   * Describes where the stream is, for error messages ("inside transaction X that starts at N").
+   */
   protected abstract String where();
 
   /** An event that changes nothing: if the stream is at a boundary, the boundary moves past it. */
@@ -97,7 +109,15 @@ abstract class EventGroupTracker<G> implements TransactionBoundaries<G> {
   }
 
   protected final ProtocolException error(BinlogEvent event, long at, String what) {
-    return new ProtocolException(flavorName + " binlog: " + event.header().typeName() + " event at position " + at
-        + " " + what + "; the stream is malformed, not relaying past the last transaction boundary at " + boundary);
+    return new ProtocolException(
+        flavorName
+            + " binlog: "
+            + event.header().typeName()
+            + " event at position "
+            + at
+            + " "
+            + what
+            + "; the stream is malformed, not relaying past the last transaction boundary at "
+            + boundary);
   }
 }

@@ -1,10 +1,8 @@
 package org.binlogrelay.protocol.txn;
 
-import org.binlogrelay.protocol.ProtocolException;
 import org.binlogrelay.protocol.event.BinlogEvent;
 import org.binlogrelay.protocol.event.ChecksumAlgorithm;
 import org.binlogrelay.protocol.event.EventHeader;
-import org.binlogrelay.protocol.event.EventType;
 import org.binlogrelay.protocol.event.FormatDescriptionEvent;
 import org.binlogrelay.protocol.event.MariadbGtidEvent;
 import org.binlogrelay.protocol.event.QueryEvent;
@@ -12,12 +10,13 @@ import org.binlogrelay.protocol.event.XaPrepareEvent;
 import org.binlogrelay.protocol.gtid.MariadbGtid;
 
 /**
- * Transaction (event group) boundaries of a MariaDB (10.0 and later) binlog. Every group starts with a GTID
- * event (162) whose flags say how it ends: with {@code FL_STANDALONE} it is one statement (DDL, or the
- * {@code XA COMMIT}/{@code XA ROLLBACK} of a prepared XA transaction, flagged {@code FL_COMPLETED_XA}), with
- * no terminating COMMIT; otherwise BEGIN is implied and the group ends at XID or a COMMIT or ROLLBACK query;
- * with {@code FL_PREPARED_XA}, XA START is implied and it ends at XA_PREPARE. These are the rules MariaDB's
- * own dump thread and replica use to skip a group:
+ * Transaction (event group) boundaries of a MariaDB (10.0 and later) binlog. Every group starts
+ * with a GTID event (162) whose flags say how it ends: with {@code FL_STANDALONE} it is one
+ * statement (DDL, or the {@code XA COMMIT}/{@code XA ROLLBACK} of a prepared XA transaction,
+ * flagged {@code FL_COMPLETED_XA}), with no terminating COMMIT; otherwise BEGIN is implied and the
+ * group ends at XID or a COMMIT or ROLLBACK query; with {@code FL_PREPARED_XA}, XA START is implied
+ * and it ends at XA_PREPARE. These are the rules MariaDB's own dump thread and replica use to skip
+ * a group:
  *
  * <pre>
  *   state        event                                                next state / result
@@ -39,8 +38,8 @@ import org.binlogrelay.protocol.gtid.MariadbGtid;
  *                MySQL-only events, ...)
  * </pre>
  *
- * COMMIT and ROLLBACK are whole-query matches, as in MariaDB; they are never compressed. The group's GTID is
- * {@code domain-server-seq} with the server id from the GTID event's header.
+ * COMMIT and ROLLBACK are whole-query matches, as in MariaDB; they are never compressed. The
+ * group's GTID is {@code domain-server-seq} with the server id from the GTID event's header.
  *
  * <p>Not thread-safe (see {@link TransactionBoundaries}).
  */
@@ -50,7 +49,10 @@ public final class MariadbTransactionBoundaries extends EventGroupTracker<Mariad
   public enum State {
     /** At a boundary: a GTID event or a standalone event may come. */
     IDLE,
-    /** After a GTID with FL_STANDALONE: its one statement (and the events that prepare it) must come. */
+    /**
+     * After a GTID with FL_STANDALONE: its one statement (and the events that prepare it) must
+     * come.
+     */
     STANDALONE,
     /** After a GTID without FL_STANDALONE: until XID, COMMIT, ROLLBACK or (XA) XA_PREPARE. */
     IN_GROUP,
@@ -67,8 +69,8 @@ public final class MariadbTransactionBoundaries extends EventGroupTracker<Mariad
   }
 
   /**
-   * A tracker starting at {@code start}, a boundary after the stream's FORMAT_DESCRIPTION event, which is
-   * given as {@code format} since it will not be fed.
+   * A tracker starting at {@code start}, a boundary after the stream's FORMAT_DESCRIPTION event,
+   * which is given as {@code format} since it will not be fed.
    */
   public MariadbTransactionBoundaries(long start, FormatDescriptionEvent format) {
     super("MariaDB", start, format);
@@ -82,9 +84,6 @@ public final class MariadbTransactionBoundaries extends EventGroupTracker<Mariad
   public boolean atBoundary() {
     return !failed() && state == State.IDLE;
   }
-
-
-
 
   @Override
   protected Transaction<MariadbGtid> step(BinlogEvent event, long at) {
@@ -145,7 +144,8 @@ public final class MariadbTransactionBoundaries extends EventGroupTracker<Mariad
           throw error(event, at, "ends a group whose GTID lacks FL_PREPARED_XA");
         }
         boolean onePhase = XaPrepareEvent.parse(event, format).onePhase();
-        return complete(onePhase ? Transaction.Ending.XA_COMMIT_ONE_PHASE : Transaction.Ending.XA_PREPARE);
+        return complete(
+            onePhase ? Transaction.Ending.XA_COMMIT_ONE_PHASE : Transaction.Ending.XA_PREPARE);
       case FORMAT_DESCRIPTION:
         requireState(event, at, state, State.IDLE);
         format = FormatDescriptionEvent.parse(event);
@@ -165,14 +165,16 @@ public final class MariadbTransactionBoundaries extends EventGroupTracker<Mariad
         if (event.header().hasFlag(EventHeader.LOG_EVENT_IGNORABLE_F)) {
           return passThrough();
         }
-        throw error(event, at, "is not an event a MariaDB source writes, and is not marked ignorable");
+        throw error(
+            event, at, "is not an event a MariaDB source writes, and is not marked ignorable");
     }
   }
 
   private Transaction<MariadbGtid> query(BinlogEvent event, long at) {
     QueryEvent query = QueryEvent.parse(event, format);
     if (query.isBegin()) {
-      throw error(event, at, "(BEGIN) cannot come " + where() + ": MariaDB's GTID event implies BEGIN");
+      throw error(
+          event, at, "(BEGIN) cannot come " + where() + ": MariaDB's GTID event implies BEGIN");
     }
     if (state == State.IN_GROUP) {
       if (query.isCommit()) {
@@ -195,11 +197,11 @@ public final class MariadbTransactionBoundaries extends EventGroupTracker<Mariad
       return complete(Transaction.Ending.XA_ROLLBACK);
     }
     if (completedXa) {
-      throw error(event, at, "is not the XA COMMIT or XA ROLLBACK its GTID's FL_COMPLETED_XA announces");
+      throw error(
+          event, at, "is not the XA COMMIT or XA ROLLBACK its GTID's FL_COMPLETED_XA announces");
     }
     return complete(Transaction.Ending.STATEMENT);
   }
-
 
   private Transaction<MariadbGtid> complete(Transaction.Ending ending) {
     Transaction<MariadbGtid> done = completeGroup(openGtid.gtid(), ending);
@@ -207,7 +209,6 @@ public final class MariadbTransactionBoundaries extends EventGroupTracker<Mariad
     openGtid = null;
     return done;
   }
-
 
   @Override
   protected String where() {
@@ -220,5 +221,4 @@ public final class MariadbTransactionBoundaries extends EventGroupTracker<Mariad
         return "inside event group " + openGtid.gtid() + " that starts at " + lastBoundary();
     }
   }
-
 }

@@ -1,7 +1,6 @@
 package org.binlogrelay.protocol.txn;
 
 import java.nio.charset.StandardCharsets;
-import org.binlogrelay.protocol.ProtocolException;
 import org.binlogrelay.protocol.event.BinlogEvent;
 import org.binlogrelay.protocol.event.ChecksumAlgorithm;
 import org.binlogrelay.protocol.event.EventHeader;
@@ -13,10 +12,10 @@ import org.binlogrelay.protocol.event.XaPrepareEvent;
 import org.binlogrelay.protocol.gtid.MysqlGtid;
 
 /**
- * Transaction boundaries of a MySQL (8.0 to 9.x) binlog. Every transaction starts with a GTID, GTID_TAGGED or
- * ANONYMOUS_GTID event; what follows decides where it ends. The rules follow the server's own
- * transaction boundary parser, made stricter where a MySQL 8+ source never writes the sequence (rows
- * without BEGIN, statements without a GTID):
+ * Transaction boundaries of a MySQL (8.0 to 9.x) binlog. Every transaction starts with a GTID,
+ * GTID_TAGGED or ANONYMOUS_GTID event; what follows decides where it ends. The rules follow the
+ * server's own transaction boundary parser, made stricter where a MySQL 8+ source never writes the
+ * sequence (rows without BEGIN, statements without a GTID):
  *
  * <pre>
  *   state             event                                        next state / result
@@ -42,7 +41,8 @@ import org.binlogrelay.protocol.gtid.MysqlGtid;
  * </pre>
  *
  * {@code ROLLBACK} is matched as the server does: the query starts with ROLLBACK (any case) but not
- * {@code ROLLBACK TO}. The FORMAT_DESCRIPTION events fed are used to read QUERY, GTID and XA_PREPARE bodies.
+ * {@code ROLLBACK TO}. The FORMAT_DESCRIPTION events fed are used to read QUERY, GTID and
+ * XA_PREPARE bodies.
  *
  * <p>Not thread-safe (see {@link TransactionBoundaries}).
  */
@@ -75,8 +75,8 @@ public final class MysqlTransactionBoundaries extends EventGroupTracker<MysqlGti
   }
 
   /**
-   * A tracker starting at {@code start}, a boundary after the stream's FORMAT_DESCRIPTION event, which is
-   * given as {@code format} since it will not be fed.
+   * A tracker starting at {@code start}, a boundary after the stream's FORMAT_DESCRIPTION event,
+   * which is given as {@code format} since it will not be fed.
    */
   public MysqlTransactionBoundaries(long start, FormatDescriptionEvent format) {
     super("MySQL", start, format);
@@ -90,9 +90,6 @@ public final class MysqlTransactionBoundaries extends EventGroupTracker<MysqlGti
   public boolean atBoundary() {
     return !failed() && state == State.IDLE;
   }
-
-
-
 
   @Override
   protected Transaction<MysqlGtid> step(BinlogEvent event, long at) {
@@ -141,7 +138,8 @@ public final class MysqlTransactionBoundaries extends EventGroupTracker<MysqlGti
       case XA_PREPARE:
         requireState(event, at, state, State.IN_TRANSACTION);
         boolean onePhase = XaPrepareEvent.parse(event, format).onePhase();
-        return complete(onePhase ? Transaction.Ending.XA_COMMIT_ONE_PHASE : Transaction.Ending.XA_PREPARE);
+        return complete(
+            onePhase ? Transaction.Ending.XA_COMMIT_ONE_PHASE : Transaction.Ending.XA_PREPARE);
       case TRANSACTION_PAYLOAD:
         requireState(event, at, state, State.AFTER_GTID);
         return complete(Transaction.Ending.PAYLOAD);
@@ -171,7 +169,8 @@ public final class MysqlTransactionBoundaries extends EventGroupTracker<MysqlGti
         if (event.header().hasFlag(EventHeader.LOG_EVENT_IGNORABLE_F)) {
           return passThrough();
         }
-        throw error(event, at, "is not an event a MySQL 8+ source writes, and is not marked ignorable");
+        throw error(
+            event, at, "is not an event a MySQL 8+ source writes, and is not marked ignorable");
     }
   }
 
@@ -198,7 +197,8 @@ public final class MysqlTransactionBoundaries extends EventGroupTracker<MysqlGti
       return null;
     }
     requireState(event, at, state, State.AFTER_GTID, State.BEFORE_STATEMENT);
-    return complete(query.isXaCommit() ? Transaction.Ending.XA_COMMIT : Transaction.Ending.STATEMENT);
+    return complete(
+        query.isXaCommit() ? Transaction.Ending.XA_COMMIT : Transaction.Ending.STATEMENT);
   }
 
   /** The server's test: starts with ROLLBACK in any case, but is not ROLLBACK TO (a savepoint). */
@@ -218,7 +218,6 @@ public final class MysqlTransactionBoundaries extends EventGroupTracker<MysqlGti
     return true;
   }
 
-
   private Transaction<MysqlGtid> complete(Transaction.Ending ending) {
     Transaction<MysqlGtid> done = completeGroup(openGtid, ending);
     state = State.IDLE;
@@ -226,7 +225,6 @@ public final class MysqlTransactionBoundaries extends EventGroupTracker<MysqlGti
     openAnonymous = false;
     return done;
   }
-
 
   @Override
   protected String where() {
@@ -242,5 +240,4 @@ public final class MysqlTransactionBoundaries extends EventGroupTracker<MysqlGti
         return "inside " + txn + " that starts at " + lastBoundary();
     }
   }
-
 }

@@ -3,7 +3,9 @@ package org.binlogrelay.protocol.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
+import java.security.PrivateKey;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Random;
@@ -30,7 +32,8 @@ class AuthPluginTest {
   void sha2FullAuthenticationOverTlsThenFastPath() {
     Sha2FastAuthCache cache = new Sha2FastAuthCache(10);
     AuthExchange first = sha2(cache).begin(new AuthRequest("repl@%", repl, scramble, true));
-    assertThat(more(first.next(CachingSha2Hash.scramble("repl-pass", scramble)))).containsExactly(4);
+    assertThat(more(first.next(CachingSha2Hash.scramble("repl-pass", scramble))))
+        .containsExactly(4);
     assertThat(first.next(nulTerminated("repl-pass"))).isInstanceOf(AuthStep.Accept.class);
     assertThat(cache.size()).isEqualTo(1);
 
@@ -59,62 +62,87 @@ class AuthPluginTest {
     assertThat(more(e.next(CachingSha2Hash.scramble("repl-pass", scramble)))).containsExactly(4);
     byte[] pem = more(e.next(new byte[] {2}));
     String publicKey = new String(pem, StandardCharsets.US_ASCII);
-    assertThat(publicKey).startsWith("-----BEGIN PUBLIC KEY-----\n").endsWith("-----END PUBLIC KEY-----\n");
-    byte[] cipher = RsaKeyPair.encrypt(publicKey, xor(nulTerminated("repl-pass"), scramble), RsaKeyPair.Padding.OAEP_SHA1);
+    assertThat(publicKey)
+        .startsWith("-----BEGIN PUBLIC KEY-----\n")
+        .endsWith("-----END PUBLIC KEY-----\n");
+    byte[] cipher =
+        RsaKeyPair.encrypt(
+            publicKey, xor(nulTerminated("repl-pass"), scramble), RsaKeyPair.Padding.OAEP_SHA1);
     assertThat(e.next(cipher)).isInstanceOf(AuthStep.Accept.class);
     assertThat(cache.size()).isEqualTo(1);
   }
 
   @Test
   void sha2RsaWithAKeyTheClientAlreadyHas() throws Exception {
-    AuthExchange e = sha2(new Sha2FastAuthCache(10)).begin(new AuthRequest("repl@%", repl, scramble, false));
+    AuthExchange e =
+        sha2(new Sha2FastAuthCache(10)).begin(new AuthRequest("repl@%", repl, scramble, false));
     e.next(CachingSha2Hash.scramble("repl-pass", scramble));
-    byte[] cipher = RsaKeyPair.encrypt(keys.publicKeyPem(), xor(nulTerminated("repl-pass"), scramble),
-        RsaKeyPair.Padding.OAEP_SHA1);
+    byte[] cipher =
+        RsaKeyPair.encrypt(
+            keys.publicKeyPem(),
+            xor(nulTerminated("repl-pass"), scramble),
+            RsaKeyPair.Padding.OAEP_SHA1);
     assertThat(e.next(cipher)).isInstanceOf(AuthStep.Accept.class);
   }
 
   @Test
   void sha2RsaRefusesWrongPaddingWrongLengthAndWrongPassword() throws Exception {
-    AuthExchange padding = sha2(new Sha2FastAuthCache(10)).begin(new AuthRequest("repl@%", repl, scramble, false));
+    AuthExchange padding =
+        sha2(new Sha2FastAuthCache(10)).begin(new AuthRequest("repl@%", repl, scramble, false));
     padding.next(CachingSha2Hash.scramble("repl-pass", scramble));
-    byte[] pkcs1 = RsaKeyPair.encrypt(keys.publicKeyPem(), xor(nulTerminated("repl-pass"), scramble),
-        RsaKeyPair.Padding.PKCS1_V15);
+    byte[] pkcs1 =
+        RsaKeyPair.encrypt(
+            keys.publicKeyPem(),
+            xor(nulTerminated("repl-pass"), scramble),
+            RsaKeyPair.Padding.PKCS1_V15);
     assertThat(padding.next(pkcs1)).isInstanceOf(AuthStep.Reject.class);
 
-    AuthExchange length = sha2(new Sha2FastAuthCache(10)).begin(new AuthRequest("repl@%", repl, scramble, false));
+    AuthExchange length =
+        sha2(new Sha2FastAuthCache(10)).begin(new AuthRequest("repl@%", repl, scramble, false));
     length.next(CachingSha2Hash.scramble("repl-pass", scramble));
-    assertThat(length.next(new byte[100])).isEqualTo(new AuthStep.Reject(true, "RSA cipher text of 100 bytes, expected 256"));
+    assertThat(length.next(new byte[100]))
+        .isEqualTo(new AuthStep.Reject(true, "RSA cipher text of 100 bytes, expected 256"));
 
-    AuthExchange wrong = sha2(new Sha2FastAuthCache(10)).begin(new AuthRequest("repl@%", repl, scramble, false));
+    AuthExchange wrong =
+        sha2(new Sha2FastAuthCache(10)).begin(new AuthRequest("repl@%", repl, scramble, false));
     wrong.next(CachingSha2Hash.scramble("nope", scramble));
-    byte[] cipher = RsaKeyPair.encrypt(keys.publicKeyPem(), xor(nulTerminated("nope"), scramble),
-        RsaKeyPair.Padding.OAEP_SHA1);
+    byte[] cipher =
+        RsaKeyPair.encrypt(
+            keys.publicKeyPem(),
+            xor(nulTerminated("nope"), scramble),
+            RsaKeyPair.Padding.OAEP_SHA1);
     assertThat(wrong.next(cipher)).isInstanceOf(AuthStep.Reject.class);
   }
 
   @Test
   void sha2WithPkcs1PaddingForOldServerVersions() throws Exception {
-    CachingSha2PasswordPlugin old = new CachingSha2PasswordPlugin(keys, RsaKeyPair.Padding.PKCS1_V15,
-        new Sha2FastAuthCache(10));
+    CachingSha2PasswordPlugin old =
+        new CachingSha2PasswordPlugin(
+            keys, RsaKeyPair.Padding.PKCS1_V15, new Sha2FastAuthCache(10));
     AuthExchange e = old.begin(new AuthRequest("repl@%", repl, scramble, false));
     e.next(CachingSha2Hash.scramble("repl-pass", scramble));
-    byte[] cipher = RsaKeyPair.encrypt(keys.publicKeyPem(), xor(nulTerminated("repl-pass"), scramble),
-        RsaKeyPair.Padding.PKCS1_V15);
+    byte[] cipher =
+        RsaKeyPair.encrypt(
+            keys.publicKeyPem(),
+            xor(nulTerminated("repl-pass"), scramble),
+            RsaKeyPair.Padding.PKCS1_V15);
     assertThat(e.next(cipher)).isInstanceOf(AuthStep.Accept.class);
   }
 
   @Test
   void sha2EmptyPasswordIsUsingPasswordNo() {
-    AuthExchange e = sha2(new Sha2FastAuthCache(10)).begin(new AuthRequest("repl@%", repl, scramble, true));
+    AuthExchange e =
+        sha2(new Sha2FastAuthCache(10)).begin(new AuthRequest("repl@%", repl, scramble, true));
     assertThat(e.next(new byte[0])).isEqualTo(new AuthStep.Reject(false, "no password sent"));
-    AuthExchange nul = sha2(new Sha2FastAuthCache(10)).begin(new AuthRequest("repl@%", repl, scramble, true));
+    AuthExchange nul =
+        sha2(new Sha2FastAuthCache(10)).begin(new AuthRequest("repl@%", repl, scramble, true));
     assertThat(nul.next(new byte[] {0})).isEqualTo(new AuthStep.Reject(false, "no password sent"));
   }
 
   @Test
   void sha2UnknownAccountGoesThroughTheSameStepsAndFails() {
-    AuthExchange e = sha2(new Sha2FastAuthCache(10)).begin(new AuthRequest("ghost@?", null, scramble, true));
+    AuthExchange e =
+        sha2(new Sha2FastAuthCache(10)).begin(new AuthRequest("ghost@?", null, scramble, true));
     assertThat(more(e.next(CachingSha2Hash.scramble("x", scramble)))).containsExactly(4);
     assertThat(e.next(nulTerminated("x"))).isEqualTo(new AuthStep.Reject(true, "unknown account"));
   }
@@ -125,7 +153,8 @@ class AuthPluginTest {
     cache.put("repl@%", repl, CachingSha2Hash.fastDigest(CredentialTest.bytes("repl-pass")));
     CachingSha2Hash changed = CachingSha2Hash.create("new-pass", 5000, random);
     AuthExchange e = sha2(cache).begin(new AuthRequest("repl@%", changed, scramble, true));
-    assertThat(more(e.next(CachingSha2Hash.scramble("repl-pass", scramble)))).as("old password: full path")
+    assertThat(more(e.next(CachingSha2Hash.scramble("repl-pass", scramble))))
+        .as("old password: full path")
         .containsExactly(4);
   }
 
@@ -142,14 +171,23 @@ class AuthPluginTest {
   void nativePassword() {
     NativePasswordPlugin plugin = new NativePasswordPlugin();
     NativePasswordHash hash = NativePasswordHash.of("nat-pass");
-    assertThat(plugin.begin(new AuthRequest("n@%", hash, scramble, false))
-        .next(NativePasswordHash.scramble("nat-pass", scramble))).isInstanceOf(AuthStep.Accept.class);
-    assertThat(plugin.begin(new AuthRequest("n@%", hash, scramble, false))
-        .next(NativePasswordHash.scramble("bad", scramble))).isEqualTo(new AuthStep.Reject(true, "wrong password"));
+    assertThat(
+            plugin
+                .begin(new AuthRequest("n@%", hash, scramble, false))
+                .next(NativePasswordHash.scramble("nat-pass", scramble)))
+        .isInstanceOf(AuthStep.Accept.class);
+    assertThat(
+            plugin
+                .begin(new AuthRequest("n@%", hash, scramble, false))
+                .next(NativePasswordHash.scramble("bad", scramble)))
+        .isEqualTo(new AuthStep.Reject(true, "wrong password"));
     assertThat(plugin.begin(new AuthRequest("n@%", hash, scramble, false)).next(new byte[0]))
         .isEqualTo(new AuthStep.Reject(false, "no password sent"));
-    assertThat(plugin.begin(new AuthRequest("n@?", null, scramble, false))
-        .next(NativePasswordHash.scramble("nat-pass", scramble))).isEqualTo(new AuthStep.Reject(true, "unknown account"));
+    assertThat(
+            plugin
+                .begin(new AuthRequest("n@?", null, scramble, false))
+                .next(NativePasswordHash.scramble("nat-pass", scramble)))
+        .isEqualTo(new AuthStep.Reject(true, "unknown account"));
     assertThat(plugin.initialData(scramble)).hasSize(21).endsWith(0);
     assertThatThrownBy(() -> plugin.begin(new AuthRequest("r@%", repl, scramble, false)))
         .isInstanceOf(IllegalArgumentException.class);
@@ -167,9 +205,9 @@ class AuthPluginTest {
 
   private static byte[] privateKeyDer() {
     try {
-      java.lang.reflect.Field f = RsaKeyPair.class.getDeclaredField("privateKey");
+      Field f = RsaKeyPair.class.getDeclaredField("privateKey");
       f.setAccessible(true);
-      return ((java.security.PrivateKey) f.get(keys)).getEncoded();
+      return ((PrivateKey) f.get(keys)).getEncoded();
     } catch (ReflectiveOperationException e) {
       throw new LinkageError(e.getMessage(), e);
     }

@@ -22,15 +22,15 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Fuzz targets for the binlog event layer (docs/fuzzing.md): {@link BinlogFileParser} and
- * {@link BinlogEventDecoder}, every typed view ({@link TypedViews}), and both flavours' transaction boundary
- * trackers. Seeded with the real servers' binlogs (docs/fixtures.md).
+ * Fuzz targets for the binlog event layer (docs/fuzzing.md): {@link BinlogFileParser} and {@link
+ * BinlogEventDecoder}, every typed view ({@link TypedViews}), and both flavours' transaction
+ * boundary trackers. Seeded with the real servers' binlogs (docs/fixtures.md).
  *
- * <p>Checksums stop almost every mutation at the CRC32, so the first input byte can ask the target to repair
- * what a random edit breaks before parsing: bit 0 recomputes each event's CRC32 and bit 1 sets each log_pos to
- * the event's end (walking the events by their event_size fields). The fuzzer then reaches the bodies, the
- * FORMAT_DESCRIPTION handling and the trackers' state machines with events that are well framed but whose
- * content and order are arbitrary.
+ * <p>Checksums stop almost every mutation at the CRC32, so the first input byte can ask the target
+ * to repair what a random edit breaks before parsing: bit 0 recomputes each event's CRC32 and bit 1
+ * sets each log_pos to the event's end (walking the events by their event_size fields). The fuzzer
+ * then reaches the bodies, the FORMAT_DESCRIPTION handling and the trackers' state machines with
+ * events that are well framed but whose content and order are arbitrary.
  */
 class BinlogEventFuzzTest {
   private static final int FIX_CHECKSUMS = 1;
@@ -38,6 +38,7 @@ class BinlogEventFuzzTest {
   private static final int SMALL_LIMIT = 4;
   private static final int MAX_EVENT_SIZE = 16 << 20;
   private static final int SMALL_MAX_EVENT_SIZE = 512;
+
   /** Seeds stay below the targets' max_len (scripts/fuzz.sh). */
   private static final int MAX_SEED = 60_000;
 
@@ -54,13 +55,14 @@ class BinlogEventFuzzTest {
   }
 
   /**
-   * A binlog file. Contract: the parser returns events back to back from offset 4, each within the size limit,
-   * or stops with a {@link CorruptEventException} (nothing else) at the offset of the first bad event, which
-   * is also its position; each event's typed view parses or throws {@link ProtocolException}; each tracker
-   * accepts the event or throws {@link ProtocolException}, keeps its last boundary at or before its position,
-   * and reports transactions that tile the stream between boundaries; and the file cut at a tracker's last
-   * boundary reads again without error and ends at a boundary with the same transactions (what crash recovery
-   * keeps). Allocation is bounded by the file's length.
+   * A binlog file. Contract: the parser returns events back to back from offset 4, each within the
+   * size limit, or stops with a {@link CorruptEventException} (nothing else) at the offset of the
+   * first bad event, which is also its position; each event's typed view parses or throws {@link
+   * ProtocolException}; each tracker accepts the event or throws {@link ProtocolException}, keeps
+   * its last boundary at or before its position, and reports transactions that tile the stream
+   * between boundaries; and the file cut at a tracker's last boundary reads again without error and
+   * ends at a boundary with the same transactions (what crash recovery keeps). Allocation is
+   * bounded by the file's length.
    */
   @MethodSource
   @FuzzTest
@@ -72,8 +74,11 @@ class BinlogEventFuzzTest {
     byte[] file = Arrays.copyOfRange(input, 1, input.length);
     EventRepair.repair(file, 4, (flags & FIX_CHECKSUMS) != 0, (flags & FIX_LOG_POS) != 0);
     int limit = (flags & SMALL_LIMIT) != 0 ? SMALL_MAX_EVENT_SIZE : MAX_EVENT_SIZE;
-    Walk mysql = AllocationBudget.of(2 << 20, 64, file.length).check("walking the file",
-        () -> Walk.of(file, file.length, limit, MysqlTransactionBoundaries::new));
+    Walk mysql =
+        AllocationBudget.of(2 << 20, 64, file.length)
+            .check(
+                "walking the file",
+                () -> Walk.of(file, file.length, limit, MysqlTransactionBoundaries::new));
     Walk mariadb = Walk.of(file, file.length, limit, MariadbTransactionBoundaries::new);
     assertThat(mariadb.events).isEqualTo(mysql.events);
     for (Walk walk : List.of(mysql, mariadb)) {
@@ -104,7 +109,8 @@ class BinlogEventFuzzTest {
       this.tracker = trackers.apply(4);
     }
 
-    static Walk of(byte[] file, int length, int limit, LongFunction<TransactionBoundaries<?>> trackers) {
+    static Walk of(
+        byte[] file, int length, int limit, LongFunction<TransactionBoundaries<?>> trackers) {
       Walk walk = new Walk(trackers);
       BinlogFileParser parser;
       try {
@@ -120,14 +126,18 @@ class BinlogEventFuzzTest {
         try {
           event = parser.next();
         } catch (CorruptEventException e) {
-          assertThat(e.offset()).as("offset of %s", e.getMessage()).isEqualTo(parser.position())
+          assertThat(e.offset())
+              .as("offset of %s", e.getMessage())
+              .isEqualTo(parser.position())
               .isEqualTo(previousEnd);
           assertThat(e.reason()).isNotNull();
           walk.parserError = e;
           break;
         }
         assertThat((long) event.offset()).isEqualTo(previousEnd);
-        assertThat((long) event.length()).isEqualTo(event.header().eventSize()).isLessThanOrEqualTo(limit);
+        assertThat((long) event.length())
+            .isEqualTo(event.header().eventSize())
+            .isLessThanOrEqualTo(limit);
         assertThat(event.end()).isLessThanOrEqualTo(length);
         previousEnd = event.end();
         walk.events.add((long) event.offset());
@@ -136,7 +146,8 @@ class BinlogEventFuzzTest {
         typedView(event, format);
         walk.feed(event);
       }
-      assertThat(parser.position()).isEqualTo(walk.parserError == null ? length : (int) walk.parserError.offset());
+      assertThat(parser.position())
+          .isEqualTo(walk.parserError == null ? length : (int) walk.parserError.offset());
       return walk;
     }
 
@@ -193,12 +204,13 @@ class BinlogEventFuzzTest {
   }
 
   /**
-   * A replication stream as the relay reads it from a primary: packets of {@code 0x00} + one event, decoded
-   * one by one with {@link BinlogEventDecoder#decode} (whose length comes from the packet, not from the event).
-   * The input: u8 flags (bit 0 repairs each event's CRC32, bit 3 starts with CRC32 assumed, as after checksum
-   * negotiation), then packets, each {@code u16 length, payload}. Contract: each event decodes or is refused
-   * with {@link CorruptEventException}, its typed view parses or throws {@link ProtocolException}, and the
-   * decoder's format changes only at a FORMAT_DESCRIPTION event.
+   * A replication stream as the relay reads it from a primary: packets of {@code 0x00} + one event,
+   * decoded one by one with {@link BinlogEventDecoder#decode} (whose length comes from the packet,
+   * not from the event). The input: u8 flags (bit 0 repairs each event's CRC32, bit 3 starts with
+   * CRC32 assumed, as after checksum negotiation), then packets, each {@code u16 length, payload}.
+   * Contract: each event decodes or is refused with {@link CorruptEventException}, its typed view
+   * parses or throws {@link ProtocolException}, and the decoder's format changes only at a
+   * FORMAT_DESCRIPTION event.
    */
   @MethodSource
   @FuzzTest
@@ -208,8 +220,9 @@ class BinlogEventFuzzTest {
     }
     int flags = input[0] & 0xff;
     ChecksumAlgorithm initial = (flags & 8) != 0 ? ChecksumAlgorithm.CRC32 : ChecksumAlgorithm.OFF;
-    BinlogEventDecoder decoder = new BinlogEventDecoder(initial, (flags & SMALL_LIMIT) != 0 ? SMALL_MAX_EVENT_SIZE
-        : MAX_EVENT_SIZE);
+    BinlogEventDecoder decoder =
+        new BinlogEventDecoder(
+            initial, (flags & SMALL_LIMIT) != 0 ? SMALL_MAX_EVENT_SIZE : MAX_EVENT_SIZE);
     int at = 1;
     while (at + 2 <= input.length) {
       int n = Math.min((input[at] & 0xff) | (input[at + 1] & 0xff) << 8, input.length - at - 2);
@@ -218,14 +231,18 @@ class BinlogEventFuzzTest {
       if (packet.length == 0) {
         continue;
       }
-      if ((flags & FIX_CHECKSUMS) != 0 && packet.length >= 1 + EventHeader.SIZE + BinlogChecksum.SIZE) {
+      if ((flags & FIX_CHECKSUMS) != 0
+          && packet.length >= 1 + EventHeader.SIZE + BinlogChecksum.SIZE) {
         BinlogChecksum.patch(packet, 1, packet.length - 1);
       }
       FormatDescriptionEvent before = decoder.format();
       BinlogEvent event;
       try {
-        event = AllocationBudget.of(1 << 20, 16, packet.length).check("BinlogEventDecoder.decode",
-            () -> decoder.decode(packet, 1, packet.length - 1));
+        event =
+            AllocationBudget.of(1 << 20, 16, packet.length)
+                .check(
+                    "BinlogEventDecoder.decode",
+                    () -> decoder.decode(packet, 1, packet.length - 1));
       } catch (CorruptEventException refused) {
         assertThat(refused.offset()).isEqualTo(1);
         assertThat(decoder.format()).isSameAs(before);
@@ -244,18 +261,25 @@ class BinlogEventFuzzTest {
 
   // ---- shared ----
 
-  /** The typed view of {@code event}: parsed, or refused with a ProtocolException; bounded allocation. */
+  /**
+   * The typed view of {@code event}: parsed, or refused with a ProtocolException; bounded
+   * allocation.
+   */
   private static void typedView(BinlogEvent event, FormatDescriptionEvent format) {
     Object view;
     try {
-      view = AllocationBudget.of(1 << 20, 64, event.length()).check("typed view of " + event.header().typeName(),
-          () -> TypedViews.parse(event, format));
+      view =
+          AllocationBudget.of(1 << 20, 64, event.length())
+              .check(
+                  "typed view of " + event.header().typeName(),
+                  () -> TypedViews.parse(event, format));
     } catch (ProtocolException refused) {
       assertThat(refused.getMessage()).isNotBlank();
       return;
     }
     if (view instanceof TransactionPayloadEvent payload) {
-      assertThat(payload.payloadOffset() + payload.payloadSize()).isLessThanOrEqualTo(event.bodyEnd() - event.offset());
+      assertThat(payload.payloadOffset() + payload.payloadSize())
+          .isLessThanOrEqualTo(event.bodyEnd() - event.offset());
       assertThat(payload.payload(event)).hasSize((int) payload.payloadSize());
     }
     if (view instanceof GtidListEvent list) {

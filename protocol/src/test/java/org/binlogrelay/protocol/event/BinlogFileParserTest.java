@@ -7,10 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.NoSuchElementException;
+import org.binlogrelay.protocol.bytes.LittleEndian;
 import org.binlogrelay.protocol.event.CorruptEventException.Reason;
 import org.binlogrelay.protocol.event.SampleEvents.Sample;
 import org.junit.jupiter.api.Test;
@@ -28,7 +30,10 @@ class BinlogFileParserTest {
       }
       offsets.add((int) b.position());
       byte[] e = s.event();
-      b.add(e[EventHeader.TYPE_OFFSET] & 0xff, 0, Arrays.copyOfRange(e, EventHeader.SIZE, e.length - 4));
+      b.add(
+          e[EventHeader.TYPE_OFFSET] & 0xff,
+          0,
+          Arrays.copyOfRange(e, EventHeader.SIZE, e.length - 4));
     }
     return b.file();
   }
@@ -116,12 +121,16 @@ class BinlogFileParserTest {
     byte[] wrong = b.assemble(EventType.XID.code(), 0, new XidEvent(2).encodeBody(), true);
     byte[] file = b.file();
     EventHeader h = EventHeader.parse(wrong, 0);
-    byte[] patched = BinlogEvent.assemble(h.withLogPos(12345), Arrays.copyOfRange(wrong, 19, 27), true).toByteArray();
+    byte[] patched =
+        BinlogEvent.assemble(h.withLogPos(12345), Arrays.copyOfRange(wrong, 19, 27), true)
+            .toByteArray();
     byte[] all = Arrays.copyOf(file, file.length + patched.length);
     System.arraycopy(patched, 0, all, file.length, patched.length);
     BinlogFileParser parser = new BinlogFileParser(all, MAX);
-    parser.forEachRemaining(e -> { });
-    assertEquals(List.of(new LogPosMismatch(file.length, "XID", all.length, 12345)), parser.logPosMismatches());
+    parser.forEachRemaining(e -> {});
+    assertEquals(
+        List.of(new LogPosMismatch(file.length, "XID", all.length, 12345)),
+        parser.logPosMismatches());
     assertEquals(31, xid.length);
   }
 
@@ -130,7 +139,7 @@ class BinlogFileParserTest {
     byte[] file = EventBuilder.mysqlWithFde().file();
     byte[] huge = Arrays.copyOf(file, file.length + 19);
     huge[file.length + EventHeader.TYPE_OFFSET] = (byte) EventType.QUERY.code();
-    org.binlogrelay.protocol.bytes.LittleEndian.put32(huge, file.length + EventHeader.EVENT_SIZE_OFFSET, 0xfffffff0L);
+    LittleEndian.put32(huge, file.length + EventHeader.EVENT_SIZE_OFFSET, 0xfffffff0L);
     BinlogFileParser parser = new BinlogFileParser(huge, Integer.MAX_VALUE);
     parser.next();
     CorruptEventException e = assertThrows(CorruptEventException.class, parser::next);
@@ -146,31 +155,43 @@ class BinlogFileParserTest {
     bad[file.length + EventHeader.EVENT_SIZE_OFFSET] = 5;
     BinlogFileParser parser = new BinlogFileParser(bad, MAX);
     parser.next();
-    assertEquals(Reason.MALFORMED, assertThrows(CorruptEventException.class, parser::next).reason());
+    assertEquals(
+        Reason.MALFORMED, assertThrows(CorruptEventException.class, parser::next).reason());
   }
 
   @Test
   void magicAndFirstEventAreChecked() {
-    assertEquals(Reason.TRUNCATED, assertThrows(CorruptEventException.class,
-        () -> new BinlogFileParser(new byte[] {(byte) 0xfe, 'b'}, MAX)).reason());
-    CorruptEventException magic = assertThrows(CorruptEventException.class,
-        () -> new BinlogFileParser("GIF89a".getBytes(java.nio.charset.StandardCharsets.US_ASCII), MAX));
+    assertEquals(
+        Reason.TRUNCATED,
+        assertThrows(
+                CorruptEventException.class,
+                () -> new BinlogFileParser(new byte[] {(byte) 0xfe, 'b'}, MAX))
+            .reason());
+    CorruptEventException magic =
+        assertThrows(
+            CorruptEventException.class,
+            () -> new BinlogFileParser("GIF89a".getBytes(StandardCharsets.US_ASCII), MAX));
     assertEquals(Reason.MALFORMED, magic.reason());
     assertTrue(magic.getMessage().contains("not a binlog file"), magic.getMessage());
     assertFalse(new BinlogFileParser(BinlogFileParser.MAGIC, MAX).hasNext());
 
     EventBuilder b = EventBuilder.mysql();
     b.add(EventType.XID, new XidEvent(1).encodeBody());
-    CorruptEventException first = assertThrows(CorruptEventException.class, new BinlogFileParser(b.file(), MAX)::next);
-    assertTrue(first.getMessage().contains("must start with a FORMAT_DESCRIPTION"), first.getMessage());
+    CorruptEventException first =
+        assertThrows(CorruptEventException.class, new BinlogFileParser(b.file(), MAX)::next);
+    assertTrue(
+        first.getMessage().contains("must start with a FORMAT_DESCRIPTION"), first.getMessage());
   }
 
   @Test
   void fileWithoutChecksums() {
     EventBuilder b = EventBuilder.mariadb();
     b.addFormatDescription(ChecksumAlgorithm.OFF);
-    byte[] gtid = b.add(EventType.MARIADB_GTID, EventBodies.mariadbGtid(
-        new MariadbGtidEvent(3, 0, 1, 0x0c, 0, 0, 0, 0, new byte[0], 0, 0, 0)));
+    byte[] gtid =
+        b.add(
+            EventType.MARIADB_GTID,
+            EventBodies.mariadbGtid(
+                new MariadbGtidEvent(3, 0, 1, 0x0c, 0, 0, 0, 0, new byte[0], 0, 0, 0)));
     b.add(EventType.XID, new XidEvent(9).encodeBody());
     BinlogFileParser parser = new BinlogFileParser(b.file(), MAX);
     assertFalse(parser.next().hasChecksum());

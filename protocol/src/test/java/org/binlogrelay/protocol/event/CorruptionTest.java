@@ -14,7 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Truncation at every byte, every bit flipped: only {@link ProtocolException}s, never silent acceptance. */
+/**
+ * Truncation at every byte, every bit flipped: only {@link ProtocolException}s, never silent
+ * acceptance.
+ */
 class CorruptionTest {
 
   static List<Sample> samples() {
@@ -24,7 +27,9 @@ class CorruptionTest {
   @ParameterizedTest
   @MethodSource("samples")
   void sampleParsesWhole(Sample s) {
-    BinlogEvent e = new BinlogEventDecoder(ChecksumAlgorithm.CRC32, 1 << 20).decode(s.event(), 0, s.event().length);
+    BinlogEvent e =
+        new BinlogEventDecoder(ChecksumAlgorithm.CRC32, 1 << 20)
+            .decode(s.event(), 0, s.event().length);
     assertNotNull(TypedViews.parse(e, s.format()), s.name());
   }
 
@@ -35,16 +40,23 @@ class CorruptionTest {
       byte[] shorter = Arrays.copyOf(s.event(), cut);
       BinlogEventDecoder decoder = new BinlogEventDecoder(ChecksumAlgorithm.CRC32, 1 << 20);
       int n = cut;
-      CorruptEventException e = assertThrows(CorruptEventException.class, () -> decoder.decode(shorter, 0, n),
-          s + " cut at " + cut);
+      CorruptEventException e =
+          assertThrows(
+              CorruptEventException.class,
+              () -> decoder.decode(shorter, 0, n),
+              s + " cut at " + cut);
       assertEquals(0, e.offset());
-      assertThrows(ProtocolException.class, () -> BinlogEvent.wrap(shorter, 0, n, true), s + " cut at " + cut);
+      assertThrows(
+          ProtocolException.class,
+          () -> BinlogEvent.wrap(shorter, 0, n, true),
+          s + " cut at " + cut);
     }
   }
 
   /**
-   * The body cut at every length, header and checksum made consistent again: the typed view either parses
-   * (optional trailing fields) or throws a ProtocolException: never IndexOutOfBounds, NegativeArraySize or OOM.
+   * The body cut at every length, header and checksum made consistent again: the typed view either
+   * parses (optional trailing fields) or throws a ProtocolException: never IndexOutOfBounds,
+   * NegativeArraySize or OOM.
    */
   @ParameterizedTest
   @MethodSource("samples")
@@ -83,7 +95,9 @@ class CorruptionTest {
       byte[] flipped = event.clone();
       flipped[at] ^= (byte) mask;
       BinlogEventDecoder decoder = new BinlogEventDecoder(ChecksumAlgorithm.CRC32, 1 << 20);
-      assertThrows(CorruptEventException.class, () -> decoder.decode(flipped, 0, flipped.length),
+      assertThrows(
+          CorruptEventException.class,
+          () -> decoder.decode(flipped, 0, flipped.length),
           s + ": flip of bit " + (bit % 8) + " of byte " + at + " went unnoticed");
     }
   }
@@ -93,8 +107,10 @@ class CorruptionTest {
     byte[] off = RealEventBytes.MYSQL_FDE_CHECKSUM_OFF.clone();
     new BinlogEventDecoder(ChecksumAlgorithm.OFF, 1000).decode(off, 0, off.length);
     off[30] ^= 4;
-    CorruptEventException e = assertThrows(CorruptEventException.class,
-        () -> new BinlogEventDecoder(ChecksumAlgorithm.OFF, 1000).decode(off, 0, off.length));
+    CorruptEventException e =
+        assertThrows(
+            CorruptEventException.class,
+            () -> new BinlogEventDecoder(ChecksumAlgorithm.OFF, 1000).decode(off, 0, off.length));
     assertEquals(CorruptEventException.Reason.CHECKSUM_MISMATCH, e.reason());
     // A writer that leaves the room zero is accepted.
     Arrays.fill(off, off.length - 4, off.length, (byte) 0);
@@ -103,9 +119,13 @@ class CorruptionTest {
 
   @Test
   void serversThatPredateChecksumsAreRefusedByTheDecoder() {
-    byte[] old = EventBuilder.custom("5.5.62-log", new byte[27]).addFormatDescription(ChecksumAlgorithm.UNDEFINED);
-    CorruptEventException e = assertThrows(CorruptEventException.class,
-        () -> new BinlogEventDecoder(ChecksumAlgorithm.OFF, 1000).decode(old, 0, old.length));
+    byte[] old =
+        EventBuilder.custom("5.5.62-log", new byte[27])
+            .addFormatDescription(ChecksumAlgorithm.UNDEFINED);
+    CorruptEventException e =
+        assertThrows(
+            CorruptEventException.class,
+            () -> new BinlogEventDecoder(ChecksumAlgorithm.OFF, 1000).decode(old, 0, old.length));
     assertEquals(CorruptEventException.Reason.MALFORMED, e.reason());
     assertTrue(e.getMessage().contains("predates binlog checksums"), e.getMessage());
   }
@@ -126,12 +146,22 @@ class CorruptionTest {
   void corruptMessagesNameTheEventAndOffset() {
     byte[] event = RealEventBytes.MYSQL_GTID.clone();
     event[30] ^= 0x10;
-    CorruptEventException e = assertThrows(CorruptEventException.class,
-        () -> new BinlogEventDecoder(ChecksumAlgorithm.CRC32, 1000).decode(event, 0, event.length));
+    CorruptEventException e =
+        assertThrows(
+            CorruptEventException.class,
+            () ->
+                new BinlogEventDecoder(ChecksumAlgorithm.CRC32, 1000)
+                    .decode(event, 0, event.length));
     assertEquals(CorruptEventException.Reason.CHECKSUM_MISMATCH, e.reason());
-    assertTrue(e.getMessage().startsWith("GTID event at offset 0 (79 bytes): stored CRC32 0x"), e.getMessage());
-    CorruptEventException big = assertThrows(CorruptEventException.class,
-        () -> new BinlogEventDecoder(ChecksumAlgorithm.CRC32, 50).decode(RealEventBytes.MYSQL_GTID, 0, 79));
+    assertTrue(
+        e.getMessage().startsWith("GTID event at offset 0 (79 bytes): stored CRC32 0x"),
+        e.getMessage());
+    CorruptEventException big =
+        assertThrows(
+            CorruptEventException.class,
+            () ->
+                new BinlogEventDecoder(ChecksumAlgorithm.CRC32, 50)
+                    .decode(RealEventBytes.MYSQL_GTID, 0, 79));
     assertEquals(CorruptEventException.Reason.TOO_LARGE, big.reason());
   }
 }

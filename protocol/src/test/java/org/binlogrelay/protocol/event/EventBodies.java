@@ -7,12 +7,13 @@ import org.binlogrelay.protocol.bytes.ByteWriter;
 import org.binlogrelay.protocol.gtid.MariadbGtid;
 
 /**
- * Test side: encodes event bodies (everything after the common header, before the checksum) from the
- * typed views, in the layouts the servers write, so that every parser can be round-tripped.
+ * Test side: encodes event bodies (everything after the common header, before the checksum) from
+ * the typed views, in the layouts the servers write, so that every parser can be round-tripped.
  */
 final class EventBodies {
   /** MySQL 9.7's post-header table (types 1..42), as its FORMAT_DESCRIPTION writes it. */
   static final byte[] MYSQL_POST_HEADERS = postHeaders(RealEventBytes.MYSQL_FDE);
+
   /** MariaDB 10.11's post-header table (types 1..171). */
   static final byte[] MARIADB_POST_HEADERS = postHeaders(RealEventBytes.MARIADB_FDE);
 
@@ -22,12 +23,17 @@ final class EventBodies {
     return Arrays.copyOfRange(fde, 19 + 57, fde.length - 5);
   }
 
-  /** FORMAT_DESCRIPTION body up to and including the algorithm byte (the 4 checksum bytes are separate). */
-  static byte[] formatDescription(String version, long created, byte[] postHeaders, ChecksumAlgorithm alg) {
+  /**
+   * FORMAT_DESCRIPTION body up to and including the algorithm byte (the 4 checksum bytes are
+   * separate).
+   */
+  static byte[] formatDescription(
+      String version, long created, byte[] postHeaders, ChecksumAlgorithm alg) {
     byte[] v = new byte[50];
     byte[] text = version.getBytes(StandardCharsets.US_ASCII);
     System.arraycopy(text, 0, v, 0, text.length);
-    ByteWriter w = new ByteWriter().u16(4).bytes(v).u32(created).u8(EventHeader.SIZE).bytes(postHeaders);
+    ByteWriter w =
+        new ByteWriter().u16(4).bytes(v).u32(created).u8(EventHeader.SIZE).bytes(postHeaders);
     if (alg != ChecksumAlgorithm.UNDEFINED) {
       w.u8(alg.code());
     }
@@ -36,8 +42,13 @@ final class EventBodies {
 
   static byte[] query(QueryEvent q, int postHeaderLength) {
     byte[] db = q.database().getBytes(StandardCharsets.UTF_8);
-    ByteWriter w = new ByteWriter()
-        .u32(q.threadId()).u32(q.executionTime()).u8(db.length).u16(q.errorCode()).u16(q.statusVariables().length);
+    ByteWriter w =
+        new ByteWriter()
+            .u32(q.threadId())
+            .u32(q.executionTime())
+            .u8(db.length)
+            .u16(q.errorCode())
+            .u16(q.statusVariables().length);
     for (int i = QueryEvent.POST_HEADER_LENGTH; i < postHeaderLength; i++) {
       w.u8(0xee);
     }
@@ -45,19 +56,24 @@ final class EventBodies {
   }
 
   static QueryEvent queryEvent(String db, String sql) {
-    return new QueryEvent(7, 0, 0, new byte[] {0, 0, 0, 0, 0}, db, sql.getBytes(StandardCharsets.UTF_8));
+    return new QueryEvent(
+        7, 0, 0, new byte[] {0, 0, 0, 0, 0}, db, sql.getBytes(StandardCharsets.UTF_8));
   }
 
-  /** GTID / ANONYMOUS_GTID fixed layout, every optional part written (original values only when they differ). */
+  /**
+   * GTID / ANONYMOUS_GTID fixed layout, every optional part written (original values only when they
+   * differ).
+   */
   static byte[] gtid(GtidEvent g) {
-    ByteWriter w = new ByteWriter()
-        .u8(g.flags())
-        .u64be(g.sourceId().getMostSignificantBits())
-        .u64be(g.sourceId().getLeastSignificantBits())
-        .u64(g.gno())
-        .u8(GtidEvent.LOGICAL_CLOCK_TYPECODE)
-        .u64(g.lastCommitted())
-        .u64(g.sequenceNumber());
+    ByteWriter w =
+        new ByteWriter()
+            .u8(g.flags())
+            .u64be(g.sourceId().getMostSignificantBits())
+            .u64be(g.sourceId().getLeastSignificantBits())
+            .u64(g.gno())
+            .u8(GtidEvent.LOGICAL_CLOCK_TYPECODE)
+            .u64(g.lastCommitted())
+            .u64(g.sequenceNumber());
     boolean bothTs = g.originalCommitTimestamp() != g.immediateCommitTimestamp();
     w.uint(g.immediateCommitTimestamp() | (bothTs ? GtidEvent.COMMIT_TIMESTAMP_FLAG : 0), 7);
     if (bothTs) {
@@ -105,28 +121,56 @@ final class EventBodies {
     return serializedMessage(0, fields.toByteArray());
   }
 
-  /** Wraps message fields in the header: format version 1, total size, last non-ignorable field id. */
+  /**
+   * Wraps message fields in the header: format version 1, total size, last non-ignorable field id.
+   */
   static byte[] serializedMessage(long lastNonIgnorable, byte[] fields) {
-    int headerWithoutSize = SerializedWriter.size(TaggedGtidDecoder.FORMAT_VERSION) + SerializedWriter.size(lastNonIgnorable);
+    int headerWithoutSize =
+        SerializedWriter.size(TaggedGtidDecoder.FORMAT_VERSION)
+            + SerializedWriter.size(lastNonIgnorable);
     int total = headerWithoutSize + fields.length + 1;
     while (headerWithoutSize + fields.length + SerializedWriter.size(total) != total) {
       total = headerWithoutSize + fields.length + SerializedWriter.size(total);
     }
-    return new SerializedWriter().unsigned(TaggedGtidDecoder.FORMAT_VERSION).unsigned(total)
-        .unsigned(lastNonIgnorable).raw(fields).toByteArray();
+    return new SerializedWriter()
+        .unsigned(TaggedGtidDecoder.FORMAT_VERSION)
+        .unsigned(total)
+        .unsigned(lastNonIgnorable)
+        .raw(fields)
+        .toByteArray();
   }
 
   static GtidEvent gtidEvent(EventType type, UUID uuid, String tag, long gno) {
-    return new GtidEvent(type, 0, uuid, tag, gno, 41, 42, 1_795_319_847_879_723L, 1_795_319_847_000_001L, 284,
-        90704, 80400, 0);
+    return new GtidEvent(
+        type,
+        0,
+        uuid,
+        tag,
+        gno,
+        41,
+        42,
+        1_795_319_847_879_723L,
+        1_795_319_847_000_001L,
+        284,
+        90704,
+        80400,
+        0);
   }
 
   static byte[] xaPrepare(XaPrepareEvent x) {
-    return new ByteWriter().u8(x.onePhase() ? 1 : 0).u32(x.formatId() & 0xffffffffL).u32(x.gtridLength())
-        .u32(x.bqualLength()).bytes(x.data()).toByteArray();
+    return new ByteWriter()
+        .u8(x.onePhase() ? 1 : 0)
+        .u32(x.formatId() & 0xffffffffL)
+        .u32(x.gtridLength())
+        .u32(x.bqualLength())
+        .bytes(x.data())
+        .toByteArray();
   }
 
-  /** TRANSACTION_PAYLOAD in MySQL's field order: compression type, uncompressed size, payload size, end. */
+  /**
+   * TRANSACTION_PAYLOAD in MySQL's field order: compression type, uncompressed size, payload size,
+   * end.
+   */
   static byte[] transactionPayload(int compression, long uncompressedSize, byte[] payload) {
     ByteWriter w = new ByteWriter();
     field(w, TransactionPayloadEvent.COMPRESSION_TYPE_FIELD, compression);
@@ -148,14 +192,18 @@ final class EventBodies {
       w.u64(g.commitId());
     }
     if (g.hasFlag(MariadbGtidEvent.FL_PREPARED_XA) || g.hasFlag(MariadbGtidEvent.FL_COMPLETED_XA)) {
-      w.u32(g.xaFormatId() & 0xffffffffL).u8(g.gtridLength()).u8(g.bqualLength()).bytes(g.xidData());
+      w.u32(g.xaFormatId() & 0xffffffffL)
+          .u8(g.gtridLength())
+          .u8(g.bqualLength())
+          .bytes(g.xidData());
     }
     if (g.flagsExtra() != 0) {
       w.u8(g.flagsExtra());
       if ((g.flagsExtra() & MariadbGtidEvent.FL_EXTRA_MULTI_ENGINE) != 0) {
         w.u8(g.extraEngines());
       }
-      if ((g.flagsExtra() & (MariadbGtidEvent.FL_COMMIT_ALTER | MariadbGtidEvent.FL_ROLLBACK_ALTER)) != 0) {
+      if ((g.flagsExtra() & (MariadbGtidEvent.FL_COMMIT_ALTER | MariadbGtidEvent.FL_ROLLBACK_ALTER))
+          != 0) {
         w.u64(g.startAlterSeqNo());
       }
     }

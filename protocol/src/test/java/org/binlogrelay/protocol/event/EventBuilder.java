@@ -2,13 +2,15 @@ package org.binlogrelay.protocol.event;
 
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * Test side: makes synthetic binlog events and files with correct sizes, log positions and CRC32s (in the
- * spirit of Vitess' {@code binlog_event_make.go}). Each {@code add*} call appends one event at the current
- * position, with log_pos set to its end, and returns its bytes; {@link #file()} returns the magic number
- * and every event so far. Bodies come from {@link EventBodies}. Not thread-safe.
+ * Test side: makes synthetic binlog events and files with correct sizes, log positions and CRC32s
+ * (in the spirit of Vitess' {@code binlog_event_make.go}). Each {@code add*} call appends one event
+ * at the current position, with log_pos set to its end, and returns its bytes; {@link #file()}
+ * returns the magic number and every event so far. Bodies come from {@link EventBodies}. Not
+ * thread-safe.
  */
 final class EventBuilder {
   static final String MYSQL_VERSION = "9.7.4";
@@ -34,7 +36,9 @@ final class EventBuilder {
     return new EventBuilder(MYSQL_VERSION, EventBodies.MYSQL_POST_HEADERS);
   }
 
-  /** A builder whose FORMAT_DESCRIPTION carries {@code postHeaders} (to test non-default layouts). */
+  /**
+   * A builder whose FORMAT_DESCRIPTION carries {@code postHeaders} (to test non-default layouts).
+   */
   static EventBuilder custom(String version, byte[] postHeaders) {
     return new EventBuilder(version, postHeaders.clone());
   }
@@ -82,24 +86,28 @@ final class EventBuilder {
 
   /**
    * Appends a FORMAT_DESCRIPTION. With CRC32 the event carries a checksum; with OFF it carries the
-   * algorithm byte and 4 bytes of room holding a CRC32 anyway (as MySQL writes); later events follow suit.
+   * algorithm byte and 4 bytes of room holding a CRC32 anyway (as MySQL writes); later events
+   * follow suit.
    */
   byte[] addFormatDescription(ChecksumAlgorithm alg) {
     byte[] body = EventBodies.formatDescription(version, 0, postHeaders, alg);
     byte[] event;
     if (alg == ChecksumAlgorithm.OFF) {
-      byte[] withRoom = java.util.Arrays.copyOf(body, body.length + BinlogChecksum.SIZE);
+      byte[] withRoom = Arrays.copyOf(body, body.length + BinlogChecksum.SIZE);
       event = assemble(EventType.FORMAT_DESCRIPTION.code(), 0, withRoom, false);
       BinlogChecksum.patch(event, 0, event.length);
     } else {
-      event = assemble(EventType.FORMAT_DESCRIPTION.code(), 0, body, alg == ChecksumAlgorithm.CRC32);
+      event =
+          assemble(EventType.FORMAT_DESCRIPTION.code(), 0, body, alg == ChecksumAlgorithm.CRC32);
     }
     checksum = alg == ChecksumAlgorithm.CRC32;
     format = FormatDescriptionEvent.parse(event, 0, event.length);
     return append(event);
   }
 
-  /** Appends an event of {@code typeCode} with {@code body}, checksummed as the current format says. */
+  /**
+   * Appends an event of {@code typeCode} with {@code body}, checksummed as the current format says.
+   */
   byte[] add(int typeCode, int flags, byte[] body) {
     return append(assemble(typeCode, flags, body, checksum));
   }
@@ -111,7 +119,8 @@ final class EventBuilder {
   /** Builds an event at the current position without appending it. */
   byte[] assemble(int typeCode, int flags, byte[] body, boolean withChecksum) {
     int size = EventHeader.SIZE + body.length + (withChecksum ? BinlogChecksum.SIZE : 0);
-    EventHeader header = new EventHeader(timestamp, typeCode, serverId, size, position() + size, flags);
+    EventHeader header =
+        new EventHeader(timestamp, typeCode, serverId, size, position() + size, flags);
     return BinlogEvent.assemble(header, body, withChecksum).toByteArray();
   }
 

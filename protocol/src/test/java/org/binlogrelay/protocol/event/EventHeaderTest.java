@@ -30,7 +30,8 @@ class EventHeaderTest {
 
   @Test
   void unsignedFieldsRoundTripAtTheirMaximum() {
-    EventHeader h = new EventHeader(0xffffffffL, 255, 0xffffffffL, 0xffffffffL, 0xffffffffL, 0xffff);
+    EventHeader h =
+        new EventHeader(0xffffffffL, 255, 0xffffffffL, 0xffffffffL, 0xffffffffL, 0xffff);
     byte[] buf = new byte[25];
     h.encodeTo(buf, 3);
     assertEquals(h, EventHeader.parse(buf, 3));
@@ -44,7 +45,8 @@ class EventHeaderTest {
     assertThrows(IllegalArgumentException.class, () -> new EventHeader(0, 256, 0, 0, 0, 0));
     assertThrows(IllegalArgumentException.class, () -> new EventHeader(0, 0, 0, 1L << 32, 0, 0));
     assertThrows(IllegalArgumentException.class, () -> new EventHeader(0, 0, 0, 0, 0, 0x10000));
-    ProtocolException e = assertThrows(ProtocolException.class, () -> EventHeader.parse(new byte[30], 12));
+    ProtocolException e =
+        assertThrows(ProtocolException.class, () -> EventHeader.parse(new byte[30], 12));
     assertTrue(e.getMessage().contains("offset 12"), e.getMessage());
   }
 
@@ -85,7 +87,8 @@ class EventHeaderTest {
     EventHeader positioned = new EventHeader(1, EventType.XID.code(), 1, 31, 1367, 0);
     assertTrue(positioned.positionFits(1367, false));
     assertFalse(positioned.positionFits(1336, true));
-    assertTrue(new EventHeader(1, 19, 1, 31, 10, 0).positionFits((1L << 32) + 10, false), "modulo 2^32");
+    assertTrue(
+        new EventHeader(1, 19, 1, 31, 10, 0).positionFits((1L << 32) + 10, false), "modulo 2^32");
 
     EventHeader unpositioned = new EventHeader(1, EventType.TABLE_MAP.code(), 1, 60, 0, 0);
     assertTrue(unpositioned.unpositioned());
@@ -94,8 +97,10 @@ class EventHeaderTest {
 
     EventHeader artificial = unpositioned.withFlags(EventHeader.LOG_EVENT_ARTIFICIAL_F);
     assertFalse(artificial.unpositioned());
-    assertFalse(artificial.positionFits(1100, true), "an artificial event is never one of the file");
-    assertEquals(artificial.positionFits(1100, true),
+    assertFalse(
+        artificial.positionFits(1100, true), "an artificial event is never one of the file");
+    assertEquals(
+        artificial.positionFits(1100, true),
         EventHeader.positionFits(artificial.logPos(), artificial.flags(), 1100, true));
   }
 }

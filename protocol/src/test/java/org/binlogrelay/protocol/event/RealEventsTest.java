@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 /** The parsers against events captured from MySQL 9.7.4 and MariaDB 10.11.19. */
 class RealEventsTest {
   private static final UUID SOURCE = UUID.fromString("c4c2fd67-e628-11f1-a520-02fc00000001");
-  private static final FormatDescriptionEvent MYSQL = FormatDescriptionEvent.parse(MYSQL_FDE, 0, MYSQL_FDE.length);
+  private static final FormatDescriptionEvent MYSQL =
+      FormatDescriptionEvent.parse(MYSQL_FDE, 0, MYSQL_FDE.length);
   private static final FormatDescriptionEvent MARIADB =
       FormatDescriptionEvent.parse(MARIADB_FDE, 0, MARIADB_FDE.length);
 
@@ -36,7 +37,10 @@ class RealEventsTest {
     assertEquals(13, MYSQL.postHeaderLength(EventType.QUERY, -1));
     assertEquals(42, MYSQL.postHeaderLength(EventType.GTID, -1));
     assertEquals(0, MYSQL.postHeaderLength(EventType.GTID_TAGGED, -1));
-    assertEquals(40, MYSQL.postHeaderLength(EventType.TRANSACTION_PAYLOAD, -1), "MySQL's table has 40, by mistake");
+    assertEquals(
+        40,
+        MYSQL.postHeaderLength(EventType.TRANSACTION_PAYLOAD, -1),
+        "MySQL's table has 40, by mistake");
     assertEquals(-1, MYSQL.postHeaderLength(EventType.MARIADB_GTID, -1));
     assertFalse(MYSQL.isMariadb());
     crc(MYSQL_FDE);
@@ -53,7 +57,8 @@ class RealEventsTest {
 
   @Test
   void formatDescriptionWithChecksumOff() {
-    FormatDescriptionEvent off = FormatDescriptionEvent.parse(MYSQL_FDE_CHECKSUM_OFF, 0, MYSQL_FDE_CHECKSUM_OFF.length);
+    FormatDescriptionEvent off =
+        FormatDescriptionEvent.parse(MYSQL_FDE_CHECKSUM_OFF, 0, MYSQL_FDE_CHECKSUM_OFF.length);
     assertEquals(ChecksumAlgorithm.OFF, off.checksumAlgorithm());
     assertEquals(42, off.eventTypeCount(), "the 4 bytes of room are not post-header lengths");
     assertFalse(off.eventsHaveChecksum());
@@ -187,7 +192,9 @@ class RealEventsTest {
     assertEquals(new RotateEvent(4, "binlog.000004"), RotateEvent.parse(fake));
     assertEquals(new RotateEvent(4, "mb.000004"), RotateEvent.parse(crc(MARIADB_FAKE_ROTATE)));
 
-    assertEquals(new HeartbeatEvent("binlog.000004", 524), HeartbeatEvent.parse(crc(MYSQL_HEARTBEAT), MYSQL));
+    assertEquals(
+        new HeartbeatEvent("binlog.000004", 524),
+        HeartbeatEvent.parse(crc(MYSQL_HEARTBEAT), MYSQL));
     assertEquals("mb.000004", HeartbeatEvent.parse(crc(MARIADB_HEARTBEAT), MARIADB).logFile());
     HeartbeatV2Event v2 = HeartbeatV2Event.parse(crc(MYSQL_HEARTBEAT_V2), MYSQL);
     assertEquals(new HeartbeatV2Event("binlog.000004", 524), v2);
@@ -195,14 +202,20 @@ class RealEventsTest {
 
   @Test
   void heartbeatEncodersMatchTheServer() {
-    assertArrayEquals(java.util.Arrays.copyOfRange(MYSQL_HEARTBEAT_V2, 19, MYSQL_HEARTBEAT_V2.length - 4),
+    assertArrayEquals(
+        java.util.Arrays.copyOfRange(MYSQL_HEARTBEAT_V2, 19, MYSQL_HEARTBEAT_V2.length - 4),
         new HeartbeatV2Event("binlog.000004", 524).encodeBody());
     BinlogEvent real = BinlogEvent.wrap(MYSQL_HEARTBEAT, true);
-    BinlogEvent made = BinlogEvent.assemble(real.header(), new HeartbeatEvent("binlog.000004", 524).encodeBody(), true);
+    BinlogEvent made =
+        BinlogEvent.assemble(
+            real.header(), new HeartbeatEvent("binlog.000004", 524).encodeBody(), true);
     assertArrayEquals(MYSQL_HEARTBEAT, made.toByteArray());
     BinlogEvent rotate = BinlogEvent.wrap(MYSQL_FAKE_ROTATE, true);
-    assertArrayEquals(MYSQL_FAKE_ROTATE,
-        BinlogEvent.assemble(rotate.header(), new RotateEvent(4, "binlog.000004").encodeBody(), true).toByteArray());
+    assertArrayEquals(
+        MYSQL_FAKE_ROTATE,
+        BinlogEvent.assemble(
+                rotate.header(), new RotateEvent(4, "binlog.000004").encodeBody(), true)
+            .toByteArray());
   }
 
   @Test
@@ -238,16 +251,27 @@ class RealEventsTest {
     assertEquals(0, list.flags());
     assertEquals(List.of(new MariadbGtid(7, 1, 1), new MariadbGtid(0, 1, 10)), list.gtids());
     assertEquals("0-1-10,7-1-1", list.gtidSet().toPositionString());
-    assertEquals("mb.000001", BinlogCheckpointEvent.parse(crc(MARIADB_BINLOG_CHECKPOINT), MARIADB).fileName());
-    assertEquals("insert into d1.t values (8,'annot')",
+    assertEquals(
+        "mb.000001",
+        BinlogCheckpointEvent.parse(crc(MARIADB_BINLOG_CHECKPOINT), MARIADB).fileName());
+    assertEquals(
+        "insert into d1.t values (8,'annot')",
         AnnotateRowsEvent.parse(crc(MARIADB_ANNOTATE_ROWS), MARIADB).query());
   }
 
   @Test
   void streamOfRealEventsThroughTheDecoder() {
     BinlogEventDecoder decoder = new BinlogEventDecoder(ChecksumAlgorithm.CRC32, 1 << 20);
-    for (byte[] event : List.of(MYSQL_FAKE_ROTATE, MYSQL_DUMP_FDE, MYSQL_PREVIOUS_GTIDS, MYSQL_GTID, MYSQL_QUERY_BEGIN,
-        MYSQL_XID, MYSQL_HEARTBEAT, MYSQL_HEARTBEAT_V2)) {
+    for (byte[] event :
+        List.of(
+            MYSQL_FAKE_ROTATE,
+            MYSQL_DUMP_FDE,
+            MYSQL_PREVIOUS_GTIDS,
+            MYSQL_GTID,
+            MYSQL_QUERY_BEGIN,
+            MYSQL_XID,
+            MYSQL_HEARTBEAT,
+            MYSQL_HEARTBEAT_V2)) {
       BinlogEvent e = decoder.decode(event, 0, event.length);
       assertTrue(e.hasChecksum());
     }

@@ -3,7 +3,10 @@ package org.binlogrelay.protocol.event;
 import java.nio.charset.StandardCharsets;
 import org.binlogrelay.protocol.bytes.ByteWriter;
 
-/** Test side: writes {@code mysql::serialization} variable-length integers, the twin of {@link SerializedReader}. */
+/**
+ * Test side: writes {@code mysql::serialization} variable-length integers, the twin of {@link
+ * SerializedReader}.
+ */
 final class SerializedWriter {
   private final ByteWriter out = new ByteWriter();
 

@@ -1,6 +1,8 @@
 package org.binlogrelay.protocol.event;
 
-/** Test side: parses an event with the typed view for its type; {@code null} for types kept opaque. */
+/**
+ * Test side: parses an event with the typed view for its type; {@code null} for types kept opaque.
+ */
 final class TypedViews {
   private TypedViews() {}
 

@@ -7,6 +7,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
 import java.util.stream.Stream;
@@ -24,20 +25,26 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Fuzz targets for both GTID flavours' parsers (docs/fuzzing.md): MySQL's text and binary sets (tagged GTIDs
- * included), MariaDB's text states and GTID_LIST bodies. Each asserts the parser's contract: bad input is
- * refused with the documented exception only (IllegalArgumentException for text, ProtocolException for
- * bytes) and a message of bounded size; allocation stays proportional to the input whatever a count field
- * claims; and what parses round-trips: {@code parse(toString(s)) == s}, {@code decode(encode(s)) == s}, text and
- * binary agree, and the set operations obey their algebra. Seeds are the sets the real servers reported and
- * wrote in the fixtures (docs/fixtures.md).
+ * Fuzz targets for both GTID flavours' parsers (docs/fuzzing.md): MySQL's text and binary sets
+ * (tagged GTIDs included), MariaDB's text states and GTID_LIST bodies. Each asserts the parser's
+ * contract: bad input is refused with the documented exception only (IllegalArgumentException for
+ * text, ProtocolException for bytes) and a message of bounded size; allocation stays proportional
+ * to the input whatever a count field claims; and what parses round-trips: {@code
+ * parse(toString(s)) == s}, {@code decode(encode(s)) == s}, text and binary agree, and the set
+ * operations obey their algebra. Seeds are the sets the real servers reported and wrote in the
+ * fixtures (docs/fixtures.md).
  */
 class GtidFuzzTest {
-  /** Far above what any input here needs, far below what a length field could make a parser allocate. */
+  /**
+   * Far above what any input here needs, far below what a length field could make a parser
+   * allocate.
+   */
   private static final long FIXED_BUDGET = 1 << 20;
+
   private static final int MAX_MESSAGE = 1024;
 
-  private static final FormatDescriptionEvent MARIADB_FORMAT = firstEventFormat(FixtureBinlogs.MARIADB);
+  private static final FormatDescriptionEvent MARIADB_FORMAT =
+      firstEventFormat(FixtureBinlogs.MARIADB);
 
   // ---- MySQL text ----
 
@@ -48,15 +55,16 @@ class GtidFuzzTest {
         seeds.add(FixtureBinlogs.expected(FixtureBinlogs.MYSQL).getProperty(key));
       }
     }
-    seeds.add("3E11FA47-71CA-11E1-9E33-C80AA9429562:1-5:11:Tag_1:7-9 , {3b1e7c52-0000-4000-8000-00000000f001}:3"
-        + "|3e11fa4771ca11e19e33c80aa9429562:4-12:tag_1:1-8");
+    seeds.add(
+        "3E11FA47-71CA-11E1-9E33-C80AA9429562:1-5:11:Tag_1:7-9 , {3b1e7c52-0000-4000-8000-00000000f001}:3"
+            + "|3e11fa4771ca11e19e33c80aa9429562:4-12:tag_1:1-8");
     return seeds.stream().sorted().map(s -> arguments((Object) s.getBytes(StandardCharsets.UTF_8)));
   }
 
   /**
-   * {@code A|B} (or just {@code A}): each side is parsed as a set; a parsed set must print as MySQL prints it
-   * and parse back to itself, encode and decode to itself, and two sets must obey union, intersection and
-   * subtraction.
+   * {@code A|B} (or just {@code A}): each side is parsed as a set; a parsed set must print as MySQL
+   * prints it and parse back to itself, encode and decode to itself, and two sets must obey union,
+   * intersection and subtraction.
    */
   @MethodSource
   @FuzzTest
@@ -79,8 +87,8 @@ class GtidFuzzTest {
 
   private static MysqlGtidSet parseMysql(String text, int inputLength) {
     try {
-      return AllocationBudget.of(FIXED_BUDGET, 256, inputLength).check("MysqlGtidSet.parse",
-          () -> MysqlGtidSet.parse(text));
+      return AllocationBudget.of(FIXED_BUDGET, 256, inputLength)
+          .check("MysqlGtidSet.parse", () -> MysqlGtidSet.parse(text));
     } catch (IllegalArgumentException refused) {
       assertBoundedMessage(refused);
       return null;
@@ -126,13 +134,16 @@ class GtidFuzzTest {
     MysqlGtidSet both = a.intersection(b);
     MysqlGtidSet onlyA = a.subtract(b);
     assertThat(union.containsAll(a) && union.containsAll(b)).as("union contains both").isTrue();
-    assertThat(a.containsAll(both) && b.containsAll(both)).as("both contain the intersection").isTrue();
+    assertThat(a.containsAll(both) && b.containsAll(both))
+        .as("both contain the intersection")
+        .isTrue();
     assertThat(onlyA.intersection(b).isEmpty()).as("(a - b) and b are disjoint").isTrue();
     assertThat(onlyA.union(both)).as("(a - b) + (a & b) == a").isEqualTo(a);
     assertThat(union.subtract(b)).as("(a + b) - b == a - b").isEqualTo(onlyA);
     assertThat(b.union(a)).as("union commutes").isEqualTo(union);
     assertThat(b.intersection(a)).as("intersection commutes").isEqualTo(both);
-    assertThat(union.size().add(both.size())).as("|a + b| + |a & b| == |a| + |b|")
+    assertThat(union.size().add(both.size()))
+        .as("|a + b| + |a & b| == |a| + |b|")
         .isEqualTo(a.size().add(b.size()));
     assertThat(a.containsAll(b)).isEqualTo(b.subtract(a).isEmpty());
     MysqlGtidSet inPlace = a.copy();
@@ -152,21 +163,24 @@ class GtidFuzzTest {
     for (String name : FixtureBinlogs.fileNames(FixtureBinlogs.MYSQL)) {
       for (byte[] event : FixtureBinlogs.events(FixtureBinlogs.bytes(FixtureBinlogs.MYSQL, name))) {
         if ((event[EventHeader.TYPE_OFFSET] & 0xff) == EventType.PREVIOUS_GTIDS.code()) {
-          seeds.add(java.util.Arrays.copyOfRange(event, EventHeader.SIZE, event.length - 4));
+          seeds.add(Arrays.copyOfRange(event, EventHeader.SIZE, event.length - 4));
         }
       }
     }
-    mysqlText().forEach(a -> {
-      String text = new String((byte[]) a.get()[0], StandardCharsets.UTF_8);
-      seeds.add(MysqlGtidSet.parse(text.split("\\|")[0]).encode());
-    });
+    mysqlText()
+        .forEach(
+            a -> {
+              String text = new String((byte[]) a.get()[0], StandardCharsets.UTF_8);
+              seeds.add(MysqlGtidSet.parse(text.split("\\|")[0]).encode());
+            });
     return seeds.stream().map(s -> arguments((Object) s));
   }
 
   /**
-   * The binary form of PREVIOUS_GTIDS and COM_BINLOG_DUMP_GTID: refused with ProtocolException or decoded
-   * within the bytes given, with allocation bounded by the input whatever the entry and interval counts
-   * claim; a decoded set encodes and decodes to itself and prints as text that parses to itself.
+   * The binary form of PREVIOUS_GTIDS and COM_BINLOG_DUMP_GTID: refused with ProtocolException or
+   * decoded within the bytes given, with allocation bounded by the input whatever the entry and
+   * interval counts claim; a decoded set encodes and decodes to itself and prints as text that
+   * parses to itself.
    */
   @MethodSource
   @FuzzTest
@@ -174,10 +188,14 @@ class GtidFuzzTest {
     ByteReader in = new ByteReader(input);
     MysqlGtidSet set;
     try {
-      set = AllocationBudget.of(FIXED_BUDGET, 64, input.length).check("MysqlGtidSet.decode", () -> {
-        in.position(0);
-        return MysqlGtidSet.decode(in);
-      });
+      set =
+          AllocationBudget.of(FIXED_BUDGET, 64, input.length)
+              .check(
+                  "MysqlGtidSet.decode",
+                  () -> {
+                    in.position(0);
+                    return MysqlGtidSet.decode(in);
+                  });
     } catch (ProtocolException refused) {
       assertBoundedMessage(refused);
       return;
@@ -201,9 +219,9 @@ class GtidFuzzTest {
   }
 
   /**
-   * {@code @@gtid_binlog_state} / {@code @@gtid_binlog_pos} text: refused with IllegalArgumentException or
-   * parsed to a state that prints and parses back to itself, whose position text parses as a position, and
-   * which has reached every GTID it lists.
+   * {@code @@gtid_binlog_state} / {@code @@gtid_binlog_pos} text: refused with
+   * IllegalArgumentException or parsed to a state that prints and parses back to itself, whose
+   * position text parses as a position, and which has reached every GTID it lists.
    */
   @MethodSource
   @FuzzTest
@@ -211,8 +229,9 @@ class GtidFuzzTest {
     String text = new String(input, StandardCharsets.UTF_8);
     MariadbGtidSet set;
     try {
-      set = AllocationBudget.of(FIXED_BUDGET, 256, input.length).check("MariadbGtidSet.parse",
-          () -> MariadbGtidSet.parse(text));
+      set =
+          AllocationBudget.of(FIXED_BUDGET, 256, input.length)
+              .check("MariadbGtidSet.parse", () -> MariadbGtidSet.parse(text));
     } catch (IllegalArgumentException refused) {
       assertBoundedMessage(refused);
       set = null;
@@ -252,9 +271,10 @@ class GtidFuzzTest {
   static Stream<Arguments> mariadbGtidList() {
     List<byte[]> seeds = new ArrayList<>();
     for (String name : FixtureBinlogs.fileNames(FixtureBinlogs.MARIADB)) {
-      for (byte[] event : FixtureBinlogs.events(FixtureBinlogs.bytes(FixtureBinlogs.MARIADB, name))) {
+      for (byte[] event :
+          FixtureBinlogs.events(FixtureBinlogs.bytes(FixtureBinlogs.MARIADB, name))) {
         if ((event[EventHeader.TYPE_OFFSET] & 0xff) == EventType.GTID_LIST.code()) {
-          seeds.add(java.util.Arrays.copyOfRange(event, EventHeader.SIZE, event.length - 4));
+          seeds.add(Arrays.copyOfRange(event, EventHeader.SIZE, event.length - 4));
         }
       }
     }
@@ -262,18 +282,22 @@ class GtidFuzzTest {
   }
 
   /**
-   * A GTID_LIST body (the bytes between the common header and the CRC32): refused with ProtocolException, or
-   * parsed within the body whatever its 28-bit count claims; the entries, written back as a body, parse to the
-   * same list, and the state they make prints and parses back to itself.
+   * A GTID_LIST body (the bytes between the common header and the CRC32): refused with
+   * ProtocolException, or parsed within the body whatever its 28-bit count claims; the entries,
+   * written back as a body, parse to the same list, and the state they make prints and parses back
+   * to itself.
    */
   @MethodSource
   @FuzzTest
   void mariadbGtidList(byte[] body) {
-    BinlogEvent event = BinlogEvent.assemble(new EventHeader(0, EventType.GTID_LIST.code(), 1, 0, 0, 0), body, true);
+    BinlogEvent event =
+        BinlogEvent.assemble(
+            new EventHeader(0, EventType.GTID_LIST.code(), 1, 0, 0, 0), body, true);
     GtidListEvent list;
     try {
-      list = AllocationBudget.of(FIXED_BUDGET, 64, body.length).check("GtidListEvent.parse",
-          () -> GtidListEvent.parse(event, MARIADB_FORMAT));
+      list =
+          AllocationBudget.of(FIXED_BUDGET, 64, body.length)
+              .check("GtidListEvent.parse", () -> GtidListEvent.parse(event, MARIADB_FORMAT));
     } catch (ProtocolException refused) {
       assertBoundedMessage(refused);
       return;
@@ -293,7 +317,8 @@ class GtidFuzzTest {
 
   private static void assertBoundedMessage(RuntimeException e) {
     assertThat(e.getMessage()).isNotBlank();
-    assertThat(e.getMessage().length()).as("message size of %s", e.getClass().getSimpleName())
+    assertThat(e.getMessage().length())
+        .as("message size of %s", e.getClass().getSimpleName())
         .isLessThanOrEqualTo(MAX_MESSAGE);
   }
 

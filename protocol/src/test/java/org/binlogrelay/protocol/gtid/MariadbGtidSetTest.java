@@ -14,7 +14,14 @@ import org.junit.jupiter.api.Test;
 class MariadbGtidSetTest {
   private static final List<MariadbGtid> LOGGED =
       List.of(
-          g(0, 1, 1), g(0, 1, 2), g(5, 7, 1), g(2, 3, 1), g(5, 2, 2), g(10, 1, 1), g(5, 9, 3), g(5, 7, 4),
+          g(0, 1, 1),
+          g(0, 1, 2),
+          g(5, 7, 1),
+          g(2, 3, 1),
+          g(5, 2, 2),
+          g(10, 1, 1),
+          g(5, 9, 3),
+          g(5, 7, 4),
           g(1, 4294967295L, -1L));
 
   /** {@code SELECT @@gtid_binlog_pos}. */
@@ -48,7 +55,9 @@ class MariadbGtidSetTest {
     assertThat(MariadbGtidSet.parse(BINLOG_STATE)).isEqualTo(state);
     assertThat(MariadbGtidSet.parse(GTID_LIST_EVENT)).isEqualTo(state);
     assertThat(state.gtids()).hasSize(7).endsWith(g(10, 1, 1));
-    assertThat(state.positions()).extracting(MariadbGtid::domainId).containsExactly(0L, 1L, 2L, 5L, 10L);
+    assertThat(state.positions())
+        .extracting(MariadbGtid::domainId)
+        .containsExactly(0L, 1L, 2L, 5L, 10L);
     assertThat(state.newest(5)).contains(g(5, 7, 4));
     assertThat(state.newest(6)).isEmpty();
   }
@@ -105,10 +114,12 @@ class MariadbGtidSetTest {
 
   @Test
   void parseAcceptsWhitespaceAndEmptyText() {
-    assertThat(MariadbGtidSet.parse(" 0-1-2 ,\n 1-2-3 ").toPositionString()).isEqualTo("0-1-2,1-2-3");
+    assertThat(MariadbGtidSet.parse(" 0-1-2 ,\n 1-2-3 ").toPositionString())
+        .isEqualTo("0-1-2,1-2-3");
     assertThat(MariadbGtidSet.parse("").isEmpty()).isTrue();
     assertThat(MariadbGtidSet.parse("  \n").isEmpty()).isTrue();
-    assertThat(MariadbGtidSet.parse("10-1-2,2-2-3,0-1-1").toPositionString()).isEqualTo("0-1-1,2-2-3,10-1-2");
+    assertThat(MariadbGtidSet.parse("10-1-2,2-2-3,0-1-1").toPositionString())
+        .isEqualTo("0-1-1,2-2-3,10-1-2");
   }
 
   @Test
@@ -117,9 +128,12 @@ class MariadbGtidSetTest {
     assertThatThrownBy(() -> MariadbGtidSet.parse("0-1-2,"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("empty entry between commas");
-    assertThatThrownBy(() -> MariadbGtidSet.parse("0-1-2,,1-1-1")).hasMessageContaining("empty entry");
-    assertThatThrownBy(() -> MariadbGtidSet.parse("0-1")).hasMessageContaining("expected domain-server-seq");
-    assertThatThrownBy(() -> MariadbGtidSet.parse(null)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> MariadbGtidSet.parse("0-1-2,,1-1-1"))
+        .hasMessageContaining("empty entry");
+    assertThatThrownBy(() -> MariadbGtidSet.parse("0-1"))
+        .hasMessageContaining("expected domain-server-seq");
+    assertThatThrownBy(() -> MariadbGtidSet.parse(null))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
@@ -141,13 +155,15 @@ class MariadbGtidSetTest {
     b.add(g(0, 1, 3));
     assertThat(a.toPositionString()).isEqualTo(BINLOG_POS);
     assertThat(b).isNotEqualTo(a);
-    assertThat(MariadbGtidSet.parse("0-1-1,0-2-2")).as("same entries, other newest")
+    assertThat(MariadbGtidSet.parse("0-1-1,0-2-2"))
+        .as("same entries, other newest")
         .isNotEqualTo(MariadbGtidSet.parse("0-2-2,0-1-1"));
   }
 
   /**
-   * Found by GtidFuzzTest#mariadbText (GtidFuzzTestInputs/mariadbText/crash-98dc079f3ba221d05416c7baf6ac969815c06f17):
-   * a malformed list was quoted whole in the error, so a replica's connect state of any size went into the
+   * Found by GtidFuzzTest#mariadbText
+   * (GtidFuzzTestInputs/mariadbText/crash-98dc079f3ba221d05416c7baf6ac969815c06f17): a malformed
+   * list was quoted whole in the error, so a replica's connect state of any size went into the
    * relay's log and the ERR packet. At most 200 characters are quoted, as for MySQL GTID text.
    */
   @Test
@@ -156,7 +172,8 @@ class MariadbGtidSetTest {
     String longNumber = "0-1-" + "7".repeat(5000);
     String noDashes = "x".repeat(5000);
     for (String text : List.of(emptyEntry, longNumber, noDashes, "0-1-1, " + longNumber)) {
-      assertThatThrownBy(() -> MariadbGtidSet.parse(text)).isInstanceOf(IllegalArgumentException.class)
+      assertThatThrownBy(() -> MariadbGtidSet.parse(text))
+          .isInstanceOf(IllegalArgumentException.class)
           .hasMessageStartingWith("malformed MariaDB GTID")
           .hasMessageContaining("...")
           .satisfies(e -> assertThat(e.getMessage().length()).isLessThan(600));

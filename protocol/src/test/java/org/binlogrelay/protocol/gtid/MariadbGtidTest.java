@@ -52,7 +52,8 @@ class MariadbGtidTest {
   @Test
   void rejectsOutOfRangeIds() {
     assertThatThrownBy(() -> new MariadbGtid(-1, 0, 0)).hasMessageContaining("domain id -1");
-    assertThatThrownBy(() -> new MariadbGtid(0, 1L << 32, 0)).hasMessageContaining("server id 4294967296");
+    assertThatThrownBy(() -> new MariadbGtid(0, 1L << 32, 0))
+        .hasMessageContaining("server id 4294967296");
     assertThatThrownBy(() -> MariadbGtid.parse(null)).isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -20,16 +20,28 @@ class MysqlGtidSetCodecTest {
   private static final HexFormat HEX = HexFormat.of();
 
   /** Tagged format, after one untagged, 'AUTOMATIC:tg1' and 'AUTOMATIC:Zeta_9' transactions. */
-  private static final String TAGGED_TEXT = "aaf3c112-e628-11f1-82c2-02fc00000001:1-3:tg1:1-2:zeta_9:1";
+  private static final String TAGGED_TEXT =
+      "aaf3c112-e628-11f1-82c2-02fc00000001:1-3:tg1:1-2:zeta_9:1";
 
   private static final String TAGGED_BYTES =
       "0103000000000001"
-          + "aaf3c112e62811f182c202fc00000001" + "00" + "0100000000000000"
-          + "0100000000000000" + "0400000000000000"
-          + "aaf3c112e62811f182c202fc00000001" + "06" + "746731" + "0100000000000000"
-          + "0100000000000000" + "0300000000000000"
-          + "aaf3c112e62811f182c202fc00000001" + "0c" + "7a6574615f39" + "0100000000000000"
-          + "0100000000000000" + "0200000000000000";
+          + "aaf3c112e62811f182c202fc00000001"
+          + "00"
+          + "0100000000000000"
+          + "0100000000000000"
+          + "0400000000000000"
+          + "aaf3c112e62811f182c202fc00000001"
+          + "06"
+          + "746731"
+          + "0100000000000000"
+          + "0100000000000000"
+          + "0300000000000000"
+          + "aaf3c112e62811f182c202fc00000001"
+          + "0c"
+          + "7a6574615f39"
+          + "0100000000000000"
+          + "0100000000000000"
+          + "0200000000000000";
 
   /** Three UUIDs whose Java (signed) order differs from MySQL's. */
   private static final String THREE_UUIDS_TEXT =
@@ -40,25 +52,44 @@ class MysqlGtidSetCodecTest {
   /** Untagged format: written by the server after a restart. */
   private static final String THREE_UUIDS_UNTAGGED =
       "0300000000000000"
-          + "0fffffff000000000000000000000002" + "0200000000000000"
-          + "0100000000000000" + "0200000000000000" + "0300000000000000" + "0500000000000000"
-          + "8fffffff000000000000000000000001" + "0100000000000000"
-          + "0500000000000000" + "0600000000000000"
-          + "aaf3c112e62811f182c202fc00000001" + "0100000000000000"
-          + "0100000000000000" + "0200000000000000";
+          + "0fffffff000000000000000000000002"
+          + "0200000000000000"
+          + "0100000000000000"
+          + "0200000000000000"
+          + "0300000000000000"
+          + "0500000000000000"
+          + "8fffffff000000000000000000000001"
+          + "0100000000000000"
+          + "0500000000000000"
+          + "0600000000000000"
+          + "aaf3c112e62811f182c202fc00000001"
+          + "0100000000000000"
+          + "0100000000000000"
+          + "0200000000000000";
 
   /**
-   * The same set in the tagged format with zero-length tags: what the server wrote before the restart,
-   * because its process-wide map still knew the tags it had seen (see MysqlGtidSetCodec).
+   * The same set in the tagged format with zero-length tags: what the server wrote before the
+   * restart, because its process-wide map still knew the tags it had seen (see MysqlGtidSetCodec).
    */
   private static final String THREE_UUIDS_TAGGED =
       "0103000000000001"
-          + "0fffffff000000000000000000000002" + "00" + "0200000000000000"
-          + "0100000000000000" + "0200000000000000" + "0300000000000000" + "0500000000000000"
-          + "8fffffff000000000000000000000001" + "00" + "0100000000000000"
-          + "0500000000000000" + "0600000000000000"
-          + "aaf3c112e62811f182c202fc00000001" + "00" + "0100000000000000"
-          + "0100000000000000" + "0200000000000000";
+          + "0fffffff000000000000000000000002"
+          + "00"
+          + "0200000000000000"
+          + "0100000000000000"
+          + "0200000000000000"
+          + "0300000000000000"
+          + "0500000000000000"
+          + "8fffffff000000000000000000000001"
+          + "00"
+          + "0100000000000000"
+          + "0500000000000000"
+          + "0600000000000000"
+          + "aaf3c112e62811f182c202fc00000001"
+          + "00"
+          + "0100000000000000"
+          + "0100000000000000"
+          + "0200000000000000";
 
   private static MysqlGtidSet decode(String hex) {
     ByteReader in = new ByteReader(HEX.parseHex(hex));
@@ -78,8 +109,10 @@ class MysqlGtidSetCodecTest {
         "0100000000000000"
             + "3e11fa4771ca11e19e33c80aa9429562"
             + "0200000000000000"
-            + "0100000000000000" + "0600000000000000"
-            + "0b00000000000000" + "1300000000000000";
+            + "0100000000000000"
+            + "0600000000000000"
+            + "0b00000000000000"
+            + "1300000000000000";
     MysqlGtidSet set = MysqlGtidSet.parse("3E11FA47-71CA-11E1-9E33-C80AA9429562:1-5:11-18");
     assertThat(HEX.formatHex(set.encode())).isEqualTo(expected);
     assertThat(decode(expected)).isEqualTo(set);
@@ -103,7 +136,8 @@ class MysqlGtidSetCodecTest {
   void untaggedGoldenFromMysqlWithUnsignedUuidOrder() {
     MysqlGtidSet set = decode(THREE_UUIDS_UNTAGGED);
     assertThat(set).hasToString(THREE_UUIDS_TEXT);
-    assertThat(HEX.formatHex(MysqlGtidSet.parse(THREE_UUIDS_TEXT).encode())).isEqualTo(THREE_UUIDS_UNTAGGED);
+    assertThat(HEX.formatHex(MysqlGtidSet.parse(THREE_UUIDS_TEXT).encode()))
+        .isEqualTo(THREE_UUIDS_UNTAGGED);
   }
 
   @Test
@@ -127,16 +161,27 @@ class MysqlGtidSetCodecTest {
     String uuid = "3e11fa4771ca11e19e33c80aa9429562";
     String hex =
         "0200000000000000"
-            + uuid + "0100000000000000" + "0500000000000000" + "0700000000000000"
-            + uuid + "0100000000000000" + "0100000000000000" + "0500000000000000";
+            + uuid
+            + "0100000000000000"
+            + "0500000000000000"
+            + "0700000000000000"
+            + uuid
+            + "0100000000000000"
+            + "0100000000000000"
+            + "0500000000000000";
     assertThat(decode(hex)).hasToString("3e11fa47-71ca-11e1-9e33-c80aa9429562:1-6");
   }
 
   @Test
   void upperCaseTagOnTheWireIsNormalised() {
     String hex =
-        "0101000000000001" + "3e11fa4771ca11e19e33c80aa9429562" + "06" + "544731"
-            + "0100000000000000" + "0100000000000000" + "0200000000000000";
+        "0101000000000001"
+            + "3e11fa4771ca11e19e33c80aa9429562"
+            + "06"
+            + "544731"
+            + "0100000000000000"
+            + "0100000000000000"
+            + "0200000000000000";
     assertThat(decode(hex)).hasToString("3e11fa47-71ca-11e1-9e33-c80aa9429562:tg1:1");
   }
 
@@ -155,7 +200,9 @@ class MysqlGtidSetCodecTest {
     byte[] whole = HEX.parseHex(TAGGED_BYTES);
     for (int n = 0; n < whole.length; n++) {
       byte[] cut = Arrays.copyOf(whole, n);
-      assertThatThrownBy(() -> decode(cut)).as("cut at %d", n).isInstanceOf(ProtocolException.class);
+      assertThatThrownBy(() -> decode(cut))
+          .as("cut at %d", n)
+          .isInstanceOf(ProtocolException.class);
     }
   }
 

@@ -20,7 +20,10 @@ import org.junit.jupiter.api.Test;
 
 /** The set algebra, the text and binary round trips, and a model check, on random sets. */
 class MysqlGtidSetPropertiesTest {
-  /** Includes UUIDs whose first byte is >= 0x80, where Java's signed UUID order differs from MySQL's. */
+  /**
+   * Includes UUIDs whose first byte is >= 0x80, where Java's signed UUID order differs from
+   * MySQL's.
+   */
   private static final UUID[] UUIDS = {
     UUID.fromString("3e11fa47-71ca-11e1-9e33-c80aa9429562"),
     UUID.fromString("8fffffff-0000-0000-0000-000000000001"),
@@ -31,14 +34,21 @@ class MysqlGtidSetPropertiesTest {
 
   private static final String[] TAGS = {"", "a", "tg1", "_x", "zeta_9"};
 
-  /** One interval of one (UUID, tag): {uuid index, tag index, start, end}; starts near MAX_GNO one time in ten. */
+  /**
+   * One interval of one (UUID, tag): {uuid index, tag index, start, end}; starts near MAX_GNO one
+   * time in ten.
+   */
   private static long[] piece(Random random) {
-    long start = random.nextInt(10) == 0
-        ? random.nextLong(MysqlGtid.MAX_GNO - 40, MysqlGtid.MAX_GNO + 1)
-        : random.nextLong(1, 61);
+    long start =
+        random.nextInt(10) == 0
+            ? random.nextLong(MysqlGtid.MAX_GNO - 40, MysqlGtid.MAX_GNO + 1)
+            : random.nextLong(1, 61);
     long len = random.nextLong(0, 13);
     return new long[] {
-      random.nextInt(UUIDS.length), random.nextInt(TAGS.length), start, start + Math.min(MysqlGtid.MAX_GNO - start, len)
+      random.nextInt(UUIDS.length),
+      random.nextInt(TAGS.length),
+      start,
+      start + Math.min(MysqlGtid.MAX_GNO - start, len)
     };
   }
 
@@ -65,168 +75,207 @@ class MysqlGtidSetPropertiesTest {
 
   @Test
   void unionIsCommutative() {
-    check("unionIsCommutative", r -> {
-      MysqlGtidSet a = set(r);
-      MysqlGtidSet b = set(r);
-      assertThat(a.union(b)).isEqualTo(b.union(a));
-    });
+    check(
+        "unionIsCommutative",
+        r -> {
+          MysqlGtidSet a = set(r);
+          MysqlGtidSet b = set(r);
+          assertThat(a.union(b)).isEqualTo(b.union(a));
+        });
   }
 
   @Test
   void unionIsAssociative() {
-    check("unionIsAssociative", r -> {
-      MysqlGtidSet a = set(r);
-      MysqlGtidSet b = set(r);
-      MysqlGtidSet c = set(r);
-      assertThat(a.union(b).union(c)).isEqualTo(a.union(b.union(c)));
-    });
+    check(
+        "unionIsAssociative",
+        r -> {
+          MysqlGtidSet a = set(r);
+          MysqlGtidSet b = set(r);
+          MysqlGtidSet c = set(r);
+          assertThat(a.union(b).union(c)).isEqualTo(a.union(b.union(c)));
+        });
   }
 
   @Test
   void unionIsIdempotent() {
-    check("unionIsIdempotent", r -> {
-      MysqlGtidSet a = set(r);
-      assertThat(a.union(a)).isEqualTo(a);
-      assertThat(a.intersection(a)).isEqualTo(a);
-    });
+    check(
+        "unionIsIdempotent",
+        r -> {
+          MysqlGtidSet a = set(r);
+          assertThat(a.union(a)).isEqualTo(a);
+          assertThat(a.intersection(a)).isEqualTo(a);
+        });
   }
 
   @Test
   void bothSidesAreSubsetsOfTheUnion() {
-    check("bothSidesAreSubsetsOfTheUnion", r -> {
-      MysqlGtidSet a = set(r);
-      MysqlGtidSet b = set(r);
-      MysqlGtidSet union = a.union(b);
-      assertThat(union.containsAll(a)).isTrue();
-      assertThat(union.containsAll(b)).isTrue();
-    });
+    check(
+        "bothSidesAreSubsetsOfTheUnion",
+        r -> {
+          MysqlGtidSet a = set(r);
+          MysqlGtidSet b = set(r);
+          MysqlGtidSet union = a.union(b);
+          assertThat(union.containsAll(a)).isTrue();
+          assertThat(union.containsAll(b)).isTrue();
+        });
   }
 
   @Test
   void differenceIsDisjointFromWhatWasSubtracted() {
-    check("differenceIsDisjointFromWhatWasSubtracted", r -> {
-      MysqlGtidSet a = set(r);
-      MysqlGtidSet b = set(r);
-      assertThat(a.subtract(b).intersection(b).isEmpty()).isTrue();
-      assertThat(a.containsAll(a.subtract(b))).isTrue();
-    });
+    check(
+        "differenceIsDisjointFromWhatWasSubtracted",
+        r -> {
+          MysqlGtidSet a = set(r);
+          MysqlGtidSet b = set(r);
+          assertThat(a.subtract(b).intersection(b).isEmpty()).isTrue();
+          assertThat(a.containsAll(a.subtract(b))).isTrue();
+        });
   }
 
   @Test
   void subtractThenUnionRestores() {
-    check("subtractThenUnionRestores", r -> {
-      MysqlGtidSet a = set(r);
-      MysqlGtidSet b = set(r);
-      assertThat(a.subtract(b).union(a.intersection(b))).isEqualTo(a);
-      assertThat(a.subtract(b).union(b)).isEqualTo(a.union(b));
-      assertThat(a.subtract(b).size().add(a.intersection(b).size())).isEqualTo(a.size());
-    });
+    check(
+        "subtractThenUnionRestores",
+        r -> {
+          MysqlGtidSet a = set(r);
+          MysqlGtidSet b = set(r);
+          assertThat(a.subtract(b).union(a.intersection(b))).isEqualTo(a);
+          assertThat(a.subtract(b).union(b)).isEqualTo(a.union(b));
+          assertThat(a.subtract(b).size().add(a.intersection(b).size())).isEqualTo(a.size());
+        });
   }
 
   @Test
   void containsAllMeansNothingIsLeftOver() {
-    check("containsAllMeansNothingIsLeftOver", r -> {
-      MysqlGtidSet a = set(r);
-      MysqlGtidSet b = set(r);
-      assertThat(a.containsAll(b)).isEqualTo(b.subtract(a).isEmpty());
-      assertThat(a.union(b).containsAll(a.intersection(b))).isTrue();
-    });
+    check(
+        "containsAllMeansNothingIsLeftOver",
+        r -> {
+          MysqlGtidSet a = set(r);
+          MysqlGtidSet b = set(r);
+          assertThat(a.containsAll(b)).isEqualTo(b.subtract(a).isEmpty());
+          assertThat(a.union(b).containsAll(a.intersection(b))).isTrue();
+        });
   }
 
   @Test
   void inPlaceOperationsMatchTheCopyingOnes() {
-    check("inPlaceOperationsMatchTheCopyingOnes", r -> {
-      MysqlGtidSet a = set(r);
-      MysqlGtidSet b = set(r);
-      MysqlGtidSet added = a.copy();
-      added.addAll(b);
-      assertThat(added).isEqualTo(a.union(b));
-      MysqlGtidSet removed = a.copy();
-      removed.removeAll(b);
-      assertThat(removed).isEqualTo(a.subtract(b));
-      assertWellFormed(added);
-      assertWellFormed(removed);
-    });
+    check(
+        "inPlaceOperationsMatchTheCopyingOnes",
+        r -> {
+          MysqlGtidSet a = set(r);
+          MysqlGtidSet b = set(r);
+          MysqlGtidSet added = a.copy();
+          added.addAll(b);
+          assertThat(added).isEqualTo(a.union(b));
+          MysqlGtidSet removed = a.copy();
+          removed.removeAll(b);
+          assertThat(removed).isEqualTo(a.subtract(b));
+          assertWellFormed(added);
+          assertWellFormed(removed);
+        });
   }
 
   @Test
   void textRoundTrips() {
-    check("textRoundTrips", r -> {
-      MysqlGtidSet a = set(r);
-      MysqlGtidSet parsed = MysqlGtidSet.parse(a.toString());
-      assertThat(parsed).isEqualTo(a).hasSameHashCodeAs(a);
-      assertThat(parsed.toString()).isEqualTo(a.toString());
-    });
+    check(
+        "textRoundTrips",
+        r -> {
+          MysqlGtidSet a = set(r);
+          MysqlGtidSet parsed = MysqlGtidSet.parse(a.toString());
+          assertThat(parsed).isEqualTo(a).hasSameHashCodeAs(a);
+          assertThat(parsed.toString()).isEqualTo(a.toString());
+        });
   }
 
   @Test
   void binaryRoundTrips() {
-    check("binaryRoundTrips", r -> {
-      MysqlGtidSet a = set(r);
-      byte[] bytes = a.encode();
-      assertThat(bytes[7]).isEqualTo(a.hasTags() ? (byte) 1 : (byte) 0);
-      ByteReader in = new ByteReader(bytes);
-      assertThat(MysqlGtidSet.decode(in)).isEqualTo(a);
-      assertThat(in.remaining()).isZero();
-    });
+    check(
+        "binaryRoundTrips",
+        r -> {
+          MysqlGtidSet a = set(r);
+          byte[] bytes = a.encode();
+          assertThat(bytes[7]).isEqualTo(a.hasTags() ? (byte) 1 : (byte) 0);
+          ByteReader in = new ByteReader(bytes);
+          assertThat(MysqlGtidSet.decode(in)).isEqualTo(a);
+          assertThat(in.remaining()).isZero();
+        });
   }
 
   @Test
   void messyTextInAnyOrderParsesToTheSameSet() {
-    check("messyTextInAnyOrderParsesToTheSameSet", random -> {
-      List<long[]> pieces = pieces(random);
-      List<long[]> shuffled = new ArrayList<>(pieces);
-      Collections.shuffle(shuffled, random);
-      StringBuilder text = new StringBuilder(random.nextBoolean() ? " ,\n" : "");
-      for (long[] p : shuffled) {
-        String uuid = UUIDS[(int) p[0]].toString();
-        text.append(random.nextBoolean() ? uuid.toUpperCase(Locale.ROOT) : uuid).append(" :");
-        if (p[1] != 0) {
-          text.append(random.nextBoolean() ? TAGS[(int) p[1]].toUpperCase(Locale.ROOT) : TAGS[(int) p[1]]).append(": ");
-        }
-        text.append(p[2]).append(" - ").append(p[3]).append(random.nextBoolean() ? ",\n " : " ,,");
-      }
-      assertThat(MysqlGtidSet.parse(text.toString())).isEqualTo(build(pieces));
-    });
+    check(
+        "messyTextInAnyOrderParsesToTheSameSet",
+        random -> {
+          List<long[]> pieces = pieces(random);
+          List<long[]> shuffled = new ArrayList<>(pieces);
+          Collections.shuffle(shuffled, random);
+          StringBuilder text = new StringBuilder(random.nextBoolean() ? " ,\n" : "");
+          for (long[] p : shuffled) {
+            String uuid = UUIDS[(int) p[0]].toString();
+            text.append(random.nextBoolean() ? uuid.toUpperCase(Locale.ROOT) : uuid).append(" :");
+            if (p[1] != 0) {
+              text.append(
+                      random.nextBoolean()
+                          ? TAGS[(int) p[1]].toUpperCase(Locale.ROOT)
+                          : TAGS[(int) p[1]])
+                  .append(": ");
+            }
+            text.append(p[2])
+                .append(" - ")
+                .append(p[3])
+                .append(random.nextBoolean() ? ",\n " : " ,,");
+          }
+          assertThat(MysqlGtidSet.parse(text.toString())).isEqualTo(build(pieces));
+        });
   }
 
   @Test
   void addAndContainsAgreeWithAModel() {
-    check("addAndContainsAgreeWithAModel", r -> {
-      MysqlGtidSet set = MysqlGtidSet.empty();
-      Set<MysqlGtid> model = new HashSet<>();
-      int n = r.nextInt(81);
-      for (int i = 0; i < n; i++) {
-        MysqlGtid gtid = new MysqlGtid(UUIDS[r.nextInt(UUIDS.length)], TAGS[r.nextInt(TAGS.length)], r.nextLong(1, 41));
-        assertThat(set.add(gtid)).isEqualTo(model.add(gtid));
-      }
-      for (UUID uuid : UUIDS) {
-        for (String tag : TAGS) {
-          for (long gno = 1; gno <= 45; gno++) {
-            MysqlGtid g = new MysqlGtid(uuid, tag, gno);
-            assertThat(set.contains(g)).as("%s", g).isEqualTo(model.contains(g));
+    check(
+        "addAndContainsAgreeWithAModel",
+        r -> {
+          MysqlGtidSet set = MysqlGtidSet.empty();
+          Set<MysqlGtid> model = new HashSet<>();
+          int n = r.nextInt(81);
+          for (int i = 0; i < n; i++) {
+            MysqlGtid gtid =
+                new MysqlGtid(
+                    UUIDS[r.nextInt(UUIDS.length)],
+                    TAGS[r.nextInt(TAGS.length)],
+                    r.nextLong(1, 41));
+            assertThat(set.add(gtid)).isEqualTo(model.add(gtid));
           }
-        }
-      }
-      assertThat(set.size()).isEqualTo(BigInteger.valueOf(model.size()));
-      assertWellFormed(set);
-    });
+          for (UUID uuid : UUIDS) {
+            for (String tag : TAGS) {
+              for (long gno = 1; gno <= 45; gno++) {
+                MysqlGtid g = new MysqlGtid(uuid, tag, gno);
+                assertThat(set.contains(g)).as("%s", g).isEqualTo(model.contains(g));
+              }
+            }
+          }
+          assertThat(set.size()).isEqualTo(BigInteger.valueOf(model.size()));
+          assertWellFormed(set);
+        });
   }
 
   @Test
   void truncatedOrCorruptedBytesNeverFailOtherwise() {
-    check("truncatedOrCorruptedBytesNeverFailOtherwise", 300, random -> {
-      byte[] bytes = set(random).encode();
-      byte[] cut = Arrays.copyOf(bytes, random.nextInt(bytes.length));
-      assertThatThrownBy(() -> MysqlGtidSet.decode(new ByteReader(cut))).isInstanceOf(ProtocolException.class);
-      byte[] corrupt = bytes.clone();
-      corrupt[random.nextInt(corrupt.length)] ^= (byte) (1 << random.nextInt(8));
-      try {
-        assertWellFormed(MysqlGtidSet.decode(new ByteReader(corrupt)));
-      } catch (ProtocolException expected) {
-        // fine: corruption detected
-      }
-    });
+    check(
+        "truncatedOrCorruptedBytesNeverFailOtherwise",
+        300,
+        random -> {
+          byte[] bytes = set(random).encode();
+          byte[] cut = Arrays.copyOf(bytes, random.nextInt(bytes.length));
+          assertThatThrownBy(() -> MysqlGtidSet.decode(new ByteReader(cut)))
+              .isInstanceOf(ProtocolException.class);
+          byte[] corrupt = bytes.clone();
+          corrupt[random.nextInt(corrupt.length)] ^= (byte) (1 << random.nextInt(8));
+          try {
+            assertWellFormed(MysqlGtidSet.decode(new ByteReader(corrupt)));
+          } catch (ProtocolException expected) {
+            // fine: corruption detected
+          }
+        });
   }
 
   /** Every (UUID, tag) has sorted, disjoint, non-adjacent, in-range, non-empty intervals. */

@@ -141,8 +141,10 @@ class MysqlGtidSetTest {
     MysqlGtidSet s = MysqlGtidSet.empty();
     assertThatThrownBy(() -> s.addInterval(UU, "", 0, 1)).hasMessageContaining("interval start 0");
     assertThatThrownBy(() -> s.addInterval(UU, "", 5, 4)).hasMessageContaining("interval end 4");
-    assertThatThrownBy(() -> s.addInterval(UU, "1x", 1, 1)).hasMessageContaining("invalid GTID tag");
-    assertThatThrownBy(() -> s.addInterval(null, "", 1, 1)).isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> s.addInterval(UU, "1x", 1, 1))
+        .hasMessageContaining("invalid GTID tag");
+    assertThatThrownBy(() -> s.addInterval(null, "", 1, 1))
+        .isInstanceOf(NullPointerException.class);
     assertThat(s.isEmpty()).isTrue();
     assertThat(List.of(GtidInterval.of(3), new GtidInterval(1, 2)))
         .extracting(Object::toString)

@@ -30,9 +30,7 @@ class MysqlGtidSetTextTest {
 
   @Test
   void theBriefsExampleAsTheServerPrintsIt() {
-    assertThat(
-            print(
-                U + ":1-5:11-18, " + U + ":tagA:1-3,\n4AB11111-71CA-11E1-9E33-C80AA9429562:1"))
+    assertThat(print(U + ":1-5:11-18, " + U + ":tagA:1-3,\n4AB11111-71CA-11E1-9E33-C80AA9429562:1"))
         .isEqualTo(u + ":1-5:11-18:taga:1-3,\n4ab11111-71ca-11e1-9e33-c80aa9429562:1");
   }
 
@@ -126,8 +124,11 @@ class MysqlGtidSetTextTest {
   @Test
   void errorMessagesPointAtTheOffendingCharacter() {
     assertThatThrownBy(() -> MysqlGtidSet.parse(U + ":0"))
-        .hasMessage("malformed MySQL GTID text '" + U + ":0' at character 37 ('0'): transaction number 0"
-            + " is not allowed (numbers start at 1)");
+        .hasMessage(
+            "malformed MySQL GTID text '"
+                + U
+                + ":0' at character 37 ('0'): transaction number 0"
+                + " is not allowed (numbers start at 1)");
     assertThatThrownBy(() -> MysqlGtidSet.parse(U + ":5-"))
         .hasMessageEndingWith("at the end: expected the interval's last transaction number");
   }

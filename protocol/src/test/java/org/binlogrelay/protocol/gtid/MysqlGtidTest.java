@@ -12,7 +12,8 @@ class MysqlGtidTest {
   @Test
   void printsUntaggedAndTaggedForms() {
     assertThat(new MysqlGtid(U, 7)).hasToString("3e11fa47-71ca-11e1-9e33-c80aa9429562:7");
-    assertThat(new MysqlGtid(U, "tg1", 1)).hasToString("3e11fa47-71ca-11e1-9e33-c80aa9429562:tg1:1");
+    assertThat(new MysqlGtid(U, "tg1", 1))
+        .hasToString("3e11fa47-71ca-11e1-9e33-c80aa9429562:tg1:1");
   }
 
   @Test
@@ -26,10 +27,13 @@ class MysqlGtidTest {
 
   @Test
   void parsesWhatServersPrintAndWhatUsersType() {
-    assertThat(MysqlGtid.parse("3E11FA47-71CA-11E1-9E33-C80AA9429562:23")).isEqualTo(new MysqlGtid(U, 23));
-    assertThat(MysqlGtid.parse(" 3e11fa47-71ca-11e1-9e33-c80aa9429562 : TagA : 9223372036854775806 "))
+    assertThat(MysqlGtid.parse("3E11FA47-71CA-11E1-9E33-C80AA9429562:23"))
+        .isEqualTo(new MysqlGtid(U, 23));
+    assertThat(
+            MysqlGtid.parse(" 3e11fa47-71ca-11e1-9e33-c80aa9429562 : TagA : 9223372036854775806 "))
         .isEqualTo(new MysqlGtid(U, "taga", MysqlGtid.MAX_GNO));
-    assertThat(MysqlGtid.parse("3e11fa4771ca11e19e33c80aa9429562:1")).isEqualTo(new MysqlGtid(U, 1));
+    assertThat(MysqlGtid.parse("3e11fa4771ca11e19e33c80aa9429562:1"))
+        .isEqualTo(new MysqlGtid(U, 1));
     assertThat(MysqlGtid.parse("{3e11fa47-71ca-11e1-9e33-c80aa9429562}:_:1"))
         .isEqualTo(new MysqlGtid(U, "_", 1));
   }
@@ -40,7 +44,8 @@ class MysqlGtidTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("GTID number 0")
         .hasMessageContaining("1..9223372036854775806");
-    assertThatThrownBy(() -> new MysqlGtid(U, Long.MAX_VALUE)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new MysqlGtid(U, Long.MAX_VALUE))
+        .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> MysqlGtid.parse(U + ":9223372036854775807"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("out of range");
@@ -54,9 +59,9 @@ class MysqlGtidTest {
     assertThatThrownBy(() -> new MysqlGtid(U, "9lives", 1))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("must start with a letter or '_'");
-    assertThatThrownBy(() -> new MysqlGtid(U, "a-b", 1))
-        .hasMessageContaining("character '-' at 1");
-    assertThatThrownBy(() -> new MysqlGtid(U, "a".repeat(33), 1)).hasMessageContaining("longer than 32");
+    assertThatThrownBy(() -> new MysqlGtid(U, "a-b", 1)).hasMessageContaining("character '-' at 1");
+    assertThatThrownBy(() -> new MysqlGtid(U, "a".repeat(33), 1))
+        .hasMessageContaining("longer than 32");
     assertThat(new MysqlGtid(U, "a".repeat(32), 1).tag()).hasSize(32);
     assertThatThrownBy(() -> new MysqlGtid(U, "é", 1)).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> new MysqlGtid(U, null, 1)).hasMessageContaining("use \"\"");
@@ -69,7 +74,8 @@ class MysqlGtidTest {
         .hasMessageContaining("at character 35")
         .hasMessageContaining("hex digit");
     assertThatThrownBy(() -> MysqlGtid.parse(U + ":1:2")).hasMessageContaining("expected the end");
-    assertThatThrownBy(() -> MysqlGtid.parse(U + ":")).hasMessageContaining("expected a transaction number");
+    assertThatThrownBy(() -> MysqlGtid.parse(U + ":"))
+        .hasMessageContaining("expected a transaction number");
     assertThatThrownBy(() -> MysqlGtid.parse(U.toString())).hasMessageContaining("expected ':'");
     assertThatThrownBy(() -> MysqlGtid.parse("")).hasMessageContaining("expected a UUID");
     assertThatThrownBy(() -> MysqlGtid.parse(null)).isInstanceOf(IllegalArgumentException.class);

@@ -1,6 +1,5 @@
 package org.binlogrelay.protocol.packet;
 
-import java.nio.charset.StandardCharsets;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,6 +9,7 @@ import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Random;
 import org.binlogrelay.protocol.ProtocolException;
@@ -18,7 +18,10 @@ import org.junit.jupiter.api.Test;
 class BlockingPacketReaderTest {
   private static final int MAX_FRAME = MysqlPacket.MAX_FRAME_PAYLOAD;
 
-  /** Frames {@code payloads} as a server would, splitting at 0xFFFFFF and adding the empty trailer if due. */
+  /**
+   * Frames {@code payloads} as a server would, splitting at 0xFFFFFF and adding the empty trailer
+   * if due.
+   */
   static byte[] frames(int firstSequence, byte[]... payloads) {
     return Frames.packets(firstSequence, payloads);
   }
@@ -105,25 +108,32 @@ class BlockingPacketReaderTest {
   void refusesAnOutOfStepSequenceId() {
     BlockingPacketReader reader = reader(new ByteArrayInputStream(frames(2, new byte[] {1})), 10);
     reader.expectSequence(1);
-    assertThatThrownBy(reader::read).isInstanceOf(ProtocolException.class)
+    assertThatThrownBy(reader::read)
+        .isInstanceOf(ProtocolException.class)
         .hasMessageContaining("sequence id 2 where 1 was due");
   }
 
   @Test
   void refusesAPacketOverTheLimitBeforeReadingIt() {
     byte[] header = {(byte) 0xff, (byte) 0xff, (byte) 0x7f, 0}; // claims 8 MiB, nothing follows
-    BlockingPacketReader reader = new BlockingPacketReader(new ByteArrayInputStream(header), 64, 1 << 20,
-        "the server", "(raise the limit)");
-    assertThatThrownBy(reader::read).isInstanceOf(ProtocolException.class)
-        .hasMessageContaining("over the limit").hasMessageEndingWith("bytes (raise the limit)");
+    BlockingPacketReader reader =
+        new BlockingPacketReader(
+            new ByteArrayInputStream(header), 64, 1 << 20, "the server", "(raise the limit)");
+    assertThatThrownBy(reader::read)
+        .isInstanceOf(ProtocolException.class)
+        .hasMessageContaining("over the limit")
+        .hasMessageEndingWith("bytes (raise the limit)");
   }
 
   @Test
   void aShortReadIsAnEof() {
     byte[] framed = frames(0, new byte[] {1, 2, 3, 4, 5});
-    BlockingPacketReader reader = reader(new ByteArrayInputStream(Arrays.copyOf(framed, framed.length - 2)), 10);
-    assertThatThrownBy(reader::read).isInstanceOf(EOFException.class)
-        .hasMessageContaining("the server closed the connection").hasMessageContaining("3 of 5 bytes");
+    BlockingPacketReader reader =
+        reader(new ByteArrayInputStream(Arrays.copyOf(framed, framed.length - 2)), 10);
+    assertThatThrownBy(reader::read)
+        .isInstanceOf(EOFException.class)
+        .hasMessageContaining("the server closed the connection")
+        .hasMessageContaining("3 of 5 bytes");
   }
 
   @Test
@@ -145,13 +155,16 @@ class BlockingPacketReaderTest {
   void theLimitCoversTheJoinedPayload() {
     byte[] big = new byte[MAX_FRAME + 10];
     BlockingPacketReader reader = reader(new ByteArrayInputStream(frames(0, big)), MAX_FRAME + 5);
-    assertThatThrownBy(reader::read).isInstanceOf(ProtocolException.class).hasMessageContaining("over the limit");
+    assertThatThrownBy(reader::read)
+        .isInstanceOf(ProtocolException.class)
+        .hasMessageContaining("over the limit");
   }
 
   @Test
   void readDoesNotGrowTheBufferForABigPacket() throws IOException {
     byte[] big = payload(100_000, 7);
-    BlockingPacketReader reader = reader(new ByteArrayInputStream(frames(0, big, new byte[] {1})), 1 << 20);
+    BlockingPacketReader reader =
+        reader(new ByteArrayInputStream(frames(0, big, new byte[] {1})), 1 << 20);
     assertThat(reader.read()).isEqualTo(big);
     assertThat(reader.read()).containsExactly(1);
     assertThat(reader.bytesRead()).isEqualTo(4 + 100_000 + 4 + 1);
@@ -172,7 +185,8 @@ class BlockingPacketReaderTest {
       BlockingPacketReader reader = reader(trickle(out.toByteArray(), seed), 64, 1 << 20);
       for (byte[] expected : payloads) {
         int n = reader.next();
-        assertThat(Arrays.copyOfRange(reader.array(), reader.offset(), reader.offset() + n)).isEqualTo(expected);
+        assertThat(Arrays.copyOfRange(reader.array(), reader.offset(), reader.offset() + n))
+            .isEqualTo(expected);
       }
       assertThat(reader.bytesRead()).isEqualTo(out.size());
       assertThatThrownBy(reader::next).isInstanceOf(EOFException.class);
@@ -218,7 +232,9 @@ class BlockingPacketReaderTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     frame(out, payload(MAX_FRAME + 1, 4), new int[] {0});
     BlockingPacketReader reader = reader(new ByteArrayInputStream(out.toByteArray()), 64, 1 << 20);
-    assertThatThrownBy(reader::next).isInstanceOf(ProtocolException.class).hasMessageContaining("over the limit");
+    assertThatThrownBy(reader::next)
+        .isInstanceOf(ProtocolException.class)
+        .hasMessageContaining("over the limit");
   }
 
   @Test
@@ -227,7 +243,9 @@ class BlockingPacketReaderTest {
     frame(out, payload(5, 5), new int[] {3});
     BlockingPacketReader reader = reader(new ByteArrayInputStream(out.toByteArray()), 64, 1 << 20);
     reader.expectSequence(1);
-    assertThatThrownBy(reader::next).isInstanceOf(ProtocolException.class).hasMessageContaining("out of step");
+    assertThatThrownBy(reader::next)
+        .isInstanceOf(ProtocolException.class)
+        .hasMessageContaining("out of step");
   }
 
   @Test
@@ -236,6 +254,8 @@ class BlockingPacketReaderTest {
     frame(out, payload(100, 6), new int[] {0});
     byte[] cut = Arrays.copyOf(out.toByteArray(), 50);
     BlockingPacketReader reader = reader(new ByteArrayInputStream(cut), 64, 1 << 20);
-    assertThatThrownBy(reader::next).isInstanceOf(EOFException.class).hasMessageContaining("46 of 100");
+    assertThatThrownBy(reader::next)
+        .isInstanceOf(EOFException.class)
+        .hasMessageContaining("46 of 100");
   }
 }

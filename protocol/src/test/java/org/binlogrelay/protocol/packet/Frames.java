@@ -1,6 +1,10 @@
 package org.binlogrelay.protocol.packet;
 
-/** Test side: raw MySQL frames (public: server tests feed {@link BlockingPacketReader}s with them). */
+import java.io.ByteArrayOutputStream;
+
+/**
+ * Test side: raw MySQL frames (public: server tests feed {@link BlockingPacketReader}s with them).
+ */
 public final class Frames {
   private Frames() {}
 
@@ -21,7 +25,7 @@ public final class Frames {
 
   /** The frames MySQL writes for a logical payload starting at {@code seq}. */
   static byte[] logical(int seq, byte[] payload) {
-    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(payload.length + 16);
+    ByteArrayOutputStream out = new ByteArrayOutputStream(payload.length + 16);
     int at = 0;
     while (true) {
       int n = Math.min(payload.length - at, MysqlPacket.MAX_FRAME_PAYLOAD);
@@ -35,11 +39,11 @@ public final class Frames {
   }
 
   /**
-   * Several logical payloads framed one after the other as a server writes them, sequence ids counting up from
-   * {@code firstSequence}: each split at 0xFFFFFF, with the empty trailer if due.
+   * Several logical payloads framed one after the other as a server writes them, sequence ids
+   * counting up from {@code firstSequence}: each split at 0xFFFFFF, with the empty trailer if due.
    */
   public static byte[] packets(int firstSequence, byte[]... payloads) {
-    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
     int seq = firstSequence;
     for (byte[] payload : payloads) {
       byte[] framed = logical(seq, payload);

@@ -93,7 +93,8 @@ class PacketAggregatorTest {
     byte[] full = bytes(MAX_FRAME, 9);
     EmbeddedChannel ch = channel(PacketAggregator.DEFAULT_MAX_PAYLOAD);
     write(ch, Frames.frame(0, full));
-    CorruptedFrameException e = assertThrows(CorruptedFrameException.class, () -> write(ch, Frames.frame(2, bytes(1, 1))));
+    CorruptedFrameException e =
+        assertThrows(CorruptedFrameException.class, () -> write(ch, Frames.frame(2, bytes(1, 1))));
     assertTrue(e.getMessage().contains("sequence id 2, expected 1"), e.getMessage());
     assertNull(ch.readInbound());
     assertFalse(ch.finish());
@@ -102,10 +103,12 @@ class PacketAggregatorTest {
   @Test
   void aggregatedSizeOverLimitIsRefusedAndReleased() {
     PacketAggregator aggregator = new PacketAggregator(MAX_FRAME + 10);
-    EmbeddedChannel ch = TrackingAllocator.channel(alloc, new PacketDecoder(MAX_FRAME + 10), aggregator);
+    EmbeddedChannel ch =
+        TrackingAllocator.channel(alloc, new PacketDecoder(MAX_FRAME + 10), aggregator);
     write(ch, Frames.frame(0, bytes(MAX_FRAME, 1)));
     assertTrue(aggregator.isCollecting());
-    TooLongFrameException e = assertThrows(TooLongFrameException.class, () -> write(ch, Frames.frame(1, bytes(11, 1))));
+    TooLongFrameException e =
+        assertThrows(TooLongFrameException.class, () -> write(ch, Frames.frame(1, bytes(11, 1))));
     assertTrue(e.getMessage().contains(String.valueOf(MAX_FRAME + 11)), e.getMessage());
     assertFalse(aggregator.isCollecting());
     assertFalse(ch.finish());

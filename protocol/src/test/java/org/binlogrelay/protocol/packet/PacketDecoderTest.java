@@ -13,6 +13,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.TooLongFrameException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
@@ -33,7 +34,11 @@ class PacketDecoderTest {
   @Test
   void framesFedOneByteAtATime() {
     EmbeddedChannel ch = TrackingAllocator.channel(alloc, new PacketDecoder(1 << 20));
-    byte[] stream = concat(Frames.frame(0, bytes(5, 1)), Frames.frame(1, new byte[0]), Frames.frame(2, bytes(300, 2)));
+    byte[] stream =
+        concat(
+            Frames.frame(0, bytes(5, 1)),
+            Frames.frame(1, new byte[0]),
+            Frames.frame(2, bytes(300, 2)));
     for (byte b : stream) {
       write(ch, new byte[] {b});
     }
@@ -58,7 +63,7 @@ class PacketDecoderTest {
     }
     for (int at = 0; at < stream.length; ) {
       int n = Math.min(stream.length - at, 1 + random.nextInt(9000));
-      write(ch, java.util.Arrays.copyOfRange(stream, at, at + n));
+      write(ch, Arrays.copyOfRange(stream, at, at + n));
       at += n;
     }
     for (int i = 0; i < payloads.size(); i++) {
@@ -72,9 +77,12 @@ class PacketDecoderTest {
   void announcedLengthOverLimitFailsOnTheHeaderAlone() {
     PacketDecoder decoder = new PacketDecoder(1000);
     EmbeddedChannel ch = TrackingAllocator.channel(alloc, decoder);
-    // Only the 4 header bytes are written: the decoder must refuse them without waiting for (or buffering)
+    // Only the 4 header bytes are written: the decoder must refuse them without waiting for (or
+    // buffering)
     // the 1001 announced bytes.
-    TooLongFrameException e = assertThrows(TooLongFrameException.class, () -> write(ch, new byte[] {(byte) 0xe9, 0x03, 0, 7}));
+    TooLongFrameException e =
+        assertThrows(
+            TooLongFrameException.class, () -> write(ch, new byte[] {(byte) 0xe9, 0x03, 0, 7}));
     assertTrue(e.getMessage().contains("1001 bytes"), e.getMessage());
     assertTrue(e.getMessage().contains("sequence id 7"), e.getMessage());
     assertEquals(PacketDecoder.State.FAILED, decoder.state());
@@ -87,8 +95,11 @@ class PacketDecoderTest {
 
   @Test
   void continuationFrameRefusedWhenTheLimitIsBelowOneFrame() {
-    EmbeddedChannel ch = TrackingAllocator.channel(alloc, new PacketDecoder(MysqlPacket.MAX_FRAME_PAYLOAD - 1));
-    assertThrows(TooLongFrameException.class, () -> write(ch, new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, 0}));
+    EmbeddedChannel ch =
+        TrackingAllocator.channel(alloc, new PacketDecoder(MysqlPacket.MAX_FRAME_PAYLOAD - 1));
+    assertThrows(
+        TooLongFrameException.class,
+        () -> write(ch, new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, 0}));
     assertFalse(ch.finish());
   }
 

@@ -18,10 +18,13 @@ class PacketEncoderTest {
   private static final int MAX_FRAME = MysqlPacket.MAX_FRAME_PAYLOAD;
 
   @ParameterizedTest
-  @ValueSource(ints = {0, 1, 250, MAX_FRAME - 1, MAX_FRAME, MAX_FRAME + 1, 2 * MAX_FRAME, 2 * MAX_FRAME + 3})
+  @ValueSource(
+      ints = {0, 1, 250, MAX_FRAME - 1, MAX_FRAME, MAX_FRAME + 1, 2 * MAX_FRAME, 2 * MAX_FRAME + 3})
   void writesTheFramesMysqlWrites(int length) {
     byte[] payload = bytes(length, length);
-    ByteBuf buf = Unpooled.buffer(length).writeBytes(payload); // not wrappedBuffer: empty would be the shared EMPTY_BUFFER
+    ByteBuf buf =
+        Unpooled.buffer(length)
+            .writeBytes(payload); // not wrappedBuffer: empty would be the shared EMPTY_BUFFER
     TrackingAllocator alloc = new TrackingAllocator();
     EmbeddedChannel out = TrackingAllocator.channel(alloc, new PacketEncoder());
     out.writeOutbound(new MysqlPacket(250, buf));
@@ -30,7 +33,9 @@ class PacketEncoderTest {
     assertArrayEquals(Frames.logical(250, payload), wire);
     assertFalse(out.finish());
 
-    EmbeddedChannel in = TrackingAllocator.channel(alloc, new PacketDecoder(Integer.MAX_VALUE), new PacketAggregator());
+    EmbeddedChannel in =
+        TrackingAllocator.channel(
+            alloc, new PacketDecoder(Integer.MAX_VALUE), new PacketAggregator());
     ByteBuf input = Unpooled.wrappedBuffer(wire);
     in.writeInbound(input);
     MysqlPacket back = in.readInbound();

@@ -22,8 +22,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Fuzz target for the packet layer (docs/fuzzing.md): {@link PacketDecoder} and {@link PacketAggregator} in a
- * Netty pipeline, fed a fuzzed byte stream in fuzzed chunks. The input:
+ * Fuzz target for the packet layer (docs/fuzzing.md): {@link PacketDecoder} and {@link
+ * PacketAggregator} in a Netty pipeline, fed a fuzzed byte stream in fuzzed chunks. The input:
  *
  * <pre>
  *   u8    limit selector: the decoder's and aggregator's maxPayloadBytes, one of {@link #LIMITS}
@@ -33,15 +33,18 @@ import org.junit.jupiter.params.provider.MethodSource;
  *           otherwise:  a chunk of the next (next byte + 1) input bytes, written as one read
  * </pre>
  *
- * The contract checked against an independent model of the framing: the packets that come out are exactly
- * the frames the stream holds, joined where continued (sequence ids, lengths and CRC32 of the content); the
- * only exceptions are {@link TooLongFrameException} (a frame or logical packet over the limit: the decoder
- * then discards the rest of the stream) and {@link CorruptedFrameException} (a sequence gap inside a continued
- * packet), each exactly when the model says; every buffer is released, including a partial packet when the
- * channel closes; and what the pipeline allocates is bounded by the bytes written, not by any length header.
+ * The contract checked against an independent model of the framing: the packets that come out are
+ * exactly the frames the stream holds, joined where continued (sequence ids, lengths and CRC32 of
+ * the content); the only exceptions are {@link TooLongFrameException} (a frame or logical packet
+ * over the limit: the decoder then discards the rest of the stream) and {@link
+ * CorruptedFrameException} (a sequence gap inside a continued packet), each exactly when the model
+ * says; every buffer is released, including a partial packet when the channel closes; and what the
+ * pipeline allocates is bounded by the bytes written, not by any length header.
  */
 class PacketFuzzTest {
-  static final int[] LIMITS = {0, 7, 1000, 0xFFFFFE, 0xFFFFFF, 2 * 0xFFFFFF, 2 * 0xFFFFFF + 5, 1 << 30};
+  static final int[] LIMITS = {
+    0, 7, 1000, 0xFFFFFE, 0xFFFFFF, 2 * 0xFFFFFF, 2 * 0xFFFFFF + 5, 1 << 30
+  };
   private static final int FULL = MysqlPacket.MAX_FRAME_PAYLOAD;
   private static final byte[] BIG = pattern(FULL);
   private static final int MAX_BIG_FRAMES = 3;
@@ -53,14 +56,22 @@ class PacketFuzzTest {
     System.arraycopy(query, 0, queryPacket, 1, query.length);
     List<byte[]> seeds = new ArrayList<>();
     // a COM_QUERY and a COM_QUIT, one chunk each, limit 1000
-    seeds.add(input(2, chunk(Frames.frame(0, queryPacket)), chunk(Frames.frame(0, new byte[] {1}))));
+    seeds.add(
+        input(2, chunk(Frames.frame(0, queryPacket)), chunk(Frames.frame(0, new byte[] {1}))));
     // the same bytes split in two chunks mid-header
     byte[] both = concat(Frames.frame(0, queryPacket), Frames.frame(1, new byte[0]));
-    seeds.add(input(4, chunk(Arrays.copyOf(both, 2)), chunk(Arrays.copyOfRange(both, 2, both.length))));
+    seeds.add(
+        input(4, chunk(Arrays.copyOf(both, 2)), chunk(Arrays.copyOfRange(both, 2, both.length))));
     // a logical packet of 0xFFFFFF + 5 bytes: a full frame, then its 5-byte continuation
     seeds.add(input(6, bigFrame(9), chunk(Frames.frame(10, new byte[] {1, 2, 3, 4, 5}))));
     // a continued packet that ends with an empty frame, then a sequence gap
-    seeds.add(input(7, bigFrame(0), chunk(Frames.frame(1, new byte[0])), bigFrame(5), chunk(Frames.frame(7, new byte[3]))));
+    seeds.add(
+        input(
+            7,
+            bigFrame(0),
+            chunk(Frames.frame(1, new byte[0])),
+            bigFrame(5),
+            chunk(Frames.frame(7, new byte[3]))));
     // a header over the limit
     seeds.add(input(1, chunk(new byte[] {8, 0, 0, 0, 1, 2})));
     return seeds.stream().map(s -> arguments((Object) s));
@@ -73,7 +84,8 @@ class PacketFuzzTest {
       return;
     }
     int limit = LIMITS[input[0] & 7];
-    List<byte[]> segments = new ArrayList<>(); // the logical stream; null stands for a shared BIG payload
+    List<byte[]> segments =
+        new ArrayList<>(); // the logical stream; null stands for a shared BIG payload
     int big = 0;
     for (int at = 1; at < input.length; ) {
       int op = input[at++] & 0xff;
@@ -89,19 +101,23 @@ class PacketFuzzTest {
     }
     Model expected = Model.of(new LogicalStream(segments), limit);
     long written = segments.stream().mapToLong(s -> s == null ? FULL : s.length).sum();
-    AllocationBudget.of(1 << 20, 3, written).check("the packet pipeline", () -> feed(limit, segments, expected));
+    AllocationBudget.of(1 << 20, 3, written)
+        .check("the packet pipeline", () -> feed(limit, segments, expected));
   }
 
   /**
-   * Writes each chunk, and each big frame's header with its payload, as one read. Empty chunks are not written:
-   * a channel never reads 0 bytes, and Unpooled's shared empty buffer ignores release(), which the leak check
-   * below would take for a leak (crash-0ead23c1... in the inputs was that, a fault of this test).
+   * Writes each chunk, and each big frame's header with its payload, as one read. Empty chunks are
+   * not written: a channel never reads 0 bytes, and Unpooled's shared empty buffer ignores
+   * release(), which the leak check below would take for a leak (crash-0ead23c1... in the inputs
+   * was that, a fault of this test).
    */
   private static List<ByteBuf> writes(List<byte[]> segments) {
     List<ByteBuf> writes = new ArrayList<>();
     for (int i = 0; i < segments.size(); i++) {
       if (i + 1 < segments.size() && segments.get(i + 1) == null) {
-        writes.add(Unpooled.wrappedBuffer(Unpooled.wrappedBuffer(segments.get(i)), Unpooled.wrappedBuffer(BIG)));
+        writes.add(
+            Unpooled.wrappedBuffer(
+                Unpooled.wrappedBuffer(segments.get(i)), Unpooled.wrappedBuffer(BIG)));
         i++;
       } else if (segments.get(i).length > 0) {
         writes.add(Unpooled.wrappedBuffer(segments.get(i)));
@@ -113,7 +129,8 @@ class PacketFuzzTest {
   private static void feed(int limit, List<byte[]> segments, Model expected) {
     List<ByteBuf> writes = writes(segments);
     TrackingAllocator alloc = new TrackingAllocator();
-    EmbeddedChannel ch = TrackingAllocator.channel(alloc, new PacketDecoder(limit), new PacketAggregator(limit));
+    EmbeddedChannel ch =
+        TrackingAllocator.channel(alloc, new PacketDecoder(limit), new PacketAggregator(limit));
     List<Class<?>> thrown = new ArrayList<>();
     for (ByteBuf write : writes) {
       try {
@@ -133,11 +150,14 @@ class PacketFuzzTest {
         MysqlPacket p = out.get(i);
         Model.Packet e = expected.packets.get(i);
         assertThat(p.sequenceId()).as("sequence id of packet %d", i).isEqualTo(e.sequenceId);
-        assertThat((long) p.payload().readableBytes()).as("length of packet %d", i).isEqualTo(e.length);
+        assertThat((long) p.payload().readableBytes())
+            .as("length of packet %d", i)
+            .isEqualTo(e.length);
         assertThat(crc(p.payload())).as("content of packet %d", i).isEqualTo(e.crc);
         assertThat((long) p.payload().readableBytes()).isLessThanOrEqualTo(limit);
       }
-      assertThat(thrown.isEmpty()).as("exceptions %s, model errors %s", thrown, expected.errors)
+      assertThat(thrown.isEmpty())
+          .as("exceptions %s, model errors %s", thrown, expected.errors)
           .isEqualTo(expected.errors.isEmpty());
       assertThat(expected.errors).as("exceptions thrown").containsAll(thrown);
     } finally {
@@ -192,10 +212,11 @@ class PacketFuzzTest {
   }
 
   /**
-   * What the decoder and aggregator must do with a stream, written from the wire format alone: frames cut at
-   * their headers; a frame over the limit (or a continued one when the limit is below 0xFFFFFF) ends the
-   * stream with TooLongFrameException; a continued packet joins frames while the sequence ids follow, and a
-   * gap (CorruptedFrameException) or a total over the limit (TooLongFrameException) drops the partial packet.
+   * What the decoder and aggregator must do with a stream, written from the wire format alone:
+   * frames cut at their headers; a frame over the limit (or a continued one when the limit is below
+   * 0xFFFFFF) ends the stream with TooLongFrameException; a continued packet joins frames while the
+   * sequence ids follow, and a gap (CorruptedFrameException) or a total over the limit
+   * (TooLongFrameException) drops the partial packet.
    */
   private static final class Model {
     record Packet(int sequenceId, long length, long crc) {}

@@ -17,7 +17,8 @@ class ResultPacketTest {
 
   @Test
   void errPacketHasTheProtocol41Layout() {
-    ErrPacket err = new ErrPacket(1236, "HY000", "Could not find first log file name in binary log index file");
+    ErrPacket err =
+        new ErrPacket(1236, "HY000", "Could not find first log file name in binary log index file");
     byte[] wire = err.encode();
     assertArrayEquals(HexFormat.of().parseHex("ffd404234859303030"), Arrays.copyOf(wire, 9));
     assertEquals(err, ErrPacket.decode(wire));
@@ -26,7 +27,8 @@ class ResultPacketTest {
 
   @Test
   void errPacketFromMariadb() {
-    // The first 16 bytes of the ERR MariaDB 10.11 sent to COM_BINLOG_DUMP without REPLICATION SLAVE.
+    // The first 16 bytes of the ERR MariaDB 10.11 sent to COM_BINLOG_DUMP without REPLICATION
+    // SLAVE.
     byte[] wire = HexFormat.of().parseHex("ffcb0423343230303041636365737320");
     ErrPacket err = ErrPacket.decode(wire);
     assertEquals(1227, err.code());
@@ -47,14 +49,18 @@ class ResultPacketTest {
   void errPacketRejectsBadInput() {
     assertThrows(ProtocolException.class, () -> ErrPacket.decode(new byte[] {0}));
     assertThrows(ProtocolException.class, () -> ErrPacket.decode(new byte[] {(byte) 0xff, 1}));
-    assertThrows(ProtocolException.class, () -> ErrPacket.decode(new byte[] {(byte) 0xff, 1, 0, '#', 'H', 'Y'}));
+    assertThrows(
+        ProtocolException.class,
+        () -> ErrPacket.decode(new byte[] {(byte) 0xff, 1, 0, '#', 'H', 'Y'}));
     assertThrows(IllegalArgumentException.class, () -> new ErrPacket(1, "HY00", "x"));
   }
 
   /**
-   * Found by HandshakeFuzzTest#serverPackets (HandshakeFuzzTestInputs/serverPackets/crash-3364e7e3...): a byte
-   * over 0x7f in the SQL state made decode throw IllegalArgumentException from the record's constructor
-   * instead of ProtocolException, so a primary's garbled ERR packet escaped the relay's protocol error handling.
+   * Found by HandshakeFuzzTest#serverPackets
+   * (HandshakeFuzzTestInputs/serverPackets/crash-3364e7e3...): a byte over 0x7f in the SQL state
+   * made decode throw IllegalArgumentException from the record's constructor instead of
+   * ProtocolException, so a primary's garbled ERR packet escaped the relay's protocol error
+   * handling.
    */
   @Test
   void errWithANonAsciiSqlStateIsAProtocolError() {
@@ -67,8 +73,13 @@ class ResultPacketTest {
 
   @Test
   void okPacketRoundTrips() {
-    OkPacket ok = new OkPacket(300, 1L << 40, OkPacket.SERVER_STATUS_AUTOCOMMIT | OkPacket.SERVER_STATUS_IN_TRANS, 2,
-        "Rows matched: 1");
+    OkPacket ok =
+        new OkPacket(
+            300,
+            1L << 40,
+            OkPacket.SERVER_STATUS_AUTOCOMMIT | OkPacket.SERVER_STATUS_IN_TRANS,
+            2,
+            "Rows matched: 1");
     byte[] wire = ok.encode();
     assertEquals(0x00, wire[0]);
     assertEquals(0xfc, wire[1] & 0xff, "300 takes the 0xfc form");
@@ -81,15 +92,30 @@ class ResultPacketTest {
 
   @Test
   void okInfoIsLengthEncodedAsMysqlAndMariadbSendIt() {
-    // After a login over TLS, MariaDB 11.4+ sends 0x01 and 64 hex digits: 65 bytes, length 0x41 in front.
+    // After a login over TLS, MariaDB 11.4+ sends 0x01 and 64 hex digits: 65 bytes, length 0x41 in
+    // front.
     String proof = "\u0001" + "7ED8C415248FCDBBE8CF52D418A27DAC7B840C8358482F3E003A13AB3AA599FE";
     byte[] wire = new OkPacket(0, 0, OkPacket.SERVER_STATUS_AUTOCOMMIT, 0, proof).encode();
-    assertArrayEquals(HexFormat.of().parseHex("00" + "00" + "00" + "0200" + "0000" + "41" + "01"
-        + HexFormat.of().formatHex("7ED8C415248FCDBBE8CF52D418A27DAC7B840C8358482F3E003A13AB3AA599FE".getBytes(
-            java.nio.charset.StandardCharsets.US_ASCII))), wire);
+    assertArrayEquals(
+        HexFormat.of()
+            .parseHex(
+                "00"
+                    + "00"
+                    + "00"
+                    + "0200"
+                    + "0000"
+                    + "41"
+                    + "01"
+                    + HexFormat.of()
+                        .formatHex(
+                            "7ED8C415248FCDBBE8CF52D418A27DAC7B840C8358482F3E003A13AB3AA599FE"
+                                .getBytes(StandardCharsets.US_ASCII))),
+        wire);
     assertEquals(proof, OkPacket.decode(wire).info());
-    // Session state (CLIENT_SESSION_TRACK) after the info is skipped; an info running past the end is refused.
-    byte[] tracked = HexFormat.of().parseHex("00000002400000" + "026869" + "0a000869736f6c6174696f6e");
+    // Session state (CLIENT_SESSION_TRACK) after the info is skipped; an info running past the end
+    // is refused.
+    byte[] tracked =
+        HexFormat.of().parseHex("00000002400000" + "026869" + "0a000869736f6c6174696f6e");
     assertEquals("hi", OkPacket.decode(tracked).info());
     byte[] overrun = HexFormat.of().parseHex("00000002000000" + "056869");
     ProtocolException e = assertThrows(ProtocolException.class, () -> OkPacket.decode(overrun));

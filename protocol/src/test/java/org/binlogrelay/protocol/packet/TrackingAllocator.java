@@ -6,21 +6,22 @@ import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Test side: an allocator that remembers every buffer it hands out, so a test can assert that the pipeline
- * released all of them. Netty's leak detector only logs (and the test classpath has no logging backend), so
- * this is what makes a leak fail a test.
+ * Test side: an allocator that remembers every buffer it hands out, so a test can assert that the
+ * pipeline released all of them. Netty's leak detector only logs (and the test classpath has no
+ * logging backend), so this is what makes a leak fail a test.
  */
 final class TrackingAllocator extends AbstractByteBufAllocator {
   private final UnpooledByteBufAllocator delegate = new UnpooledByteBufAllocator(false, true);
   private final List<ByteBuf> handedOut = new ArrayList<>();
 
   /** A channel whose handlers allocate from {@code allocator}. */
-  static EmbeddedChannel channel(TrackingAllocator allocator, io.netty.channel.ChannelHandler... handlers) {
+  static EmbeddedChannel channel(TrackingAllocator allocator, ChannelHandler... handlers) {
     EmbeddedChannel ch = new EmbeddedChannel();
     ch.config().setAllocator(allocator);
     ch.pipeline().addLast(handlers);
@@ -64,7 +65,10 @@ final class TrackingAllocator extends AbstractByteBufAllocator {
   /** Fails unless every buffer handed out has been released. */
   void assertAllReleased() {
     for (int i = 0; i < handedOut.size(); i++) {
-      assertEquals(0, handedOut.get(i).refCnt(), "buffer #" + i + " of " + handedOut.size() + " not released: leak");
+      assertEquals(
+          0,
+          handedOut.get(i).refCnt(),
+          "buffer #" + i + " of " + handedOut.size() + " not released: leak");
     }
   }
 }

@@ -13,15 +13,15 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Fuzz target for the SQL the relay answers (docs/fuzzing.md): {@link SqlLexer} and {@link SqlParser} on any
- * text (the input's UTF-8), as a MySQL 9.7 and as a MariaDB 10.11 server.
+ * Fuzz target for the SQL the relay answers (docs/fuzzing.md): {@link SqlLexer} and {@link
+ * SqlParser} on any text (the input's UTF-8), as a MySQL 9.7 and as a MariaDB 10.11 server.
  *
- * <p>Contract: the lexer gives ordered tokens inside the text, ending with END, never more than its token
- * limit; the parser returns a statement or throws {@link SqlSyntaxError} and nothing else, whose quoted text is
- * a piece of the statement of at most 80 characters and whose line exists; what parses is well formed (the
- * words a SHOW spelling names stand where it says); parsing is deterministic; and allocation is bounded by
- * the text's length. A statement that reads table schemas is written again as text that parses back to the same
- * statement.
+ * <p>Contract: the lexer gives ordered tokens inside the text, ending with END, never more than its
+ * token limit; the parser returns a statement or throws {@link SqlSyntaxError} and nothing else,
+ * whose quoted text is a piece of the statement of at most 80 characters and whose line exists;
+ * what parses is well formed (the words a SHOW spelling names stand where it says); parsing is
+ * deterministic; and allocation is bounded by the text's length. A statement that reads table
+ * schemas is written again as text that parses back to the same statement.
  */
 class SqlParserFuzzTest {
   private static final int MYSQL_97 = SqlParser.versionNumber("9.7.4");
@@ -70,8 +70,11 @@ class SqlParserFuzzTest {
   private static void lex(String sql, int version, boolean mariadb) {
     List<Token> tokens;
     try {
-      tokens = AllocationBudget.of(1 << 20, 256, sql.length()).check("SqlLexer.tokenize",
-          () -> new SqlLexer(sql, version, mariadb, MAX_TOKENS).tokenize());
+      tokens =
+          AllocationBudget.of(1 << 20, 256, sql.length())
+              .check(
+                  "SqlLexer.tokenize",
+                  () -> new SqlLexer(sql, version, mariadb, MAX_TOKENS).tokenize());
     } catch (SqlSyntaxError refused) {
       assertError(sql, refused);
       return;
@@ -97,13 +100,16 @@ class SqlParserFuzzTest {
   private static void parse(String sql, int version, boolean mariadb) {
     Statement statement;
     try {
-      statement = AllocationBudget.of(1 << 20, 512, sql.length()).check("SqlParser.parse",
-          () -> SqlParser.parse(sql, version, mariadb));
+      statement =
+          AllocationBudget.of(1 << 20, 512, sql.length())
+              .check("SqlParser.parse", () -> SqlParser.parse(sql, version, mariadb));
     } catch (SqlSyntaxError refused) {
       assertError(sql, refused);
       return;
     }
-    assertThat(SqlParser.parse(sql, version, mariadb)).as("parsing is deterministic").isEqualTo(statement);
+    assertThat(SqlParser.parse(sql, version, mariadb))
+        .as("parsing is deterministic")
+        .isEqualTo(statement);
     if (statement instanceof Statement.Select select) {
       assertThat(select.items()).isNotEmpty();
       assertThat(select.limit()).isGreaterThanOrEqualTo(-1);
@@ -115,7 +121,8 @@ class SqlParserFuzzTest {
     } else if (statement instanceof Statement.ShowBinaryLogs show) {
       assertSpelling(sql, show.spelling(), show.at(), "BINARY LOGS", "MASTER LOGS");
     } else if (statement instanceof Statement.ShowBinaryLogStatus show) {
-      assertSpelling(sql, show.spelling(), show.at(), "BINARY LOG STATUS", "MASTER STATUS", "BINLOG STATUS");
+      assertSpelling(
+          sql, show.spelling(), show.at(), "BINARY LOG STATUS", "MASTER STATUS", "BINLOG STATUS");
     } else if (statement instanceof Statement.ShowReplicas show) {
       assertSpelling(sql, show.spelling(), show.at(), "REPLICAS", "SLAVE HOSTS", "REPLICA HOSTS");
     } else if (statement instanceof Statement.ShowVariables show) {
@@ -129,7 +136,8 @@ class SqlParserFuzzTest {
   }
 
   /** The text the relay forwards parses back to a statement that is written the same way. */
-  private static void assertWrittenAgainStably(MetadataStatement statement, int version, boolean mariadb) {
+  private static void assertWrittenAgainStably(
+      MetadataStatement statement, int version, boolean mariadb) {
     assertThat(statement.sql(new MetadataStatement.Rendering("db", false))).isNotBlank();
     MetadataStatement.Rendering rendering = new MetadataStatement.Rendering("db", true);
     String once = statement.sql(rendering);

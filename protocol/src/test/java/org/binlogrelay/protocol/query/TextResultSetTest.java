@@ -11,10 +11,12 @@ import org.binlogrelay.protocol.packet.OkPacket;
 import org.junit.jupiter.api.Test;
 
 class TextResultSetTest {
-  private static final TextResultSet RS = new TextResultSet(List.of(
-      ColumnDefinition.computed("@@GLOBAL.SERVER_ID", 63, 21, ColumnType.LONGLONG, 0xa0, 0),
-      ColumnDefinition.computed("Value", 255, 4096, ColumnType.VAR_STRING, 0, 31)),
-      List.of(List.of("3", "x"), Arrays.asList("4", null), List.of("5", "a".repeat(300))));
+  private static final TextResultSet RS =
+      new TextResultSet(
+          List.of(
+              ColumnDefinition.computed("@@GLOBAL.SERVER_ID", 63, 21, ColumnType.LONGLONG, 0xa0, 0),
+              ColumnDefinition.computed("Value", 255, 4096, ColumnType.VAR_STRING, 0, 31)),
+          List.of(List.of("3", "x"), Arrays.asList("4", null), List.of("5", "a".repeat(300))));
 
   @Test
   void encodesWithEofsAndReadsBack() {
@@ -37,9 +39,13 @@ class TextResultSetTest {
   @Test
   void columnDefinitionMatchesMysqlsLayout() {
     byte[] b = ColumnDefinition.computed("x", 63, 21, ColumnType.LONGLONG, 0xa0, 0).encode();
-    // def, 4 empty strings around the name, 0x0c, charset 63, length 21, type 8, flags 0xa0, decimals 0, filler
-    assertThat(b).containsExactly(3, 'd', 'e', 'f', 0, 0, 0, 1, 'x', 0, 0x0c, 63, 0, 21, 0, 0, 0, 8, 0xa0, 0, 0, 0, 0);
-    assertThat(ColumnDefinition.decode(b)).isEqualTo(ColumnDefinition.computed("x", 63, 21, ColumnType.LONGLONG, 0xa0, 0));
+    // def, 4 empty strings around the name, 0x0c, charset 63, length 21, type 8, flags 0xa0,
+    // decimals 0, filler
+    assertThat(b)
+        .containsExactly(
+            3, 'd', 'e', 'f', 0, 0, 0, 1, 'x', 0, 0x0c, 63, 0, 21, 0, 0, 0, 8, 0xa0, 0, 0, 0, 0);
+    assertThat(ColumnDefinition.decode(b))
+        .isEqualTo(ColumnDefinition.computed("x", 63, 21, ColumnType.LONGLONG, 0xa0, 0));
   }
 
   @Test
@@ -48,13 +54,15 @@ class TextResultSetTest {
     assertThat(ok.accept(OkPacket.ok().encode())).isTrue();
     assertThat(ok.response()).isInstanceOf(QueryResponse.Ok.class);
     QueryResponseReader err = new QueryResponseReader(true, 10, 10);
-    assertThat(err.accept(new ErrPacket(1193, "HY000", "Unknown system variable 'x'").encode())).isTrue();
+    assertThat(err.accept(new ErrPacket(1193, "HY000", "Unknown system variable 'x'").encode()))
+        .isTrue();
     assertThat(((QueryResponse.Err) err.response()).err().code()).isEqualTo(1193);
     assertThatThrownBy(() -> new QueryResponseReader(true, 1, 10).accept(new byte[] {2}))
         .isInstanceOf(ProtocolException.class);
     List<byte[]> packets = RS.encode(true, 2);
     QueryResponseReader few = new QueryResponseReader(true, 10, 2);
-    assertThatThrownBy(() -> packets.forEach(few::accept)).isInstanceOf(ProtocolException.class)
+    assertThatThrownBy(() -> packets.forEach(few::accept))
+        .isInstanceOf(ProtocolException.class)
         .hasMessageContaining("more than 2 rows");
   }
 

@@ -7,8 +7,8 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 
 /**
- * Test side: {@link WireClient}'s packets through an {@link EmbeddedChannel}, written in one byte at a time when
- * asked. Not thread-safe.
+ * Test side: {@link WireClient}'s packets through an {@link EmbeddedChannel}, written in one byte
+ * at a time when asked. Not thread-safe.
  */
 public final class EmbeddedTransport implements WireClient.Transport {
   private final EmbeddedChannel channel;

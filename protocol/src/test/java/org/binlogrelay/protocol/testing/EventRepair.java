@@ -5,11 +5,12 @@ import org.binlogrelay.protocol.event.BinlogChecksum;
 import org.binlogrelay.protocol.event.EventHeader;
 
 /**
- * Test side: makes fuzzed binlog bytes well framed again where a random edit broke what a parser checks
- * first, so that a fuzzer gets past those checks to the code behind them. Walks the events from an offset by
- * their event_size fields and, as asked, recomputes each event's CRC32 and sets its log_pos to its end; stops
- * at the first size that is below a header and a checksum or runs past the bytes. Intact events are left as
- * they are (their CRC32 and log_pos are already right). Stateless.
+ * Test side: makes fuzzed binlog bytes well framed again where a random edit broke what a parser
+ * checks first, so that a fuzzer gets past those checks to the code behind them. Walks the events
+ * from an offset by their event_size fields and, as asked, recomputes each event's CRC32 and sets
+ * its log_pos to its end; stops at the first size that is below a header and a checksum or runs
+ * past the bytes. Intact events are left as they are (their CRC32 and log_pos are already right).
+ * Stateless.
  */
 public final class EventRepair {
   private EventRepair() {}

@@ -10,13 +10,15 @@ import java.util.Properties;
 import org.binlogrelay.protocol.event.EventHeader;
 
 /**
- * Test side: the real servers' binlog files under {@code src/test/resources/fixtures/} (docs/fixtures.md),
- * read as plain bytes, for tests of other packages and modules (fuzz seeds, stores filled from them).
- * {@link #MYSQL} and {@link #MARIADB} name the two directories. Stateless; thread-safe.
+ * Test side: the real servers' binlog files under {@code src/test/resources/fixtures/}
+ * (docs/fixtures.md), read as plain bytes, for tests of other packages and modules (fuzz seeds,
+ * stores filled from them). {@link #MYSQL} and {@link #MARIADB} name the two directories.
+ * Stateless; thread-safe.
  */
 public final class FixtureBinlogs {
   /** {@code fixtures/mysql-9.7}. */
   public static final String MYSQL = "mysql-9.7";
+
   /** {@code fixtures/mariadb-10.11}. */
   public static final String MARIADB = "mariadb-10.11";
 
@@ -66,7 +68,8 @@ public final class FixtureBinlogs {
     String path = "/fixtures/" + directory + "/" + name;
     InputStream in = FixtureBinlogs.class.getResourceAsStream(path);
     if (in == null) {
-      throw new IllegalStateException(path + " is missing; run scripts/generate-protocol-fixtures.sh");
+      throw new IllegalStateException(
+          path + " is missing; run scripts/generate-protocol-fixtures.sh");
     }
     return in;
   }

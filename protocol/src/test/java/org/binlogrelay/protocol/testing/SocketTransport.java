@@ -16,9 +16,9 @@ import org.binlogrelay.protocol.packet.BlockingPacketReader;
 import org.binlogrelay.protocol.packet.MysqlPacket;
 
 /**
- * Test side: {@link WireClient}'s packets over a blocking socket, read through a {@link BlockingPacketReader}
- * (continuation frames joined, sequence ids enforced: the next after the last packet sent or read). Not
- * thread-safe.
+ * Test side: {@link WireClient}'s packets over a blocking socket, read through a {@link
+ * BlockingPacketReader} (continuation frames joined, sequence ids enforced: the next after the last
+ * packet sent or read). Not thread-safe.
  */
 public final class SocketTransport implements WireClient.Transport {
   private final String host;
@@ -30,12 +30,15 @@ public final class SocketTransport implements WireClient.Transport {
   private SocketTransport(String host, Socket socket) throws IOException {
     this.host = host;
     this.socket = socket;
-    this.reader = new BlockingPacketReader(socket.getInputStream(), 64 * 1024, WireClient.MAX_PACKET, "the server", "");
+    this.reader =
+        new BlockingPacketReader(
+            socket.getInputStream(), 64 * 1024, WireClient.MAX_PACKET, "the server", "");
     this.out = socket.getOutputStream();
   }
 
   /** Connects; {@code receiveBufferBytes} 0 for the default. */
-  public static SocketTransport open(String host, int port, int receiveBufferBytes, Duration readTimeout) {
+  public static SocketTransport open(
+      String host, int port, int receiveBufferBytes, Duration readTimeout) {
     Socket socket = new Socket();
     try {
       if (receiveBufferBytes > 0) {
@@ -75,11 +78,14 @@ public final class SocketTransport implements WireClient.Transport {
   @Override
   public void upgrade(SSLContext context) {
     try {
-      SSLSocket tls = (SSLSocket) context.getSocketFactory().createSocket(socket, host, socket.getPort(), true);
+      SSLSocket tls =
+          (SSLSocket) context.getSocketFactory().createSocket(socket, host, socket.getPort(), true);
       tls.setUseClientMode(true);
       tls.startHandshake();
       socket = tls;
-      reader = new BlockingPacketReader(tls.getInputStream(), 64 * 1024, WireClient.MAX_PACKET, "the server", "");
+      reader =
+          new BlockingPacketReader(
+              tls.getInputStream(), 64 * 1024, WireClient.MAX_PACKET, "the server", "");
       reader.expectSequence(nextSequence);
       out = tls.getOutputStream();
     } catch (IOException e) {
@@ -91,8 +97,13 @@ public final class SocketTransport implements WireClient.Transport {
   @Override
   public void send(int sequenceId, byte[] payload) {
     try {
-      out.write(new byte[] {(byte) payload.length, (byte) (payload.length >>> 8), (byte) (payload.length >>> 16),
-          (byte) sequenceId});
+      out.write(
+          new byte[] {
+            (byte) payload.length,
+            (byte) (payload.length >>> 8),
+            (byte) (payload.length >>> 16),
+            (byte) sequenceId
+          });
       out.write(payload);
       out.flush();
       nextSequence = sequenceId + 1;
@@ -103,15 +114,16 @@ public final class SocketTransport implements WireClient.Transport {
   }
 
   /**
-   * The next packet, null if the server closed the connection (or reset it); a read that times out throws
-   * {@link UncheckedIOException} with the {@link SocketTimeoutException}, a sequence id out of step {@link
-   * IllegalStateException}.
+   * The next packet, null if the server closed the connection (or reset it); a read that times out
+   * throws {@link UncheckedIOException} with the {@link SocketTimeoutException}, a sequence id out
+   * of step {@link IllegalStateException}.
    */
   @Override
   public WireClient.Packet receive() {
     try {
       byte[] payload = reader.read();
-      return new WireClient.Packet((reader.lastSequence() - MysqlPacket.frameCount(payload.length) + 1) & 0xff, payload);
+      return new WireClient.Packet(
+          (reader.lastSequence() - MysqlPacket.frameCount(payload.length) + 1) & 0xff, payload);
     } catch (SocketTimeoutException e) {
       throw new UncheckedIOException(e);
     } catch (ProtocolException e) {

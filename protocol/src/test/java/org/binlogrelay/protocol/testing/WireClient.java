@@ -32,17 +32,19 @@ import org.binlogrelay.protocol.query.QueryResponse;
 import org.binlogrelay.protocol.query.QueryResponseReader;
 
 /**
- * Test side: the one raw MySQL client the tests share (server unit tests and the end-to-end ITs, through this
- * module's test-jar), built on the protocol codecs. It reads the greeting, logs in with either password plugin
- * (following auth switches, caching_sha2_password's fast path and its full path: the password in clear over TLS,
- * or RSA-encrypted with the server's public key without), then sends commands and reads answers, result sets and
- * dump streams packet by packet. Packets go over a {@link Transport}: a socket (reading through {@link
- * BlockingPacketReader}, continuation frames joined), an {@link EmbeddedChannel}, or either one {@link #tapped}
- * to record every packet.
+ * Test side: the one raw MySQL client the tests share (server unit tests and the end-to-end ITs,
+ * through this module's test-jar), built on the protocol codecs. It reads the greeting, logs in
+ * with either password plugin (following auth switches, caching_sha2_password's fast path and its
+ * full path: the password in clear over TLS, or RSA-encrypted with the server's public key
+ * without), then sends commands and reads answers, result sets and dump streams packet by packet.
+ * Packets go over a {@link Transport}: a socket (reading through {@link BlockingPacketReader},
+ * continuation frames joined), an {@link EmbeddedChannel}, or either one {@link #tapped} to record
+ * every packet.
  *
- * <p>Sequence ids are checked: a command starts at 0, and each packet {@link #receive} reads must carry the next
- * id, as MySQL's client library insists; the dump stream continues the numbering. {@link #receiveOrNull} takes
- * whatever comes (the socket transport still insists on the next id after the last packet either way).
+ * <p>Sequence ids are checked: a command starts at 0, and each packet {@link #receive} reads must
+ * carry the next id, as MySQL's client library insists; the dump stream continues the numbering.
+ * {@link #receiveOrNull} takes whatever comes (the socket transport still insists on the next id
+ * after the last packet either way).
  *
  * <p>Not thread-safe.
  */
@@ -67,7 +69,10 @@ public final class WireClient implements AutoCloseable {
       return ErrPacket.decode(payload);
     }
 
-    /** An EOF packet (0xfe, shorter than 9 bytes): the end of a non-blocking dump or of a result set part. */
+    /**
+     * An EOF packet (0xfe, shorter than 9 bytes): the end of a non-blocking dump or of a result set
+     * part.
+     */
     public boolean isEof() {
       return payload.length > 0 && payload.length < 9 && (payload[0] & 0xff) == 0xfe;
     }
@@ -80,7 +85,8 @@ public final class WireClient implements AutoCloseable {
     /** The event of an event packet, without the 0x00 marker. */
     public byte[] event() {
       if (!isEvent()) {
-        throw new AssertionError("not an event packet: first byte " + first() + " of " + payload.length);
+        throw new AssertionError(
+            "not an event packet: first byte " + first() + " of " + payload.length);
       }
       return Arrays.copyOfRange(payload, 1, payload.length);
     }
@@ -134,10 +140,16 @@ public final class WireClient implements AutoCloseable {
   }
 
   /** What the client announces unless told otherwise (no CLIENT_SSL: {@link #startTls} adds it). */
-  public static final int CAPABILITIES = CapabilityFlags.CLIENT_PROTOCOL_41 | CapabilityFlags.CLIENT_SECURE_CONNECTION
-      | CapabilityFlags.CLIENT_PLUGIN_AUTH | CapabilityFlags.CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA
-      | CapabilityFlags.CLIENT_CONNECT_ATTRS | CapabilityFlags.CLIENT_DEPRECATE_EOF | CapabilityFlags.CLIENT_LONG_PASSWORD
-      | CapabilityFlags.CLIENT_TRANSACTIONS | CapabilityFlags.CLIENT_CONNECT_WITH_DB;
+  public static final int CAPABILITIES =
+      CapabilityFlags.CLIENT_PROTOCOL_41
+          | CapabilityFlags.CLIENT_SECURE_CONNECTION
+          | CapabilityFlags.CLIENT_PLUGIN_AUTH
+          | CapabilityFlags.CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA
+          | CapabilityFlags.CLIENT_CONNECT_ATTRS
+          | CapabilityFlags.CLIENT_DEPRECATE_EOF
+          | CapabilityFlags.CLIENT_LONG_PASSWORD
+          | CapabilityFlags.CLIENT_TRANSACTIONS
+          | CapabilityFlags.CLIENT_CONNECT_WITH_DB;
 
   /** The largest packet a socket transport accepts. */
   static final int MAX_PACKET = 1 << 30;
@@ -175,14 +187,19 @@ public final class WireClient implements AutoCloseable {
   /**
    * Connects and reads the greeting.
    *
-   * @param receiveBufferBytes the socket's receive buffer (set before connecting), 0 for the default
+   * @param receiveBufferBytes the socket's receive buffer (set before connecting), 0 for the
+   *     default
    * @param readTimeout how long a read may wait
    */
-  public static WireClient connect(String host, int port, int receiveBufferBytes, Duration readTimeout) {
+  public static WireClient connect(
+      String host, int port, int receiveBufferBytes, Duration readTimeout) {
     return new WireClient(SocketTransport.open(host, port, receiveBufferBytes, readTimeout));
   }
 
-  /** {@code transport} with every packet either way also given to {@code tap} (true: sent by the client). */
+  /**
+   * {@code transport} with every packet either way also given to {@code tap} (true: sent by the
+   * client).
+   */
   public static Transport tapped(Transport transport, BiConsumer<Boolean, byte[]> tap) {
     return new Transport() {
       @Override
@@ -248,7 +265,8 @@ public final class WireClient implements AutoCloseable {
 
   /** Sends an SSLRequest and starts TLS (a socket transport, possibly {@link #tapped}). */
   public WireClient startTls(SSLContext context) {
-    transport.send(seq++, new SslRequest(capabilities | CapabilityFlags.CLIENT_SSL, 1 << 24, 255).encode());
+    transport.send(
+        seq++, new SslRequest(capabilities | CapabilityFlags.CLIENT_SSL, 1 << 24, 255).encode());
     transport.upgrade(context);
     capabilities |= CapabilityFlags.CLIENT_SSL;
     secure = true;
@@ -260,20 +278,33 @@ public final class WireClient implements AutoCloseable {
     return startTls(trustAll());
   }
 
-  /** Logs in with the plugin the greeting names and no database ({@link #login(String, String, String, String)}). */
+  /**
+   * Logs in with the plugin the greeting names and no database ({@link #login(String, String,
+   * String, String)}).
+   */
   public Packet login(String user, String password) {
     return login(user, password, greeting.authPluginName(), null);
   }
 
   /**
-   * Logs in with {@code plugin}'s first response, then follows the server. Returns the final OK packet; throws
-   * {@link ServerError} with the server's ERR.
+   * Logs in with {@code plugin}'s first response, then follows the server. Returns the final OK
+   * packet; throws {@link ServerError} with the server's ERR.
    */
   public Packet login(String user, String password, String plugin, String database) {
     steps.clear();
     byte[] first = respond(plugin, password, greeting.scramble());
-    transport.send(seq++, new HandshakeResponse41(capabilities, 1 << 24, 255, user, first, database, plugin,
-        Map.of("_client_name", "binlog-relay-test")).encode());
+    transport.send(
+        seq++,
+        new HandshakeResponse41(
+                capabilities,
+                1 << 24,
+                255,
+                user,
+                first,
+                database,
+                plugin,
+                Map.of("_client_name", "binlog-relay-test"))
+            .encode());
     byte[] scramble = greeting.scramble();
     while (true) {
       Packet p = receive();
@@ -309,8 +340,10 @@ public final class WireClient implements AutoCloseable {
         plain[i] ^= scramble[i % scramble.length];
       }
       try {
-        transport.send(seq++, RsaKeyPair.encrypt(new String(data, StandardCharsets.US_ASCII), plain,
-            RsaKeyPair.Padding.OAEP_SHA1));
+        transport.send(
+            seq++,
+            RsaKeyPair.encrypt(
+                new String(data, StandardCharsets.US_ASCII), plain, RsaKeyPair.Padding.OAEP_SHA1));
       } catch (GeneralSecurityException e) {
         throw new IllegalStateException(e);
       }
@@ -321,7 +354,8 @@ public final class WireClient implements AutoCloseable {
     if (password.isEmpty()) {
       return new byte[0];
     }
-    return plugin.equals(NativePasswordHash.PLUGIN) ? NativePasswordHash.scramble(password, scramble)
+    return plugin.equals(NativePasswordHash.PLUGIN)
+        ? NativePasswordHash.scramble(password, scramble)
         : CachingSha2Hash.scramble(password, scramble);
   }
 
@@ -351,21 +385,28 @@ public final class WireClient implements AutoCloseable {
     return receive();
   }
 
-  /** Runs a statement and reads its whole answer (OK, ERR or a result set; ERR is returned, not thrown). */
+  /**
+   * Runs a statement and reads its whole answer (OK, ERR or a result set; ERR is returned, not
+   * thrown).
+   */
   public QueryResponse query(String sql) {
     Packet p = command(comQuery(sql));
     return readAnswer(p);
   }
 
-  /** Reads the whole answer to a query sent earlier with {@link #send} (its packets count from 1 again). */
+  /**
+   * Reads the whole answer to a query sent earlier with {@link #send} (its packets count from 1
+   * again).
+   */
   public QueryResponse answer() {
     seq = 1;
     return readAnswer(receive());
   }
 
   private QueryResponse readAnswer(Packet p) {
-    QueryResponseReader reader = new QueryResponseReader((capabilities & CapabilityFlags.CLIENT_DEPRECATE_EOF) != 0,
-        4096, 100_000);
+    QueryResponseReader reader =
+        new QueryResponseReader(
+            (capabilities & CapabilityFlags.CLIENT_DEPRECATE_EOF) != 0, 4096, 100_000);
     while (!reader.accept(p.payload())) {
       p = receive();
     }
@@ -386,7 +427,10 @@ public final class WireClient implements AutoCloseable {
     return this;
   }
 
-  /** The rows of a statement's result set, values as text (null for SQL NULL); throws {@link ServerError} on ERR. */
+  /**
+   * The rows of a statement's result set, values as text (null for SQL NULL); throws {@link
+   * ServerError} on ERR.
+   */
   public List<List<String>> rows(String sql) {
     QueryResponse answer = query(sql);
     if (answer instanceof QueryResponse.Err e) {
@@ -399,8 +443,9 @@ public final class WireClient implements AutoCloseable {
   }
 
   /**
-   * Sends a dump request and reads the answer until EOF, ERR, the server closing, {@code maxPackets} packets, or
-   * {@code idle} without a packet (a blocking dump that caught up; socket transport only).
+   * Sends a dump request and reads the answer until EOF, ERR, the server closing, {@code
+   * maxPackets} packets, or {@code idle} without a packet (a blocking dump that caught up; socket
+   * transport only).
    */
   public List<Packet> dump(byte[] request, int maxPackets, Duration idle) {
     List<Packet> packets = new ArrayList<>();
@@ -433,14 +478,18 @@ public final class WireClient implements AutoCloseable {
     transport.readTimeout(timeout);
   }
 
-  /** The next packet, which must carry the next sequence id; throws if the server closed the connection. */
+  /**
+   * The next packet, which must carry the next sequence id; throws if the server closed the
+   * connection.
+   */
   public Packet receive() {
     Packet p = transport.receive();
     if (p == null) {
       throw new IllegalStateException("server closed the connection");
     }
     if (p.sequenceId() != (seq & 0xff)) {
-      throw new IllegalStateException("packet with sequence id " + p.sequenceId() + ", expected " + (seq & 0xff));
+      throw new IllegalStateException(
+          "packet with sequence id " + p.sequenceId() + ", expected " + (seq & 0xff));
     }
     seq += p.frames();
     return p;
@@ -460,20 +509,23 @@ public final class WireClient implements AutoCloseable {
   public static SSLContext trustAll() {
     try {
       SSLContext context = SSLContext.getInstance("TLS");
-      context.init(null, new TrustManager[] {new X509TrustManager() {
-        @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType) {
-        }
+      context.init(
+          null,
+          new TrustManager[] {
+            new X509TrustManager() {
+              @Override
+              public void checkClientTrusted(X509Certificate[] chain, String authType) {}
 
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType) {
-        }
+              @Override
+              public void checkServerTrusted(X509Certificate[] chain, String authType) {}
 
-        @Override
-        public X509Certificate[] getAcceptedIssuers() {
-          return new X509Certificate[0];
-        }
-      }}, null);
+              @Override
+              public X509Certificate[] getAcceptedIssuers() {
+                return new X509Certificate[0];
+              }
+            }
+          },
+          null);
       return context;
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);

@@ -52,16 +52,23 @@ class MariadbTransactionBoundariesTest {
     StreamBuilder s = header();
     long start = s.position();
     s.mariadbGtid(0, 1, DDL).query("CREATE TABLE t (id INT)");
-    assertThat(run(s)).containsExactly(
-        new Transaction<>(new MariadbGtid(0, 1, 1), start, s.position(), Ending.STATEMENT));
+    assertThat(run(s))
+        .containsExactly(
+            new Transaction<>(new MariadbGtid(0, 1, 1), start, s.position(), Ending.STATEMENT));
   }
 
   @Test
   void groupImpliesBeginAndEndsAtXid() {
     StreamBuilder s = header().serverId(7);
     long start = s.position();
-    s.mariadbGtid(2, 40, TRANS).annotate("INSERT INTO t VALUES (1)").tableMap().rows(EventType.WRITE_ROWS_V1)
-        .annotate("UPDATE t SET a = 2").tableMap().rows(EventType.UPDATE_ROWS_V1).xid(5);
+    s.mariadbGtid(2, 40, TRANS)
+        .annotate("INSERT INTO t VALUES (1)")
+        .tableMap()
+        .rows(EventType.WRITE_ROWS_V1)
+        .annotate("UPDATE t SET a = 2")
+        .tableMap()
+        .rows(EventType.UPDATE_ROWS_V1)
+        .xid(5);
     MariadbTransactionBoundaries tracker = new MariadbTransactionBoundaries(4);
     List<StreamBuilder.Placed> events = s.events();
     for (int i = 0; i < events.size() - 1; i++) {
@@ -78,24 +85,43 @@ class MariadbTransactionBoundariesTest {
   @Test
   void nonTransactionalGroupsEndAtCommitOrRollbackQueries() {
     StreamBuilder s = header();
-    s.mariadbGtid(0, 1, FL_ALLOW_PARALLEL).annotate("INSERT INTO m VALUES (1)").tableMap()
-        .rows(EventType.WRITE_ROWS_V1).commit();
-    s.mariadbGtid(0, 2, 0).query("INSERT INTO t VALUES (1)").query("INSERT INTO m VALUES (2)").query("ROLLBACK");
+    s.mariadbGtid(0, 1, FL_ALLOW_PARALLEL)
+        .annotate("INSERT INTO m VALUES (1)")
+        .tableMap()
+        .rows(EventType.WRITE_ROWS_V1)
+        .commit();
+    s.mariadbGtid(0, 2, 0)
+        .query("INSERT INTO t VALUES (1)")
+        .query("INSERT INTO m VALUES (2)")
+        .query("ROLLBACK");
     s.mariadbGtid(0, 3, TRANS).query("SAVEPOINT a").query("ROLLBACK TO a").xid(9);
-    assertThat(run(s)).extracting(Transaction::ending).containsExactly(Ending.COMMIT, Ending.ROLLBACK, Ending.XID);
+    assertThat(run(s))
+        .extracting(Transaction::ending)
+        .containsExactly(Ending.COMMIT, Ending.ROLLBACK, Ending.XID);
   }
 
   @Test
   void xaPrepareAndCompletion() {
     StreamBuilder s = header();
-    s.mariadbGtid(0, 1, FL_PREPARED_XA | TRANS).annotate("INSERT INTO t VALUES (9)").tableMap()
-        .rows(EventType.WRITE_ROWS_V1).query("XA END X'78612d31',X'',1").xaPrepare(false);
-    s.mariadbGtid(0, 2, FL_COMPLETED_XA | FL_STANDALONE | TRANS).query("XA COMMIT X'78612d31',X'',1");
-    s.mariadbGtid(0, 3, FL_PREPARED_XA | TRANS).tableMap().rows(EventType.WRITE_ROWS_V1)
-        .query("XA END X'78612d31',X'',1").xaPrepare(false);
-    s.mariadbGtid(0, 4, FL_COMPLETED_XA | FL_STANDALONE | TRANS).query("XA ROLLBACK X'78612d31',X'',1");
-    assertThat(run(s)).extracting(Transaction::ending)
-        .containsExactly(Ending.XA_PREPARE, Ending.XA_COMMIT, Ending.XA_PREPARE, Ending.XA_ROLLBACK);
+    s.mariadbGtid(0, 1, FL_PREPARED_XA | TRANS)
+        .annotate("INSERT INTO t VALUES (9)")
+        .tableMap()
+        .rows(EventType.WRITE_ROWS_V1)
+        .query("XA END X'78612d31',X'',1")
+        .xaPrepare(false);
+    s.mariadbGtid(0, 2, FL_COMPLETED_XA | FL_STANDALONE | TRANS)
+        .query("XA COMMIT X'78612d31',X'',1");
+    s.mariadbGtid(0, 3, FL_PREPARED_XA | TRANS)
+        .tableMap()
+        .rows(EventType.WRITE_ROWS_V1)
+        .query("XA END X'78612d31',X'',1")
+        .xaPrepare(false);
+    s.mariadbGtid(0, 4, FL_COMPLETED_XA | FL_STANDALONE | TRANS)
+        .query("XA ROLLBACK X'78612d31',X'',1");
+    assertThat(run(s))
+        .extracting(Transaction::ending)
+        .containsExactly(
+            Ending.XA_PREPARE, Ending.XA_COMMIT, Ending.XA_PREPARE, Ending.XA_ROLLBACK);
   }
 
   @Test
@@ -103,9 +129,13 @@ class MariadbTransactionBoundariesTest {
     StreamBuilder s = header();
     s.mariadbGtid(0, 1, DDL).intvar().userVar().query("CREATE TABLE t2 SELECT @a");
     s.mariadbGtid(0, 2, FL_STANDALONE).event(EventType.QUERY_COMPRESSED, StreamBuilder.filler(20));
-    s.mariadbGtid(0, 3, TRANS).event(EventType.QUERY_COMPRESSED, StreamBuilder.filler(20)).tableMap()
-        .rows(EventType.WRITE_ROWS_COMPRESSED_V1).xid(1);
-    assertThat(run(s)).extracting(Transaction::ending)
+    s.mariadbGtid(0, 3, TRANS)
+        .event(EventType.QUERY_COMPRESSED, StreamBuilder.filler(20))
+        .tableMap()
+        .rows(EventType.WRITE_ROWS_COMPRESSED_V1)
+        .xid(1);
+    assertThat(run(s))
+        .extracting(Transaction::ending)
         .containsExactly(Ending.STATEMENT, Ending.STATEMENT, Ending.XID);
   }
 
@@ -128,30 +158,46 @@ class MariadbTransactionBoundariesTest {
 
   static Stream<Arguments> malformed() {
     return Stream.of(
-        Arguments.of("GTID inside a group", (Consumer<StreamBuilder>) s -> s.mariadbGtid(0, 2, TRANS)
-            .mariadbGtid(0, 3, TRANS)),
-        Arguments.of("GTID after a standalone GTID", (Consumer<StreamBuilder>) s -> s.mariadbGtid(0, 2, DDL)
-            .mariadbGtid(0, 3, DDL)),
+        Arguments.of(
+            "GTID inside a group",
+            (Consumer<StreamBuilder>) s -> s.mariadbGtid(0, 2, TRANS).mariadbGtid(0, 3, TRANS)),
+        Arguments.of(
+            "GTID after a standalone GTID",
+            (Consumer<StreamBuilder>) s -> s.mariadbGtid(0, 2, DDL).mariadbGtid(0, 3, DDL)),
         Arguments.of("XID without GTID", (Consumer<StreamBuilder>) s -> s.xid(1)),
-        Arguments.of("XID in a standalone group", (Consumer<StreamBuilder>) s -> s.mariadbGtid(0, 2, DDL).xid(1)),
-        Arguments.of("BEGIN query in a group", (Consumer<StreamBuilder>) s -> s.mariadbGtid(0, 2, TRANS).begin()),
+        Arguments.of(
+            "XID in a standalone group",
+            (Consumer<StreamBuilder>) s -> s.mariadbGtid(0, 2, DDL).xid(1)),
+        Arguments.of(
+            "BEGIN query in a group",
+            (Consumer<StreamBuilder>) s -> s.mariadbGtid(0, 2, TRANS).begin()),
         Arguments.of("BEGIN without GTID", (Consumer<StreamBuilder>) StreamBuilder::begin),
-        Arguments.of("COMMIT in a standalone group", (Consumer<StreamBuilder>) s -> s.mariadbGtid(0, 2, DDL)
-            .commit()),
-        Arguments.of("statement without GTID", (Consumer<StreamBuilder>) s -> s.query("DROP TABLE t")),
-        Arguments.of("rows without GTID", (Consumer<StreamBuilder>) s -> s.rows(EventType.WRITE_ROWS_V1)),
-        Arguments.of("XA_PREPARE in a plain group", (Consumer<StreamBuilder>) s -> s.mariadbGtid(0, 2, TRANS)
-            .xaPrepare(false)),
-        Arguments.of("XID ending an XA group", (Consumer<StreamBuilder>) s -> s
-            .mariadbGtid(0, 2, FL_PREPARED_XA | TRANS).xid(1)),
-        Arguments.of("completed XA that is no XA COMMIT", (Consumer<StreamBuilder>) s -> s
-            .mariadbGtid(0, 2, FL_COMPLETED_XA | FL_STANDALONE).query("DROP TABLE t")),
-        Arguments.of("checkpoint inside a group", (Consumer<StreamBuilder>) s -> s.mariadbGtid(0, 2, TRANS)
-            .checkpoint()),
-        Arguments.of("GTID_LIST after a standalone GTID", (Consumer<StreamBuilder>) s -> s.mariadbGtid(0, 2, DDL)
-            .gtidList()),
+        Arguments.of(
+            "COMMIT in a standalone group",
+            (Consumer<StreamBuilder>) s -> s.mariadbGtid(0, 2, DDL).commit()),
+        Arguments.of(
+            "statement without GTID", (Consumer<StreamBuilder>) s -> s.query("DROP TABLE t")),
+        Arguments.of(
+            "rows without GTID", (Consumer<StreamBuilder>) s -> s.rows(EventType.WRITE_ROWS_V1)),
+        Arguments.of(
+            "XA_PREPARE in a plain group",
+            (Consumer<StreamBuilder>) s -> s.mariadbGtid(0, 2, TRANS).xaPrepare(false)),
+        Arguments.of(
+            "XID ending an XA group",
+            (Consumer<StreamBuilder>) s -> s.mariadbGtid(0, 2, FL_PREPARED_XA | TRANS).xid(1)),
+        Arguments.of(
+            "completed XA that is no XA COMMIT",
+            (Consumer<StreamBuilder>)
+                s -> s.mariadbGtid(0, 2, FL_COMPLETED_XA | FL_STANDALONE).query("DROP TABLE t")),
+        Arguments.of(
+            "checkpoint inside a group",
+            (Consumer<StreamBuilder>) s -> s.mariadbGtid(0, 2, TRANS).checkpoint()),
+        Arguments.of(
+            "GTID_LIST after a standalone GTID",
+            (Consumer<StreamBuilder>) s -> s.mariadbGtid(0, 2, DDL).gtidList()),
         Arguments.of("MySQL GTID", (Consumer<StreamBuilder>) s -> s.gtid(1)),
-        Arguments.of("MySQL payload", (Consumer<StreamBuilder>) s -> s.mariadbGtid(0, 2, TRANS).payload()));
+        Arguments.of(
+            "MySQL payload", (Consumer<StreamBuilder>) s -> s.mariadbGtid(0, 2, TRANS).payload()));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -25,7 +25,8 @@ class MysqlTransactionBoundariesTest {
   }
 
   /** Feeds every event, checking after each one that lastBoundary() only moves at boundaries. */
-  private static List<Transaction<MysqlGtid>> feed(MysqlTransactionBoundaries tracker, StreamBuilder stream) {
+  private static List<Transaction<MysqlGtid>> feed(
+      MysqlTransactionBoundaries tracker, StreamBuilder stream) {
     List<Transaction<MysqlGtid>> done = new ArrayList<>();
     for (StreamBuilder.Placed p : stream.events()) {
       Transaction<MysqlGtid> t = tracker.accept(p.event(), p.position());
@@ -34,7 +35,8 @@ class MysqlTransactionBoundariesTest {
         assertThat(t.end()).isEqualTo(p.end());
       }
       assertThat(tracker.position()).isEqualTo(p.end());
-      assertThat(tracker.lastBoundary()).isEqualTo(tracker.atBoundary() ? p.end() : tracker.lastBoundary());
+      assertThat(tracker.lastBoundary())
+          .isEqualTo(tracker.atBoundary() ? p.end() : tracker.lastBoundary());
     }
     return done;
   }
@@ -56,15 +58,23 @@ class MysqlTransactionBoundariesTest {
     StreamBuilder s = header();
     long start = s.position();
     s.gtid(1).query("CREATE TABLE t (id INT PRIMARY KEY)");
-    assertThat(run(s)).containsExactly(new Transaction<>(gtid(1), start, s.position(), Ending.STATEMENT));
+    assertThat(run(s))
+        .containsExactly(new Transaction<>(gtid(1), start, s.position(), Ending.STATEMENT));
   }
 
   @Test
   void dmlEndsAtXidAndIsOpenUntilThen() {
     StreamBuilder s = header();
     long start = s.position();
-    s.gtid(1).begin().tableMap().rows(EventType.WRITE_ROWS).tableMap().rows(EventType.UPDATE_ROWS)
-        .event(EventType.ROWS_QUERY, StreamBuilder.filler(9)).rows(EventType.PARTIAL_UPDATE_ROWS).xid(9);
+    s.gtid(1)
+        .begin()
+        .tableMap()
+        .rows(EventType.WRITE_ROWS)
+        .tableMap()
+        .rows(EventType.UPDATE_ROWS)
+        .event(EventType.ROWS_QUERY, StreamBuilder.filler(9))
+        .rows(EventType.PARTIAL_UPDATE_ROWS)
+        .xid(9);
     MysqlTransactionBoundaries tracker = new MysqlTransactionBoundaries(4);
     List<StreamBuilder.Placed> events = s.events();
     for (int i = 0; i < events.size() - 1; i++) {
@@ -86,21 +96,32 @@ class MysqlTransactionBoundariesTest {
     s.gtid(2).begin().commit(); // an empty transaction
     s.gtid(3).begin().query("INSERT INTO m VALUES (1)").query("ROLLBACK");
     s.gtid(4).begin().query("SAVEPOINT a").query("ROLLBACK TO a").query("rollback");
-    assertThat(run(s)).extracting(Transaction::ending)
+    assertThat(run(s))
+        .extracting(Transaction::ending)
         .containsExactly(Ending.COMMIT, Ending.COMMIT, Ending.ROLLBACK, Ending.ROLLBACK);
   }
 
   @Test
   void xaTransactionsAreSplitAtPrepare() {
     StreamBuilder s = header();
-    s.gtid(1).query("XA START X'7861',X'',1").tableMap().rows(EventType.WRITE_ROWS).query("XA END X'7861',X'',1")
+    s.gtid(1)
+        .query("XA START X'7861',X'',1")
+        .tableMap()
+        .rows(EventType.WRITE_ROWS)
+        .query("XA END X'7861',X'',1")
         .xaPrepare(false);
     s.gtid(2).query("XA COMMIT X'7861',X'',1");
-    s.gtid(3).query("XA START X'7862',X'',1").tableMap().rows(EventType.WRITE_ROWS).query("XA END X'7862',X'',1")
+    s.gtid(3)
+        .query("XA START X'7862',X'',1")
+        .tableMap()
+        .rows(EventType.WRITE_ROWS)
+        .query("XA END X'7862',X'',1")
         .xaPrepare(true);
     s.gtid(4).query("XA ROLLBACK X'7863',X'',1");
-    assertThat(run(s)).extracting(Transaction::ending)
-        .containsExactly(Ending.XA_PREPARE, Ending.XA_COMMIT, Ending.XA_COMMIT_ONE_PHASE, Ending.XA_ROLLBACK);
+    assertThat(run(s))
+        .extracting(Transaction::ending)
+        .containsExactly(
+            Ending.XA_PREPARE, Ending.XA_COMMIT, Ending.XA_COMMIT_ONE_PHASE, Ending.XA_ROLLBACK);
   }
 
   @Test
@@ -108,16 +129,25 @@ class MysqlTransactionBoundariesTest {
     StreamBuilder s = header();
     long start = s.position();
     s.gtid(5).payload();
-    assertThat(run(s)).containsExactly(new Transaction<>(gtid(5), start, s.position(), Ending.PAYLOAD));
+    assertThat(run(s))
+        .containsExactly(new Transaction<>(gtid(5), start, s.position(), Ending.PAYLOAD));
   }
 
   @Test
   void statementBasedContextEventsBelongToTheirStatement() {
     StreamBuilder s = header();
     s.gtid(1).intvar().userVar().query("CREATE TABLE t2 SELECT @a");
-    s.gtid(2).begin().intvar().query("INSERT INTO t VALUES (NULL)").userVar().event(EventType.RAND,
-        StreamBuilder.filler(16)).query("INSERT INTO t VALUES (RAND())").xid(3);
-    assertThat(run(s)).extracting(Transaction::ending).containsExactly(Ending.STATEMENT, Ending.XID);
+    s.gtid(2)
+        .begin()
+        .intvar()
+        .query("INSERT INTO t VALUES (NULL)")
+        .userVar()
+        .event(EventType.RAND, StreamBuilder.filler(16))
+        .query("INSERT INTO t VALUES (RAND())")
+        .xid(3);
+    assertThat(run(s))
+        .extracting(Transaction::ending)
+        .containsExactly(Ending.STATEMENT, Ending.XID);
   }
 
   @Test
@@ -148,9 +178,14 @@ class MysqlTransactionBoundariesTest {
   void heartbeatsAndIgnorableEventsInsideATransactionChangeNothing() {
     StreamBuilder s = header();
     long start = s.position();
-    s.gtid(1).begin().heartbeat().event(EventType.HEARTBEAT_V2, StreamBuilder.filler(6))
-        .event(99, EventHeader.LOG_EVENT_IGNORABLE_F, StreamBuilder.filler(5)).tableMap()
-        .rows(EventType.WRITE_ROWS).xid(2);
+    s.gtid(1)
+        .begin()
+        .heartbeat()
+        .event(EventType.HEARTBEAT_V2, StreamBuilder.filler(6))
+        .event(99, EventHeader.LOG_EVENT_IGNORABLE_F, StreamBuilder.filler(5))
+        .tableMap()
+        .rows(EventType.WRITE_ROWS)
+        .xid(2);
     assertThat(run(s)).containsExactly(new Transaction<>(gtid(1), start, s.position(), Ending.XID));
   }
 
@@ -167,35 +202,54 @@ class MysqlTransactionBoundariesTest {
     StreamBuilder s = header();
     s.gtid(1).event(EventType.VIEW_CHANGE, StreamBuilder.filler(50));
     s.gtid(2).begin().event(EventType.VIEW_CHANGE, StreamBuilder.filler(50)).commit();
-    assertThat(run(s)).extracting(Transaction::ending).containsExactly(Ending.STATEMENT, Ending.COMMIT);
+    assertThat(run(s))
+        .extracting(Transaction::ending)
+        .containsExactly(Ending.STATEMENT, Ending.COMMIT);
   }
 
   static Stream<Arguments> malformed() {
     return Stream.of(
-        Arguments.of("GTID inside a transaction", (Consumer<StreamBuilder>) s -> s.gtid(1).begin().gtid(2)),
+        Arguments.of(
+            "GTID inside a transaction", (Consumer<StreamBuilder>) s -> s.gtid(1).begin().gtid(2)),
         Arguments.of("GTID after a GTID", (Consumer<StreamBuilder>) s -> s.gtid(1).gtid(2)),
         Arguments.of("XID outside a transaction", (Consumer<StreamBuilder>) s -> s.xid(1)),
         Arguments.of("XID right after the GTID", (Consumer<StreamBuilder>) s -> s.gtid(1).xid(1)),
-        Arguments.of("COMMIT right after the GTID", (Consumer<StreamBuilder>) s -> s.gtid(1).commit()),
-        Arguments.of("BEGIN inside BEGIN", (Consumer<StreamBuilder>) s -> s.gtid(1).begin().begin()),
+        Arguments.of(
+            "COMMIT right after the GTID", (Consumer<StreamBuilder>) s -> s.gtid(1).commit()),
+        Arguments.of(
+            "BEGIN inside BEGIN", (Consumer<StreamBuilder>) s -> s.gtid(1).begin().begin()),
         Arguments.of("BEGIN without GTID", (Consumer<StreamBuilder>) StreamBuilder::begin),
         Arguments.of("DDL without GTID", (Consumer<StreamBuilder>) s -> s.query("DROP TABLE t")),
         Arguments.of("rows without BEGIN", (Consumer<StreamBuilder>) s -> s.gtid(1).tableMap()),
-        Arguments.of("rows outside a transaction", (Consumer<StreamBuilder>) s -> s.rows(EventType.WRITE_ROWS)),
-        Arguments.of("payload inside BEGIN", (Consumer<StreamBuilder>) s -> s.gtid(1).begin().payload()),
+        Arguments.of(
+            "rows outside a transaction",
+            (Consumer<StreamBuilder>) s -> s.rows(EventType.WRITE_ROWS)),
+        Arguments.of(
+            "payload inside BEGIN", (Consumer<StreamBuilder>) s -> s.gtid(1).begin().payload()),
         Arguments.of("payload without GTID", (Consumer<StreamBuilder>) StreamBuilder::payload),
-        Arguments.of("XA_PREPARE after the GTID", (Consumer<StreamBuilder>) s -> s.gtid(1).xaPrepare(false)),
-        Arguments.of("BEGIN after INTVAR", (Consumer<StreamBuilder>) s -> s.gtid(1).intvar().begin()),
+        Arguments.of(
+            "XA_PREPARE after the GTID", (Consumer<StreamBuilder>) s -> s.gtid(1).xaPrepare(false)),
+        Arguments.of(
+            "BEGIN after INTVAR", (Consumer<StreamBuilder>) s -> s.gtid(1).intvar().begin()),
         Arguments.of("INTVAR without GTID", (Consumer<StreamBuilder>) StreamBuilder::intvar),
-        Arguments.of("FORMAT_DESCRIPTION inside", (Consumer<StreamBuilder>) s -> s.gtid(1).begin().fde("9.7.4")),
-        Arguments.of("ROTATE inside", (Consumer<StreamBuilder>) s -> s.gtid(1).begin().rotate("binlog.000002")),
+        Arguments.of(
+            "FORMAT_DESCRIPTION inside",
+            (Consumer<StreamBuilder>) s -> s.gtid(1).begin().fde("9.7.4")),
+        Arguments.of(
+            "ROTATE inside",
+            (Consumer<StreamBuilder>) s -> s.gtid(1).begin().rotate("binlog.000002")),
         Arguments.of("STOP after the GTID", (Consumer<StreamBuilder>) s -> s.gtid(1).stop()),
-        Arguments.of("INCIDENT inside", (Consumer<StreamBuilder>) s -> s.gtid(1).begin()
-            .event(EventType.INCIDENT, StreamBuilder.filler(3))),
-        Arguments.of("unknown type 99", (Consumer<StreamBuilder>) s -> s.event(99, 0, StreamBuilder.filler(4))),
+        Arguments.of(
+            "INCIDENT inside",
+            (Consumer<StreamBuilder>)
+                s -> s.gtid(1).begin().event(EventType.INCIDENT, StreamBuilder.filler(3))),
+        Arguments.of(
+            "unknown type 99",
+            (Consumer<StreamBuilder>) s -> s.event(99, 0, StreamBuilder.filler(4))),
         Arguments.of("MariaDB GTID", (Consumer<StreamBuilder>) s -> s.mariadbGtid(0, 1, 1)),
-        Arguments.of("obsolete v1 rows", (Consumer<StreamBuilder>) s -> s.gtid(1).begin()
-            .rows(EventType.WRITE_ROWS_V1)));
+        Arguments.of(
+            "obsolete v1 rows",
+            (Consumer<StreamBuilder>) s -> s.gtid(1).begin().rows(EventType.WRITE_ROWS_V1)));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -215,7 +269,9 @@ class MysqlTransactionBoundariesTest {
         .hasMessageContaining("at position " + bad.position())
         .hasMessageContaining("MySQL binlog");
     assertThat(tracker.state()).isEqualTo(State.FAILED);
-    assertThat(tracker.lastBoundary()).isLessThanOrEqualTo(bad.position()).isGreaterThanOrEqualTo(boundary);
+    assertThat(tracker.lastBoundary())
+        .isLessThanOrEqualTo(bad.position())
+        .isGreaterThanOrEqualTo(boundary);
     assertThatThrownBy(() -> tracker.accept(bad.event(), tracker.position()))
         .isInstanceOf(IllegalStateException.class);
   }

@@ -18,15 +18,16 @@ import org.binlogrelay.protocol.txn.Transaction.Ending;
 import org.junit.jupiter.api.Test;
 
 /**
- * Random streams of well-formed transactions and standalone events, whose boundaries are known from how they
- * were built: the tracker must find exactly those transactions, and after every prefix of events its last
- * boundary must be the largest known boundary within the prefix.
+ * Random streams of well-formed transactions and standalone events, whose boundaries are known from
+ * how they were built: the tracker must find exactly those transactions, and after every prefix of
+ * events its last boundary must be the largest known boundary within the prefix.
  */
 class RandomStreamTest {
   private static final int STREAMS = 300;
 
   /** A stream and what the tracker must find in it. */
-  private record Generated<G>(StreamBuilder stream, List<Transaction<G>> transactions, TreeSet<Long> boundaries) {}
+  private record Generated<G>(
+      StreamBuilder stream, List<Transaction<G>> transactions, TreeSet<Long> boundaries) {}
 
   @Test
   void mysqlStreams() {
@@ -42,7 +43,8 @@ class RandomStreamTest {
     }
   }
 
-  private static <G> void check(Generated<G> g, LongFunction<TransactionBoundaries<G>> trackers, int seed) {
+  private static <G> void check(
+      Generated<G> g, LongFunction<TransactionBoundaries<G>> trackers, int seed) {
     TransactionBoundaries<G> tracker = trackers.apply(4);
     List<Transaction<G>> found = new ArrayList<>();
     for (StreamBuilder.Placed p : g.stream().events()) {
@@ -51,7 +53,9 @@ class RandomStreamTest {
         found.add(t);
       }
       long expected = g.boundaries().floor(p.end());
-      assertThat(tracker.lastBoundary()).as("seed %d, after the event at %d", seed, p.position()).isEqualTo(expected);
+      assertThat(tracker.lastBoundary())
+          .as("seed %d, after the event at %d", seed, p.position())
+          .isEqualTo(expected);
       assertThat(tracker.atBoundary()).isEqualTo(expected == p.end());
     }
     assertThat(found).as("seed %d", seed).containsExactlyElementsOf(g.transactions());
@@ -103,7 +107,8 @@ class RandomStreamTest {
           ending = end == 0 ? Ending.XID : end == 1 ? Ending.COMMIT : Ending.ROLLBACK;
         }
       }
-      expected.add(new Transaction<>(new MysqlGtid(StreamBuilder.SOURCE, gno), start, s.position(), ending));
+      expected.add(
+          new Transaction<>(new MysqlGtid(StreamBuilder.SOURCE, gno), start, s.position(), ending));
       boundaries.add(s.position());
       standalone(s, random, boundaries, false);
     }
@@ -113,8 +118,8 @@ class RandomStreamTest {
   private static Generated<MariadbGtid> mariadb(Random random) {
     StreamBuilder s = new StreamBuilder().fde("10.11.19-MariaDB-log").gtidList().checkpoint();
     List<Transaction<MariadbGtid>> expected = new ArrayList<>();
-    TreeSet<Long> boundaries = new TreeSet<>(List.of(4L, s.events().get(0).end(), s.events().get(1).end(),
-        s.position()));
+    TreeSet<Long> boundaries =
+        new TreeSet<>(List.of(4L, s.events().get(0).end(), s.events().get(1).end(), s.position()));
     int count = random.nextInt(30);
     for (long seq = 1; seq <= count; seq++) {
       long start = s.position();
@@ -128,7 +133,8 @@ class RandomStreamTest {
           ending = Ending.STATEMENT;
         }
         case 1 -> {
-          s.mariadbGtid(domain, seq, FL_PREPARED_XA | FL_TRANSACTIONAL).annotate("INSERT INTO t VALUES (1)");
+          s.mariadbGtid(domain, seq, FL_PREPARED_XA | FL_TRANSACTIONAL)
+              .annotate("INSERT INTO t VALUES (1)");
           rows(s, random, EventType.WRITE_ROWS_V1);
           s.query("XA END X'01',X'',1").xaPrepare(false);
           ending = Ending.XA_PREPARE;
@@ -153,7 +159,8 @@ class RandomStreamTest {
           ending = Ending.XID;
         }
       }
-      expected.add(new Transaction<>(new MariadbGtid(domain, server, seq), start, s.position(), ending));
+      expected.add(
+          new Transaction<>(new MariadbGtid(domain, server, seq), start, s.position(), ending));
       boundaries.add(s.position());
       standalone(s, random, boundaries, true);
     }
@@ -171,7 +178,8 @@ class RandomStreamTest {
   }
 
   /** Sometimes a standalone event between transactions; each is a boundary of its own. */
-  private static void standalone(StreamBuilder s, Random random, TreeSet<Long> boundaries, boolean mariadb) {
+  private static void standalone(
+      StreamBuilder s, Random random, TreeSet<Long> boundaries, boolean mariadb) {
     if (random.nextInt(5) != 0) {
       return;
     }

@@ -11,9 +11,9 @@ import org.binlogrelay.protocol.event.EventType;
 import org.binlogrelay.protocol.event.MariadbGtidEvent;
 
 /**
- * Builds a synthetic binlog stream: events back to back from position 4, each with a correct event_size,
- * log_pos (its end) and CRC32, and bodies laid out as the servers write them (only the fields the tracker
- * reads are meaningful; rows and table maps are filler).
+ * Builds a synthetic binlog stream: events back to back from position 4, each with a correct
+ * event_size, log_pos (its end) and CRC32, and bodies laid out as the servers write them (only the
+ * fields the tracker reads are meaningful; rows and table maps are filler).
  */
 final class StreamBuilder {
   static final UUID SOURCE = UUID.fromString("3b1e7c52-0000-4000-8000-00000000f001");
@@ -48,7 +48,8 @@ final class StreamBuilder {
 
   StreamBuilder event(int typeCode, int flags, byte[] body) {
     int size = EventHeader.SIZE + body.length + 4;
-    EventHeader header = new EventHeader(1_700_000_000L, typeCode, serverId, size, position + size, flags);
+    EventHeader header =
+        new EventHeader(1_700_000_000L, typeCode, serverId, size, position + size, flags);
     BinlogEvent event = BinlogEvent.assemble(header, body, true);
     events.add(new Placed(event, position));
     position += size;
@@ -66,7 +67,8 @@ final class StreamBuilder {
     byte[] postHeaders = new byte[42];
     postHeaders[EventType.QUERY.code() - 1] = 13;
     postHeaders[EventType.ROTATE.code() - 1] = 8;
-    w.bytes(postHeaders).u8(1); // checksum algorithm CRC32; the checksum itself is appended by assemble
+    w.bytes(postHeaders)
+        .u8(1); // checksum algorithm CRC32; the checksum itself is appended by assemble
     return event(EventType.FORMAT_DESCRIPTION, w.toByteArray());
   }
 
@@ -76,8 +78,16 @@ final class StreamBuilder {
 
   static byte[] queryBody(String sql) {
     byte[] db = "fx".getBytes(StandardCharsets.US_ASCII);
-    return new ByteWriter().u32(7).u32(0).u8(db.length).u16(0).u16(0).bytes(db).u8(0)
-        .bytes(sql.getBytes(StandardCharsets.UTF_8)).toByteArray();
+    return new ByteWriter()
+        .u32(7)
+        .u32(0)
+        .u8(db.length)
+        .u16(0)
+        .u16(0)
+        .bytes(db)
+        .u8(0)
+        .bytes(sql.getBytes(StandardCharsets.UTF_8))
+        .toByteArray();
   }
 
   StreamBuilder begin() {
@@ -102,8 +112,15 @@ final class StreamBuilder {
 
   StreamBuilder xaPrepare(boolean onePhase) {
     byte[] gtrid = "xa-1".getBytes(StandardCharsets.US_ASCII);
-    return event(EventType.XA_PREPARE, new ByteWriter().u8(onePhase ? 1 : 0).u32(1).u32(gtrid.length).u32(0)
-        .bytes(gtrid).toByteArray());
+    return event(
+        EventType.XA_PREPARE,
+        new ByteWriter()
+            .u8(onePhase ? 1 : 0)
+            .u32(1)
+            .u32(gtrid.length)
+            .u32(0)
+            .bytes(gtrid)
+            .toByteArray());
   }
 
   StreamBuilder intvar() {
@@ -126,7 +143,8 @@ final class StreamBuilder {
     return event(EventType.HEARTBEAT, "binlog.000001".getBytes(StandardCharsets.US_ASCII));
   }
 
-  // --- MySQL ----------------------------------------------------------------------------------------
+  // --- MySQL
+  // ----------------------------------------------------------------------------------------
 
   StreamBuilder gtid(long gno) {
     return event(EventType.GTID, mysqlGtidBody(SOURCE, gno));
@@ -137,8 +155,15 @@ final class StreamBuilder {
   }
 
   static byte[] mysqlGtidBody(UUID source, long gno) {
-    return new ByteWriter().u8(0).u64be(source.getMostSignificantBits()).u64be(source.getLeastSignificantBits())
-        .u64(gno).u8(2).u64(0).u64(1).toByteArray();
+    return new ByteWriter()
+        .u8(0)
+        .u64be(source.getMostSignificantBits())
+        .u64be(source.getLeastSignificantBits())
+        .u64(gno)
+        .u8(2)
+        .u64(0)
+        .u64(1)
+        .toByteArray();
   }
 
   StreamBuilder previousGtids() {
@@ -160,7 +185,8 @@ final class StreamBuilder {
     w.lenencInt(type).lenencInt(encoded.length).bytes(encoded);
   }
 
-  // --- MariaDB --------------------------------------------------------------------------------------
+  // --- MariaDB
+  // --------------------------------------------------------------------------------------
 
   StreamBuilder mariadbGtid(long domain, long seqNo, int flags) {
     ByteWriter w = new ByteWriter().u64(seqNo).u32(domain).u8(flags);
@@ -180,7 +206,8 @@ final class StreamBuilder {
 
   StreamBuilder checkpoint() {
     byte[] name = "mariadb-bin.000001".getBytes(StandardCharsets.US_ASCII);
-    return event(EventType.BINLOG_CHECKPOINT, new ByteWriter().u32(name.length).bytes(name).toByteArray());
+    return event(
+        EventType.BINLOG_CHECKPOINT, new ByteWriter().u32(name.length).bytes(name).toByteArray());
   }
 
   StreamBuilder annotate(String sql) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Instant;
@@ -16,23 +17,28 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The admin API's routing, authentication and JSON (docs/admin-api.md): one request in, one {@link Answer} out,
- * with no network code, so that it is tested without sockets. {@link AdminServer} feeds it from Netty.
+ * The admin API's routing, authentication and JSON (docs/admin-api.md): one request in, one {@link
+ * Answer} out, with no network code, so that it is tested without sockets. {@link AdminServer}
+ * feeds it from Netty.
  *
- * <p>Errors are answered as {@code {"error": ..., "code": ...}} with the status the contract names; an
- * unexpected exception is logged here with its stack trace and answered 500 with its one-line message only.
+ * <p>Errors are answered as {@code {"error": ..., "code": ...}} with the status the contract names;
+ * an unexpected exception is logged here with its stack trace and answered 500 with its one-line
+ * message only.
  *
  * <p>Thread-safe (no state besides the immutable token and the thread-safe {@link ObjectMapper}).
  */
 public final class AdminApi {
-  private static final Logger log = LoggerFactory.getLogger(AdminApi.class);
-  private static final Pattern REPLICA = Pattern.compile("/api/v1/replicas/([0-9]{1,19})(/(pause|resume|kick))?");
+  private static final Logger LOG = LoggerFactory.getLogger(AdminApi.class);
+  private static final Pattern REPLICA =
+      Pattern.compile("/api/v1/replicas/([0-9]{1,19})(/(pause|resume|kick))?");
 
   private final RelayControl relay;
   private final byte[] token;
   private final ObjectMapper json = new ObjectMapper();
 
-  /** @param token the bearer token requests must carry, {@code null} for none */
+  /**
+   * @param token the bearer token requests must carry, {@code null} for none
+   */
   public AdminApi(RelayControl relay, String token) {
     this.relay = relay;
     this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
@@ -50,16 +56,23 @@ public final class AdminApi {
     try {
       boolean open = path.equals("/health") || path.equals("/ready");
       if (!open && !authorized(authorization)) {
-        return error(new ApiException(401, "unauthorized", "missing or wrong bearer token: send 'Authorization:"
-            + " Bearer <token>' with the token of --admin-token-file"));
+        return error(
+            new ApiException(
+                401,
+                "unauthorized",
+                "missing or wrong bearer token: send 'Authorization:"
+                    + " Bearer <token>' with the token of --admin-token-file"));
       }
       return route(method, path, body);
     } catch (ApiException e) {
       return error(e);
     } catch (RuntimeException e) {
-      log.error("admin API: {} {} failed", method, path, e);
-      return error(new ApiException(500, "internal", "the relay failed to answer " + method + " " + path + ": "
-          + oneLine(e)));
+      LOG.error("admin API: {} {} failed", method, path, e);
+      return error(
+          new ApiException(
+              500,
+              "internal",
+              "the relay failed to answer " + method + " " + path + ": " + oneLine(e)));
     }
   }
 
@@ -148,11 +161,12 @@ public final class AdminApi {
     }
     requirePost(method);
     find(id);
-    boolean done = switch (action) {
-      case "pause" -> relay.pause(id);
-      case "resume" -> relay.resume(id);
-      default -> relay.kick(id);
-    };
+    boolean done =
+        switch (action) {
+          case "pause" -> relay.pause(id);
+          case "resume" -> relay.resume(id);
+          default -> relay.kick(id);
+        };
     if (!done) {
       throw ApiException.notFound("replica " + id + " is not connected");
     }
@@ -163,8 +177,9 @@ public final class AdminApi {
   }
 
   /**
-   * The replica's view once its event loop applied the pause or resume (it runs there, a moment later): polls
-   * the dump's own state (cheap) for up to half a second, then samples the replica's lag once.
+   * The replica's view once its event loop applied the pause or resume (it runs there, a moment
+   * later): polls the dump's own state (cheap) for up to half a second, then samples the replica's
+   * lag once.
    */
   private ReplicaView awaitPaused(long id, boolean paused) throws ApiException {
     for (int i = 0; i < 50 && relay.paused(id).map(p -> p != paused).orElse(false); i++) {
@@ -179,9 +194,16 @@ public final class AdminApi {
   }
 
   private ReplicaView find(long id) throws ApiException {
-    return relay.replicas().stream().filter(v -> v.status().id() == id).findFirst()
-        .orElseThrow(() -> ApiException.notFound("replica " + id + " is not connected (GET /api/v1/replicas lists"
-            + " the connected ones)"));
+    return relay.replicas().stream()
+        .filter(v -> v.status().id() == id)
+        .findFirst()
+        .orElseThrow(
+            () ->
+                ApiException.notFound(
+                    "replica "
+                        + id
+                        + " is not connected (GET /api/v1/replicas lists"
+                        + " the connected ones)"));
   }
 
   private Views.UpstreamJson upstreamOrConflict() throws ApiException {
@@ -191,8 +213,9 @@ public final class AdminApi {
 
   private void requirePrimary() throws ApiException {
     if (!relay.primaryConfigured()) {
-      throw ApiException.conflict("no primary is configured: the relay only serves its stored binlogs (start it"
-          + " with --primary)");
+      throw ApiException.conflict(
+          "no primary is configured: the relay only serves its stored binlogs (start it"
+              + " with --primary)");
     }
   }
 
@@ -201,7 +224,9 @@ public final class AdminApi {
     String host = text(b, "host");
     Integer port = null;
     if (b.has("port") && !b.get("port").isNull()) {
-      if (!b.get("port").canConvertToInt() || b.get("port").asInt() < 1 || b.get("port").asInt() > 65535) {
+      if (!b.get("port").canConvertToInt()
+          || b.get("port").asInt() < 1
+          || b.get("port").asInt() > 65535) {
         throw ApiException.badRequest("\"port\" must be a number in 1..65535");
       }
       port = b.get("port").asInt();
@@ -218,16 +243,20 @@ public final class AdminApi {
     String to = text(b, "to");
     String beforeText = text(b, "before");
     if ((to == null) == (beforeText == null)) {
-      throw ApiException.badRequest("give exactly one of \"to\" (a file name, like PURGE BINARY LOGS TO) and"
-          + " \"before\" (an ISO-8601 time, like PURGE BINARY LOGS BEFORE)");
+      throw ApiException.badRequest(
+          "give exactly one of \"to\" (a file name, like PURGE BINARY LOGS TO) and"
+              + " \"before\" (an ISO-8601 time, like PURGE BINARY LOGS BEFORE)");
     }
     Instant before = null;
     if (beforeText != null) {
       try {
         before = Instant.parse(beforeText);
       } catch (DateTimeParseException e) {
-        throw ApiException.badRequest("\"before\": '" + beforeText + "' is not an ISO-8601 UTC time such as"
-            + " 2026-11-20T00:00:00Z");
+        throw ApiException.badRequest(
+            "\"before\": '"
+                + beforeText
+                + "' is not an ISO-8601 UTC time such as"
+                + " 2026-11-20T00:00:00Z");
       }
     }
     boolean force = false;
@@ -243,14 +272,15 @@ public final class AdminApi {
   private JsonNode object(byte[] body, boolean required) throws ApiException {
     if (body.length == 0) {
       if (required) {
-        throw ApiException.badRequest("this command needs a JSON object body (see docs/admin-api.md)");
+        throw ApiException.badRequest(
+            "this command needs a JSON object body (see docs/admin-api.md)");
       }
       return json.createObjectNode();
     }
     JsonNode node;
     try {
       node = json.readTree(body);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw ApiException.badRequest("the body is not valid JSON: " + oneLine(e));
     }
     if (node == null || !node.isObject()) {
@@ -278,13 +308,15 @@ public final class AdminApi {
 
   private static void requirePost(String method) throws ApiException {
     if (!method.equals("POST")) {
-      throw new ApiException(405, "method_not_allowed", method + " is not allowed here; commands are POST");
+      throw new ApiException(
+          405, "method_not_allowed", method + " is not allowed here; commands are POST");
     }
   }
 
   private Answer probe(Optional<String> problem, String up, String down) {
-    return json(problem.isEmpty() ? 200 : 503, new Views.ProbeJson(problem.isEmpty() ? up : down,
-        problem.orElse(null)));
+    return json(
+        problem.isEmpty() ? 200 : 503,
+        new Views.ProbeJson(problem.isEmpty() ? up : down, problem.orElse(null)));
   }
 
   private Answer ok(Object body) {
@@ -299,8 +331,11 @@ public final class AdminApi {
     try {
       return new Answer(status, Answer.JSON, json.writeValueAsBytes(body));
     } catch (JsonProcessingException e) {
-      log.error("admin API: cannot render an answer as JSON", e);
-      return Answer.text(500, Answer.JSON, "{\"error\":\"the relay could not render its answer\",\"code\":\"internal\"}");
+      LOG.error("admin API: cannot render an answer as JSON", e);
+      return Answer.text(
+          500,
+          Answer.JSON,
+          "{\"error\":\"the relay could not render its answer\",\"code\":\"internal\"}");
     }
   }
 

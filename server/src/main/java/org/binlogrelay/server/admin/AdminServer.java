@@ -21,6 +21,7 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -36,8 +37,8 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.Queue;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -46,28 +47,29 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The admin HTTP server: HTTP/1.1 on Netty, one I/O thread. {@code /health} and {@code /ready} are answered on
- * the I/O thread (they read a few volatile fields, so a probe never waits behind a command); other reads
- * ({@code GET}, {@code HEAD}: {@code /metrics}, views) on a pool of their own, and commands ({@code POST}, which
- * may wait for the primary or the disk up to {@link AdminConfig#commandTimeout()}) on another, so that a slow
- * command never delays a scrape.
+ * The admin HTTP server: HTTP/1.1 on Netty, one I/O thread. {@code /health} and {@code /ready} are
+ * answered on the I/O thread (they read a few volatile fields, so a probe never waits behind a
+ * command); other reads ({@code GET}, {@code HEAD}: {@code /metrics}, views) on a pool of their
+ * own, and commands ({@code POST}, which may wait for the primary or the disk up to {@link
+ * AdminConfig#commandTimeout()}) on another, so that a slow command never delays a scrape.
  *
  * <pre>
  *   IdleStateHandler(idle timeout) -> HttpServerCodec(4 KiB line, 8 KiB headers)
  *     -> HttpServerKeepAliveHandler -> HttpObjectAggregator(max request bytes) -> handler
  * </pre>
  *
- * Limits: a request line, header block or body beyond its limit is answered 413/414/431 (as JSON) and the
- * connection closed; a connection idle for the timeout is closed, but never while its request is being answered;
- * at most {@value #MAX_QUEUED} requests per pool wait for a worker, more are answered 503. A connection has one
- * request in work at a time: it is not read while its answer is pending, and pipelined requests already read are
- * answered in order (at most {@value #MAX_PIPELINED} of them; more close the connection). Errors are JSON and
- * never carry a stack trace.
+ * Limits: a request line, header block or body beyond its limit is answered 413/414/431 (as JSON)
+ * and the connection closed; a connection idle for the timeout is closed, but never while its
+ * request is being answered; at most {@value #MAX_QUEUED} requests per pool wait for a worker, more
+ * are answered 503. A connection has one request in work at a time: it is not read while its answer
+ * is pending, and pipelined requests already read are answered in order (at most {@value
+ * #MAX_PIPELINED} of them; more close the connection). Errors are JSON and never carry a stack
+ * trace.
  *
  * <p>Thread-safe: {@link #start} once, {@link #close} from any thread.
  */
 public final class AdminServer implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(AdminServer.class);
+  private static final Logger LOG = LoggerFactory.getLogger(AdminServer.class);
   private static final int MAX_INITIAL_LINE = 4096;
   private static final int MAX_HEADERS = 8192;
   private static final int WORKERS = 2;
@@ -80,7 +82,8 @@ public final class AdminServer implements AutoCloseable {
   private final ExecutorService commands;
   private final ExecutorService reads;
 
-  private AdminServer(EventLoopGroup group, Channel listener, ExecutorService commands, ExecutorService reads) {
+  private AdminServer(
+      EventLoopGroup group, Channel listener, ExecutorService commands, ExecutorService reads) {
     this.group = group;
     this.listener = listener;
     this.commands = commands;
@@ -90,44 +93,63 @@ public final class AdminServer implements AutoCloseable {
   /**
    * Listens on {@link AdminConfig#bind()}.
    *
-   * @throws UncheckedIOException if the address cannot be bound (port taken, address not of this host)
+   * @throws UncheckedIOException if the address cannot be bound (port taken, address not of this
+   *     host)
    */
   public static AdminServer start(AdminConfig config, AdminApi api) {
     ExecutorService commands = pool("admin-command");
     ExecutorService reads = pool("admin-read");
     EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-    ChannelFuture bound = new ServerBootstrap()
-        .group(group)
-        .channel(NioServerSocketChannel.class)
-        .option(ChannelOption.SO_BACKLOG, 64)
-        .childOption(ChannelOption.TCP_NODELAY, true)
-        .childHandler(new ChannelInitializer<SocketChannel>() {
-          @Override
-          protected void initChannel(SocketChannel ch) {
-            ch.pipeline()
-                .addLast("idle", new IdleStateHandler(0, 0, config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS))
-                .addLast("http", new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, 8192))
-                .addLast("keep-alive", new HttpServerKeepAliveHandler())
-                .addLast("aggregate", new LimitedAggregator(config.maxRequestBytes()))
-                .addLast("api", new Handler(api, commands, reads));
-          }
-        })
-        .bind(config.bind())
-        .awaitUninterruptibly();
+    ChannelFuture bound =
+        new ServerBootstrap()
+            .group(group)
+            .channel(NioServerSocketChannel.class)
+            .option(ChannelOption.SO_BACKLOG, 64)
+            .childOption(ChannelOption.TCP_NODELAY, true)
+            .childHandler(
+                new ChannelInitializer<SocketChannel>() {
+                  @Override
+                  protected void initChannel(SocketChannel ch) {
+                    ch.pipeline()
+                        .addLast(
+                            "idle",
+                            new IdleStateHandler(
+                                0, 0, config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS))
+                        .addLast("http", new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, 8192))
+                        .addLast("keep-alive", new HttpServerKeepAliveHandler())
+                        .addLast("aggregate", new LimitedAggregator(config.maxRequestBytes()))
+                        .addLast("api", new Handler(api, commands, reads));
+                  }
+                })
+            .bind(config.bind())
+            .awaitUninterruptibly();
     if (!bound.isSuccess()) {
       group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
       commands.shutdownNow();
       reads.shutdownNow();
-      throw new UncheckedIOException(new IOException("cannot listen on " + config.bind() + " for the admin API: "
-          + bound.cause().getMessage() + " (is another process using the port?)", bound.cause()));
+      throw new UncheckedIOException(
+          new IOException(
+              "cannot listen on "
+                  + config.bind()
+                  + " for the admin API: "
+                  + bound.cause().getMessage()
+                  + " (is another process using the port?)",
+              bound.cause()));
     }
-    log.info("admin API and /metrics on http://{}{}", address(bound.channel()), config.token() == null
-        ? " (no token: loopback only)" : " (bearer token required)");
+    LOG.info(
+        "admin API and /metrics on http://{}{}",
+        address(bound.channel()),
+        config.token() == null ? " (no token: loopback only)" : " (bearer token required)");
     return new AdminServer(group, bound.channel(), commands, reads);
   }
 
   private static ExecutorService pool(String name) {
-    return new ThreadPoolExecutor(WORKERS, WORKERS, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(MAX_QUEUED),
+    return new ThreadPoolExecutor(
+        WORKERS,
+        WORKERS,
+        60,
+        TimeUnit.SECONDS,
+        new LinkedBlockingQueue<>(MAX_QUEUED),
         r -> {
           Thread t = new Thread(r, name);
           t.setDaemon(true);
@@ -147,8 +169,9 @@ public final class AdminServer implements AutoCloseable {
   }
 
   /**
-   * Stops listening, interrupts the requests in work and waits (up to {@value #WORKER_STOP_SECONDS} s) until no
-   * worker runs any more, so that no command acts on the relay after this returns; then closes the connections.
+   * Stops listening, interrupts the requests in work and waits (up to {@value #WORKER_STOP_SECONDS}
+   * s) until no worker runs any more, so that no command acts on the relay after this returns; then
+   * closes the connections.
    */
   @Override
   public void close() {
@@ -159,7 +182,7 @@ public final class AdminServer implements AutoCloseable {
     for (ExecutorService pool : new ExecutorService[] {commands, reads}) {
       try {
         if (!pool.awaitTermination(WORKER_STOP_SECONDS, TimeUnit.SECONDS)) {
-          log.warn("an admin request did not end within {} s of the shutdown", WORKER_STOP_SECONDS);
+          LOG.warn("an admin request did not end within {} s of the shutdown", WORKER_STOP_SECONDS);
         }
       } catch (InterruptedException e) {
         interrupted = true;
@@ -172,12 +195,18 @@ public final class AdminServer implements AutoCloseable {
   }
 
   /** One request as read, without its Netty buffers. */
-  private record Request(String method, String path, String authorization, byte[] body, boolean keepAlive,
+  private record Request(
+      String method,
+      String path,
+      String authorization,
+      byte[] body,
+      boolean keepAlive,
       boolean head) {}
 
   /**
-   * Answers a connection's requests one at a time: the probes at once, the others on a worker; reading stops
-   * while one is in work. One per connection; every field is used on the connection's I/O thread only.
+   * Answers a connection's requests one at a time: the probes at once, the others on a worker;
+   * reading stops while one is in work. One per connection; every field is used on the connection's
+   * I/O thread only.
    */
   private static final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private final AdminApi api;
@@ -197,19 +226,32 @@ public final class AdminServer implements AutoCloseable {
       if (!request.decoderResult().isSuccess()) {
         Throwable cause = request.decoderResult().cause();
         boolean tooLong = cause instanceof TooLongFrameException;
-        String what = cause != null && cause.getMessage() != null && cause.getMessage().contains("header")
-            ? "header" : "line";
+        String what =
+            cause != null && cause.getMessage() != null && cause.getMessage().contains("header")
+                ? "header"
+                : "line";
         pipelined.clear();
-        write(ctx, errorAnswer(tooLong ? (what.equals("header") ? 431 : 414) : 400,
-            tooLong ? "request " + what + " too large" : "malformed HTTP request"), false);
+        write(
+            ctx,
+            errorAnswer(
+                tooLong ? (what.equals("header") ? 431 : 414) : 400,
+                tooLong ? "request " + what + " too large" : "malformed HTTP request"),
+            false);
         return;
       }
-      Request r = new Request(request.method().name(), new QueryStringDecoder(request.uri()).path(),
-          request.headers().get(HttpHeaderNames.AUTHORIZATION), ByteBufUtil.getBytes(request.content()),
-          HttpUtil.isKeepAlive(request), request.method().equals(HttpMethod.HEAD));
+      Request r =
+          new Request(
+              request.method().name(),
+              new QueryStringDecoder(request.uri()).path(),
+              request.headers().get(HttpHeaderNames.AUTHORIZATION),
+              ByteBufUtil.getBytes(request.content()),
+              HttpUtil.isKeepAlive(request),
+              request.method().equals(HttpMethod.HEAD));
       if (inFlight) {
         if (pipelined.size() >= MAX_PIPELINED) {
-          log.debug("admin connection {}: more than {} pipelined requests; closing", ctx.channel().remoteAddress(),
+          LOG.debug(
+              "admin connection {}: more than {} pipelined requests; closing",
+              ctx.channel().remoteAddress(),
               MAX_PIPELINED);
           ctx.close();
           return;
@@ -220,7 +262,9 @@ public final class AdminServer implements AutoCloseable {
       answer(ctx, r);
     }
 
-    /** Answers {@code r}: on this thread for the probes, else on a worker; reading pauses meanwhile. */
+    /**
+     * Answers {@code r}: on this thread for the probes, else on a worker; reading pauses meanwhile.
+     */
     private void answer(ChannelHandlerContext ctx, Request r) {
       String method = r.head() ? "GET" : r.method();
       if (r.path().equals("/health") || r.path().equals("/ready")) {
@@ -231,21 +275,23 @@ public final class AdminServer implements AutoCloseable {
       ctx.channel().config().setAutoRead(false);
       Executor pool = r.method().equals("GET") || r.head() ? reads : commands;
       try {
-        pool.execute(() -> {
-          Answer a;
-          try {
-            a = api.handle(method, r.path(), r.authorization(), r.body());
-          } catch (Throwable e) {
-            log.error("admin API: {} {} failed", r.method(), r.path(), e);
-            a = errorAnswer(500, "the relay failed to answer " + r.method() + " " + r.path());
-          }
-          Answer done = a;
-          try {
-            ctx.executor().execute(() -> respond(ctx, r, done));
-          } catch (RejectedExecutionException e) {
-            log.debug("admin connection {} closed before its answer", ctx.channel().remoteAddress());
-          }
-        });
+        pool.execute(
+            () -> {
+              Answer a;
+              try {
+                a = api.handle(method, r.path(), r.authorization(), r.body());
+              } catch (Throwable e) {
+                LOG.error("admin API: {} {} failed", r.method(), r.path(), e);
+                a = errorAnswer(500, "the relay failed to answer " + r.method() + " " + r.path());
+              }
+              Answer done = a;
+              try {
+                ctx.executor().execute(() -> respond(ctx, r, done));
+              } catch (RejectedExecutionException e) {
+                LOG.debug(
+                    "admin connection {} closed before its answer", ctx.channel().remoteAddress());
+              }
+            });
       } catch (RejectedExecutionException e) {
         respond(ctx, r, errorAnswer(503, "the admin API is busy; retry in a moment"));
       }
@@ -284,18 +330,20 @@ public final class AdminServer implements AutoCloseable {
         write(ctx, errorAnswer(413, "request body too large"), false);
         return;
       }
-      log.debug("admin connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
+      LOG.debug("admin connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
       ctx.close();
     }
 
     private static Answer errorAnswer(int status, String message) {
-      String code = switch (status) {
-        case 400 -> "bad_request";
-        case 500 -> "internal";
-        case 503 -> "unavailable";
-        default -> "too_large";
-      };
-      return Answer.text(status, Answer.JSON, "{\"error\":\"" + message + "\",\"code\":\"" + code + "\"}");
+      String code =
+          switch (status) {
+            case 400 -> "bad_request";
+            case 500 -> "internal";
+            case 503 -> "unavailable";
+            default -> "too_large";
+          };
+      return Answer.text(
+          status, Answer.JSON, "{\"error\":\"" + message + "\",\"code\":\"" + code + "\"}");
     }
 
     private static void write(ChannelHandlerContext ctx, Answer answer, boolean keepAlive) {
@@ -303,10 +351,13 @@ public final class AdminServer implements AutoCloseable {
     }
 
     /** Writes {@code answer}; for HEAD without the body but with the GET's Content-Length. */
-    private static void write(ChannelHandlerContext ctx, Answer answer, boolean keepAlive, boolean head) {
-      FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-          HttpResponseStatus.valueOf(answer.status()), head ? Unpooled.EMPTY_BUFFER
-              : Unpooled.wrappedBuffer(answer.body()));
+    private static void write(
+        ChannelHandlerContext ctx, Answer answer, boolean keepAlive, boolean head) {
+      FullHttpResponse response =
+          new DefaultFullHttpResponse(
+              HttpVersion.HTTP_1_1,
+              HttpResponseStatus.valueOf(answer.status()),
+              head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(answer.body()));
       response.headers().set(HttpHeaderNames.CONTENT_TYPE, answer.contentType());
       response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, answer.body().length);
       response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-store");
@@ -330,8 +381,11 @@ public final class AdminServer implements AutoCloseable {
     }
 
     @Override
-    protected void handleOversizedMessage(ChannelHandlerContext ctx, io.netty.handler.codec.http.HttpMessage m) {
-      Handler.write(ctx, Handler.errorAnswer(413, "request body over " + maxContentLength() + " bytes"), false);
+    protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage m) {
+      Handler.write(
+          ctx,
+          Handler.errorAnswer(413, "request body over " + maxContentLength() + " bytes"),
+          false);
     }
   }
 }

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
  */
 public record Answer(int status, String contentType, byte[] body) {
   static final String JSON = "application/json; charset=utf-8";
+
   /** Prometheus text exposition format 0.0.4. */
   static final String PROMETHEUS = "text/plain; version=0.0.4; charset=utf-8";
 

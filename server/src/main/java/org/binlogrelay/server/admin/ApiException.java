@@ -1,8 +1,8 @@
 package org.binlogrelay.server.admin;
 
 /**
- * A request the admin API answers with an error: the HTTP status, a stable code word and one line a DBA can act
- * on (docs/admin-api.md, "Conventions"). Never carries a stack trace to the client.
+ * A request the admin API answers with an error: the HTTP status, a stable code word and one line a
+ * DBA can act on (docs/admin-api.md, "Conventions"). Never carries a stack trace to the client.
  */
 public final class ApiException extends Exception {
   private final int status;

@@ -11,9 +11,10 @@ import org.binlogrelay.storage.read.ReaderRegistry;
 import org.binlogrelay.storage.retention.RetentionRun;
 
 /**
- * What the admin API reads and commands of the relay. The relay's composition root implements it; the API turns
- * it into JSON ({@link AdminApi}). Implementations are thread-safe; commands may block (the API runs them off the
- * network threads) and throw {@link ApiException} with the status and text to answer.
+ * What the admin API reads and commands of the relay. The relay's composition root implements it;
+ * the API turns it into JSON ({@link AdminApi}). Implementations are thread-safe; commands may
+ * block (the API runs them off the network threads) and throw {@link ApiException} with the status
+ * and text to answer.
  */
 public interface RelayControl {
 
@@ -58,7 +59,8 @@ public interface RelayControl {
    *
    * @throws ApiException 409 with the reason if the new source cannot continue the store
    */
-  SourceSwitch changeUpstream(String host, Integer port, String user, String password) throws ApiException;
+  SourceSwitch changeUpstream(String host, Integer port, String user, String password)
+      throws ApiException;
 
   /** FLUSH BINARY LOGS on the primary; returns the new file once the relay stored it. */
   String rotate() throws ApiException;
@@ -87,6 +89,13 @@ public interface RelayControl {
    * @param startedAtMillis when the process started, epoch milliseconds
    * @param nowMillis the relay's clock now
    */
-  record RelayFacts(String state, String version, String flavor, long serverId, String serverUuid,
-      String replicaAddress, long startedAtMillis, long nowMillis) {}
+  record RelayFacts(
+      String state,
+      String version,
+      String flavor,
+      long serverId,
+      String serverUuid,
+      String replicaAddress,
+      long startedAtMillis,
+      long nowMillis) {}
 }

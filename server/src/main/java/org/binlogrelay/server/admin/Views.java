@@ -21,24 +21,33 @@ import org.binlogrelay.storage.read.ReaderRegistry;
 import org.binlogrelay.storage.retention.RetentionRun;
 
 /**
- * The JSON objects of docs/admin-api.md ("Objects" and the endpoints' answers) as records, and how each is made
- * from the relay's state. Jackson renders a record's components in their declared order, so a record's
- * components are the object's keys in the contract's order: field names in camelCase, times as ISO-8601 UTC
- * strings, unknown values {@code null}. The example answers in {@code docs/admin-api/} are checked against what
- * these records render by {@code AdminContractTest}. Stateless; the records are immutable.
+ * The JSON objects of docs/admin-api.md ("Objects" and the endpoints' answers) as records, and how
+ * each is made from the relay's state. Jackson renders a record's components in their declared
+ * order, so a record's components are the object's keys in the contract's order: field names in
+ * camelCase, times as ISO-8601 UTC strings, unknown values {@code null}. The example answers in
+ * {@code docs/admin-api/} are checked against what these records render by {@code
+ * AdminContractTest}. Stateless; the records are immutable.
  */
 final class Views {
   private Views() {}
 
   /** {@code GET /api/v1/status}. */
-  record StatusJson(RelayJson relay, UpstreamJson upstream, StoreJson store, ReplicaCountJson replicas) {}
+  record StatusJson(
+      RelayJson relay, UpstreamJson upstream, StoreJson store, ReplicaCountJson replicas) {}
 
   /** The {@code replicas} of {@link StatusJson}. */
   record ReplicaCountJson(int connected) {}
 
   /** Relay. */
-  record RelayJson(String state, String version, String flavor, long serverId, String serverUuid,
-      String replicaAddress, String startedAt, double uptimeSeconds) {}
+  record RelayJson(
+      String state,
+      String version,
+      String flavor,
+      long serverId,
+      String serverUuid,
+      String replicaAddress,
+      String startedAt,
+      double uptimeSeconds) {}
 
   /** Upstream: the replicator's state, or only {@code state} when there is no replicator. */
   sealed interface UpstreamJson permits ReplicatorJson, NoReplicatorJson {
@@ -48,10 +57,25 @@ final class Views {
   }
 
   /** Upstream with a replicator. */
-  record ReplicatorJson(String state, String source, String since, String lastError, int attempt, long connections,
-      String primaryVersion, Long primaryServerId, String tls, boolean semiSync, PositionJson position,
-      String lastGtid, Double secondsBehind, long bytesReceived, long eventsReceived, long transactionsReceived,
-      String lastEventAt) implements UpstreamJson {}
+  record ReplicatorJson(
+      String state,
+      String source,
+      String since,
+      String lastError,
+      int attempt,
+      long connections,
+      String primaryVersion,
+      Long primaryServerId,
+      String tls,
+      boolean semiSync,
+      PositionJson position,
+      String lastGtid,
+      Double secondsBehind,
+      long bytesReceived,
+      long eventsReceived,
+      long transactionsReceived,
+      String lastEventAt)
+      implements UpstreamJson {}
 
   /** Upstream without a replicator: {@code {"state": "STOPPED"}}. */
   record NoReplicatorJson(String state) implements UpstreamJson {
@@ -68,23 +92,56 @@ final class Views {
   sealed interface StoreJson permits OpenStoreJson, NoStoreJson {}
 
   /** Store, open. */
-  record OpenStoreJson(String condition, String dataDir, int files, long bytes, PositionJson head,
-      String oldestEventAt, String executedGtids, String purgedGtids, String lastError) implements StoreJson {}
+  record OpenStoreJson(
+      String condition,
+      String dataDir,
+      int files,
+      long bytes,
+      PositionJson head,
+      String oldestEventAt,
+      String executedGtids,
+      String purgedGtids,
+      String lastError)
+      implements StoreJson {}
 
   /** Store before it is open: {@code {"condition": null}}. */
   record NoStoreJson(String condition) implements StoreJson {}
 
   /** Binlog. */
-  record BinlogJson(String name, long size, String firstEventAt, String lastEventAt, boolean open, long readers) {}
+  record BinlogJson(
+      String name,
+      long size,
+      String firstEventAt,
+      String lastEventAt,
+      boolean open,
+      long readers) {}
 
   /** {@code GET /api/v1/gtid}. */
   record GtidJson(String flavor, String executed, String purged) {}
 
   /** Replica. */
-  record ReplicaJson(long id, long serverId, String host, String reportHost, Integer reportPort, String user,
-      String uuid, String mode, String state, String connectedAt, PositionJson position, long bytesSent,
-      long eventsSent, long transactionsSent, long bytesBehind, Double secondsBehind, Double sendRateBytesPerSecond,
-      Double catchUpRateBytesPerSecond, Double etaSeconds, long stalls, boolean paused) {}
+  record ReplicaJson(
+      long id,
+      long serverId,
+      String host,
+      String reportHost,
+      Integer reportPort,
+      String user,
+      String uuid,
+      String mode,
+      String state,
+      String connectedAt,
+      PositionJson position,
+      long bytesSent,
+      long eventsSent,
+      long transactionsSent,
+      long bytesBehind,
+      Double secondsBehind,
+      Double sendRateBytesPerSecond,
+      Double catchUpRateBytesPerSecond,
+      Double etaSeconds,
+      long stalls,
+      boolean paused) {}
 
   /** Binlog coordinates: {@code {"file": "binlog.000042", "position": 157}}. */
   record PositionJson(String file, long position) {}
@@ -96,7 +153,12 @@ final class Views {
   record UpstreamLagJson(Double secondsBehind, String state) {}
 
   /** The answer of {@code POST /api/v1/binlogs/purge}. */
-  record PurgeJson(List<String> removed, List<String> kept, List<String> keptForReplicas, long bytes, int forced) {}
+  record PurgeJson(
+      List<String> removed,
+      List<String> kept,
+      List<String> keptForReplicas,
+      long bytes,
+      int forced) {}
 
   /** The answer of {@code POST /api/v1/binlogs/rotate}. */
   record RotatedJson(String rotatedTo) {}
@@ -104,15 +166,24 @@ final class Views {
   /** The answer of {@code POST /api/v1/replicas/{id}/kick}. */
   record KickedJson(long kicked) {}
 
-  /** The answer of {@code /health} and {@code /ready}: {@code reason} only when not up or not ready. */
+  /**
+   * The answer of {@code /health} and {@code /ready}: {@code reason} only when not up or not ready.
+   */
   record ProbeJson(String status, @JsonInclude(JsonInclude.Include.NON_NULL) String reason) {}
 
   /** An error answer. */
   record ErrorJson(String error, String code) {}
 
   static RelayJson relay(RelayControl.RelayFacts r) {
-    return new RelayJson(r.state(), r.version(), r.flavor(), r.serverId(), r.serverUuid(), r.replicaAddress(),
-        time(r.startedAtMillis()), Math.max(0, r.nowMillis() - r.startedAtMillis()) / 1000.0);
+    return new RelayJson(
+        r.state(),
+        r.version(),
+        r.flavor(),
+        r.serverId(),
+        r.serverUuid(),
+        r.replicaAddress(),
+        time(r.startedAtMillis()),
+        Math.max(0, r.nowMillis() - r.startedAtMillis()) / 1000.0);
   }
 
   static UpstreamJson upstream(RelayControl relay) {
@@ -157,7 +228,9 @@ final class Views {
         files.size(),
         files.stream().mapToLong(FileMetadata::size).sum(),
         position(readable.end()),
-        files.isEmpty() || files.get(0).firstEventTime() == 0 ? null : time(files.get(0).firstEventTime() * 1000),
+        files.isEmpty() || files.get(0).firstEventTime() == 0
+            ? null
+            : time(files.get(0).firstEventTime() * 1000),
         gtids(readable.executedGtids().toString()),
         gtids(store.purgedGtids().toString()),
         health.lastError());
@@ -173,13 +246,14 @@ final class Views {
     String current = store.currentFile().orElse(null);
     List<BinlogJson> out = new ArrayList<>();
     for (FileMetadata f : store.files()) {
-      out.add(new BinlogJson(
-          f.name(),
-          f.size(),
-          f.firstEventTime() == 0 ? null : time(f.firstEventTime() * 1000),
-          f.lastEventTime() == 0 ? null : time(f.lastEventTime() * 1000),
-          !f.closed() || f.name().equals(current),
-          registered.stream().filter(r -> r.position().file().equals(f.name())).count()));
+      out.add(
+          new BinlogJson(
+              f.name(),
+              f.size(),
+              f.firstEventTime() == 0 ? null : time(f.firstEventTime() * 1000),
+              f.lastEventTime() == 0 ? null : time(f.lastEventTime() * 1000),
+              !f.closed() || f.name().equals(current),
+              registered.stream().filter(r -> r.position().file().equals(f.name())).count()));
     }
     return out;
   }
@@ -220,13 +294,17 @@ final class Views {
   }
 
   static StatusJson status(RelayControl relay) {
-    return new StatusJson(relay(relay.relay()), relay.primaryConfigured() ? upstream(relay) : null, store(relay),
+    return new StatusJson(
+        relay(relay.relay()),
+        relay.primaryConfigured() ? upstream(relay) : null,
+        store(relay),
         new ReplicaCountJson(relay.replicas().size()));
   }
 
   static LagJson lag(RelayControl relay) {
     UpstreamJson u = relay.primaryConfigured() ? upstream(relay) : null;
-    return new LagJson(new UpstreamLagJson(u == null ? null : u.secondsBehind(), u == null ? null : u.state()),
+    return new LagJson(
+        new UpstreamLagJson(u == null ? null : u.secondsBehind(), u == null ? null : u.state()),
         relay.replicas().stream().map(Views::replica).toList());
   }
 

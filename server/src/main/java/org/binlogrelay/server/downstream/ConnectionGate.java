@@ -12,12 +12,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * First in every pipeline: admits a new connection or refuses it before the greeting, as MySQL does, with
- * ER_CON_COUNT_ERROR (1040, over {@code maxConnections}, or over the host's connection rate, {@link
- * HostConnectRate}, which MySQL clients and replicas also retry) or ER_HOST_IS_BLOCKED (1129, a host the
- * {@link org.binlogrelay.server.downstream.account.LoginThrottle} blocks). A refused connection never reaches
- * the handshake. Counts open connections in {@link ServerState#openConnections}. Refusals are logged at most
- * every 10 s per reason ({@link RefusalLog}).
+ * First in every pipeline: admits a new connection or refuses it before the greeting, as MySQL
+ * does, with ER_CON_COUNT_ERROR (1040, over {@code maxConnections}, or over the host's connection
+ * rate, {@link HostConnectRate}, which MySQL clients and replicas also retry) or ER_HOST_IS_BLOCKED
+ * (1129, a host the {@link org.binlogrelay.server.downstream.account.LoginThrottle} blocks). A
+ * refused connection never reaches the handshake. Counts open connections in {@link
+ * ServerState#openConnections}. Refusals are logged at most every 10 s per reason ({@link
+ * RefusalLog}).
  *
  * <p>{@code @Sharable} and thread-safe: all state is in {@link ServerState}'s atomics.
  */
@@ -46,15 +47,21 @@ final class ConnectionGate extends ChannelInboundHandlerAdapter {
     String host = Packets.hostOf(ctx.channel().remoteAddress());
     if (open > state.config.maxConnections()) {
       state.refusedOverLimit.incrementAndGet();
-      overLimit.refused("Refused a connection from {}: {} connections open, limit {} (max connections)", host,
-          open - 1, state.config.maxConnections());
+      overLimit.refused(
+          "Refused a connection from {}: {} connections open, limit {} (max connections)",
+          host,
+          open - 1,
+          state.config.maxConnections());
       refuse(ctx, ErrorMessages.tooManyConnections());
       return;
     }
     if (state.connectRate != null && !state.connectRate.admit(host)) {
       state.refusedOverRate.incrementAndGet();
-      overRate.refused("Refused a connection from {}: more than {} new connections a second from that host (bursts"
-          + " of {}; max-connect-rate-per-host)", host, state.config.maxConnectRatePerHost(),
+      overRate.refused(
+          "Refused a connection from {}: more than {} new connections a second from that host (bursts"
+              + " of {}; max-connect-rate-per-host)",
+          host,
+          state.config.maxConnectRatePerHost(),
           state.connectRate.burst());
       refuse(ctx, ErrorMessages.tooManyConnections());
       return;
@@ -62,8 +69,11 @@ final class ConnectionGate extends ChannelInboundHandlerAdapter {
     Duration blocked = state.throttle.blockedFor(host);
     if (!blocked.isZero()) {
       state.refusedBlocked.incrementAndGet();
-      blockedHosts.refused("Refused a connection from {}: blocked for {} s more after {} failed logins", host,
-          blocked.toSeconds(), state.throttle.maxFailures());
+      blockedHosts.refused(
+          "Refused a connection from {}: blocked for {} s more after {} failed logins",
+          host,
+          blocked.toSeconds(),
+          state.throttle.maxFailures());
       refuse(ctx, ErrorMessages.hostBlocked(host, Math.max(1, blocked.toSeconds())));
       return;
     }
@@ -73,7 +83,15 @@ final class ConnectionGate extends ChannelInboundHandlerAdapter {
   private void refuse(ChannelHandlerContext ctx, ErrPacket err) {
     state.stats.aborted.incrementAndGet();
     byte[] payload = Packets.preHandshakeErr(err);
-    ctx.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {(byte) payload.length, (byte) (payload.length >>> 8),
-        (byte) (payload.length >>> 16), 0}, payload)).addListener(ChannelFutureListener.CLOSE);
+    ctx.writeAndFlush(
+            Unpooled.wrappedBuffer(
+                new byte[] {
+                  (byte) payload.length,
+                  (byte) (payload.length >>> 8),
+                  (byte) (payload.length >>> 16),
+                  0
+                },
+                payload))
+        .addListener(ChannelFutureListener.CLOSE);
   }
 }

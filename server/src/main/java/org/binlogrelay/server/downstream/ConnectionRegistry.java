@@ -12,13 +12,14 @@ import org.binlogrelay.server.downstream.sql.ProcessInfo;
 import org.binlogrelay.storage.Time;
 
 /**
- * The logged-in connections of a {@link ReplicaServer}, by connection id: what {@code SHOW PROCESSLIST} lists and
- * {@code KILL} ends. Each connection's entry says what it does (sleeping, running a statement, dumping) and since
- * when; a dump's finer state (sending, caught up, paused) comes from the dump handler ({@link DumpActivity}). An
- * entry goes when its connection closes; bounded by the connection limit.
+ * The logged-in connections of a {@link ReplicaServer}, by connection id: what {@code SHOW
+ * PROCESSLIST} lists and {@code KILL} ends. Each connection's entry says what it does (sleeping,
+ * running a statement, dumping) and since when; a dump's finer state (sending, caught up, paused)
+ * comes from the dump handler ({@link DumpActivity}). An entry goes when its connection closes;
+ * bounded by the connection limit.
  *
- * <p>Thread-safe: a concurrent map; each entry is written by its connection's event loop (volatile fields) and read
- * by any.
+ * <p>Thread-safe: a concurrent map; each entry is written by its connection's event loop (volatile
+ * fields) and read by any.
  */
 final class ConnectionRegistry implements Connections {
   private final Map<Long, Entry> entries = new ConcurrentHashMap<>();
@@ -99,8 +100,17 @@ final class ConnectionRegistry implements Connections {
         activity = known.orElse(activity);
       }
       long millis = Math.max(0, now - e.sinceMillis);
-      all.add(new ProcessInfo(e.id, e.user, e.host, e.database, activity, millis / 1000, e.info, millis,
-          e.gtidDump));
+      all.add(
+          new ProcessInfo(
+              e.id,
+              e.user,
+              e.host,
+              e.database,
+              activity,
+              millis / 1000,
+              e.info,
+              millis,
+              e.gtidDump));
     }
     all.sort(Comparator.comparingLong(ProcessInfo::id));
     return all;

@@ -6,10 +6,10 @@ import org.binlogrelay.server.downstream.sql.ServerCounters;
 import org.binlogrelay.storage.Time;
 
 /**
- * The downstream server's counters for {@code SHOW GLOBAL STATUS}: connection attempts, the most open at once,
- * aborted connects (refused before the greeting or at login), bytes on the wire in both directions (counted by
- * each connection's {@link TrafficCounter}), and TLS handshakes started and finished. Thread-safe (atomics and
- * adders).
+ * The downstream server's counters for {@code SHOW GLOBAL STATUS}: connection attempts, the most
+ * open at once, aborted connects (refused before the greeting or at login), bytes on the wire in
+ * both directions (counted by each connection's {@link TrafficCounter}), and TLS handshakes started
+ * and finished. Thread-safe (atomics and adders).
  */
 final class ConnectionStats implements ServerCounters {
   private final long startedAtMillis;

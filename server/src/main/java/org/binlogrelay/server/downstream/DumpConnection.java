@@ -11,10 +11,11 @@ import org.binlogrelay.server.downstream.sql.ClientContext;
 import org.binlogrelay.server.downstream.sql.SessionVariables;
 
 /**
- * A replica connection handed to a {@link DumpHandler}: the channel (its pipeline frames {@link MysqlPacket}s
- * on write), the sequence id of the first answer packet, who the replica is, what it registered as, and the
- * session variables it set before dumping ({@code @master_binlog_checksum}, {@code @master_heartbeat_period},
- * {@code @slave_uuid}/{@code @replica_uuid}, {@code @mariadb_slave_capability} ...).
+ * A replica connection handed to a {@link DumpHandler}: the channel (its pipeline frames {@link
+ * MysqlPacket}s on write), the sequence id of the first answer packet, who the replica is, what it
+ * registered as, and the session variables it set before dumping ({@code @master_binlog_checksum},
+ * {@code @master_heartbeat_period}, {@code @slave_uuid}/{@code @replica_uuid},
+ * {@code @mariadb_slave_capability} ...).
  *
  * <p>Use it on the channel's event loop only; the session variables are not thread-safe.
  */
@@ -25,7 +26,11 @@ public final class DumpConnection {
   private final SessionVariables variables;
   private final ReplicaRegistration registration;
 
-  DumpConnection(Channel channel, int nextSequenceId, ClientContext client, SessionVariables variables,
+  DumpConnection(
+      Channel channel,
+      int nextSequenceId,
+      ClientContext client,
+      SessionVariables variables,
       ReplicaRegistration registration) {
     this.channel = Objects.requireNonNull(channel, "channel");
     this.nextSequenceId = nextSequenceId;
@@ -58,7 +63,8 @@ public final class DumpConnection {
 
   /** Sends {@code err} as the answer and closes the connection once it is written. */
   public void fail(ErrPacket err) {
-    channel.writeAndFlush(new MysqlPacket(nextSequenceId, Unpooled.wrappedBuffer(err.encode())))
+    channel
+        .writeAndFlush(new MysqlPacket(nextSequenceId, Unpooled.wrappedBuffer(err.encode())))
         .addListener(ChannelFutureListener.CLOSE);
   }
 }

@@ -5,17 +5,19 @@ import java.util.Map;
 import org.binlogrelay.storage.Time;
 
 /**
- * Per-host limit on the rate of new connections, as a token bucket per client address: a host may open {@code
- * perSecond} connections a second on average and up to {@link #burst()} ({@value #BURST_SECONDS} seconds' worth) at
- * once. A connection over the limit is refused before the greeting, so a client that reconnects in a tight loop
- * (a crash-looping tool, a misconfigured replica) cannot take the relay's event loops and login threads from the
- * replicas it serves. MySQL has no such limit; it is off unless configured.
+ * Per-host limit on the rate of new connections, as a token bucket per client address: a host may
+ * open {@code perSecond} connections a second on average and up to {@link #burst()} ({@value
+ * #BURST_SECONDS} seconds' worth) at once. A connection over the limit is refused before the
+ * greeting, so a client that reconnects in a tight loop (a crash-looping tool, a misconfigured
+ * replica) cannot take the relay's event loops and login threads from the replicas it serves. MySQL
+ * has no such limit; it is off unless configured.
  *
- * <p>At most {@code maxHosts} hosts are tracked; when full, the least recently seen host is forgotten (it starts
- * again with a full bucket), so a flood of addresses costs bounded memory. Time is the monotonic clock of the
- * {@link Time} passed in.
+ * <p>At most {@code maxHosts} hosts are tracked; when full, the least recently seen host is
+ * forgotten (it starts again with a full bucket), so a flood of addresses costs bounded memory.
+ * Time is the monotonic clock of the {@link Time} passed in.
  *
- * <p>Thread-safe: {@link #admit} synchronises on this object (it runs once per accepted connection).
+ * <p>Thread-safe: {@link #admit} synchronises on this object (it runs once per accepted
+ * connection).
  */
 final class HostConnectRate {
   /** How many seconds of the rate a host may use at once. */
@@ -39,7 +41,8 @@ final class HostConnectRate {
    */
   HostConnectRate(int perSecond, Time time, int maxHosts) {
     if (perSecond < 1 || maxHosts < 1) {
-      throw new IllegalArgumentException("perSecond and maxHosts must be positive: " + perSecond + ", " + maxHosts);
+      throw new IllegalArgumentException(
+          "perSecond and maxHosts must be positive: " + perSecond + ", " + maxHosts);
     }
     this.perSecond = perSecond;
     this.burst = (double) perSecond * BURST_SECONDS;

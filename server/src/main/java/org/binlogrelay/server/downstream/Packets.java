@@ -39,11 +39,15 @@ final class Packets {
   }
 
   /**
-   * An ERR sent before the greeting, in the pre-4.1 form a client reads before capabilities are known:
-   * {@code 0xFF, u16 code, message} without the SQL state (what MySQL sends for "Too many connections").
+   * An ERR sent before the greeting, in the pre-4.1 form a client reads before capabilities are
+   * known: {@code 0xFF, u16 code, message} without the SQL state (what MySQL sends for "Too many
+   * connections").
    */
   static byte[] preHandshakeErr(ErrPacket err) {
-    return new ByteWriter(3 + err.message().length()).u8(ErrPacket.HEADER).u16(err.code()).string(err.message())
+    return new ByteWriter(3 + err.message().length())
+        .u8(ErrPacket.HEADER)
+        .u16(err.code())
+        .string(err.message())
         .toByteArray();
   }
 
@@ -53,7 +57,10 @@ final class Packets {
     return ByteBufUtil.getBytes(payload, payload.readerIndex(), payload.readableBytes(), false);
   }
 
-  /** The client's IP address as MySQL prints it ({@code 127.0.0.1}, {@code ::1}); other addresses as text. */
+  /**
+   * The client's IP address as MySQL prints it ({@code 127.0.0.1}, {@code ::1}); other addresses as
+   * text.
+   */
   static String hostOf(SocketAddress address) {
     if (address instanceof InetSocketAddress inet && inet.getAddress() != null) {
       String host = inet.getAddress().getHostAddress();

@@ -4,9 +4,10 @@ import org.binlogrelay.storage.Time;
 import org.slf4j.Logger;
 
 /**
- * Logs refused connections of one kind without flooding the log: the first refusal is logged at once, later ones
- * at most once per {@link #INTERVAL_NANOS} (on the monotonic clock of the {@link Time} passed in) with the number
- * refused since the last line. A burst of thousands of refused connections makes a handful of lines.
+ * Logs refused connections of one kind without flooding the log: the first refusal is logged at
+ * once, later ones at most once per {@link #INTERVAL_NANOS} (on the monotonic clock of the {@link
+ * Time} passed in) with the number refused since the last line. A burst of thousands of refused
+ * connections makes a handful of lines.
  *
  * <p>Thread-safe: {@link #refused} synchronises on this object.
  */
@@ -24,7 +25,9 @@ final class RefusalLog {
     this.time = time;
   }
 
-  /** A connection was refused; {@code message} (an SLF4J pattern) says why, with {@code arguments}. */
+  /**
+   * A connection was refused; {@code message} (an SLF4J pattern) says why, with {@code arguments}.
+   */
   void refused(String message, Object... arguments) {
     long now = time.nanoseconds();
     long more;
@@ -41,7 +44,9 @@ final class RefusalLog {
     if (more == 0) {
       log.warn(message, arguments);
     } else {
-      log.warn(message + " ({} more refused for this reason since the last such line)", append(arguments, more));
+      log.warn(
+          message + " ({} more refused for this reason since the last such line)",
+          append(arguments, more));
     }
   }
 

@@ -17,11 +17,18 @@ import org.binlogrelay.protocol.replication.RegisterReplicaCommand;
  *   u32       source id          (unused, 0)
  * </pre>
  *
- * Every string has a one-byte length, so the record is at most a few hundred bytes. The password is not
- * kept: only whether one was sent. The bytes are protocol's {@link RegisterReplicaCommand}. Immutable.
+ * Every string has a one-byte length, so the record is at most a few hundred bytes. The password is
+ * not kept: only whether one was sent. The bytes are protocol's {@link RegisterReplicaCommand}.
+ * Immutable.
  */
-public record ReplicaRegistration(long serverId, String host, String user, boolean passwordSent, int port,
-    long rank, long sourceId) {
+public record ReplicaRegistration(
+    long serverId,
+    String host,
+    String user,
+    boolean passwordSent,
+    int port,
+    long rank,
+    long sourceId) {
 
   public ReplicaRegistration {
     Objects.requireNonNull(host, "host");
@@ -34,7 +41,13 @@ public record ReplicaRegistration(long serverId, String host, String user, boole
    */
   public static ReplicaRegistration decode(byte[] payload) {
     RegisterReplicaCommand c = RegisterReplicaCommand.decode(payload);
-    return new ReplicaRegistration(c.serverId(), c.host(), c.user(), !c.password().isEmpty(), c.port(), c.rank(),
+    return new ReplicaRegistration(
+        c.serverId(),
+        c.host(),
+        c.user(),
+        !c.password().isEmpty(),
+        c.port(),
+        c.rank(),
         c.sourceId());
   }
 

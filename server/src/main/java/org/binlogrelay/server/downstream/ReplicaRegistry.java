@@ -8,8 +8,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.binlogrelay.server.downstream.sql.ReplicaInfo;
 
 /**
- * The replicas that registered (COM_REGISTER_SLAVE) on connections that are still open, by connection id;
- * what {@code SHOW REPLICAS} lists. A connection's entry goes when it closes. Bounded by the connection limit.
+ * The replicas that registered (COM_REGISTER_SLAVE) on connections that are still open, by
+ * connection id; what {@code SHOW REPLICAS} lists. A connection's entry goes when it closes.
+ * Bounded by the connection limit.
  *
  * <p>Thread-safe (a concurrent map of immutable entries).
  */

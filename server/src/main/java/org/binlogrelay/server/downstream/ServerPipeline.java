@@ -17,9 +17,10 @@ import org.binlogrelay.protocol.packet.PacketEncoder;
  *   dump:     gate | [tls] | decoder | aggregator               | encoder |                       | command (dumping)
  * </pre>
  *
- * A {@link TrafficCounter} comes before the gate in every phase (bytes on the wire, for SHOW STATUS).
+ * A {@link TrafficCounter} comes before the gate in every phase (bytes on the wire, for SHOW
+ * STATUS).
  *
- * Stateless apart from the shared {@link ServerState}; the initializer is {@code @Sharable} by
+ * <p>Stateless apart from the shared {@link ServerState}; the initializer is {@code @Sharable} by
  * {@link ChannelInitializer}'s contract.
  */
 final class ServerPipeline extends ChannelInitializer<Channel> {
@@ -51,13 +52,20 @@ final class ServerPipeline extends ChannelInitializer<Channel> {
     p.addLast(GATE, gate);
     p.addLast(FRAME, new HandshakeFrameDecoder(server.maxHandshakePacket()));
     p.addLast(ENCODER, encoder);
-    p.addLast(IDLE, new IdleStateHandler(server.config.connectTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS));
+    p.addLast(
+        IDLE,
+        new IdleStateHandler(
+            server.config.connectTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS));
     p.addLast(CONNECTION, new ConnectionPhaseHandler(server));
   }
 
   /** After login: the idle limit becomes the wait timeout and commands are served. */
-  static void enterCommandPhase(ChannelPipeline p, ServerState server, ClientConnection connection) {
-    p.replace(IDLE, IDLE, new IdleStateHandler(server.config.idleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS));
+  static void enterCommandPhase(
+      ChannelPipeline p, ServerState server, ClientConnection connection) {
+    p.replace(
+        IDLE,
+        IDLE,
+        new IdleStateHandler(server.config.idleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS));
     p.replace(CONNECTION, COMMAND, new CommandPhaseHandler(server, connection));
   }
 }

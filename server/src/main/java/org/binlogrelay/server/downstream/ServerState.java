@@ -15,10 +15,11 @@ import org.binlogrelay.server.downstream.sql.QueryResponder;
 import org.binlogrelay.storage.Time;
 
 /**
- * What all connections of one {@link ReplicaServer} share: the configuration, the auth plugins (with
- * caching_sha2_password's fast-auth cache and RSA keys) and the executor that runs their exchanges, the login
- * throttle, the statement responder, the registry of replicas, the TLS context, the dump handler, the connection
- * counters ({@link ConnectionStats}) and the logged-in connections ({@link ConnectionRegistry}).
+ * What all connections of one {@link ReplicaServer} share: the configuration, the auth plugins
+ * (with caching_sha2_password's fast-auth cache and RSA keys) and the executor that runs their
+ * exchanges, the login throttle, the statement responder, the registry of replicas, the TLS
+ * context, the dump handler, the connection counters ({@link ConnectionStats}) and the logged-in
+ * connections ({@link ConnectionRegistry}).
  *
  * <p>Thread-safe: every component is immutable or thread-safe.
  */
@@ -29,52 +30,101 @@ final class ServerState {
   final ReplicaServerConfig config;
   final Map<String, AuthPlugin> plugins;
   final LoginThrottle throttle;
+
   /** The per-host connection rate limit, or null when there is none. */
   final HostConnectRate connectRate;
+
   final QueryResponder responder;
   final ReplicaRegistry replicas;
+
   /** The TLS offered, or null for none. */
   final ServerTls tls;
+
   final DumpHandler dumpHandler;
-  /** Runs the steps of authentication exchanges (SHA-256-crypt, RSA decryption) off the event loops. */
+
+  /**
+   * Runs the steps of authentication exchanges (SHA-256-crypt, RSA decryption) off the event loops.
+   */
   final Executor authExecutor;
+
   /** The clocks of the connection rate and the refusal logs. */
   final Time time;
+
   final SecureRandom random;
   final HandshakeLimits handshakeLimits = HandshakeLimits.DEFAULT;
   final AtomicLong connectionIds = new AtomicLong();
   final AtomicInteger openConnections = new AtomicInteger();
-  /** Connections refused before the greeting, by reason: max connections, the host's rate, a blocked host. */
+
+  /**
+   * Connections refused before the greeting, by reason: max connections, the host's rate, a blocked
+   * host.
+   */
   final AtomicLong refusedOverLimit = new AtomicLong();
+
   final AtomicLong refusedOverRate = new AtomicLong();
   final AtomicLong refusedBlocked = new AtomicLong();
+
   /** Logins completed over TLS. */
   final AtomicLong tlsLogins = new AtomicLong();
+
   /** Every open connection, so that closing the server closes them. */
-  final ChannelGroup channels = new DefaultChannelGroup("replica-connections", GlobalEventExecutor.INSTANCE);
+  final ChannelGroup channels =
+      new DefaultChannelGroup("replica-connections", GlobalEventExecutor.INSTANCE);
+
   /** What SHOW GLOBAL STATUS counts. */
   final ConnectionStats stats;
+
   /** The logged-in connections, for SHOW PROCESSLIST and KILL. */
   final ConnectionRegistry connections;
 
-  ServerState(ReplicaServerConfig config, Map<String, AuthPlugin> plugins, LoginThrottle throttle,
-      QueryResponder responder, ReplicaRegistry replicas, ServerTls tls, DumpHandler dumpHandler,
-      Executor authExecutor, Time time, SecureRandom random) {
-    this(config, plugins, throttle, responder, replicas, tls, dumpHandler, authExecutor, time, random,
-        new ConnectionStats(time, tls != null), new ConnectionRegistry(time));
+  ServerState(
+      ReplicaServerConfig config,
+      Map<String, AuthPlugin> plugins,
+      LoginThrottle throttle,
+      QueryResponder responder,
+      ReplicaRegistry replicas,
+      ServerTls tls,
+      DumpHandler dumpHandler,
+      Executor authExecutor,
+      Time time,
+      SecureRandom random) {
+    this(
+        config,
+        plugins,
+        throttle,
+        responder,
+        replicas,
+        tls,
+        dumpHandler,
+        authExecutor,
+        time,
+        random,
+        new ConnectionStats(time, tls != null),
+        new ConnectionRegistry(time));
   }
 
-  ServerState(ReplicaServerConfig config, Map<String, AuthPlugin> plugins, LoginThrottle throttle,
-      QueryResponder responder, ReplicaRegistry replicas, ServerTls tls, DumpHandler dumpHandler,
-      Executor authExecutor, Time time, SecureRandom random, ConnectionStats stats,
+  ServerState(
+      ReplicaServerConfig config,
+      Map<String, AuthPlugin> plugins,
+      LoginThrottle throttle,
+      QueryResponder responder,
+      ReplicaRegistry replicas,
+      ServerTls tls,
+      DumpHandler dumpHandler,
+      Executor authExecutor,
+      Time time,
+      SecureRandom random,
+      ConnectionStats stats,
       ConnectionRegistry connections) {
     this.stats = stats;
     this.connections = connections;
     this.config = config;
     this.plugins = Map.copyOf(plugins);
     this.throttle = throttle;
-    this.connectRate = config.maxConnectRatePerHost() > 0
-        ? new HostConnectRate(config.maxConnectRatePerHost(), time, CONNECT_RATE_HOSTS) : null;
+    this.connectRate =
+        config.maxConnectRatePerHost() > 0
+            ? new HostConnectRate(config.maxConnectRatePerHost(), time, CONNECT_RATE_HOSTS)
+            : null;
     this.responder = responder;
     this.replicas = replicas;
     this.tls = tls;
@@ -84,10 +134,18 @@ final class ServerState {
     this.random = random;
   }
 
-  /** The most bytes a handshake packet may have: the response's fields at their limits, with room to spare. */
+  /**
+   * The most bytes a handshake packet may have: the response's fields at their limits, with room to
+   * spare.
+   */
   int maxHandshakePacket() {
     HandshakeLimits l = handshakeLimits;
-    return 64 + l.maxUserNameBytes() + l.maxAuthResponseBytes() + l.maxDatabaseBytes() + l.maxPluginNameBytes()
-        + l.maxConnectAttributesBytes() + 16;
+    return 64
+        + l.maxUserNameBytes()
+        + l.maxAuthResponseBytes()
+        + l.maxDatabaseBytes()
+        + l.maxPluginNameBytes()
+        + l.maxConnectAttributesBytes()
+        + 16;
   }
 }

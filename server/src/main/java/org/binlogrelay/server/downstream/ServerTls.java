@@ -17,10 +17,11 @@ import javax.net.ssl.SSLException;
 import org.binlogrelay.protocol.auth.CertificateProof;
 
 /**
- * The TLS the downstream server offers: Netty's server context and the leaf certificate it presents, whose SHA-256 a
- * login over TLS proves to MariaDB 11.4+ clients ({@link CertificateProof}). The certificate is the configured one
- * ({@code --ssl-cert}, {@code --ssl-key}) or, without one, a {@link GeneratedCertificate} made at start unless that is
- * turned off. Immutable and thread-safe.
+ * The TLS the downstream server offers: Netty's server context and the leaf certificate it
+ * presents, whose SHA-256 a login over TLS proves to MariaDB 11.4+ clients ({@link
+ * CertificateProof}). The certificate is the configured one ({@code --ssl-cert}, {@code --ssl-key})
+ * or, without one, a {@link GeneratedCertificate} made at start unless that is turned off.
+ * Immutable and thread-safe.
  */
 final class ServerTls {
   private static final String[] PROTOCOLS = {"TLSv1.3", "TLSv1.2"};
@@ -37,14 +38,18 @@ final class ServerTls {
     try {
       this.certificateSha256 = CertificateProof.certificateDigest(certificate.getEncoded());
     } catch (CertificateEncodingException e) {
-      throw new IllegalArgumentException("TLS certificate " + certificate.getSubjectX500Principal()
-          + " cannot be encoded: " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "TLS certificate "
+              + certificate.getSubjectX500Principal()
+              + " cannot be encoded: "
+              + e.getMessage(),
+          e);
     }
   }
 
   /**
-   * The TLS {@code config} asks for: its files, else a generated certificate if allowed, else none (null).
-   * Throws {@link IllegalArgumentException} naming the files that cannot be loaded.
+   * The TLS {@code config} asks for: its files, else a generated certificate if allowed, else none
+   * (null). Throws {@link IllegalArgumentException} naming the files that cannot be loaded.
    */
   static ServerTls of(ReplicaServerConfig config, SecureRandom random, Instant now) {
     if (config.tls() != null) {
@@ -59,24 +64,32 @@ final class ServerTls {
   static ServerTls fromFiles(ReplicaServerConfig.TlsFiles files) {
     String what = "TLS certificate " + files.certificateChain() + " and key " + files.privateKey();
     try {
-      SslContext context = SslContextBuilder.forServer(files.certificateChain().toFile(), files.privateKey().toFile())
-          .protocols(PROTOCOLS)
-          .build();
+      SslContext context =
+          SslContextBuilder.forServer(
+                  files.certificateChain().toFile(), files.privateKey().toFile())
+              .protocols(PROTOCOLS)
+              .build();
       return new ServerTls(context, leaf(files), false);
     } catch (SSLException | IllegalArgumentException e) {
-      throw new IllegalArgumentException("Cannot load " + what + " (PEM, key unencrypted PKCS#8 'BEGIN PRIVATE KEY'): "
-          + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "Cannot load "
+              + what
+              + " (PEM, key unencrypted PKCS#8 'BEGIN PRIVATE KEY'): "
+              + e.getMessage(),
+          e);
     }
   }
 
   static ServerTls generated(GeneratedCertificate generated) {
     try {
-      SslContext context = SslContextBuilder.forServer(generated.privateKey(), generated.certificate())
-          .protocols(PROTOCOLS)
-          .build();
+      SslContext context =
+          SslContextBuilder.forServer(generated.privateKey(), generated.certificate())
+              .protocols(PROTOCOLS)
+              .build();
       return new ServerTls(context, generated.certificate(), true);
     } catch (SSLException e) {
-      throw new IllegalStateException("Cannot use the generated TLS certificate: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "Cannot use the generated TLS certificate: " + e.getMessage(), e);
     }
   }
 
@@ -85,7 +98,8 @@ final class ServerTls {
     try (InputStream in = Files.newInputStream(files.certificateChain())) {
       Certificate first = CertificateFactory.getInstance("X.509").generateCertificate(in);
       if (!(first instanceof X509Certificate x509)) {
-        throw new IllegalArgumentException(files.certificateChain() + " does not start with an X.509 certificate");
+        throw new IllegalArgumentException(
+            files.certificateChain() + " does not start with an X.509 certificate");
       }
       return x509;
     } catch (IOException | CertificateException e) {
@@ -111,7 +125,10 @@ final class ServerTls {
     return generated;
   }
 
-  /** The SHA-256 fingerprint as {@code openssl x509 -fingerprint -sha256} prints it: {@code AB:CD:...}. */
+  /**
+   * The SHA-256 fingerprint as {@code openssl x509 -fingerprint -sha256} prints it: {@code
+   * AB:CD:...}.
+   */
   String fingerprint() {
     return HexFormat.ofDelimiter(":").withUpperCase().formatHex(certificateSha256);
   }

@@ -3,9 +3,10 @@ package org.binlogrelay.server.downstream;
 import java.util.Locale;
 
 /**
- * Cipher suite names as MySQL reports them in {@code Ssl_cipher}: OpenSSL's ({@code ECDHE-RSA-AES256-GCM-SHA384})
- * rather than Java's IANA names ({@code TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384}). TLS 1.3 suites have the same name
- * in both. A suite this does not know keeps its IANA name. Stateless.
+ * Cipher suite names as MySQL reports them in {@code Ssl_cipher}: OpenSSL's ({@code
+ * ECDHE-RSA-AES256-GCM-SHA384}) rather than Java's IANA names ({@code
+ * TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384}). TLS 1.3 suites have the same name in both. A suite this
+ * does not know keeps its IANA name. Stateless.
  */
 final class TlsNames {
   private TlsNames() {}

@@ -9,10 +9,11 @@ import io.netty.channel.FileRegion;
 import org.binlogrelay.server.downstream.sql.SessionVariables;
 
 /**
- * First in every connection's pipeline: counts the bytes read from and written to the socket (TLS records
- * included, zero-copy file regions too), for the connection's {@code SHOW SESSION STATUS} and the server's {@code
- * Bytes_sent} / {@code Bytes_received}. One per channel; the counts are written on its event loop and read there
- * ({@link SessionVariables.Traffic}) or summed across connections through {@link ConnectionStats}'s adders.
+ * First in every connection's pipeline: counts the bytes read from and written to the socket (TLS
+ * records included, zero-copy file regions too), for the connection's {@code SHOW SESSION STATUS}
+ * and the server's {@code Bytes_sent} / {@code Bytes_received}. One per channel; the counts are
+ * written on its event loop and read there ({@link SessionVariables.Traffic}) or summed across
+ * connections through {@link ConnectionStats}'s adders.
  */
 final class TrafficCounter extends ChannelDuplexHandler implements SessionVariables.Traffic {
   private final ConnectionStats stats;
@@ -32,7 +33,8 @@ final class TrafficCounter extends ChannelDuplexHandler implements SessionVariab
   }
 
   @Override
-  public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
+  public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise)
+      throws Exception {
     long n = size(msg);
     sent += n;
     stats.sent.add(n);

@@ -5,14 +5,16 @@ import org.binlogrelay.storage.StoreListener;
 import org.binlogrelay.storage.Time;
 
 /**
- * The newest transaction boundaries the store wrote, each with when it was written (monotonic nanoseconds, by
- * the relay's {@link Time}) and its last event's timestamp (epoch seconds): a ring of {@value #DEFAULT_CAPACITY}
- * entries by default, in position order. It answers "when did the relay have everything up to here" (relay-added
- * latency) and "how old is the transaction that ends here" (a replica's seconds behind).
+ * The newest transaction boundaries the store wrote, each with when it was written (monotonic
+ * nanoseconds, by the relay's {@link Time}) and its last event's timestamp (epoch seconds): a ring
+ * of {@value #DEFAULT_CAPACITY} entries by default, in position order. It answers "when did the
+ * relay have everything up to here" (relay-added latency) and "how old is the transaction that ends
+ * here" (a replica's seconds behind).
  *
- * <p>Filled from {@link StoreListener#transactionWritten} on the store's writer thread, which is the upstream
- * thread that received the transaction's last event a moment before: the time recorded is the time the relay
- * received it. A position older than the ring is answered from nothing ({@code null}); callers fall back.
+ * <p>Filled from {@link StoreListener#transactionWritten} on the store's writer thread, which is
+ * the upstream thread that received the transaction's last event a moment before: the time recorded
+ * is the time the relay received it. A position older than the ring is answered from nothing
+ * ({@code null}); callers fall back.
  *
  * <p>Thread-safe: one writer, many readers, short critical sections on the ring's monitor.
  */
@@ -26,11 +28,14 @@ public final class BoundaryLog implements StoreListener {
   private final Position[] ends;
   private final long[] nanos;
   private final long[] timestamps;
+
   /** Entries recorded so far; the newest is at (count - 1) % capacity. */
   private long count;
+
   /**
-   * Index of the oldest entry still valid: the ring overwrites the oldest (floor moves up with count), and entries
-   * forgotten after a cut are not valid again even though their slots still hold them (floor stays).
+   * Index of the oldest entry still valid: the ring overwrites the oldest (floor moves up with
+   * count), and entries forgotten after a cut are not valid again even though their slots still
+   * hold them (floor stays).
    */
   private long floor;
 
@@ -55,7 +60,8 @@ public final class BoundaryLog implements StoreListener {
 
   synchronized void record(Position end, long writtenNanos, long eventTimestamp) {
     if (count > floor && !end.isAfter(ends[slot(count - 1)])) {
-      // A new stream restarted the store behind what was recorded (a cut transaction): forget what follows it.
+      // A new stream restarted the store behind what was recorded (a cut transaction): forget what
+      // follows it.
       while (count > floor && !end.isAfter(ends[slot(count - 1)])) {
         count--;
       }
@@ -79,8 +85,8 @@ public final class BoundaryLog implements StoreListener {
   }
 
   /**
-   * The newest boundary at or before {@code position}; {@code null} if the ring holds none (the position is
-   * older than the ring, or nothing was recorded).
+   * The newest boundary at or before {@code position}; {@code null} if the ring holds none (the
+   * position is older than the ring, or nothing was recorded).
    */
   public synchronized Entry atOrBefore(Position position) {
     long lo = first();

@@ -9,12 +9,12 @@ import org.binlogrelay.storage.Position;
 import org.binlogrelay.storage.Time;
 
 /**
- * Relay-added latency: for each stretch of stored events a dump hands to its replica's socket, the time from the
- * upstream receiving the newest complete transaction in it (its boundary in the {@link BoundaryLog}) to now. One
- * observation per dump and per flush that completed a transaction. A dump's first stretch is not observed (a
- * replica that connects and starts from old files is behind, the relay added nothing), nor stretches older than
- * the ring; time a feed was paused, or blocked by a replica that reads slowly, is included. Thread-safe
- * (Micrometer's timer).
+ * Relay-added latency: for each stretch of stored events a dump hands to its replica's socket, the
+ * time from the upstream receiving the newest complete transaction in it (its boundary in the
+ * {@link BoundaryLog}) to now. One observation per dump and per flush that completed a transaction.
+ * A dump's first stretch is not observed (a replica that connects and starts from old files is
+ * behind, the relay added nothing), nor stretches older than the ring; time a feed was paused, or
+ * blocked by a replica that reads slowly, is included. Thread-safe (Micrometer's timer).
  */
 public final class RelayLatency implements DumpObserver {
   static final String NAME = "binlogrelay.relay.latency";
@@ -26,13 +26,29 @@ public final class RelayLatency implements DumpObserver {
   public RelayLatency(BoundaryLog boundaries, Time time, MeterRegistry registry) {
     this.boundaries = boundaries;
     this.time = time;
-    this.timer = Timer.builder(NAME)
-        .description("Time from the upstream receiving a transaction's last event to handing it to a replica's"
-            + " socket")
-        .serviceLevelObjectives(millis(0.1), millis(0.25), millis(0.5), millis(1), millis(2.5), millis(5),
-            millis(10), millis(25), millis(50), millis(100), millis(250), millis(500), millis(1000), millis(2500),
-            millis(5000), millis(10000))
-        .register(registry);
+    this.timer =
+        Timer.builder(NAME)
+            .description(
+                "Time from the upstream receiving a transaction's last event to handing it to a replica's"
+                    + " socket")
+            .serviceLevelObjectives(
+                millis(0.1),
+                millis(0.25),
+                millis(0.5),
+                millis(1),
+                millis(2.5),
+                millis(5),
+                millis(10),
+                millis(25),
+                millis(50),
+                millis(100),
+                millis(250),
+                millis(500),
+                millis(1000),
+                millis(2500),
+                millis(5000),
+                millis(10000))
+            .register(registry);
   }
 
   private static Duration millis(double ms) {

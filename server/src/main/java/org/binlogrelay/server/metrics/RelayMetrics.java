@@ -22,23 +22,26 @@ import org.binlogrelay.server.upstream.IngestStats;
 import org.binlogrelay.server.upstream.UpstreamReplicator;
 import org.binlogrelay.server.upstream.UpstreamState;
 import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.StoreListener;
 import org.binlogrelay.storage.Time;
 import org.binlogrelay.storage.retention.Retention;
 
 /**
- * Every meter of the relay in one Prometheus registry (names and units in docs/metrics.md): upstream, store,
- * per-replica feeds, relay-added latency, JVM and process. The parts are read through suppliers, so that the
- * meters follow a store opened late and an upstream replicator replaced through the admin API.
+ * Every meter of the relay in one Prometheus registry (names and units in docs/metrics.md):
+ * upstream, store, per-replica feeds, relay-added latency, JVM and process. The parts are read
+ * through suppliers, so that the meters follow a store opened late and an upstream replicator
+ * replaced through the admin API.
  *
- * <p>{@link #sample()} must run once a second (the relay's metrics thread): it measures the replicas' lag and
- * rates ({@link ReplicaLag}), updates their labelled meters and the upstream info series. {@link #scrape()}
- * renders the Prometheus text format. Thread-safe.
+ * <p>{@link #sample()} must run once a second (the relay's metrics thread): it measures the
+ * replicas' lag and rates ({@link ReplicaLag}), updates their labelled meters and the upstream info
+ * series. {@link #scrape()} renders the Prometheus text format. Thread-safe.
  */
 public final class RelayMetrics implements AutoCloseable {
   /** At most this many replicas get series of their own. */
   public static final int MAX_LABELLED_REPLICAS = 200;
 
-  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final BoundaryLog boundaries;
   private final RelayLatency latency;
   private final StoreMeters storeMeters;
@@ -49,8 +52,13 @@ public final class RelayMetrics implements AutoCloseable {
   private final MultiGauge upstreamInfo;
   private final MultiGauge upstreamPosition;
   private final MultiGauge lastGtid;
-  /** Held here: Micrometer keeps only weak references to the objects its gauges and function counters read. */
+
+  /**
+   * Held here: Micrometer keeps only weak references to the objects its gauges and function
+   * counters read.
+   */
   private final UpstreamMeters upstreamMeters;
+
   private final Supplier<ReplicaServer> replicaServer;
 
   /**
@@ -60,41 +68,59 @@ public final class RelayMetrics implements AutoCloseable {
    * @param dumps the dump handler, {@code null} before replicas are served
    * @param replicaServer the downstream server, {@code null} before it listens
    */
-  public RelayMetrics(Time time, Supplier<BinlogStore> store, Supplier<List<Retention>> retentions,
-      Supplier<Optional<UpstreamReplicator>> upstream, Supplier<StoreDumpHandler> dumps,
+  public RelayMetrics(
+      Time time,
+      Supplier<BinlogStore> store,
+      Supplier<List<Retention>> retentions,
+      Supplier<Optional<UpstreamReplicator>> upstream,
+      Supplier<StoreDumpHandler> dumps,
       Supplier<ReplicaServer> replicaServer) {
     this.upstream = upstream;
     this.boundaries = new BoundaryLog(time);
     this.latency = new RelayLatency(boundaries, time, registry);
     this.storeMeters = new StoreMeters(store, retentions, registry);
-    this.lag = new ReplicaLag(store, () -> dumps.get() == null ? List.of() : dumps.get().dumps(), boundaries, time);
+    this.lag =
+        new ReplicaLag(
+            store, () -> dumps.get() == null ? List.of() : dumps.get().dumps(), boundaries, time);
     this.replicaMeters = new ReplicaMeters(registry, MAX_LABELLED_REPLICAS);
     this.upstreamMeters = new UpstreamMeters(upstream, time);
     upstreamMeters.bind(registry);
     Gauge.builder("binlogrelay.replicas.connected", this, m -> m.lag.views().size())
-        .description("Replicas (and other binlog clients) being served a dump").register(registry);
-    FunctionCounter.builder("binlogrelay.replica.drops", dumps, d -> d.get() == null ? 0 : d.get().stalledDrops())
-        .description("Dumps the relay ended itself, by reason: stalled (the replica stopped reading for the stall"
-            + " timeout) or kicked (the admin API)")
-        .tags(Tags.of("reason", "stalled")).register(registry);
-    FunctionCounter.builder("binlogrelay.replica.drops", dumps, d -> d.get() == null ? 0 : d.get().kicks())
-        .tags(Tags.of("reason", "kicked")).register(registry);
+        .description("Replicas (and other binlog clients) being served a dump")
+        .register(registry);
+    FunctionCounter.builder(
+            "binlogrelay.replica.drops", dumps, d -> d.get() == null ? 0 : d.get().stalledDrops())
+        .description(
+            "Dumps the relay ended itself, by reason: stalled (the replica stopped reading for the stall"
+                + " timeout) or kicked (the admin API)")
+        .tags(Tags.of("reason", "stalled"))
+        .register(registry);
+    FunctionCounter.builder(
+            "binlogrelay.replica.drops", dumps, d -> d.get() == null ? 0 : d.get().kicks())
+        .tags(Tags.of("reason", "kicked"))
+        .register(registry);
     this.replicaServer = replicaServer;
     refusals("max_connections", ReplicaServer::refusedOverMaxConnections);
     refusals("host_rate", ReplicaServer::refusedOverHostRate);
     refusals("host_blocked", ReplicaServer::refusedBlockedHost);
-    this.upstreamInfo = MultiGauge.builder("binlogrelay.upstream.info")
-        .description("1, labelled with the source followed and the primary's binlog file the stream stands in (one"
-            + " series, replaced when they change: at a switch or a rotation)")
-        .register(registry);
-    this.upstreamPosition = MultiGauge.builder("binlogrelay.upstream.position")
-        .description("Offset in the primary's binlog file (the info series' file) the stream continues from")
-        .baseUnit("bytes")
-        .register(registry);
-    this.lastGtid = MultiGauge.builder("binlogrelay.upstream.last.gtid.sequence")
-        .description("Sequence number of the last GTID received, labelled with the rest of it: gtid_source is"
-            + " the MySQL source UUID (and tag, uuid:tag) or the MariaDB domain-server_id")
-        .register(registry);
+    this.upstreamInfo =
+        MultiGauge.builder("binlogrelay.upstream.info")
+            .description(
+                "1, labelled with the source followed and the primary's binlog file the stream stands in (one"
+                    + " series, replaced when they change: at a switch or a rotation)")
+            .register(registry);
+    this.upstreamPosition =
+        MultiGauge.builder("binlogrelay.upstream.position")
+            .description(
+                "Offset in the primary's binlog file (the info series' file) the stream continues from")
+            .baseUnit("bytes")
+            .register(registry);
+    this.lastGtid =
+        MultiGauge.builder("binlogrelay.upstream.last.gtid.sequence")
+            .description(
+                "Sequence number of the last GTID received, labelled with the rest of it: gtid_source is"
+                    + " the MySQL source UUID (and tag, uuid:tag) or the MariaDB domain-server_id")
+            .register(registry);
     new JvmMemoryMetrics().bindTo(registry);
     this.gcMetrics = new JvmGcMetrics();
     gcMetrics.bindTo(registry);
@@ -104,8 +130,10 @@ public final class RelayMetrics implements AutoCloseable {
     new FileDescriptorMetrics().bindTo(registry);
   }
 
-  /** Register with the store ({@link BinlogStore#addListener}): boundaries, forces, refused appends. */
-  public List<org.binlogrelay.storage.StoreListener> storeListeners() {
+  /**
+   * Register with the store ({@link BinlogStore#addListener}): boundaries, forces, refused appends.
+   */
+  public List<StoreListener> storeListeners() {
     return List.of(boundaries, storeMeters);
   }
 
@@ -120,7 +148,8 @@ public final class RelayMetrics implements AutoCloseable {
   }
 
   /**
-   * Unregisters the GC notification listeners and closes the registry. Idempotent; after it, scrapes are empty.
+   * Unregisters the GC notification listeners and closes the registry. Idempotent; after it,
+   * scrapes are empty.
    */
   @Override
   public void close() {
@@ -140,17 +169,22 @@ public final class RelayMetrics implements AutoCloseable {
     }
     UpstreamState s = r.get().state();
     IngestStats i = r.get().ingestStats();
-    // labels change only at a switch or a rotation; per-transaction values are gauge values, not labels
-    Tags where = Tags.of("source", s.source(), "file", s.position() == null ? "" : s.position().file());
+    // labels change only at a switch or a rotation; per-transaction values are gauge values, not
+    // labels
+    Tags where =
+        Tags.of("source", s.source(), "file", s.position() == null ? "" : s.position().file());
     upstreamInfo.register(List.of(MultiGauge.Row.of(where, 1)), true);
-    upstreamPosition.register(s.position() == null ? List.of()
-        : List.of(MultiGauge.Row.of(where, s.position().offset())), true);
+    upstreamPosition.register(
+        s.position() == null ? List.of() : List.of(MultiGauge.Row.of(where, s.position().offset())),
+        true);
     String gtid = i.lastGtid();
-    int split = gtid == null ? -1 : gtid.contains(":") ? gtid.lastIndexOf(':') : gtid.lastIndexOf('-');
+    int split =
+        gtid == null ? -1 : gtid.contains(":") ? gtid.lastIndexOf(':') : gtid.lastIndexOf('-');
     if (split > 0) {
       try {
         long sequence = Long.parseLong(gtid.substring(split + 1));
-        lastGtid.register(List.of(MultiGauge.Row.of(Tags.of("gtid_source", gtid.substring(0, split)), sequence)),
+        lastGtid.register(
+            List.of(MultiGauge.Row.of(Tags.of("gtid_source", gtid.substring(0, split)), sequence)),
             true);
       } catch (NumberFormatException e) {
         lastGtid.register(List.of(), true);
@@ -168,10 +202,14 @@ public final class RelayMetrics implements AutoCloseable {
   }
 
   private void refusals(String reason, ToLongFunction<ReplicaServer> count) {
-    FunctionCounter.builder("binlogrelay.downstream.connections.refused", replicaServer,
+    FunctionCounter.builder(
+            "binlogrelay.downstream.connections.refused",
+            replicaServer,
             r -> r.get() == null ? 0 : count.applyAsLong(r.get()))
-        .description("Connections to the replica port refused before the greeting (error 1040 or 1129), by reason:"
-            + " max_connections, host_rate (max-connect-rate-per-host), host_blocked (failed logins)")
-        .tags(Tags.of("reason", reason)).register(registry);
+        .description(
+            "Connections to the replica port refused before the greeting (error 1040 or 1129), by reason:"
+                + " max_connections, host_rate (max-connect-rate-per-host), host_blocked (failed logins)")
+        .tags(Tags.of("reason", reason))
+        .register(registry);
   }
 }

@@ -18,23 +18,26 @@ import org.binlogrelay.storage.Position;
 import org.binlogrelay.storage.Time;
 
 /**
- * How far behind each replica's feed is, and how fast it catches up. {@link #sample()} runs once a second (the
- * relay's metrics thread): it takes every dump's snapshot, measures the stored bytes between the dump's position
- * and the store's readable end, and keeps the samples of the last {@link #WINDOW} per dump. From them:
+ * How far behind each replica's feed is, and how fast it catches up. {@link #sample()} runs once a
+ * second (the relay's metrics thread): it takes every dump's snapshot, measures the stored bytes
+ * between the dump's position and the store's readable end, and keeps the samples of the last
+ * {@link #WINDOW} per dump. From them:
  *
  * <ul>
  *   <li>send rate: bytes sent over the window divided by its length;
- *   <li>catch-up rate ({@link #catchUpRate}): how fast bytes behind shrinks (negative when the replica falls further
- *       behind), over the window; once bytes behind has peaked inside the window, over the samples after the peak
- *       only, as the slope of a least-squares line through them, so that the rate follows a catch-up as soon as it
- *       starts (after a pause, a restart) and leaves out the burst that refills the connection's socket buffers
- *       right after the peak (those bytes count as sent although the replica has not read them yet);
- *   <li>ETA: bytes behind divided by the catch-up rate when it is positive; 0 when caught up; unknown otherwise.
+ *   <li>catch-up rate ({@link #catchUpRate}): how fast bytes behind shrinks (negative when the
+ *       replica falls further behind), over the window; once bytes behind has peaked inside the
+ *       window, over the samples after the peak only, as the slope of a least-squares line through
+ *       them, so that the rate follows a catch-up as soon as it starts (after a pause, a restart)
+ *       and leaves out the burst that refills the connection's socket buffers right after the peak
+ *       (those bytes count as sent although the replica has not read them yet);
+ *   <li>ETA: bytes behind divided by the catch-up rate when it is positive; 0 when caught up;
+ *       unknown otherwise.
  * </ul>
  *
- * Seconds behind comes from the {@link BoundaryLog}: the newest boundary's event timestamp minus that of the
- * newest boundary at or before the dump's position (for a position older than the ring: the last event time of
- * the dump's file, which gives a lower bound).
+ * Seconds behind comes from the {@link BoundaryLog}: the newest boundary's event timestamp minus
+ * that of the newest boundary at or before the dump's position (for a position older than the ring:
+ * the last event time of the dump's file, which gives a lower bound).
  *
  * <p>Thread-safe: {@link #sample()} and {@link #views()} synchronise on this object.
  */
@@ -56,7 +59,10 @@ public final class ReplicaLag {
    * @param store the store (may answer {@code null} before it is open)
    * @param dumps the dumps being served now
    */
-  public ReplicaLag(Supplier<BinlogStore> store, Supplier<List<DumpStatus>> dumps, BoundaryLog boundaries,
+  public ReplicaLag(
+      Supplier<BinlogStore> store,
+      Supplier<List<DumpStatus>> dumps,
+      BoundaryLog boundaries,
       Time time) {
     this.store = store;
     this.dumps = dumps;
@@ -102,7 +108,12 @@ public final class ReplicaLag {
     return views.stream().filter(v -> v.status().id() == id).findFirst();
   }
 
-  private ReplicaView view(DumpStatus d, Position at, Position head, List<FileMetadata> files, long behind,
+  private ReplicaView view(
+      DumpStatus d,
+      Position at,
+      Position head,
+      List<FileMetadata> files,
+      long behind,
       ArrayDeque<Sample> samples) {
     Double sendRate = null;
     Double catchUp = null;
@@ -113,16 +124,18 @@ public final class ReplicaLag {
       sendRate = (last.bytesSent() - first.bytesSent()) / seconds;
       catchUp = catchUpRate(List.copyOf(samples));
     }
-    Double eta = behind == 0 ? Double.valueOf(0) : catchUp != null && catchUp > 0 ? behind / catchUp : null;
+    Double eta =
+        behind == 0 ? Double.valueOf(0) : catchUp != null && catchUp > 0 ? behind / catchUp : null;
     return new ReplicaView(d, behind, secondsBehind(at, head, files), sendRate, catchUp, eta);
   }
 
   /**
-   * Bytes per second by which bytes behind shrinks over {@code samples} (oldest first, at least two, spanning some
-   * time). From the newest peak of bytes behind: when at least two samples spanning a second follow it, the negated
-   * least-squares slope through those samples (the peak itself left out); when fewer follow it but the peak is at
-   * least a second old, from the peak to the last sample; otherwise (the last sample is the peak: falling behind or
-   * level) from the first sample to the last.
+   * Bytes per second by which bytes behind shrinks over {@code samples} (oldest first, at least
+   * two, spanning some time). From the newest peak of bytes behind: when at least two samples
+   * spanning a second follow it, the negated least-squares slope through those samples (the peak
+   * itself left out); when fewer follow it but the peak is at least a second old, from the peak to
+   * the last sample; otherwise (the last sample is the peak: falling behind or level) from the
+   * first sample to the last.
    */
   static double catchUpRate(List<Sample> samples) {
     Sample first = samples.get(0);
@@ -187,8 +200,12 @@ public final class ReplicaLag {
     if (sent != null) {
       sentTimestamp = sent.eventTimestamp();
     } else {
-      sentTimestamp = files.stream().filter(f -> f.name().equals(at.file())).mapToLong(FileMetadata::lastEventTime)
-          .findFirst().orElse(0);
+      sentTimestamp =
+          files.stream()
+              .filter(f -> f.name().equals(at.file()))
+              .mapToLong(FileMetadata::lastEventTime)
+              .findFirst()
+              .orElse(0);
       if (sentTimestamp == 0) {
         return null;
       }
@@ -197,9 +214,9 @@ public final class ReplicaLag {
   }
 
   /**
-   * Stored event bytes in {@code [from, to)} across {@code files} (in serving order; the open file's size is its
-   * readable length): each file's part from its first event (offset 4) on. 0 if {@code from} is not before
-   * {@code to}.
+   * Stored event bytes in {@code [from, to)} across {@code files} (in serving order; the open
+   * file's size is its readable length): each file's part from its first event (offset 4) on. 0 if
+   * {@code from} is not before {@code to}.
    */
   static long bytesBetween(List<FileMetadata> files, Position from, Position to) {
     if (to == null || !from.isBefore(to)) {
@@ -212,8 +229,10 @@ public final class ReplicaLag {
       if (end.compareTo(from) <= 0 || start.compareTo(to) >= 0) {
         continue;
       }
-      long a = f.name().equals(from.file()) ? Math.max(from.offset(), BinlogFileName.FIRST_EVENT_OFFSET)
-          : BinlogFileName.FIRST_EVENT_OFFSET;
+      long a =
+          f.name().equals(from.file())
+              ? Math.max(from.offset(), BinlogFileName.FIRST_EVENT_OFFSET)
+              : BinlogFileName.FIRST_EVENT_OFFSET;
       long b = f.name().equals(to.file()) ? to.offset() : f.size();
       total += Math.max(0, b - a);
     }

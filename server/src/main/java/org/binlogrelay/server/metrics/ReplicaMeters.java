@@ -12,14 +12,15 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The per-replica meters, labelled {@code server_id} and {@code host} only. {@link #update} (after each {@link
- * ReplicaLag#sample()}) registers the meters of replicas that connected and removes those of replicas that left,
- * so that the series of a gone replica disappear. Cardinality is bounded: at most {@code cap} replicas are
- * labelled; others are counted in {@code binlogrelay_replicas_unlabelled}. Two dumps with the same server_id and
- * host (mysqlbinlog clients with server_id 0) share one label set: the first one is shown.
+ * The per-replica meters, labelled {@code server_id} and {@code host} only. {@link #update} (after
+ * each {@link ReplicaLag#sample()}) registers the meters of replicas that connected and removes
+ * those of replicas that left, so that the series of a gone replica disappear. Cardinality is
+ * bounded: at most {@code cap} replicas are labelled; others are counted in {@code
+ * binlogrelay_replicas_unlabelled}. Two dumps with the same server_id and host (mysqlbinlog clients
+ * with server_id 0) share one label set: the first one is shown.
  *
- * <p>Not thread-safe: {@link #update} runs on the metrics thread; the meters read the latest views, published
- * through a volatile map.
+ * <p>Not thread-safe: {@link #update} runs on the metrics thread; the meters read the latest views,
+ * published through a volatile map.
  */
 final class ReplicaMeters {
   private final MeterRegistry registry;
@@ -32,7 +33,8 @@ final class ReplicaMeters {
     this.registry = registry;
     this.cap = cap;
     Gauge.builder("binlogrelay.replicas.unlabelled", this, m -> m.unlabelled)
-        .description("Connected replicas without their own series because of the cap on labelled replicas")
+        .description(
+            "Connected replicas without their own series because of the cap on labelled replicas")
         .register(registry);
   }
 
@@ -77,32 +79,105 @@ final class ReplicaMeters {
   }
 
   private List<Meter> register(String key, ReplicaView v) {
-    Tags tags = Tags.of("server_id", Long.toString(v.status().replica().serverId()), "host",
-        v.status().replica().host());
+    Tags tags =
+        Tags.of(
+            "server_id",
+            Long.toString(v.status().replica().serverId()),
+            "host",
+            v.status().replica().host());
     List<Meter> list = new ArrayList<>();
-    list.add(gauge("binlogrelay.replica.connected", null, "1 while the replica's dump is served", tags, key,
-        r -> 1));
-    list.add(gauge("binlogrelay.replica.paused", null, "1 while the replica's feed is paused through the admin API",
-        tags, key, r -> r.status().paused() ? 1 : 0));
-    list.add(gauge("binlogrelay.replica.behind.bytes", "bytes", "Stored bytes after the replica's position up to the"
-        + " relay's head, across files", tags, key, ReplicaView::bytesBehind));
-    list.add(gauge("binlogrelay.replica.behind.seconds", "seconds", "Newest stored transaction's timestamp minus the"
-        + " replica's last sent one's; 0 when caught up", tags, key, r -> nan(r.secondsBehind())));
-    list.add(gauge("binlogrelay.replica.send.rate", "bytes_per_second", "Bytes sent per second over the last 10 s",
-        tags, key, r -> nan(r.sendRate())));
-    list.add(gauge("binlogrelay.replica.catchup.rate", "bytes_per_second", "How fast the bytes behind shrink per"
-        + " second over the last 10 s (negative when they grow)", tags, key, r -> nan(r.catchUpRate())));
-    list.add(gauge("binlogrelay.replica.catchup.eta", "seconds", "Estimated seconds until caught up: bytes behind"
-        + " divided by the catch-up rate; 0 when caught up, NaN when not catching up", tags, key,
-        r -> nan(r.etaSeconds())));
-    list.add(counter("binlogrelay.replica.sent", "bytes", "Bytes of stored events sent on this connection", tags,
-        key, r -> r.status().bytesSent()));
-    list.add(counter("binlogrelay.replica.sent.events", null, "Stored events sent on this connection", tags, key,
-        r -> r.status().eventsSent()));
-    list.add(counter("binlogrelay.replica.sent.transactions", null, "Transactions sent on this connection", tags,
-        key, r -> r.status().transactionsSent()));
-    list.add(counter("binlogrelay.replica.stalls", null, "Times the connection became unwritable (the replica read"
-        + " slower than the relay sent)", tags, key, r -> r.status().stalls()));
+    list.add(
+        gauge(
+            "binlogrelay.replica.connected",
+            null,
+            "1 while the replica's dump is served",
+            tags,
+            key,
+            r -> 1));
+    list.add(
+        gauge(
+            "binlogrelay.replica.paused",
+            null,
+            "1 while the replica's feed is paused through the admin API",
+            tags,
+            key,
+            r -> r.status().paused() ? 1 : 0));
+    list.add(
+        gauge(
+            "binlogrelay.replica.behind.bytes",
+            "bytes",
+            "Stored bytes after the replica's position up to the" + " relay's head, across files",
+            tags,
+            key,
+            ReplicaView::bytesBehind));
+    list.add(
+        gauge(
+            "binlogrelay.replica.behind.seconds",
+            "seconds",
+            "Newest stored transaction's timestamp minus the"
+                + " replica's last sent one's; 0 when caught up",
+            tags,
+            key,
+            r -> nan(r.secondsBehind())));
+    list.add(
+        gauge(
+            "binlogrelay.replica.send.rate",
+            "bytes_per_second",
+            "Bytes sent per second over the last 10 s",
+            tags,
+            key,
+            r -> nan(r.sendRate())));
+    list.add(
+        gauge(
+            "binlogrelay.replica.catchup.rate",
+            "bytes_per_second",
+            "How fast the bytes behind shrink per"
+                + " second over the last 10 s (negative when they grow)",
+            tags,
+            key,
+            r -> nan(r.catchUpRate())));
+    list.add(
+        gauge(
+            "binlogrelay.replica.catchup.eta",
+            "seconds",
+            "Estimated seconds until caught up: bytes behind"
+                + " divided by the catch-up rate; 0 when caught up, NaN when not catching up",
+            tags,
+            key,
+            r -> nan(r.etaSeconds())));
+    list.add(
+        counter(
+            "binlogrelay.replica.sent",
+            "bytes",
+            "Bytes of stored events sent on this connection",
+            tags,
+            key,
+            r -> r.status().bytesSent()));
+    list.add(
+        counter(
+            "binlogrelay.replica.sent.events",
+            null,
+            "Stored events sent on this connection",
+            tags,
+            key,
+            r -> r.status().eventsSent()));
+    list.add(
+        counter(
+            "binlogrelay.replica.sent.transactions",
+            null,
+            "Transactions sent on this connection",
+            tags,
+            key,
+            r -> r.status().transactionsSent()));
+    list.add(
+        counter(
+            "binlogrelay.replica.stalls",
+            null,
+            "Times the connection became unwritable (the replica read"
+                + " slower than the relay sent)",
+            tags,
+            key,
+            r -> r.status().stalls()));
     return list;
   }
 
@@ -110,18 +185,30 @@ final class ReplicaMeters {
     return d == null ? Double.NaN : d;
   }
 
-  private Meter gauge(String name, String unit, String help, Tags tags, String key, ToDoubleFunction<ReplicaView> f) {
-    Gauge.Builder<ReplicaMeters> b = Gauge.builder(name, this, m -> m.read(key, f)).description(help).tags(tags);
+  private Meter gauge(
+      String name,
+      String unit,
+      String help,
+      Tags tags,
+      String key,
+      ToDoubleFunction<ReplicaView> f) {
+    Gauge.Builder<ReplicaMeters> b =
+        Gauge.builder(name, this, m -> m.read(key, f)).description(help).tags(tags);
     if (unit != null) {
       b.baseUnit(unit);
     }
     return b.register(registry);
   }
 
-  private Meter counter(String name, String unit, String help, Tags tags, String key,
+  private Meter counter(
+      String name,
+      String unit,
+      String help,
+      Tags tags,
+      String key,
       ToDoubleFunction<ReplicaView> f) {
-    FunctionCounter.Builder<ReplicaMeters> b = FunctionCounter.builder(name, this, m -> m.read(key, f))
-        .description(help).tags(tags);
+    FunctionCounter.Builder<ReplicaMeters> b =
+        FunctionCounter.builder(name, this, m -> m.read(key, f)).description(help).tags(tags);
     if (unit != null) {
       b.baseUnit(unit);
     }

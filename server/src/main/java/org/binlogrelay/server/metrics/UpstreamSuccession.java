@@ -8,10 +8,11 @@ import org.binlogrelay.server.upstream.UpstreamReplicator;
 import org.binlogrelay.server.upstream.UpstreamState;
 
 /**
- * The upstream replicator now, and the counter totals of the ones it replaced: the relay makes a new replicator
- * after a stop, a failure or a source change, and calls {@link #replace} then, so that the replaced one's totals
- * are kept at once (even for a replicator that lived and died between two scrapes). {@link #totals()} reads the
- * kept totals and the current replicator's together, so the upstream counters never decrease.
+ * The upstream replicator now, and the counter totals of the ones it replaced: the relay makes a
+ * new replicator after a stop, a failure or a source change, and calls {@link #replace} then, so
+ * that the replaced one's totals are kept at once (even for a replicator that lived and died
+ * between two scrapes). {@link #totals()} reads the kept totals and the current replicator's
+ * together, so the upstream counters never decrease.
  *
  * <p>Thread-safe.
  */
@@ -31,8 +32,9 @@ public final class UpstreamSuccession implements Supplier<Optional<UpstreamRepli
   }
 
   /**
-   * A succession that follows {@code upstream} by asking it at each read: a replicator replaced between two
-   * reads without being seen is not counted. For callers that cannot call {@link #replace}.
+   * A succession that follows {@code upstream} by asking it at each read: a replicator replaced
+   * between two reads without being seen is not counted. For callers that cannot call {@link
+   * #replace}.
    */
   static UpstreamSuccession polling(Supplier<Optional<UpstreamReplicator>> upstream) {
     return new UpstreamSuccession(Objects.requireNonNull(upstream, "upstream"));
@@ -83,11 +85,18 @@ public final class UpstreamSuccession implements Supplier<Optional<UpstreamRepli
    * @param heartbeats heartbeats received
    * @param transactions transactions received and stored
    * @param connections connections that reached streaming
-   * @param failures failed connections or streams, indexed by {@link IngestStats.FailureKind#ordinal()}
+   * @param failures failed connections or streams, indexed by {@link
+   *     IngestStats.FailureKind#ordinal()}
    */
-  public record Totals(long bytes, long events, long heartbeats, long transactions, long connections,
+  public record Totals(
+      long bytes,
+      long events,
+      long heartbeats,
+      long transactions,
+      long connections,
       long[] failures) {
-    static final Totals ZERO = new Totals(0, 0, 0, 0, 0, new long[IngestStats.FailureKind.values().length]);
+    static final Totals ZERO =
+        new Totals(0, 0, 0, 0, 0, new long[IngestStats.FailureKind.values().length]);
 
     /** Failures of one kind. */
     public long failures(IngestStats.FailureKind kind) {
@@ -98,8 +107,13 @@ public final class UpstreamSuccession implements Supplier<Optional<UpstreamRepli
       UpstreamState s = r.state();
       long[] f = failures.clone();
       r.ingestStats().failures().forEach((k, v) -> f[k.ordinal()] += v);
-      return new Totals(bytes + s.bytesReceived(), events + s.eventsReceived(), heartbeats + s.heartbeatsReceived(),
-          transactions + s.transactionsReceived(), connections + s.connections(), f);
+      return new Totals(
+          bytes + s.bytesReceived(),
+          events + s.eventsReceived(),
+          heartbeats + s.heartbeatsReceived(),
+          transactions + s.transactionsReceived(),
+          connections + s.connections(),
+          f);
     }
   }
 }

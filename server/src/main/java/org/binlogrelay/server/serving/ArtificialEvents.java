@@ -11,10 +11,11 @@ import org.binlogrelay.protocol.event.RotateEvent;
 import org.binlogrelay.protocol.gtid.MariadbGtid;
 
 /**
- * The events a dump thread makes up rather than reads from a file, byte for byte as MySQL 9's {@code
- * Binlog_sender} and MariaDB 10.11's {@code mysql_binlog_send} make them. All carry timestamp 0 and the
- * sender's own server_id; each ends with a CRC32 when the stream's current checksum algorithm is CRC32 (the
- * replica's declared one before the first FORMAT_DESCRIPTION, the file's after it).
+ * The events a dump thread makes up rather than reads from a file, byte for byte as MySQL 9's
+ * {@code Binlog_sender} and MariaDB 10.11's {@code mysql_binlog_send} make them. All carry
+ * timestamp 0 and the sender's own server_id; each ends with a CRC32 when the stream's current
+ * checksum algorithm is CRC32 (the replica's declared one before the first FORMAT_DESCRIPTION, the
+ * file's after it).
  *
  * <pre>
  *   ROTATE (4)        flags 0x20 (ARTIFICIAL), log_pos 0; body u64 position, file name
@@ -34,8 +35,13 @@ final class ArtificialEvents {
   private ArtificialEvents() {}
 
   static byte[] rotate(long serverId, String file, long position, boolean checksum) {
-    return event(EventType.ROTATE, serverId, 0, EventHeader.LOG_EVENT_ARTIFICIAL_F,
-        new RotateEvent(position, file).encodeBody(), checksum);
+    return event(
+        EventType.ROTATE,
+        serverId,
+        0,
+        EventHeader.LOG_EVENT_ARTIFICIAL_F,
+        new RotateEvent(position, file).encodeBody(),
+        checksum);
   }
 
   static byte[] heartbeat(long serverId, String file, long position, boolean checksum) {
@@ -43,8 +49,13 @@ final class ArtificialEvents {
   }
 
   static byte[] heartbeatV2(long serverId, String file, long position, boolean checksum) {
-    return event(EventType.HEARTBEAT_V2, serverId, position & U32_MAX, 0,
-        new HeartbeatV2Event(file, position).encodeBody(), checksum);
+    return event(
+        EventType.HEARTBEAT_V2,
+        serverId,
+        position & U32_MAX,
+        0,
+        new HeartbeatV2Event(file, position).encodeBody(),
+        checksum);
   }
 
   static byte[] mariadbHeartbeat(long serverId, String file, long position, boolean checksum) {
@@ -61,15 +72,21 @@ final class ArtificialEvents {
     for (MariadbGtid g : gtids) {
       body.u32(g.domainId()).u32(g.serverId()).u64(g.seqNo());
     }
-    return event(EventType.GTID_LIST, serverId, logPos & U32_MAX, EventHeader.LOG_EVENT_ARTIFICIAL_F,
-        body.toByteArray(), checksum);
+    return event(
+        EventType.GTID_LIST,
+        serverId,
+        logPos & U32_MAX,
+        EventHeader.LOG_EVENT_ARTIFICIAL_F,
+        body.toByteArray(),
+        checksum);
   }
 
   private static byte[] name(String file) {
     return file.getBytes(StandardCharsets.UTF_8);
   }
 
-  private static byte[] event(EventType type, long serverId, long logPos, int flags, byte[] body, boolean checksum) {
+  private static byte[] event(
+      EventType type, long serverId, long logPos, int flags, byte[] body, boolean checksum) {
     EventHeader header = new EventHeader(0, type.code(), serverId, 0, logPos, flags);
     return BinlogEvent.assemble(header, body, checksum).toByteArray();
   }

@@ -4,9 +4,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.binlogrelay.storage.read.EventBatch;
 
 /**
- * Shared ownership of one {@link EventBatch}: the stream holds one reference while it writes the batch, and
- * every {@link BatchRegion} made from it holds one until Netty has sent or dropped it. The batch (which keeps
- * its file open) is closed when the last reference goes, on whichever thread that is.
+ * Shared ownership of one {@link EventBatch}: the stream holds one reference while it writes the
+ * batch, and every {@link BatchRegion} made from it holds one until Netty has sent or dropped it.
+ * The batch (which keeps its file open) is closed when the last reference goes, on whichever thread
+ * that is.
  *
  * <p>Thread-safe.
  */

@@ -15,21 +15,23 @@ import org.binlogrelay.storage.BinlogFileName;
 import org.binlogrelay.storage.read.EventBatch;
 
 /**
- * Writes the events of one {@link EventBatch} to a replica's channel, each event as its own packet(s) ({@link
- * PacketSequence}), in steps small enough to respect the channel's writability between them:
+ * Writes the events of one {@link EventBatch} to a replica's channel, each event as its own
+ * packet(s) ({@link PacketSequence}), in steps small enough to respect the channel's writability
+ * between them:
  *
  * <ul>
- *   <li><b>copy runs</b>: consecutive small events are read with one positional read and written as one buffer
- *       of packets (fewer system calls than a region per event; the only path with TLS);
- *   <li><b>regions</b>: an event of at least {@link ServingConfig#zeroCopyMinEventBytes()} on a connection
- *       without TLS goes out as a frame header and {@link BatchRegion}s ({@code sendfile}), one per frame;
- *   <li><b>large copies</b>: an event above {@link ServingConfig#copyChunkBytes()} on the copy path goes out in
- *       chunks, frame headers placed where its payload crosses 0xFFFFFF bytes.
+ *   <li><b>copy runs</b>: consecutive small events are read with one positional read and written as
+ *       one buffer of packets (fewer system calls than a region per event; the only path with TLS);
+ *   <li><b>regions</b>: an event of at least {@link ServingConfig#zeroCopyMinEventBytes()} on a
+ *       connection without TLS goes out as a frame header and {@link BatchRegion}s ({@code
+ *       sendfile}), one per frame;
+ *   <li><b>large copies</b>: an event above {@link ServingConfig#copyChunkBytes()} on the copy path
+ *       goes out in chunks, frame headers placed where its payload crosses 0xFFFFFF bytes.
  * </ul>
  *
- * The event at offset 4 of a file (its FORMAT_DESCRIPTION) is always copied, so that the {@link Listener} can
- * patch it. Events the listener drops are left out; artificial events it asks for go right after the event
- * they follow. Both paths put the same bytes on the wire.
+ * The event at offset 4 of a file (its FORMAT_DESCRIPTION) is always copied, so that the {@link
+ * Listener} can patch it. Events the listener drops are left out; artificial events it asks for go
+ * right after the event they follow. Both paths put the same bytes on the wire.
  *
  * <p>Not thread-safe: the channel's event loop owns it.
  */
@@ -37,7 +39,10 @@ final class BatchWriter {
 
   /** What the stream decides per event. Called on the event loop, in stream order. */
   interface Listener {
-    /** The FORMAT_DESCRIPTION at {@code [index, index + size)} of {@code buffer}: patch it in place, or refuse. */
+    /**
+     * The FORMAT_DESCRIPTION at {@code [index, index + size)} of {@code buffer}: patch it in place,
+     * or refuse.
+     */
     void formatDescription(ByteBuf buffer, int index, int size, String file) throws DumpFailure;
 
     /** Whether an event of this type is left out. */
@@ -46,15 +51,19 @@ final class BatchWriter {
     /** The event at {@code start} of {@code file} went out ({@code sent}) or was left out. */
     void passed(String file, long start, int size, int eventType, boolean sent);
 
-    /** Whether {@link #after} may return events at all in this stream; if not, the writer does not ask. */
+    /**
+     * Whether {@link #after} may return events at all in this stream; if not, the writer does not
+     * ask.
+     */
     boolean addsEvents();
 
     /** Artificial events (whole event bytes) to send right after the event at {@code start}. */
     List<byte[]> after(String file, long start, int size);
 
     /**
-     * A region of {@code bytes} was written; {@code done} completes once Netty sent or dropped it. (Netty counts
-     * file regions as 0 bytes against the channel's writability; the stream counts them itself.)
+     * A region of {@code bytes} was written; {@code done} completes once Netty sent or dropped it.
+     * (Netty counts file regions as 0 bytes against the channel's writability; the stream counts
+     * them itself.)
      */
     void regionWritten(long bytes, ChannelFuture done);
   }
@@ -71,8 +80,13 @@ final class BatchWriter {
 
   private BatchLease lease;
   private EventBatch batch;
-  /** The batch's bytes when the reader read them into the stream's buffer ({@link EventBatch#inMemory()}). */
+
+  /**
+   * The batch's bytes when the reader read them into the stream's buffer ({@link
+   * EventBatch#inMemory()}).
+   */
   private ByteBuf memory;
+
   private boolean addsEvents;
   private FileChannel file;
   private int[] sizes;
@@ -80,7 +94,12 @@ final class BatchWriter {
   private int index;
   private LargeEvent large;
 
-  BatchWriter(Channel channel, PacketSequence sequence, boolean zeroCopy, ServingConfig config, Listener listener) {
+  BatchWriter(
+      Channel channel,
+      PacketSequence sequence,
+      boolean zeroCopy,
+      ServingConfig config,
+      Listener listener) {
     this.channel = channel;
     this.alloc = channel.alloc();
     this.sequence = sequence;
@@ -96,16 +115,18 @@ final class BatchWriter {
   }
 
   /**
-   * Takes over {@code next}, whose bytes are at index 0 of {@code bytes} (the buffer the reader read it into;
-   * {@code null} if it was not): the packets are built from there, with no read of the file, and the batch's
-   * FORMAT_DESCRIPTION is patched there. The caller leaves {@code bytes} alone until {@link #active()} is false.
+   * Takes over {@code next}, whose bytes are at index 0 of {@code bytes} (the buffer the reader
+   * read it into; {@code null} if it was not): the packets are built from there, with no read of
+   * the file, and the batch's FORMAT_DESCRIPTION is patched there. The caller leaves {@code bytes}
+   * alone until {@link #active()} is false.
    */
   void start(EventBatch next, ByteBuf bytes) {
     if (lease != null) {
       throw new IllegalStateException("batch " + batch + " is still being written");
     }
     if (bytes != null && bytes.capacity() < next.length()) {
-      throw new IllegalArgumentException("batch " + next + " does not fit a buffer of " + bytes.capacity());
+      throw new IllegalArgumentException(
+          "batch " + next + " does not fit a buffer of " + bytes.capacity());
     }
     lease = new BatchLease(next);
     batch = next;
@@ -175,23 +196,27 @@ final class BatchWriter {
   }
 
   /**
-   * The end of the run of small events starting at {@code i} that fits one chunk. In memory, every event up to a
-   * chunk joins the run (the FORMAT_DESCRIPTION is patched in the stream's buffer); from the file, the
-   * FORMAT_DESCRIPTION and events sent as regions end it.
+   * The end of the run of small events starting at {@code i} that fits one chunk. In memory, every
+   * event up to a chunk joins the run (the FORMAT_DESCRIPTION is patched in the stream's buffer);
+   * from the file, the FORMAT_DESCRIPTION and events sent as regions end it.
    */
   private int runEnd(int i) {
     int j = i;
     long total = 0;
     if (memory != null) {
-      while (j < sizes.length && sizes[j] <= chunkBytes && !asRegion(sizes[j])
+      while (j < sizes.length
+          && sizes[j] <= chunkBytes
+          && !asRegion(sizes[j])
           && (j == i || total + sizes[j] <= chunkBytes)) {
         total += sizes[j];
         j++;
       }
       return j;
     }
-    while (j < sizes.length && offsets[j] != BinlogFileName.FIRST_EVENT_OFFSET
-        && !(zeroCopy && sizes[j] >= zeroCopyMinEventBytes) && sizes[j] <= chunkBytes
+    while (j < sizes.length
+        && offsets[j] != BinlogFileName.FIRST_EVENT_OFFSET
+        && !(zeroCopy && sizes[j] >= zeroCopyMinEventBytes)
+        && sizes[j] <= chunkBytes
         && (j == i || total + sizes[j] <= chunkBytes)) {
       total += sizes[j];
       j++;
@@ -199,7 +224,9 @@ final class BatchWriter {
     return j;
   }
 
-  /** Whether an event of {@code size} bytes (not the FORMAT_DESCRIPTION) goes out as file regions. */
+  /**
+   * Whether an event of {@code size} bytes (not the FORMAT_DESCRIPTION) goes out as file regions.
+   */
   private boolean asRegion(int size) {
     return zeroCopy && size >= zeroCopyMinEventBytes;
   }
@@ -262,11 +289,13 @@ final class BatchWriter {
   }
 
   /**
-   * The copy run's loop without artificial events, over the buffers' NIO views: per event one type read, the frame
-   * header as one int, the marker and one bulk copy, instead of a series of checked buffer operations per event
-   * (their accessibility checks were a third of the event loop's time). Events of a run are below a frame's limit.
+   * The copy run's loop without artificial events, over the buffers' NIO views: per event one type
+   * read, the frame header as one int, the marker and one bulk copy, instead of a series of checked
+   * buffer operations per event (their accessibility checks were a third of the event loop's time).
+   * Events of a run are below a frame's limit.
    */
-  private void frameRun(ByteBuf data, long base, ByteBuf out, int from, int to, String name) throws DumpFailure {
+  private void frameRun(ByteBuf data, long base, ByteBuf out, int from, int to, String name)
+      throws DumpFailure {
     ByteBuffer dst = out.nioBuffer(0, out.capacity()).order(ByteOrder.LITTLE_ENDIAN);
     ByteBuffer src = null;
     int w = out.writerIndex();
@@ -345,7 +374,10 @@ final class BatchWriter {
     }
   }
 
-  /** Reads {@code length} bytes at file offset {@code offset} of the batch onto the end of {@code out}. */
+  /**
+   * Reads {@code length} bytes at file offset {@code offset} of the batch onto the end of {@code
+   * out}.
+   */
   private void read(ByteBuf out, long offset, int length) throws IOException {
     out.ensureWritable(length);
     ByteBuffer target = out.nioBuffer(out.writerIndex(), length);
@@ -356,13 +388,19 @@ final class BatchWriter {
   private int typeAt(long offset) throws IOException {
     ByteBuffer one = ByteBuffer.allocate(1);
     if (file.read(one, offset + EVENT_TYPE_OFFSET) < 1) {
-      throw new EOFException("binlog file " + batch.file() + " ends before the event at " + offset
-          + " that the store made readable: it was truncated under the store");
+      throw new EOFException(
+          "binlog file "
+              + batch.file()
+              + " ends before the event at "
+              + offset
+              + " that the store made readable: it was truncated under the store");
     }
     return one.get(0) & 0xff;
   }
 
-  /** An event written in chunks on the copy path: which frame, and how much of its payload went out. */
+  /**
+   * An event written in chunks on the copy path: which frame, and how much of its payload went out.
+   */
   private final class LargeEvent {
     private final long offset;
     private final int size;

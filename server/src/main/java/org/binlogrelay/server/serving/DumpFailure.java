@@ -1,9 +1,10 @@
 package org.binlogrelay.server.serving;
 
 /**
- * Why a dump stream ends with an error for the replica: the text the server would send with error 1236 (or
- * the code given), and whether the server would add where it was reading ({@code "; the first event '...' at
- * N, the last event read from ... "}), which both servers do for errors raised once a binlog file is open.
+ * Why a dump stream ends with an error for the replica: the text the server would send with error
+ * 1236 (or the code given), and whether the server would add where it was reading ({@code "; the
+ * first event '...' at N, the last event read from ... "}), which both servers do for errors raised
+ * once a binlog file is open.
  */
 final class DumpFailure extends Exception {
   private static final long serialVersionUID = 1L;

@@ -11,17 +11,22 @@ import org.binlogrelay.storage.BinlogStore;
 import org.binlogrelay.storage.read.BinlogReadException;
 
 /**
- * Everything a dump does differently for MySQL and MariaDB (STYLE.md section 4): where a request starts and
- * what it is refused with, the heartbeat events, the error texts ("source"/"replica" against
- * "master"/"slave"), which replica a new dump replaces, which events a replica does not get, and how the store's
- * GTIDs read in the server's terms ({@link StoreBinlogListing}). One implementation per flavour ({@link
- * MysqlDumpFlavor}, {@link MariadbDumpFlavor}), chosen once from the store's flavour ({@link #of}) when the
- * dump handler or listing is made. Stateless and thread-safe.
+ * Everything a dump does differently for MySQL and MariaDB (STYLE.md section 4): where a request
+ * starts and what it is refused with, the heartbeat events, the error texts ("source"/"replica"
+ * against "master"/"slave"), which replica a new dump replaces, which events a replica does not
+ * get, and how the store's GTIDs read in the server's terms ({@link StoreBinlogListing}). One
+ * implementation per flavour ({@link MysqlDumpFlavor}, {@link MariadbDumpFlavor}), chosen once from
+ * the store's flavour ({@link #of}) when the dump handler or listing is made. Stateless and
+ * thread-safe.
  */
 interface DumpFlavor {
   /** ER_SOURCE_FATAL_ERROR_READING_BINLOG / ER_MASTER_FATAL_ERROR_READING_BINLOG. */
   int ER_FATAL_READING_BINLOG = 1236;
-  /** Both servers' text when the start file is not in the index (and the relay's while its store settles). */
+
+  /**
+   * Both servers' text when the start file is not in the index (and the relay's while its store
+   * settles).
+   */
   String FILE_NOT_FOUND = "Could not find first log file name in binary log index file";
 
   static DumpFlavor of(GtidFlavor flavor) {
@@ -34,14 +39,25 @@ interface DumpFlavor {
   /** The replica's user variables, read as this flavour's server reads them. */
   ReplicaSettings settings(SessionVariables variables);
 
-  /** Where {@code request} starts, or why it cannot (yet). Reads store metadata and at most one file. */
-  StartPlan plan(DumpRequest request, ReplicaSettings settings, BinlogStore store, ServingConfig config)
+  /**
+   * Where {@code request} starts, or why it cannot (yet). Reads store metadata and at most one
+   * file.
+   */
+  StartPlan plan(
+      DumpRequest request, ReplicaSettings settings, BinlogStore store, ServingConfig config)
       throws IOException;
 
-  /** A heartbeat naming {@code position} of {@code file} (event bytes, checksummed if {@code checksum}). */
-  byte[] heartbeat(DumpRequest request, long serverId, String file, long position, boolean checksum);
+  /**
+   * A heartbeat naming {@code position} of {@code file} (event bytes, checksummed if {@code
+   * checksum}).
+   */
+  byte[] heartbeat(
+      DumpRequest request, long serverId, String file, long position, boolean checksum);
 
-  /** Whether a replica with these settings may be sent a file whose events carry {@code fileChecksum}. */
+  /**
+   * Whether a replica with these settings may be sent a file whose events carry {@code
+   * fileChecksum}.
+   */
   boolean acceptsChecksum(ReplicaSettings settings, ChecksumAlgorithm fileChecksum);
 
   /** The refusal when {@link #acceptsChecksum} is false. */
@@ -60,20 +76,24 @@ interface DumpFlavor {
   String withCoordinates(String message, Coordinates at);
 
   /**
-   * Which earlier dump this one replaces ({@code kill_zombie_dump_threads}): a key shared by dumps of the same
-   * replica, empty for clients that replace nothing (server_id 0, mysqlbinlog).
+   * Which earlier dump this one replaces ({@code kill_zombie_dump_threads}): a key shared by dumps
+   * of the same replica, empty for clients that replace nothing (server_id 0, mysqlbinlog).
    */
   Optional<String> replicaKey(DumpRequest request, ReplicaSettings settings);
 
   /** What the replaced dump is told (its connection closes after it). */
   DumpFailure replaced(boolean fileOpen);
 
-  /** The store's executed GTIDs as the server shows them: MySQL {@code @@gtid_executed}, MariaDB {@code @@gtid_binlog_pos}. */
+  /**
+   * The store's executed GTIDs as the server shows them: MySQL {@code @@gtid_executed}, MariaDB
+   * {@code @@gtid_binlog_pos}.
+   */
   String executedGtids(GtidSet executed);
 
   /**
-   * MariaDB's {@code BINLOG_GTID_POS(file, offset)} ({@link GtidPositionScan}); empty where the server has no such
-   * function (MySQL), or if the file is not stored or the offset is not an event start.
+   * MariaDB's {@code BINLOG_GTID_POS(file, offset)} ({@link GtidPositionScan}); empty where the
+   * server has no such function (MySQL), or if the file is not stored or the offset is not an event
+   * start.
    */
   Optional<String> gtidPositionAt(BinlogStore store, String file, long offset) throws IOException;
 }

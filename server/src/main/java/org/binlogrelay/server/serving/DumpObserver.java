@@ -3,13 +3,14 @@ package org.binlogrelay.server.serving;
 import org.binlogrelay.storage.Position;
 
 /**
- * Hears what dump streams hand to their replicas' sockets, for the relay-added latency metric. Called on the
- * connection's event loop after each flush that moved the stream: return at once, never block.
+ * Hears what dump streams hand to their replicas' sockets, for the relay-added latency metric.
+ * Called on the connection's event loop after each flush that moved the stream: return at once,
+ * never block.
  */
 @FunctionalInterface
 public interface DumpObserver {
   /** Hears nothing. */
-  DumpObserver NONE = (from, to) -> { };
+  DumpObserver NONE = (from, to) -> {};
 
   /**
    * The stream handed the stored events in {@code (from, to]} to the socket.

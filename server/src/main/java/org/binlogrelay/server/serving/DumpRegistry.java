@@ -9,11 +9,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The dumps being served, and which replica each belongs to. A new dump of a replica replaces its older one,
- * as MySQL's and MariaDB's {@code kill_zombie_dump_threads} do: a replica that reconnects (its old connection
- * half dead) must not leave a second stream behind, and two replicas configured with the same server_id (or
- * UUID) are told so instead of both being served. Which dumps belong to the same replica is the flavour's
- * {@link DumpFlavor#replicaKey}; clients without a key (mysqlbinlog, server_id 0) replace nothing.
+ * The dumps being served, and which replica each belongs to. A new dump of a replica replaces its
+ * older one, as MySQL's and MariaDB's {@code kill_zombie_dump_threads} do: a replica that
+ * reconnects (its old connection half dead) must not leave a second stream behind, and two replicas
+ * configured with the same server_id (or UUID) are told so instead of both being served. Which
+ * dumps belong to the same replica is the flavour's {@link DumpFlavor#replicaKey}; clients without
+ * a key (mysqlbinlog, server_id 0) replace nothing.
  *
  * <p>Thread-safe: dumps of different connections run on different event loops.
  */

@@ -10,17 +10,33 @@ package org.binlogrelay.server.serving;
  * @param eventsSent events of the stored binlog sent so far
  * @param bytesSent bytes of those events
  * @param heartbeatsSent heartbeats sent so far
- * @param id the connection id of the dump's connection: stable while it lasts, unique in the relay's life
+ * @param id the connection id of the dump's connection: stable while it lasts, unique in the
+ *     relay's life
  * @param replica who the replica is
- * @param sentFile the file of the last stored event handed to the replica's socket, empty before one
- * @param sentPosition the end of that event: the replica has (or is about to receive) everything before it
+ * @param sentFile the file of the last stored event handed to the replica's socket, empty before
+ *     one
+ * @param sentPosition the end of that event: the replica has (or is about to receive) everything
+ *     before it
  * @param transactionsSent transactions whose first event (the GTID event) was sent
- * @param stalls how many times the connection became unwritable (the replica read slower than the relay sent)
+ * @param stalls how many times the connection became unwritable (the replica read slower than the
+ *     relay sent)
  * @param paused whether the feed is paused ({@link StoreDumpHandler#pause})
  */
-public record DumpStatus(String name, State state, String file, long position, long eventsSent, long bytesSent,
-    long heartbeatsSent, long id, Replica replica, String sentFile, long sentPosition, long transactionsSent,
-    long stalls, boolean paused) {
+public record DumpStatus(
+    String name,
+    State state,
+    String file,
+    long position,
+    long eventsSent,
+    long bytesSent,
+    long heartbeatsSent,
+    long id,
+    Replica replica,
+    String sentFile,
+    long sentPosition,
+    long transactionsSent,
+    long stalls,
+    boolean paused) {
 
   /** What a stream is doing. */
   public enum State {
@@ -47,10 +63,17 @@ public record DumpStatus(String name, State state, String file, long position, l
    * @param uuid its {@code @replica_uuid} / {@code @slave_uuid}, empty if unset
    * @param reportHost the host it registered with (COM_REGISTER_SLAVE), empty if none
    * @param reportPort the port it registered with, 0 if none
-   * @param gtid whether it asked by GTID (MySQL's COM_BINLOG_DUMP_GTID, MariaDB's {@code @slave_connect_state})
-   *     rather than by file and position
+   * @param gtid whether it asked by GTID (MySQL's COM_BINLOG_DUMP_GTID, MariaDB's
+   *     {@code @slave_connect_state}) rather than by file and position
    * @param connectedAtMillis when the dump started, epoch milliseconds
    */
-  public record Replica(long serverId, String host, String user, String uuid, String reportHost, int reportPort,
-      boolean gtid, long connectedAtMillis) {}
+  public record Replica(
+      long serverId,
+      String host,
+      String user,
+      String uuid,
+      String reportHost,
+      int reportPort,
+      boolean gtid,
+      long connectedAtMillis) {}
 }

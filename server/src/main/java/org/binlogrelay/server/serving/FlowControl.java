@@ -13,14 +13,14 @@ import java.util.concurrent.TimeUnit;
  * Back-pressure of one dump stream, as a handler at the end of the connection's pipeline:
  *
  * <ul>
- *   <li>the stream reads from the store only while {@link Channel#isWritable()}: Netty's outbound buffer counts
- *       the buffers written and not yet sent against the channel's high water mark;
- *   <li>file regions count as 0 bytes there (Netty's size estimator), so their bytes are counted here and, above
- *       the high water mark, make the channel unwritable through a user-defined writability bit, until they drop
- *       below the low water mark;
+ *   <li>the stream reads from the store only while {@link Channel#isWritable()}: Netty's outbound
+ *       buffer counts the buffers written and not yet sent against the channel's high water mark;
+ *   <li>file regions count as 0 bytes there (Netty's size estimator), so their bytes are counted
+ *       here and, above the high water mark, make the channel unwritable through a user-defined
+ *       writability bit, until they drop below the low water mark;
  *   <li>when the channel becomes writable again, the stream resumes ({@code onWritable});
- *   <li>a channel that stays unwritable for the stall timeout belongs to a replica that stopped reading: {@code
- *       onStalled} drops it (MySQL's {@code net_write_timeout}).
+ *   <li>a channel that stays unwritable for the stall timeout belongs to a replica that stopped
+ *       reading: {@code onStalled} drops it (MySQL's {@code net_write_timeout}).
  * </ul>
  *
  * <p>Not thread-safe: the channel's event loop owns it.
@@ -38,7 +38,12 @@ final class FlowControl extends ChannelInboundHandlerAdapter {
   private ScheduledFuture<?> stallTimer;
   private volatile long unwritableEpisodes;
 
-  FlowControl(Channel channel, Duration stallTimeout, Runnable onWritable, Runnable onStalled, Runnable onInactive) {
+  FlowControl(
+      Channel channel,
+      Duration stallTimeout,
+      Runnable onWritable,
+      Runnable onStalled,
+      Runnable onInactive) {
     this.channel = channel;
     this.stallTimeout = stallTimeout;
     this.onWritable = onWritable;
@@ -46,18 +51,22 @@ final class FlowControl extends ChannelInboundHandlerAdapter {
     this.onInactive = onInactive;
   }
 
-  /** A file region of {@code bytes} was written; {@code done} completes when Netty sent or dropped it. */
+  /**
+   * A file region of {@code bytes} was written; {@code done} completes when Netty sent or dropped
+   * it.
+   */
   void regionWritten(long bytes, ChannelFuture done) {
     regionBytesInFlight += bytes;
     if (regionBytesInFlight >= channel.config().getWriteBufferHighWaterMark()) {
       setRegionsWritable(false);
     }
-    done.addListener(f -> {
-      regionBytesInFlight -= bytes;
-      if (regionBytesInFlight <= channel.config().getWriteBufferLowWaterMark()) {
-        setRegionsWritable(true);
-      }
-    });
+    done.addListener(
+        f -> {
+          regionBytesInFlight -= bytes;
+          if (regionBytesInFlight <= channel.config().getWriteBufferLowWaterMark()) {
+            setRegionsWritable(true);
+          }
+        });
   }
 
   /** Bytes waiting to be sent: buffers in Netty's outbound buffer and regions in flight. */
@@ -66,7 +75,10 @@ final class FlowControl extends ChannelInboundHandlerAdapter {
     return (buffer == null ? 0 : buffer.totalPendingWriteBytes()) + regionBytesInFlight;
   }
 
-  /** How many times the channel became unwritable: the replica read slower than the stream sent. Any thread. */
+  /**
+   * How many times the channel became unwritable: the replica read slower than the stream sent. Any
+   * thread.
+   */
   long unwritableEpisodes() {
     return unwritableEpisodes;
   }
@@ -93,7 +105,8 @@ final class FlowControl extends ChannelInboundHandlerAdapter {
       onWritable.run();
     } else if (stallTimer == null) {
       unwritableEpisodes++;
-      stallTimer = channel.eventLoop().schedule(this::stalled, stallTimeout.toNanos(), TimeUnit.NANOSECONDS);
+      stallTimer =
+          channel.eventLoop().schedule(this::stalled, stallTimeout.toNanos(), TimeUnit.NANOSECONDS);
     }
     super.channelWritabilityChanged(ctx);
   }

@@ -18,17 +18,22 @@ import org.binlogrelay.storage.FileMetadata;
 import org.binlogrelay.storage.read.EventCursor;
 
 /**
- * MariaDB's {@code BINLOG_GTID_POS(file, pos)} ({@code gtid_state_from_pos} in {@code sql/sql_repl.cc}): the
- * GTID position of a binlog coordinate, found by reading the file from its start: the GTID_LIST gives the state
- * before the file, each GTID event moves its domain on. The position must be where an event starts (or the
- * readable end); a position below 4 counts as 4, an empty name as the first file. What a MariaDB replica that
- * switches from file/position to GTID asks its primary. Stateless.
+ * MariaDB's {@code BINLOG_GTID_POS(file, pos)} ({@code gtid_state_from_pos} in {@code
+ * sql/sql_repl.cc}): the GTID position of a binlog coordinate, found by reading the file from its
+ * start: the GTID_LIST gives the state before the file, each GTID event moves its domain on. The
+ * position must be where an event starts (or the readable end); a position below 4 counts as 4, an
+ * empty name as the first file. What a MariaDB replica that switches from file/position to GTID
+ * asks its primary. Stateless.
  */
 final class GtidPositionScan {
   private GtidPositionScan() {}
 
-  /** The position at {@code file:offset}, or empty if the file is not stored or the offset is not an event start. */
-  static Optional<MariadbGtidSet> at(BinlogStore store, String file, long offset) throws IOException {
+  /**
+   * The position at {@code file:offset}, or empty if the file is not stored or the offset is not an
+   * event start.
+   */
+  static Optional<MariadbGtidSet> at(BinlogStore store, String file, long offset)
+      throws IOException {
     String name = file;
     if (name.isEmpty()) {
       List<FileMetadata> files = store.files();
@@ -53,7 +58,8 @@ final class GtidPositionScan {
     int maxEventSize = store.config().maxEventSize();
     MariadbGtidSet state = MariadbGtidSet.empty();
     try (FileChannel channel = store.openFile(name)) {
-      EventCursor cursor = new EventCursor(name, channel, BinlogFileName.FIRST_EVENT_OFFSET, readable, maxEventSize);
+      EventCursor cursor =
+          new EventCursor(name, channel, BinlogFileName.FIRST_EVENT_OFFSET, readable, maxEventSize);
       BinlogEventDecoder decoder = new BinlogEventDecoder(ChecksumAlgorithm.OFF, maxEventSize);
       while (cursor.position() < target) {
         BinlogEvent event = cursor.next(decoder);

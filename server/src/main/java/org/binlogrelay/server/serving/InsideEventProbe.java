@@ -8,25 +8,31 @@ import org.binlogrelay.protocol.event.EventHeader;
 import org.binlogrelay.storage.BinlogStore;
 
 /**
- * What MySQL and MariaDB make of a start position inside an event. Neither checks that a requested position is an
- * event boundary: they send the artificial ROTATE and the FORMAT_DESCRIPTION, then read an event header from
- * there and fail on what they find (MySQL's {@code Binlog_event_data_istream}, MariaDB's {@code
- * Log_event::read_log_event}), with {@code max_allowed_packet} raised to 1 GiB for the dump:
+ * What MySQL and MariaDB make of a start position inside an event. Neither checks that a requested
+ * position is an event boundary: they send the artificial ROTATE and the FORMAT_DESCRIPTION, then
+ * read an event header from there and fail on what they find (MySQL's {@code
+ * Binlog_event_data_istream}, MariaDB's {@code Log_event::read_log_event}), with {@code
+ * max_allowed_packet} raised to 1 GiB for the dump:
  *
  * <ul>
- *   <li>fewer than 19 bytes left, or an event that would end past the readable end: {@link Outcome#TRUNCATED};
+ *   <li>fewer than 19 bytes left, or an event that would end past the readable end: {@link
+ *       Outcome#TRUNCATED};
  *   <li>event_size below 19: {@link Outcome#BOGUS};
  *   <li>event_size above 1 GiB: {@link Outcome#TOO_LARGE}.
  * </ul>
  *
- * Bytes that pass these checks a server would send as an event; the relay reports {@link Outcome#BOGUS}
- * instead. Stateless.
+ * Bytes that pass these checks a server would send as an event; the relay reports {@link
+ * Outcome#BOGUS} instead. Stateless.
  */
 final class InsideEventProbe {
   /** MAX_MAX_ALLOWED_PACKET, the dump's max_allowed_packet in both servers. */
   static final long MAX_EVENT_SIZE = 1L << 30;
 
-  enum Outcome { BOGUS, TOO_LARGE, TRUNCATED }
+  enum Outcome {
+    BOGUS,
+    TOO_LARGE,
+    TRUNCATED
+  }
 
   /**
    * @param outcome how the read fails

@@ -15,16 +15,17 @@ import org.binlogrelay.storage.read.TransactionFilter;
  * send_event_to_slave} in {@code sql/sql_repl.cc}):
  *
  * <ul>
- *   <li>while any domain still waits for the replica's GTID, it records every GTID that goes by ({@code
- *       until_binlog_state});
- *   <li>when a group reaches a domain's position, it sends a fake GTID_LIST with that state and the position
- *       after the group (after its GTID event if the group is sent), so that the replica's file position
- *       (Read_Master_Log_Pos) counts the groups it did not receive. Those become {@link Marker}s here;
+ *   <li>while any domain still waits for the replica's GTID, it records every GTID that goes by
+ *       ({@code until_binlog_state});
+ *   <li>when a group reaches a domain's position, it sends a fake GTID_LIST with that state and the
+ *       position after the group (after its GTID event if the group is sent), so that the replica's
+ *       file position (Read_Master_Log_Pos) counts the groups it did not receive. Those become
+ *       {@link Marker}s here;
  *   <li>while a domain waits, each file's FORMAT_DESCRIPTION goes out with {@code created} = 0.
  * </ul>
  *
- * <p>Not thread-safe: owned by one dump's reader (which calls the filter methods) and stream (which takes the
- * markers), both on the connection's event loop.
+ * <p>Not thread-safe: owned by one dump's reader (which calls the filter methods) and stream (which
+ * takes the markers), both on the connection's event loop.
  */
 final class MariadbPositionWatch implements TransactionFilter, PositionWatch {
 
@@ -34,11 +35,12 @@ final class MariadbPositionWatch implements TransactionFilter, PositionWatch {
    * @param file the file of the group that reached a position
    * @param groupStart where that group starts
    * @param groupEnd where it ends
-   * @param skipped whether the group was skipped (the replica's own GTID): the list goes after the group; else
-   *     after its first event
+   * @param skipped whether the group was skipped (the replica's own GTID): the list goes after the
+   *     group; else after its first event
    * @param state the GTIDs recorded so far
    */
-  record Marker(String file, long groupStart, long groupEnd, boolean skipped, List<MariadbGtid> state) {}
+  record Marker(
+      String file, long groupStart, long groupEnd, boolean skipped, List<MariadbGtid> state) {}
 
   private final MariadbGtidFilter filter;
   private final MariadbGtidSet seen = MariadbGtidSet.empty();
@@ -64,8 +66,13 @@ final class MariadbPositionWatch implements TransactionFilter, PositionWatch {
     if (waiting > 0 && transaction.gtid() instanceof MariadbGtid gtid) {
       seen.add(gtid);
       if (filter.waitingFor().size() < waiting) {
-        markers.add(new Marker(transaction.file(), transaction.start(), transaction.end(), skip,
-            new ArrayList<>(seen.gtids())));
+        markers.add(
+            new Marker(
+                transaction.file(),
+                transaction.start(),
+                transaction.end(),
+                skip,
+                new ArrayList<>(seen.gtids())));
       }
     }
     return skip;
@@ -86,7 +93,10 @@ final class MariadbPositionWatch implements TransactionFilter, PositionWatch {
     return new MariadbPositionWatch(this);
   }
 
-  /** The stream is about to poll its reader: remember whether every domain's position was reached before. */
+  /**
+   * The stream is about to poll its reader: remember whether every domain's position was reached
+   * before.
+   */
   @Override
   public void beforePoll() {
     reachedAtPoll = !filter.mayMatch();
@@ -111,11 +121,15 @@ final class MariadbPositionWatch implements TransactionFilter, PositionWatch {
     return true;
   }
 
-  /** A GTID_LIST for each group of {@code file} the replica had that reached a position, up to {@code to}. */
+  /**
+   * A GTID_LIST for each group of {@code file} the replica had that reached a position, up to
+   * {@code to}.
+   */
   @Override
   public List<byte[]> afterSkipped(String file, long to, long serverId, boolean checksum) {
     List<byte[]> out = null;
-    for (Marker m = peekMarker(); m != null && m.skipped() && m.file().equals(file) && m.groupEnd() <= to;
+    for (Marker m = peekMarker();
+        m != null && m.skipped() && m.file().equals(file) && m.groupEnd() <= to;
         m = peekMarker()) {
       takeMarker();
       if (out == null) {
@@ -130,7 +144,8 @@ final class MariadbPositionWatch implements TransactionFilter, PositionWatch {
   @Override
   public List<byte[]> after(String file, long start, int size, long serverId, boolean checksum) {
     List<byte[]> out = null;
-    for (Marker m = peekMarker(); m != null && !m.skipped() && m.file().equals(file) && m.groupStart() == start;
+    for (Marker m = peekMarker();
+        m != null && !m.skipped() && m.file().equals(file) && m.groupStart() == start;
         m = peekMarker()) {
       takeMarker();
       if (out == null) {

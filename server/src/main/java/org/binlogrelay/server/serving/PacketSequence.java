@@ -14,16 +14,17 @@ import java.nio.ByteBuffer;
  *                       length is a multiple of 0xFFFFFF (0 included) ends with an empty frame
  * </pre>
  *
- * An event's payload is {@code 0x00} (the OK marker) followed by the event, so an event of 0xFFFFFE bytes or
- * more takes two frames or more: the marker counts in the first frame's length.
+ * An event's payload is {@code 0x00} (the OK marker) followed by the event, so an event of 0xFFFFFE
+ * bytes or more takes two frames or more: the marker counts in the first frame's length.
  *
- * <p>The stream writes frames itself (as {@code ByteBuf}s and file regions) rather than through the pipeline's
- * packet encoder, because a region cannot be wrapped in a packet object. Not thread-safe: the channel's event
- * loop owns it.
+ * <p>The stream writes frames itself (as {@code ByteBuf}s and file regions) rather than through the
+ * pipeline's packet encoder, because a region cannot be wrapped in a packet object. Not
+ * thread-safe: the channel's event loop owns it.
  */
 final class PacketSequence {
   /** The longest frame payload; a frame this long is continued by the next. */
   static final int MAX_FRAME = 0xFFFFFF;
+
   static final int HEADER = 4;
 
   private int next;
@@ -61,8 +62,8 @@ final class PacketSequence {
   }
 
   /**
-   * Writes the packet(s) of one event whose bytes are {@code [index, index + size)} of {@code source}: the OK
-   * marker, then the event, framed.
+   * Writes the packet(s) of one event whose bytes are {@code [index, index + size)} of {@code
+   * source}: the OK marker, then the event, framed.
    */
   void event(ByteBuf out, ByteBuf source, int index, int size) {
     long payload = size + 1L;
@@ -83,9 +84,9 @@ final class PacketSequence {
   }
 
   /**
-   * Writes the packet of one event below a frame's limit ({@code size + 1 < MAX_FRAME}) at {@code index} of {@code
-   * dst} (little-endian order): header, OK marker, the event copied from {@code [at, at + size)} of {@code src};
-   * returns the index after it. Neither buffer's position moves.
+   * Writes the packet of one event below a frame's limit ({@code size + 1 < MAX_FRAME}) at {@code
+   * index} of {@code dst} (little-endian order): header, OK marker, the event copied from {@code
+   * [at, at + size)} of {@code src}; returns the index after it. Neither buffer's position moves.
    */
   int event(ByteBuffer dst, int index, ByteBuffer src, int at, int size) {
     int length = size + 1;

@@ -1,14 +1,17 @@
 package org.binlogrelay.server.serving;
 
+import org.binlogrelay.storage.Position;
+
 /**
- * How far one dump stream got: the last event it passed (for the servers' error coordinates and for status), what
- * it sent, and when it last sent anything.
+ * How far one dump stream got: the last event it passed (for the servers' error coordinates and for
+ * status), what it sent, and when it last sent anything.
  *
- * <p>The event loop updates plain fields, once per event and without any memory barrier (the serving path's hot
- * spot), and {@link #publish} copies them, once per write step, to the volatile fields that other threads read for
- * monitoring ({@link #status}, {@link #sent}). A value a step old is fine there, but a torn one is not: a file name
- * paired with another file's offset would make a wrong bytes-behind. So {@link #publish} brackets the copy with
- * {@link #version} (odd while writing, a seqlock) and the monitoring reads retry until they saw one version.
+ * <p>The event loop updates plain fields, once per event and without any memory barrier (the
+ * serving path's hot spot), and {@link #publish} copies them, once per write step, to the volatile
+ * fields that other threads read for monitoring ({@link #status}, {@link #sent}). A value a step
+ * old is fine there, but a torn one is not: a file name paired with another file's offset would
+ * make a wrong bytes-behind. So {@link #publish} brackets the copy with {@link #version} (odd while
+ * writing, a seqlock) and the monitoring reads retry until they saw one version.
  */
 final class ReplicaProgress {
   // ---- event loop only ----
@@ -21,18 +24,24 @@ final class ReplicaProgress {
   private String sentFile;
   private long sentEnd;
   private long transactionsSent;
+
   /** The last event sent was a real ROTATE: the replica already names the next file. */
   private boolean afterRotate;
+
   /** Where a failing read stopped (the "last byte read"), -1 if the failure was not a read. */
   private long failurePosition = -1;
+
   private long lastSentNanos;
+
   /** Events went out since the last {@link #publish}. */
   private boolean sentSincePublish;
+
   private boolean changed;
 
   // ---- published for other threads ----
   /** Odd while {@link #publish} copies; readers retry if it changed under them. */
   private volatile int version;
+
   private volatile String pubLastFile;
   private volatile long pubLastEventEnd;
   private volatile long pubEventsSent;
@@ -46,7 +55,10 @@ final class ReplicaProgress {
     this.lastSentNanos = nowNanos;
   }
 
-  /** The event {@code [start, start + size)} of {@code file} went out ({@code sent}) or was left out. */
+  /**
+   * The event {@code [start, start + size)} of {@code file} went out ({@code sent}) or was left
+   * out.
+   */
   void passed(String file, long start, long size, boolean sent, boolean rotate, long nowNanos) {
     passed(file, start, size, sent, rotate, false);
     if (sent) {
@@ -56,10 +68,11 @@ final class ReplicaProgress {
   }
 
   /**
-   * As above, for the serving path: {@code transactionStart}, the event is a GTID event, the first of a
-   * transaction; the time of sending is the time of the next {@link #publish}.
+   * As above, for the serving path: {@code transactionStart}, the event is a GTID event, the first
+   * of a transaction; the time of sending is the time of the next {@link #publish}.
    */
-  void passed(String file, long start, long size, boolean sent, boolean rotate, boolean transactionStart) {
+  void passed(
+      String file, long start, long size, boolean sent, boolean rotate, boolean transactionStart) {
     changed = true;
     lastFile = file;
     lastEventStart = start;
@@ -94,8 +107,9 @@ final class ReplicaProgress {
   }
 
   /**
-   * Makes the event loop's figures visible to {@link #status} and {@link #sent} readers; events passed since the
-   * last call count as sent at {@code nowNanos}. Event loop only; cheap when nothing changed.
+   * Makes the event loop's figures visible to {@link #status} and {@link #sent} readers; events
+   * passed since the last call count as sent at {@code nowNanos}. Event loop only; cheap when
+   * nothing changed.
    */
   void publish(long nowNanos) {
     if (sentSincePublish) {
@@ -132,7 +146,10 @@ final class ReplicaProgress {
     return afterRotate;
   }
 
-  /** Event loop only: when anything last went out (events passed since the last publish count from then). */
+  /**
+   * Event loop only: when anything last went out (events passed since the last publish count from
+   * then).
+   */
   long lastSentNanos() {
     return lastSentNanos;
   }
@@ -142,28 +159,45 @@ final class ReplicaProgress {
     return lastFile;
   }
 
-  /** Event loop only: the coordinates of a failure now, for a stream started at {@code startFile:startPosition}. */
+  /**
+   * Event loop only: the coordinates of a failure now, for a stream started at {@code
+   * startFile:startPosition}.
+   */
   Coordinates coordinates(String startFile, long startPosition, String currentFile) {
     long bytePosition = failurePosition >= 0 ? failurePosition : lastEventEnd;
-    return new Coordinates(startFile, startPosition, lastFile, lastEventStart, lastEventEnd, currentFile,
+    return new Coordinates(
+        startFile,
+        startPosition,
+        lastFile,
+        lastEventStart,
+        lastEventEnd,
+        currentFile,
         bytePosition);
   }
 
-  /** The end of the last stored event sent as of the last {@link #publish}, {@code null} before one. Any thread. */
-  org.binlogrelay.storage.Position sent() {
+  /**
+   * The end of the last stored event sent as of the last {@link #publish}, {@code null} before one.
+   * Any thread.
+   */
+  Position sent() {
     while (true) {
       int before = version;
       String file = pubSentFile;
       long end = pubSentEnd;
       if ((before & 1) == 0 && before == version) {
-        return file == null ? null : new org.binlogrelay.storage.Position(file, end);
+        return file == null ? null : new Position(file, end);
       }
       Thread.onSpinWait();
     }
   }
 
   /** As of the last {@link #publish}. Any thread. */
-  DumpStatus status(String name, DumpStatus.State state, long id, DumpStatus.Replica replica, long stalls,
+  DumpStatus status(
+      String name,
+      DumpStatus.State state,
+      long id,
+      DumpStatus.Replica replica,
+      long stalls,
       boolean paused) {
     while (true) {
       int before = version;
@@ -176,8 +210,21 @@ final class ReplicaProgress {
       long heartbeats = pubHeartbeatsSent;
       long transactions = pubTransactionsSent;
       if ((before & 1) == 0 && before == version) {
-        return new DumpStatus(name, state, file == null ? "" : file, end, events, bytes, heartbeats, id, replica,
-            sent == null ? "" : sent, sentAt, transactions, stalls, paused);
+        return new DumpStatus(
+            name,
+            state,
+            file == null ? "" : file,
+            end,
+            events,
+            bytes,
+            heartbeats,
+            id,
+            replica,
+            sent == null ? "" : sent,
+            sentAt,
+            transactions,
+            stalls,
+            paused);
       }
       Thread.onSpinWait();
     }

@@ -33,7 +33,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One replica's binlog stream: the relay's dump thread, as a state machine on the connection's event loop.
+ * One replica's binlog stream: the relay's dump thread, as a state machine on the connection's
+ * event loop.
  *
  * <pre>
  *   STARTING  flavour's plan; a store not there yet (empty, behind the replica) is asked again every 100 ms
@@ -47,31 +48,38 @@ import org.slf4j.LoggerFactory;
  *   CLOSED    reader closed and unregistered; the connection is closed
  * </pre>
  *
- * The same states are {@link Phase}; {@link #moveTo} is the only place that changes it, and it refuses the moves
- * the diagram does not have (STARTING to SENDING or CLOSED; SENDING and CAUGHT_UP to each other or CLOSED; nothing
- * out of CLOSED). Pausing ({@link #pause}) is not a state of the stream but the operator's switch over it: a paused
- * stream keeps its state and sends nothing. What a flavour adds to the stream (MariaDB's fake GTID_LISTs) comes
- * from the plan's {@link PositionWatch}, so the stream has no MariaDB branch.
+ * The same states are {@link Phase}; {@link #moveTo} is the only place that changes it, and it
+ * refuses the moves the diagram does not have (STARTING to SENDING or CLOSED; SENDING and CAUGHT_UP
+ * to each other or CLOSED; nothing out of CLOSED). Pausing ({@link #pause}) is not a state of the
+ * stream but the operator's switch over it: a paused stream keeps its state and sends nothing. What
+ * a flavour adds to the stream (MariaDB's fake GTID_LISTs) comes from the plan's {@link
+ * PositionWatch}, so the stream has no MariaDB branch.
  *
- * Errors go to the replica as the server's ERR packet (1236 and the server's text, with its coordinates
- * suffix once a file is open), then the connection closes. A replica whose connection stays unwritable for
- * {@link ServingConfig#stalledReplicaTimeout()} is dropped. Time comes from the event loop's ticker (Netty's
- * {@code EmbeddedChannel} drives it in tests).
+ * <p>Errors go to the replica as the server's ERR packet (1236 and the server's text, with its
+ * coordinates suffix once a file is open), then the connection closes. A replica whose connection
+ * stays unwritable for {@link ServingConfig#stalledReplicaTimeout()} is dropped. Time comes from
+ * the event loop's ticker (Netty's {@code EmbeddedChannel} drives it in tests).
  *
- * <p>Not thread-safe: every method runs on the channel's event loop ({@link #replacedBy} hops there), except
- * {@link #status()}, which reads the volatile state and pause switch from any thread.
+ * <p>Not thread-safe: every method runs on the channel's event loop ({@link #replacedBy} hops
+ * there), except {@link #status()}, which reads the volatile state and pause switch from any
+ * thread.
  */
 final class ReplicaStream {
   private static final Logger LOG = LoggerFactory.getLogger(ReplicaStream.class);
   private static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
   /**
-   * Bytes of skipped transactions (a GTID start reading what the replica has) after which a pump gives the event
-   * loop back and continues in a new task, so that one replica's start does not hold up the loop's other replicas.
+   * Bytes of skipped transactions (a GTID start reading what the replica has) after which a pump
+   * gives the event loop back and continues in a new task, so that one replica's start does not
+   * hold up the loop's other replicas.
    */
   private static final long YIELD_AFTER_SKIPPING = 16L << 20;
+
   private static final long STORE_FAILED_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+
   /** MySQL's MYSQL_ERRMSG_SIZE minus the terminator: the longest error text a server sends. */
   private static final int MAX_ERROR_TEXT = 511;
+
   /** SERVER_STATUS_AUTOCOMMIT, the status of a dump connection's final EOF. */
   private static final int EOF_STATUS = 0x0002;
 
@@ -121,29 +129,57 @@ final class ReplicaStream {
   private final FlowControl flow;
   private boolean firstFile = true;
   private Position pendingSkipHeartbeat;
+
   /** Written on the event loop by {@link #moveTo} only; volatile for {@link #status()}. */
   private volatile Phase state = Phase.STARTING;
-  /** The reader future the stream waits on while CAUGHT_UP (a completion of an older wait is ignored). */
+
+  /**
+   * The reader future the stream waits on while CAUGHT_UP (a completion of an older wait is
+   * ignored).
+   */
   private CompletableFuture<Void> readableWait;
+
   private ScheduledFuture<?> heartbeatTimer;
   private ScheduledFuture<?> retryTimer;
-  /** Re-entrancy guard of {@link #pump()}: a pump runs, and whether a nested call asked for another round. */
+
+  /**
+   * Re-entrancy guard of {@link #pump()}: a pump runs, and whether a nested call asked for another
+   * round.
+   */
   private boolean pumping;
+
   private boolean pumpAgain;
+
   /** The operator's switch ({@link #pause}, {@link #resume}); volatile for {@link #status()}. */
   private volatile boolean paused;
+
   private Position lastObserved;
+
   /**
-   * Where the reader reads batches (one read per batch, {@link BinlogReader#poll(java.nio.ByteBuffer)}): a pooled
-   * direct buffer of {@link ServingConfig#maxBatchBytes()}, held while the stream is sending and given back when it
-   * catches up, so an idle replica holds none. Free again once the writer finished the batch read into it.
+   * Where the reader reads batches (one read per batch, {@link
+   * BinlogReader#poll(java.nio.ByteBuffer)}): a pooled direct buffer of {@link
+   * ServingConfig#maxBatchBytes()}, held while the stream is sending and given back when it catches
+   * up, so an idle replica holds none. Free again once the writer finished the batch read into it.
    */
   private ByteBuf readBuffer;
-  /** {@link DumpFlavor#drops} per event type code, decided once per stream (the request and settings are fixed). */
+
+  /**
+   * {@link DumpFlavor#drops} per event type code, decided once per stream (the request and settings
+   * are fixed).
+   */
   private boolean[] dropped;
 
-  ReplicaStream(Channel channel, int firstSequenceId, DumpRequest request, ReplicaSettings settings, DumpFlavor flavor,
-      BinlogStore store, ServingConfig config, DumpRegistry registry, String name, long id,
+  ReplicaStream(
+      Channel channel,
+      int firstSequenceId,
+      DumpRequest request,
+      ReplicaSettings settings,
+      DumpFlavor flavor,
+      BinlogStore store,
+      ServingConfig config,
+      DumpRegistry registry,
+      String name,
+      long id,
       DumpStatus.Replica replica) {
     this.channel = channel;
     this.loop = channel.eventLoop();
@@ -162,7 +198,9 @@ final class ReplicaStream {
     this.checksum = settings.checksum();
     this.progress = new ReplicaProgress(now());
     this.startDeadline = now() + config.startWait().toNanos();
-    this.flow = new FlowControl(channel, config.stalledReplicaTimeout(), this::pump, this::stalled, this::release);
+    this.flow =
+        new FlowControl(
+            channel, config.stalledReplicaTimeout(), this::pump, this::stalled, this::release);
   }
 
   /** Takes the connection over and starts; on the event loop. */
@@ -182,44 +220,47 @@ final class ReplicaStream {
   }
 
   /**
-   * Stops sending, heartbeats included, as a stalled network would; what was handed to the socket still goes out.
-   * Any thread.
+   * Stops sending, heartbeats included, as a stalled network would; what was handed to the socket
+   * still goes out. Any thread.
    */
   void pause() {
-    loop.execute(() -> {
-      if (state != Phase.CLOSED && !paused) {
-        paused = true;
-        LOG.info("Dump {}: paused at {}", name, progress.sent());
-      }
-    });
+    loop.execute(
+        () -> {
+          if (state != Phase.CLOSED && !paused) {
+            paused = true;
+            LOG.info("Dump {}: paused at {}", name, progress.sent());
+          }
+        });
   }
 
   /** Continues a paused stream exactly where it stopped. Any thread. */
   void resume() {
-    loop.execute(() -> {
-      if (state != Phase.CLOSED && paused) {
-        paused = false;
-        LOG.info("Dump {}: resumed at {}", name, progress.sent());
-        pump();
-      }
-    });
+    loop.execute(
+        () -> {
+          if (state != Phase.CLOSED && paused) {
+            paused = false;
+            LOG.info("Dump {}: resumed at {}", name, progress.sent());
+            pump();
+          }
+        });
   }
 
   /** Closes the replica's connection (the admin API's kick). Any thread. */
   void kick() {
-    loop.execute(() -> {
-      if (state != Phase.CLOSED) {
-        LOG.info("Dump {}: disconnected on request at {}", name, progress.sent());
-        registry.dropped(DumpRegistry.Drop.KICKED);
-        close();
-      }
-    });
+    loop.execute(
+        () -> {
+          if (state != Phase.CLOSED) {
+            LOG.info("Dump {}: disconnected on request at {}", name, progress.sent());
+            registry.dropped(DumpRegistry.Drop.KICKED);
+            close();
+          }
+        });
   }
 
   /**
-   * A snapshot for monitoring; any thread (the state and pause switch are volatile, the progress published by
-   * {@link ReplicaProgress}; they may be a moment old). A stream that is not closed reports PAUSED while paused, and
-   * BLOCKED while started and its channel is not writable.
+   * A snapshot for monitoring; any thread (the state and pause switch are volatile, the progress
+   * published by {@link ReplicaProgress}; they may be a moment old). A stream that is not closed
+   * reports PAUSED while paused, and BLOCKED while started and its channel is not writable.
    */
   DumpStatus status() {
     Phase now = state;
@@ -239,17 +280,21 @@ final class ReplicaStream {
     return progress.status(name, reported, id, replica, flow.unwritableEpisodes(), pausedNow);
   }
 
-  /** A newer dump of the same replica arrived: this one ends with the server's error. Any thread. */
+  /**
+   * A newer dump of the same replica arrived: this one ends with the server's error. Any thread.
+   */
   void replacedBy(ReplicaStream newer) {
-    loop.execute(() -> {
-      if (state != Phase.CLOSED) {
-        LOG.info("Dump {}: replaced by {} (same replica); ending this one", name, newer.name);
-        fail(flavor.replaced(reader != null));
-      }
-    });
+    loop.execute(
+        () -> {
+          if (state != Phase.CLOSED) {
+            LOG.info("Dump {}: replaced by {} (same replica); ending this one", name, newer.name);
+            fail(flavor.replaced(reader != null));
+          }
+        });
   }
 
-  // ---- starting ---------------------------------------------------------------------------------------------
+  // ---- starting
+  // ---------------------------------------------------------------------------------------------
 
   private void resolve() {
     retryTimer = null;
@@ -260,18 +305,25 @@ final class ReplicaStream {
     try {
       next = flavor.plan(request, settings, store, config);
     } catch (BinlogReadException e) {
-      next = new StartPlan.Retry("the store to settle after " + e.getMessage(),
-          DumpFailure.plain(DumpFlavor.FILE_NOT_FOUND));
+      next =
+          new StartPlan.Retry(
+              "the store to settle after " + e.getMessage(),
+              DumpFailure.plain(DumpFlavor.FILE_NOT_FOUND));
     } catch (IOException | RuntimeException e) {
       LOG.warn("Dump {}: cannot look up where to start in {}", name, store.directory(), e);
-      fail(DumpFailure.plain("binlog-relay cannot read its binlog store to find where to start: " + e));
+      fail(
+          DumpFailure.plain(
+              "binlog-relay cannot read its binlog store to find where to start: " + e));
       return;
     }
     if (next instanceof StartPlan.Refuse refuse) {
       fail(refuse.failure());
     } else if (next instanceof StartPlan.Retry retry) {
       if (nonBlocking || now() >= startDeadline) {
-        LOG.info("Dump {}: still waiting for {} after {} ms; refusing", name, retry.waitingFor(),
+        LOG.info(
+            "Dump {}: still waiting for {} after {} ms; refusing",
+            name,
+            retry.waitingFor(),
             config.startWait().toMillis());
         fail(retry.failure());
       } else {
@@ -288,21 +340,34 @@ final class ReplicaStream {
     Position start = stream.start();
     try {
       if (stream.failAfterFormatDescription() == null) {
-        reader = BinlogReader.open(store, start, config.readerOptions(name).withFilter(stream.filter()));
+        reader =
+            BinlogReader.open(store, start, config.readerOptions(name).withFilter(stream.filter()));
         moveTo(Phase.SENDING);
-        writer = new BatchWriter(channel, sequence, config.zeroCopy() && channel.pipeline().get(SslHandler.class) == null,
-            config, new EventCallbacks());
+        writer =
+            new BatchWriter(
+                channel,
+                sequence,
+                config.zeroCopy() && channel.pipeline().get(SslHandler.class) == null,
+                config,
+                new EventCallbacks());
       }
-      writeEvent(ArtificialEvents.rotate(config.serverId(), start.file(), stream.rotatePosition(),
-          checksum.isChecksummed()), false);
-      if (start.offset() > BinlogFileName.FIRST_EVENT_OFFSET || stream.failAfterFormatDescription() != null) {
+      writeEvent(
+          ArtificialEvents.rotate(
+              config.serverId(), start.file(), stream.rotatePosition(), checksum.isChecksummed()),
+          false);
+      if (start.offset() > BinlogFileName.FIRST_EVENT_OFFSET
+          || stream.failAfterFormatDescription() != null) {
         sendFormatDescription(start.file());
       }
       if (stream.failAfterFormatDescription() != null) {
         fail(stream.failAfterFormatDescription());
         return;
       }
-      LOG.info("Dump {}: streaming from {} ({}{})", name, start, request.command(),
+      LOG.info(
+          "Dump {}: streaming from {} ({}{})",
+          name,
+          start,
+          request.command(),
           stream.filter() == null ? "" : ", skipping what the replica has");
       pump();
     } catch (BinlogReadException e) {
@@ -319,7 +384,10 @@ final class ReplicaStream {
     }
   }
 
-  /** The FORMAT_DESCRIPTION of a file the stream starts inside, read on its own and sent before the events. */
+  /**
+   * The FORMAT_DESCRIPTION of a file the stream starts inside, read on its own and sent before the
+   * events.
+   */
   private void sendFormatDescription(String file) throws IOException, DumpFailure {
     byte[] event = FormatDescriptionReader.read(store, file);
     progress.passed(file, BinlogFileName.FIRST_EVENT_OFFSET, event.length, false, false, now());
@@ -329,9 +397,13 @@ final class ReplicaStream {
     progress.passed(file, BinlogFileName.FIRST_EVENT_OFFSET, event.length, true, false, now());
   }
 
-  // ---- streaming --------------------------------------------------------------------------------------------
+  // ---- streaming
+  // --------------------------------------------------------------------------------------------
 
-  /** Sends what is readable while the channel is writable; re-entrant calls (writability events) loop here. */
+  /**
+   * Sends what is readable while the channel is writable; re-entrant calls (writability events)
+   * loop here.
+   */
   private void pump() {
     if (pumping) {
       pumpAgain = true;
@@ -389,7 +461,8 @@ final class ReplicaStream {
           skipped(skipped);
           skippedHere += skipped.to() - skipped.from();
           if (skippedHere >= YIELD_AFTER_SKIPPING) {
-            loop.execute(this::pump); // the other connections of this event loop get their turn first
+            loop.execute(
+                this::pump); // the other connections of this event loop get their turn first
             return;
           }
         } else if (result instanceof FileChange change) {
@@ -397,8 +470,13 @@ final class ReplicaStream {
           sendPendingSkipHeartbeat();
           firstFile = false;
           progress.fileChanged();
-          writeEvent(ArtificialEvents.rotate(config.serverId(), change.to(), BinlogFileName.FIRST_EVENT_OFFSET,
-              checksum.isChecksummed()), false);
+          writeEvent(
+              ArtificialEvents.rotate(
+                  config.serverId(),
+                  change.to(),
+                  BinlogFileName.FIRST_EVENT_OFFSET,
+                  checksum.isChecksummed()),
+              false);
         } else {
           caughtUp((CaughtUp) result);
           return;
@@ -424,8 +502,10 @@ final class ReplicaStream {
         sendPendingSkipHeartbeat();
       }
     }
-    for (byte[] event : plan.watch().afterSkipped(skipped.file(), skipped.to(), config.serverId(),
-        checksum.isChecksummed())) {
+    for (byte[] event :
+        plan.watch()
+            .afterSkipped(
+                skipped.file(), skipped.to(), config.serverId(), checksum.isChecksummed())) {
       writeEvent(event, false);
     }
   }
@@ -442,7 +522,9 @@ final class ReplicaStream {
     giveBackReadBuffer();
     sendPendingSkipHeartbeat();
     if (nonBlocking) {
-      LOG.info("Dump {}: sent everything up to {}; ending the non-blocking dump with EOF", name,
+      LOG.info(
+          "Dump {}: sent everything up to {}; ending the non-blocking dump with EOF",
+          name,
           caughtUp.position());
       end(sequence.packet(channel.alloc(), new EofPacket(0, EOF_STATUS).encode()));
       return;
@@ -468,7 +550,9 @@ final class ReplicaStream {
       LOG.info("Dump {}: the binlog store closed; closing the replica's connection", name);
       close();
     } else {
-      LOG.warn("Dump {}: the binlog store failed ({}); keeps serving what is readable, retrying in 1 s", name,
+      LOG.warn(
+          "Dump {}: the binlog store failed ({}); keeps serving what is readable, retrying in 1 s",
+          name,
           store.failure().map(Throwable::toString).orElse(String.valueOf(failure)));
       loop.schedule(this::pump, STORE_FAILED_RETRY_NANOS, TimeUnit.NANOSECONDS);
     }
@@ -481,7 +565,10 @@ final class ReplicaStream {
     }
   }
 
-  /** Schedules the next heartbeat of a CAUGHT_UP stream; leaving CAUGHT_UP cancels it ({@link #moveTo}). */
+  /**
+   * Schedules the next heartbeat of a CAUGHT_UP stream; leaving CAUGHT_UP cancels it ({@link
+   * #moveTo}).
+   */
   private void scheduleHeartbeat() {
     long period = settings.heartbeatPeriodNanos();
     if (period <= 0) {
@@ -490,25 +577,34 @@ final class ReplicaStream {
     if (heartbeatTimer != null) {
       heartbeatTimer.cancel(false);
     }
-    heartbeatTimer = loop.schedule(() -> {
-      heartbeatTimer = null;
-      if (state == Phase.CAUGHT_UP) {
-        // After a real ROTATE the replica already names the next file; a heartbeat for this one would be an error.
-        if (!progress.afterRotate() && !paused) {
-          sendHeartbeat(reader.position());
-          channel.flush();
-        }
-        scheduleHeartbeat();
-      }
-    }, period, TimeUnit.NANOSECONDS);
+    heartbeatTimer =
+        loop.schedule(
+            () -> {
+              heartbeatTimer = null;
+              if (state == Phase.CAUGHT_UP) {
+                // After a real ROTATE the replica already names the next file; a heartbeat for this
+                // one would be an error.
+                if (!progress.afterRotate() && !paused) {
+                  sendHeartbeat(reader.position());
+                  channel.flush();
+                }
+                scheduleHeartbeat();
+              }
+            },
+            period,
+            TimeUnit.NANOSECONDS);
   }
 
   private void sendHeartbeat(Position at) {
-    writeEvent(flavor.heartbeat(request, config.serverId(), at.file(), at.offset(), checksum.isChecksummed()),
+    writeEvent(
+        flavor.heartbeat(
+            request, config.serverId(), at.file(), at.offset(), checksum.isChecksummed()),
         true);
   }
 
-  /** Writes a whole event as its packet(s): one the stream made up, or a patched FORMAT_DESCRIPTION. */
+  /**
+   * Writes a whole event as its packet(s): one the stream made up, or a patched FORMAT_DESCRIPTION.
+   */
   private void writeEvent(byte[] event, boolean heartbeat) {
     ByteBuf out = channel.alloc().directBuffer(event.length + PacketSequence.HEADER + 1);
     sequence.event(out, Unpooled.wrappedBuffer(event), 0, event.length);
@@ -519,17 +615,22 @@ final class ReplicaStream {
   private void stalled() {
     if (state != Phase.CLOSED) {
       registry.dropped(DumpRegistry.Drop.STALLED);
-      LOG.warn("Dump {}: the replica has not read for {} s ({} bytes waiting to be sent, stream at {}); dropping it",
-          name, config.stalledReplicaTimeout().toSeconds(), flow.pendingBytes(),
+      LOG.warn(
+          "Dump {}: the replica has not read for {} s ({} bytes waiting to be sent, stream at {}); dropping it",
+          name,
+          config.stalledReplicaTimeout().toSeconds(),
+          flow.pendingBytes(),
           reader == null ? "-" : reader.position());
       close();
     }
   }
 
-  // ---- ending -----------------------------------------------------------------------------------------------
+  // ---- ending
+  // -----------------------------------------------------------------------------------------------
 
   private DumpFailure readFailure(BinlogReadException e) {
-    LOG.warn("Dump {}: reading the stored binlog failed at {}: {}", name, e.position(), e.getMessage());
+    LOG.warn(
+        "Dump {}: reading the stored binlog failed at {}: {}", name, e.position(), e.getMessage());
     if (e.position() != null) {
       progress.failedReadingAt(e.position().offset());
     }
@@ -558,7 +659,8 @@ final class ReplicaStream {
   }
 
   private Coordinates coordinates() {
-    String current = reader != null ? reader.position().file() : plan != null ? plan.start().file() : "";
+    String current =
+        reader != null ? reader.position().file() : plan != null ? plan.start().file() : "";
     return progress.coordinates(request.binlogFile(), request.position(), current);
   }
 
@@ -568,8 +670,8 @@ final class ReplicaStream {
   }
 
   /**
-   * The stream's end: CLOSED, then {@code last} (the ERR or EOF that ends the dump) is sent and the connection
-   * closed once it is written, or without {@code last} the connection is closed at once.
+   * The stream's end: CLOSED, then {@code last} (the ERR or EOF that ends the dump) is sent and the
+   * connection closed once it is written, or without {@code last} the connection is closed at once.
    */
   private void end(ByteBuf last) {
     moveTo(Phase.CLOSED);
@@ -591,8 +693,9 @@ final class ReplicaStream {
   }
 
   /**
-   * The one place the state changes: refuses a move the diagram does not have, and does what leaving or entering
-   * a state means (leaving CAUGHT_UP drops the wait and its heartbeats; entering CLOSED logs the totals).
+   * The one place the state changes: refuses a move the diagram does not have, and does what
+   * leaving or entering a state means (leaving CAUGHT_UP drops the wait and its heartbeats;
+   * entering CLOSED logs the totals).
    */
   private void moveTo(Phase next) {
     Phase from = state;
@@ -610,12 +713,19 @@ final class ReplicaStream {
     if (next == Phase.CLOSED) {
       progress.publish(now());
       DumpStatus last = progress.status(name, DumpStatus.State.CLOSED, id, replica, 0, false);
-      LOG.info("Dump {}: ended after {} events, {} bytes, {} transactions sent", name, last.eventsSent(),
-          last.bytesSent(), last.transactionsSent());
+      LOG.info(
+          "Dump {}: ended after {} events, {} bytes, {} transactions sent",
+          name,
+          last.eventsSent(),
+          last.bytesSent(),
+          last.transactionsSent());
     }
   }
 
-  /** Lets go of everything (timers, writer, reader, read buffer, registration); after CLOSED only; idempotent. */
+  /**
+   * Lets go of everything (timers, writer, reader, read buffer, registration); after CLOSED only;
+   * idempotent.
+   */
   private void release() {
     if (retryTimer != null) {
       retryTimer.cancel(false);
@@ -642,7 +752,10 @@ final class ReplicaStream {
     return readBuffer;
   }
 
-  /** Back to the pool; only when no batch read into it is being written (caught up, or the stream ends). */
+  /**
+   * Back to the pool; only when no batch read into it is being written (caught up, or the stream
+   * ends).
+   */
   private void giveBackReadBuffer() {
     if (readBuffer != null && (writer == null || !writer.active())) {
       readBuffer.release();
@@ -651,8 +764,10 @@ final class ReplicaStream {
   }
 
   private static boolean startsTransaction(int eventType) {
-    return eventType == EventType.GTID.code() || eventType == EventType.ANONYMOUS_GTID.code()
-        || eventType == EventType.GTID_TAGGED.code() || eventType == EventType.MARIADB_GTID.code();
+    return eventType == EventType.GTID.code()
+        || eventType == EventType.ANONYMOUS_GTID.code()
+        || eventType == EventType.GTID_TAGGED.code()
+        || eventType == EventType.MARIADB_GTID.code();
   }
 
   private long now() {
@@ -667,14 +782,19 @@ final class ReplicaStream {
   /** What the writer asks of the stream, per event. */
   private final class EventCallbacks implements BatchWriter.Listener {
     @Override
-    public void formatDescription(ByteBuf buffer, int index, int size, String file) throws DumpFailure {
+    public void formatDescription(ByteBuf buffer, int index, int size, String file)
+        throws DumpFailure {
       int changes = plan.formatDescription().changes(firstFile);
-      ChecksumAlgorithm fileChecksum = FormatDescriptionPatch.apply(buffer, index, size, changes,
-          flavor.noFormatDescription());
+      ChecksumAlgorithm fileChecksum =
+          FormatDescriptionPatch.apply(buffer, index, size, changes, flavor.noFormatDescription());
       if (!flavor.acceptsChecksum(settings, fileChecksum)) {
         progress.passed(file, BinlogFileName.FIRST_EVENT_OFFSET, size, false, false, now());
-        LOG.info("Dump {}: the replica did not say it handles checksums ({}), but {} is {}", name,
-            settings.checksumAware() ? settings.checksum() : "no @master_binlog_checksum", file, fileChecksum);
+        LOG.info(
+            "Dump {}: the replica did not say it handles checksums ({}), but {} is {}",
+            name,
+            settings.checksumAware() ? settings.checksum() : "no @master_binlog_checksum",
+            file,
+            fileChecksum);
         throw DumpFailure.whileReading(flavor.checksumRefusal());
       }
       checksum = fileChecksum;
@@ -693,7 +813,13 @@ final class ReplicaStream {
 
     @Override
     public void passed(String file, long start, int size, int eventType, boolean sent) {
-      progress.passed(file, start, size, sent, eventType == EventType.ROTATE.code(), startsTransaction(eventType));
+      progress.passed(
+          file,
+          start,
+          size,
+          sent,
+          eventType == EventType.ROTATE.code(),
+          startsTransaction(eventType));
     }
 
     @Override

@@ -12,37 +12,58 @@ import org.binlogrelay.storage.read.ReaderRegistry;
 /**
  * How the relay serves binlog streams to replicas. Immutable; start from {@link #builder(long)}.
  *
- * @param serverId the relay's own server_id: what the events it makes up (artificial ROTATE, heartbeats,
- *     MariaDB's fake GTID_LIST) carry, as a primary puts its own there
- * @param readers where each dump's reader registers, so that retention keeps the files replicas still read;
- *     share it with the store's {@code Retention}
- * @param checkedSources the source UUIDs whose GTIDs a MySQL replica may not have more of than the store (MySQL
- *     checks its own server_uuid; a relay names its primary's); asked at every GTID dump
- * @param maxBatchBytes the most a reader hands out at once (a batch ends at a transaction boundary within it)
- * @param zeroCopy whether events may go out as file regions ({@code sendfile}) on connections without TLS
- * @param zeroCopyMinEventBytes events at least this large go out as file regions when {@code zeroCopy} applies;
- *     smaller ones are copied together, which costs fewer system calls than one region each
- * @param copyChunkBytes the largest buffer filled at once on the copy path; larger events go out in pieces
- * @param stalledReplicaTimeout a replica whose connection stays unwritable this long (it stopped reading) is
- *     dropped, as MySQL's {@code net_write_timeout} drops it
- * @param startWait how long a dump may wait for the store before it is refused: a position past the readable
- *     end of the open file, a replica ahead of the store, an empty store
+ * @param serverId the relay's own server_id: what the events it makes up (artificial ROTATE,
+ *     heartbeats, MariaDB's fake GTID_LIST) carry, as a primary puts its own there
+ * @param readers where each dump's reader registers, so that retention keeps the files replicas
+ *     still read; share it with the store's {@code Retention}
+ * @param checkedSources the source UUIDs whose GTIDs a MySQL replica may not have more of than the
+ *     store (MySQL checks its own server_uuid; a relay names its primary's); asked at every GTID
+ *     dump
+ * @param maxBatchBytes the most a reader hands out at once (a batch ends at a transaction boundary
+ *     within it)
+ * @param zeroCopy whether events may go out as file regions ({@code sendfile}) on connections
+ *     without TLS
+ * @param zeroCopyMinEventBytes events at least this large go out as file regions when {@code
+ *     zeroCopy} applies; smaller ones are copied together, which costs fewer system calls than one
+ *     region each
+ * @param copyChunkBytes the largest buffer filled at once on the copy path; larger events go out in
+ *     pieces
+ * @param stalledReplicaTimeout a replica whose connection stays unwritable this long (it stopped
+ *     reading) is dropped, as MySQL's {@code net_write_timeout} drops it
+ * @param startWait how long a dump may wait for the store before it is refused: a position past the
+ *     readable end of the open file, a replica ahead of the store, an empty store
  * @param observer hears what each stream hands to its socket (relay-added latency)
  * @param time the clock: its wall clock stamps {@link DumpStatus.Replica#connectedAtMillis()}
  */
-public record ServingConfig(long serverId, ReaderRegistry readers, Supplier<Set<UUID>> checkedSources,
-    int maxBatchBytes, boolean zeroCopy, int zeroCopyMinEventBytes, int copyChunkBytes,
-    Duration stalledReplicaTimeout, Duration startWait, DumpObserver observer, Time time) {
+public record ServingConfig(
+    long serverId,
+    ReaderRegistry readers,
+    Supplier<Set<UUID>> checkedSources,
+    int maxBatchBytes,
+    boolean zeroCopy,
+    int zeroCopyMinEventBytes,
+    int copyChunkBytes,
+    Duration stalledReplicaTimeout,
+    Duration startWait,
+    DumpObserver observer,
+    Time time) {
 
   public ServingConfig {
     if (serverId <= 0 || serverId > 0xffffffffL) {
-      throw new IllegalArgumentException("the relay's server_id must be 1..4294967295, got " + serverId);
+      throw new IllegalArgumentException(
+          "the relay's server_id must be 1..4294967295, got " + serverId);
     }
     Objects.requireNonNull(readers, "readers");
     Objects.requireNonNull(checkedSources, "checkedSources");
     if (maxBatchBytes < 1 || zeroCopyMinEventBytes < 1 || copyChunkBytes < 1024) {
-      throw new IllegalArgumentException("maxBatchBytes (" + maxBatchBytes + ") and zeroCopyMinEventBytes ("
-          + zeroCopyMinEventBytes + ") must be positive, copyChunkBytes (" + copyChunkBytes + ") at least 1024");
+      throw new IllegalArgumentException(
+          "maxBatchBytes ("
+              + maxBatchBytes
+              + ") and zeroCopyMinEventBytes ("
+              + zeroCopyMinEventBytes
+              + ") must be positive, copyChunkBytes ("
+              + copyChunkBytes
+              + ") at least 1024");
     }
     requirePositive(stalledReplicaTimeout, "stalledReplicaTimeout");
     Objects.requireNonNull(startWait, "startWait");
@@ -64,7 +85,10 @@ public record ServingConfig(long serverId, ReaderRegistry readers, Supplier<Set<
     return new Builder(serverId);
   }
 
-  /** Builder with the defaults: 256 KiB batches, zero copy from 64 KiB, 256 KiB copy chunks, 60 s, 10 s. */
+  /**
+   * Builder with the defaults: 256 KiB batches, zero copy from 64 KiB, 256 KiB copy chunks, 60 s,
+   * 10 s.
+   */
   public static final class Builder {
     private final long serverId;
     private ReaderRegistry readers = new ReaderRegistry();
@@ -133,13 +157,26 @@ public record ServingConfig(long serverId, ReaderRegistry readers, Supplier<Set<
     }
 
     public ServingConfig build() {
-      return new ServingConfig(serverId, readers, checkedSources, maxBatchBytes, zeroCopy, zeroCopyMinEventBytes,
-          copyChunkBytes, stalledReplicaTimeout, startWait, observer, time);
+      return new ServingConfig(
+          serverId,
+          readers,
+          checkedSources,
+          maxBatchBytes,
+          zeroCopy,
+          zeroCopyMinEventBytes,
+          copyChunkBytes,
+          stalledReplicaTimeout,
+          startWait,
+          observer,
+          time);
     }
   }
 
   /** The reader options of one dump. */
   ReaderOptions readerOptions(String name) {
-    return ReaderOptions.defaults().withMaxBatchBytes(maxBatchBytes).withRegistry(readers).withName(name);
+    return ReaderOptions.defaults()
+        .withMaxBatchBytes(maxBatchBytes)
+        .withRegistry(readers)
+        .withName(name);
   }
 }

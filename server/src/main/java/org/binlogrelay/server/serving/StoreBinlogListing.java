@@ -11,18 +11,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the relay's store says to {@code SHOW BINARY LOGS}, {@code SHOW BINARY LOG STATUS} / {@code SHOW MASTER
- * STATUS}, {@code @@gtid_executed} / {@code @@gtid_binlog_pos} and {@code BINLOG_GTID_POS()}, always as of the
- * store's readable boundary: the open file's size and the executed GTIDs are exactly what a replica can read
- * now, never a transaction in flight.
+ * What the relay's store says to {@code SHOW BINARY LOGS}, {@code SHOW BINARY LOG STATUS} / {@code
+ * SHOW MASTER STATUS}, {@code @@gtid_executed} / {@code @@gtid_binlog_pos} and {@code
+ * BINLOG_GTID_POS()}, always as of the store's readable boundary: the open file's size and the
+ * executed GTIDs are exactly what a replica can read now, never a transaction in flight.
  *
  * <ul>
  *   <li>{@link #files()}: every stored file and its size (the open one's readable length);
  *   <li>{@link #current()}: the readable end, where the next event will be;
- *   <li>{@link #executedGtids()}: MySQL {@code gtid_executed} text ({@code uuid:1-5,\nuuid:...}); MariaDB the
- *       newest GTID per domain ({@code @@gtid_binlog_pos}); the full MariaDB state is {@link #binlogState()};
+ *   <li>{@link #executedGtids()}: MySQL {@code gtid_executed} text ({@code uuid:1-5,\nuuid:...});
+ *       MariaDB the newest GTID per domain ({@code @@gtid_binlog_pos}); the full MariaDB state is
+ *       {@link #binlogState()};
  *   <li>{@link #purgedGtids()}: the GTIDs before the oldest stored file ({@code @@gtid_purged});
- *   <li>{@link #gtidPositionAt}: MariaDB's {@code BINLOG_GTID_POS()} ({@link GtidPositionScan}); empty on MySQL;
+ *   <li>{@link #gtidPositionAt}: MariaDB's {@code BINLOG_GTID_POS()} ({@link GtidPositionScan});
+ *       empty on MySQL;
  *   <li>{@link #events}: {@code SHOW BINLOG EVENTS} ({@link BinlogEventsScan}).
  * </ul>
  *
@@ -49,7 +51,9 @@ public final class StoreBinlogListing implements BinlogListing {
   @Override
   public Optional<BinlogListing.Position> current() {
     org.binlogrelay.storage.Position end = store.readableEnd();
-    return end == null ? Optional.empty() : Optional.of(new BinlogListing.Position(end.file(), end.offset()));
+    return end == null
+        ? Optional.empty()
+        : Optional.of(new BinlogListing.Position(end.file(), end.offset()));
   }
 
   @Override
@@ -57,7 +61,10 @@ public final class StoreBinlogListing implements BinlogListing {
     return flavor.executedGtids(store.executedGtids());
   }
 
-  /** MariaDB's {@code @@gtid_binlog_state}: every domain-server pair; on MySQL the same as {@link #executedGtids()}. */
+  /**
+   * MariaDB's {@code @@gtid_binlog_state}: every domain-server pair; on MySQL the same as {@link
+   * #executedGtids()}.
+   */
   @Override
   public String binlogState() {
     return store.executedGtids().toString();
@@ -82,7 +89,9 @@ public final class StoreBinlogListing implements BinlogListing {
     }
   }
 
-  /** {@code SHOW BINLOG EVENTS}, from the stored file's readable part ({@link BinlogEventsScan}). */
+  /**
+   * {@code SHOW BINLOG EVENTS}, from the stored file's readable part ({@link BinlogEventsScan}).
+   */
   @Override
   public Optional<List<EventRow>> events(String file, long from, long offset, long count) {
     try {

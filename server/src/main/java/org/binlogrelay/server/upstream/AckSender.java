@@ -8,22 +8,24 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Acknowledges semi-synchronous transactions to the primary, each only once the store has made it durable.
+ * Acknowledges semi-synchronous transactions to the primary, each only once the store has made it
+ * durable.
  *
- * <p>The reading thread calls {@link #ackWhenDurable} with the primary's position of a flagged event and the
- * store's future for that event's end ({@code BinlogStore.whenDurable}); it never waits. When the future
- * completes (on the store's syncer thread), the position becomes the pending ack; this sender's own thread
- * writes it to the connection. Acks are cumulative for the primary (it releases every commit up to the
- * acknowledged position), so when several become durable together only the newest is sent. A future that
- * fails (the store failed or closed) is never acknowledged: the failure is kept and {@link #failure()} ends
- * the session. A failed write is kept the same way and ends this sender's thread; nothing is retried here,
- * the next connection starts afresh.
+ * <p>The reading thread calls {@link #ackWhenDurable} with the primary's position of a flagged
+ * event and the store's future for that event's end ({@code BinlogStore.whenDurable}); it never
+ * waits. When the future completes (on the store's syncer thread), the position becomes the pending
+ * ack; this sender's own thread writes it to the connection. Acks are cumulative for the primary
+ * (it releases every commit up to the acknowledged position), so when several become durable
+ * together only the newest is sent. A future that fails (the store failed or closed) is never
+ * acknowledged: the failure is kept and {@link #failure()} ends the session. A failed write is kept
+ * the same way and ends this sender's thread; nothing is retried here, the next connection starts
+ * afresh.
  *
- * <p>Thread-safety: {@link #ackWhenDurable}, {@link #failure()} and {@link #close()} may be called from any
- * thread; the only writer to the connection during the dump is this sender's thread.
+ * <p>Thread-safety: {@link #ackWhenDurable}, {@link #failure()} and {@link #close()} may be called
+ * from any thread; the only writer to the connection during the dump is this sender's thread.
  */
 final class AckSender implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(AckSender.class);
+  private static final Logger LOG = LoggerFactory.getLogger(AckSender.class);
   private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
 
   /** Where the acks go: one packet per call, sequence id 0. */
@@ -38,8 +40,10 @@ final class AckSender implements AutoCloseable {
   private final Object lock = new Object();
   private final Thread thread;
   private Position pending;
+
   /** The newest position handed to the channel (sent or being sent). */
   private Position taken;
+
   private Throwable failure;
   private boolean closed;
 
@@ -68,14 +72,24 @@ final class AckSender implements AutoCloseable {
    */
   void ackWhenDurable(Position primaryPosition, CompletableFuture<?> durable) {
     counters.ackRequested();
-    durable.whenComplete((p, error) -> {
-      if (error != null) {
-        fail(new IOException("semi-sync ack of " + primaryPosition + " to " + source + " not sent: the store did not"
-            + " make the transaction durable (" + error.getMessage() + ")", error));
-      } else {
-        offer(primaryPosition);
-      }
-    });
+    durable.whenComplete(
+        (p, error) -> {
+          if (error != null) {
+            fail(
+                new IOException(
+                    "semi-sync ack of "
+                        + primaryPosition
+                        + " to "
+                        + source
+                        + " not sent: the store did not"
+                        + " make the transaction durable ("
+                        + error.getMessage()
+                        + ")",
+                    error));
+          } else {
+            offer(primaryPosition);
+          }
+        });
   }
 
   /** The error that stops acknowledgements (a failed write or durability wait), or {@code null}. */
@@ -90,7 +104,8 @@ final class AckSender implements AutoCloseable {
       if (closed || failure != null) {
         return;
       }
-      if ((pending == null || position.isAfter(pending)) && (taken == null || position.isAfter(taken))) {
+      if ((pending == null || position.isAfter(pending))
+          && (taken == null || position.isAfter(taken))) {
         pending = position;
         lock.notifyAll();
       }
@@ -101,7 +116,7 @@ final class AckSender implements AutoCloseable {
     synchronized (lock) {
       if (failure == null && !closed) {
         failure = error;
-        log.warn("upstream {}: {}", source, error.getMessage());
+        LOG.warn("upstream {}: {}", source, error.getMessage());
       }
       lock.notifyAll();
     }
@@ -129,14 +144,19 @@ final class AckSender implements AutoCloseable {
       try {
         channel.send(SemiSyncPackets.ack(next));
       } catch (IOException | RuntimeException e) {
-        fail(new IOException("sending the semi-sync ack of " + next + " to " + source + " failed: " + e, e));
+        fail(
+            new IOException(
+                "sending the semi-sync ack of " + next + " to " + source + " failed: " + e, e));
         return;
       }
       counters.ackSent(next);
     }
   }
 
-  /** Stops the sending thread; pending acks are dropped (the primary times out or the next connection acks). */
+  /**
+   * Stops the sending thread; pending acks are dropped (the primary times out or the next
+   * connection acks).
+   */
   @Override
   public void close() {
     synchronized (lock) {

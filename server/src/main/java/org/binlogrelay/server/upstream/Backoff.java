@@ -4,17 +4,18 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How long to wait before reconnecting: capped exponential backoff with jitter. Attempt {@code n} (1 for the
- * first reconnection after a failure) waits a random time in {@code [d * (1 - jitter), d]} where
- * {@code d = min(max, initial * 2^(n-1))}. The jitter keeps many relays of one primary from reconnecting in
- * step. Immutable.
+ * How long to wait before reconnecting: capped exponential backoff with jitter. Attempt {@code n}
+ * (1 for the first reconnection after a failure) waits a random time in {@code [d * (1 - jitter),
+ * d]} where {@code d = min(max, initial * 2^(n-1))}. The jitter keeps many relays of one primary
+ * from reconnecting in step. Immutable.
  *
  * @param initial the base delay of the first attempt
  * @param max the cap
  * @param jitter the fraction of the delay that is random, 0 (none) to 1 (anything from 0 to d)
  */
 public record Backoff(Duration initial, Duration max, double jitter) {
-  public static final Backoff DEFAULT = new Backoff(Duration.ofMillis(200), Duration.ofSeconds(30), 0.5);
+  public static final Backoff DEFAULT =
+      new Backoff(Duration.ofMillis(200), Duration.ofSeconds(30), 0.5);
 
   public Backoff {
     Objects.requireNonNull(initial, "initial");

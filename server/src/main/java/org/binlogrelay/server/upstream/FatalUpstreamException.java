@@ -2,8 +2,8 @@ package org.binlogrelay.server.upstream;
 
 /**
  * A failure that reconnecting cannot cure: the relay's configuration does not fit the primary (same
- * server_id, other flavour than the store), the store failed, or the start cannot be expressed. The replicator
- * stops in {@link UpstreamStatus#FAILED} with this message.
+ * server_id, other flavour than the store), the store failed, or the start cannot be expressed. The
+ * replicator stops in {@link UpstreamStatus#FAILED} with this message.
  */
 final class FatalUpstreamException extends RuntimeException {
   private static final long serialVersionUID = 1L;

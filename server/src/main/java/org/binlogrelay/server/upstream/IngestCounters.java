@@ -5,10 +5,10 @@ import java.util.Map;
 import org.binlogrelay.storage.Position;
 
 /**
- * The replicator's running totals. Each field has one writer: the replicator's thread for the stream's
- * counters, a session's {@link AckSender} thread for {@link #acksSent} and {@link #lastAck}; any thread reads
- * them through {@link UpstreamReplicator#state()}. Each field is volatile, so a reader sees every value whole,
- * though not all fields of one instant.
+ * The replicator's running totals. Each field has one writer: the replicator's thread for the
+ * stream's counters, a session's {@link AckSender} thread for {@link #acksSent} and {@link
+ * #lastAck}; any thread reads them through {@link UpstreamReplicator#state()}. Each field is
+ * volatile, so a reader sees every value whole, though not all fields of one instant.
  */
 final class IngestCounters {
   volatile long bytes;
@@ -17,10 +17,13 @@ final class IngestCounters {
   volatile long transactions;
   volatile Position position;
   volatile long lastEventMillis;
+
   /** Whether the current connection acknowledges semi-sync transactions. */
   volatile boolean semiSync;
+
   volatile long acksRequested;
   volatile long acksSent;
+
   /** The newest position acknowledged to the primary (the primary's coordinates). */
   volatile Position lastAck;
 
@@ -30,10 +33,15 @@ final class IngestCounters {
   volatile long transactionTimestamp;
   volatile long lastEventTimestamp;
   volatile boolean lastWasHeartbeat;
-  private final Map<IngestStats.FailureKind, Long> failures = new EnumMap<>(IngestStats.FailureKind.class);
+  private final Map<IngestStats.FailureKind, Long> failures =
+      new EnumMap<>(IngestStats.FailureKind.class);
 
-  /** A transaction starts (its GTID event arrived); commit times 0 when the event has none. Writer thread only. */
-  void transactionStarted(String gtid, long immediateMicros, long originalMicros, long headerTimestamp) {
+  /**
+   * A transaction starts (its GTID event arrived); commit times 0 when the event has none. Writer
+   * thread only.
+   */
+  void transactionStarted(
+      String gtid, long immediateMicros, long originalMicros, long headerTimestamp) {
     lastGtid = gtid;
     immediateCommitMicros = immediateMicros;
     originalCommitMicros = originalMicros;
@@ -53,12 +61,19 @@ final class IngestCounters {
     synchronized (failures) {
       f = Map.copyOf(failures);
     }
-    return new IngestStats(lastGtid, immediateCommitMicros, originalCommitMicros, transactionTimestamp,
-        lastEventTimestamp, lastWasHeartbeat, f);
+    return new IngestStats(
+        lastGtid,
+        immediateCommitMicros,
+        originalCommitMicros,
+        transactionTimestamp,
+        lastEventTimestamp,
+        lastWasHeartbeat,
+        f);
   }
 
   /** Writer thread only. */
-  void event(int length, boolean heartbeat, boolean completedTransaction, Position at, long nowMillis) {
+  void event(
+      int length, boolean heartbeat, boolean completedTransaction, Position at, long nowMillis) {
     bytes += length;
     events++;
     if (heartbeat) {

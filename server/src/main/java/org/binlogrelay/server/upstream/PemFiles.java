@@ -19,16 +19,33 @@ import java.util.regex.Pattern;
 import org.binlogrelay.protocol.bytes.ByteWriter;
 
 /**
- * Reads the PEM files MySQL and MariaDB use ({@code ca.pem}, {@code client-cert.pem}, {@code client-key.pem}):
- * certificates, and unencrypted private keys in PKCS#8 or, for RSA, PKCS#1 (what {@code mysqld
- * --initialize} and {@code openssl genrsa -traditional} write). The file names appear in every error. Stateless.
+ * Reads the PEM files MySQL and MariaDB use ({@code ca.pem}, {@code client-cert.pem}, {@code
+ * client-key.pem}): certificates, and unencrypted private keys in PKCS#8 or, for RSA, PKCS#1 (what
+ * {@code mysqld --initialize} and {@code openssl genrsa -traditional} write). The file names appear
+ * in every error. Stateless.
  */
 final class PemFiles {
-  private static final Pattern BLOCK = Pattern.compile(
-      "-----BEGIN ([A-Z0-9 ]+)-----([A-Za-z0-9+/=\\s]*?)-----END \\1-----");
+  private static final Pattern BLOCK =
+      Pattern.compile("-----BEGIN ([A-Z0-9 ]+)-----([A-Za-z0-9+/=\\s]*?)-----END \\1-----");
+
   /** DER of AlgorithmIdentifier { rsaEncryption, NULL }. */
-  private static final byte[] RSA_ALGORITHM = {0x30, 0x0d, 0x06, 0x09, 0x2a, (byte) 0x86, 0x48, (byte) 0x86,
-      (byte) 0xf7, 0x0d, 0x01, 0x01, 0x01, 0x05, 0x00};
+  private static final byte[] RSA_ALGORITHM = {
+    0x30,
+    0x0d,
+    0x06,
+    0x09,
+    0x2a,
+    (byte) 0x86,
+    0x48,
+    (byte) 0x86,
+    (byte) 0xf7,
+    0x0d,
+    0x01,
+    0x01,
+    0x01,
+    0x05,
+    0x00
+  };
 
   private PemFiles() {}
 
@@ -41,10 +58,12 @@ final class PemFiles {
         out.add((X509Certificate) factory.generateCertificate(new ByteArrayInputStream(der)));
       }
     } catch (GeneralSecurityException e) {
-      throw new IOException("TLS: " + file + " holds a certificate the JDK cannot read: " + e.getMessage(), e);
+      throw new IOException(
+          "TLS: " + file + " holds a certificate the JDK cannot read: " + e.getMessage(), e);
     }
     if (out.isEmpty()) {
-      throw new IOException("TLS: " + file + " holds no PEM certificate (-----BEGIN CERTIFICATE-----)");
+      throw new IOException(
+          "TLS: " + file + " holds no PEM certificate (-----BEGIN CERTIFICATE-----)");
     }
     return out;
   }
@@ -62,10 +81,20 @@ final class PemFiles {
     switch (type) {
       case "PRIVATE KEY" -> pkcs8 = der;
       case "RSA PRIVATE KEY" -> pkcs8 = rsaPkcs1ToPkcs8(der);
-      case "ENCRYPTED PRIVATE KEY" -> throw new IOException("TLS: the key in " + file + " is encrypted; give the"
-          + " relay an unencrypted key (openssl pkcs8 -in KEY -nocrypt -out KEY.pem)");
-      default -> throw new IOException("TLS: " + file + " holds a " + type + "; the relay reads PKCS#8 (BEGIN"
-          + " PRIVATE KEY) and PKCS#1 RSA keys: convert with openssl pkcs8 -topk8 -nocrypt -in KEY -out KEY.pem");
+      case "ENCRYPTED PRIVATE KEY" ->
+          throw new IOException(
+              "TLS: the key in "
+                  + file
+                  + " is encrypted; give the"
+                  + " relay an unencrypted key (openssl pkcs8 -in KEY -nocrypt -out KEY.pem)");
+      default ->
+          throw new IOException(
+              "TLS: "
+                  + file
+                  + " holds a "
+                  + type
+                  + "; the relay reads PKCS#8 (BEGIN"
+                  + " PRIVATE KEY) and PKCS#1 RSA keys: convert with openssl pkcs8 -topk8 -nocrypt -in KEY -out KEY.pem");
     }
     for (String algorithm : List.of("RSA", "EC", "Ed25519", "DSA")) {
       try {
@@ -74,7 +103,8 @@ final class PemFiles {
         // not this algorithm: try the next
       }
     }
-    throw new IOException("TLS: the private key in " + file + " is not an RSA, EC, Ed25519 or DSA key the JDK reads");
+    throw new IOException(
+        "TLS: the private key in " + file + " is not an RSA, EC, Ed25519 or DSA key the JDK reads");
   }
 
   private static List<byte[]> blocks(Path file, String type) throws IOException {
@@ -93,7 +123,8 @@ final class PemFiles {
     try {
       return Base64.getMimeDecoder().decode(base64);
     } catch (IllegalArgumentException e) {
-      throw new IOException("TLS: " + file + " has a PEM block that is not base64: " + e.getMessage(), e);
+      throw new IOException(
+          "TLS: " + file + " has a PEM block that is not base64: " + e.getMessage(), e);
     }
   }
 
@@ -101,8 +132,13 @@ final class PemFiles {
   static byte[] rsaPkcs1ToPkcs8(byte[] pkcs1) {
     byte[] octets = derHeader(0x04, pkcs1.length);
     int inner = 3 + RSA_ALGORITHM.length + octets.length + pkcs1.length;
-    return new ByteWriter().bytes(derHeader(0x30, inner)).bytes(new byte[] {0x02, 0x01, 0x00}).bytes(RSA_ALGORITHM)
-        .bytes(octets).bytes(pkcs1).toByteArray();
+    return new ByteWriter()
+        .bytes(derHeader(0x30, inner))
+        .bytes(new byte[] {0x02, 0x01, 0x00})
+        .bytes(RSA_ALGORITHM)
+        .bytes(octets)
+        .bytes(pkcs1)
+        .toByteArray();
   }
 
   private static byte[] derHeader(int tag, int length) {
@@ -115,6 +151,8 @@ final class PemFiles {
     if (length < 0x10000) {
       return new byte[] {(byte) tag, (byte) 0x82, (byte) (length >> 8), (byte) length};
     }
-    return new byte[] {(byte) tag, (byte) 0x83, (byte) (length >> 16), (byte) (length >> 8), (byte) length};
+    return new byte[] {
+      (byte) tag, (byte) 0x83, (byte) (length >> 16), (byte) (length >> 8), (byte) length
+    };
   }
 }

@@ -23,34 +23,38 @@ import org.binlogrelay.protocol.packet.MysqlPacket;
 import org.binlogrelay.protocol.query.QueryResponse;
 
 /**
- * One client connection to the primary (or, through {@link QueryConnection}, to another server the relay only
- * runs statements on: its schema source). mysql-binlog-connector-java does the parts it does well: the
- * handshake ({@link GreetingPacket}) and authentication ({@link Authenticator}: {@code mysql_native_password},
- * {@code caching_sha2_password} with the fast path or, without TLS, the RSA public key fetched from the server).
- * After that the connection reads packets itself ({@link BlockingPacketReader}) and writes commands through the
- * library's {@link PacketChannel}, so every byte the primary sends passes through code that checks it and
- * fails loudly: nothing is skipped, nothing is read ahead beyond the channel's and the reader's bounded buffers.
+ * One client connection to the primary (or, through {@link QueryConnection}, to another server the
+ * relay only runs statements on: its schema source). mysql-binlog-connector-java does the parts it
+ * does well: the handshake ({@link GreetingPacket}) and authentication ({@link Authenticator}:
+ * {@code mysql_native_password}, {@code caching_sha2_password} with the fast path or, without TLS,
+ * the RSA public key fetched from the server). After that the connection reads packets itself
+ * ({@link BlockingPacketReader}) and writes commands through the library's {@link PacketChannel},
+ * so every byte the primary sends passes through code that checks it and fails loudly: nothing is
+ * skipped, nothing is read ahead beyond the channel's and the reader's bounded buffers.
  *
- * <p>TLS ({@link TlsConfig}): after the handshake packet, if the mode asks for TLS and the primary offers it
- * (CLIENT_SSL), the relay sends the SSL request and continues over the JDK's {@link SSLSocket}
- * ({@link TlsContexts}); authentication then sends the password inside TLS. A primary that does not offer TLS
- * is refused before anything else is sent when the mode requires TLS; a certificate the mode refuses stops the
- * relay ({@link FatalUpstreamException}: a wrong CA and a man in the middle look the same).
+ * <p>TLS ({@link TlsConfig}): after the handshake packet, if the mode asks for TLS and the primary
+ * offers it (CLIENT_SSL), the relay sends the SSL request and continues over the JDK's {@link
+ * SSLSocket} ({@link TlsContexts}); authentication then sends the password inside TLS. A primary
+ * that does not offer TLS is refused before anything else is sent when the mode requires TLS; a
+ * certificate the mode refuses stops the relay ({@link FatalUpstreamException}: a wrong CA and a
+ * man in the middle look the same).
  *
- * <p>Timeouts: connecting and every statement before the dump are bounded by the connect timeout; during the
- * dump, {@link #streamTimeout} makes a read that waits longer than the liveness bound fail with a {@link
- * java.net.SocketTimeoutException}.
+ * <p>Timeouts: connecting and every statement before the dump are bounded by the connect timeout;
+ * during the dump, {@link #streamTimeout} makes a read that waits longer than the liveness bound
+ * fail with a {@link java.net.SocketTimeoutException}.
  *
- * <p>Thread-safety: one thread uses the connection; {@link #close()} may be called from any thread, and makes
- * a blocked read fail at once (that is how the replicator stops). During the dump, one other thread may write
- * semi-sync acknowledgements ({@link #sendAck}) while the connection's thread reads: a socket's two directions
- * are independent, and the dump thread sends no command.
+ * <p>Thread-safety: one thread uses the connection; {@link #close()} may be called from any thread,
+ * and makes a blocked read fail at once (that is how the replicator stops). During the dump, one
+ * other thread may write semi-sync acknowledgements ({@link #sendAck}) while the connection's
+ * thread reads: a socket's two directions are independent, and the dump thread sends no command.
  */
 final class PrimaryConnection implements Closeable {
   /** CLIENT_SSL: the server can switch to TLS after its handshake packet. */
   static final int CLIENT_SSL = 0x0800;
+
   /** COM_QUERY's command byte. */
   static final int COM_QUERY = 0x03;
+
   /** The packet reader's buffer; the channel's stream buffers too. */
   private static final int READ_BUFFER = 16 * 1024;
 
@@ -64,37 +68,50 @@ final class PrimaryConnection implements Closeable {
   private final long connectionId;
   private final Object ackLock = new Object();
 
-  private PrimaryConnection(String role, String address, Socket socket, PacketChannel channel, int maxPayload,
-      GreetingPacket greeting, String tls) {
+  private PrimaryConnection(
+      String role,
+      String address,
+      Socket socket,
+      PacketChannel channel,
+      int maxPayload,
+      GreetingPacket greeting,
+      String tls) {
     this.role = role;
     this.address = address;
     this.socket = socket;
     this.tls = tls;
     this.channel = channel;
-    this.reader = new BlockingPacketReader(channel.getInputStream(), READ_BUFFER, maxPayload, "the " + role,
-        "(the largest event accepted; see the store's maxEventSize)");
+    this.reader =
+        new BlockingPacketReader(
+            channel.getInputStream(),
+            READ_BUFFER,
+            maxPayload,
+            "the " + role,
+            "(the largest event accepted; see the store's maxEventSize)");
     this.serverVersion = greeting.getServerVersion();
     this.connectionId = greeting.getThreadId();
   }
 
   /**
-   * Connects {@code socket} (created by the caller, so that it can close it to abort) to the primary and
-   * authenticates.
+   * Connects {@code socket} (created by the caller, so that it can close it to abort) to the
+   * primary and authenticates.
    *
    * @param maxPayload the largest packet accepted afterwards
    * @throws PrimaryErrorException if the primary refused the connection or the credentials
    */
-  static PrimaryConnection open(Socket socket, UpstreamConfig config, int maxPayload) throws IOException {
+  static PrimaryConnection open(Socket socket, UpstreamConfig config, int maxPayload)
+      throws IOException {
     return open(socket, config.endpoint(), maxPayload);
   }
 
   /**
-   * Connects {@code socket} to {@code endpoint} and authenticates: the primary, or another server the relay is a
-   * client of (its schema source); messages name the endpoint's role.
+   * Connects {@code socket} to {@code endpoint} and authenticates: the primary, or another server
+   * the relay is a client of (its schema source); messages name the endpoint's role.
    *
    * @throws PrimaryErrorException if the server refused the connection or the credentials
    */
-  static PrimaryConnection open(Socket socket, ServerEndpoint endpoint, int maxPayload) throws IOException {
+  static PrimaryConnection open(Socket socket, ServerEndpoint endpoint, int maxPayload)
+      throws IOException {
     String address = endpoint.address();
     String role = endpoint.role();
     int timeout = (int) endpoint.connectTimeout().toMillis();
@@ -105,15 +122,20 @@ final class PrimaryConnection implements Closeable {
     PacketChannel channel = new PacketChannel(socket);
     byte[] hello = channel.read();
     if (ErrPacket.isErr(hello)) {
-      throw PrimaryErrorException.of(role + " " + address + " refused the connection", ErrPacket.decode(hello));
+      throw PrimaryErrorException.of(
+          role + " " + address + " refused the connection", ErrPacket.decode(hello));
     }
     GreetingPacket greeting = new GreetingPacket(hello);
     SSLSocket secured = startTls(socket, channel, greeting, endpoint);
     try {
-      new Authenticator(greeting, channel, null, endpoint.user(), endpoint.password()).authenticate();
+      new Authenticator(greeting, channel, null, endpoint.user(), endpoint.password())
+          .authenticate();
     } catch (ServerException e) {
-      throw new PrimaryErrorException(role + " " + address + " did not authenticate user '" + endpoint.user() + "'",
-          e.getErrorCode(), e.getSqlState() == null ? ErrPacket.GENERAL_SQL_STATE : e.getSqlState(), e.getMessage());
+      throw new PrimaryErrorException(
+          role + " " + address + " did not authenticate user '" + endpoint.user() + "'",
+          e.getErrorCode(),
+          e.getSqlState() == null ? ErrPacket.GENERAL_SQL_STATE : e.getSqlState(),
+          e.getMessage());
     }
     channel.authenticationComplete();
     String tls = null;
@@ -121,18 +143,20 @@ final class PrimaryConnection implements Closeable {
       SSLSession session = secured.getSession();
       tls = session.getProtocol() + " " + session.getCipherSuite();
     }
-    return new PrimaryConnection(role, address, secured != null ? secured : socket, channel, maxPayload, greeting,
-        tls);
+    return new PrimaryConnection(
+        role, address, secured != null ? secured : socket, channel, maxPayload, greeting, tls);
   }
 
   /**
    * Switches to TLS if the mode asks for it and the primary offers it.
    *
    * @return the TLS socket, or {@code null} for plain TCP
-   * @throws FatalUpstreamException if TLS is required and not offered, or the certificate is refused
+   * @throws FatalUpstreamException if TLS is required and not offered, or the certificate is
+   *     refused
    */
-  private static SSLSocket startTls(Socket socket, PacketChannel channel, GreetingPacket greeting,
-      ServerEndpoint endpoint) throws IOException {
+  private static SSLSocket startTls(
+      Socket socket, PacketChannel channel, GreetingPacket greeting, ServerEndpoint endpoint)
+      throws IOException {
     TlsConfig tls = endpoint.tls();
     String address = endpoint.address();
     String role = endpoint.role();
@@ -141,10 +165,20 @@ final class PrimaryConnection implements Closeable {
     }
     if ((greeting.getServerCapabilities() & CLIENT_SSL) == 0) {
       if (tls.mode().requiresTls()) {
-        throw new FatalUpstreamException(role + " " + address + " (" + greeting.getServerVersion() + ") does not"
-            + " offer TLS, but the relay's TLS mode is " + tls.mode() + "; nothing was sent to it (no password, no"
-            + " RSA key request). Enable TLS on the " + role + " (ssl_cert, ssl_key) or choose TLS mode PREFERRED or"
-            + " DISABLED");
+        throw new FatalUpstreamException(
+            role
+                + " "
+                + address
+                + " ("
+                + greeting.getServerVersion()
+                + ") does not"
+                + " offer TLS, but the relay's TLS mode is "
+                + tls.mode()
+                + "; nothing was sent to it (no password, no"
+                + " RSA key request). Enable TLS on the "
+                + role
+                + " (ssl_cert, ssl_key) or choose TLS mode PREFERRED or"
+                + " DISABLED");
       }
       return null;
     }
@@ -156,10 +190,24 @@ final class PrimaryConnection implements Closeable {
       channel.upgradeToSSL(plain -> secured, null);
     } catch (SSLHandshakeException e) {
       if (certificateRefused(e)) {
-        throw new FatalUpstreamException(role + " " + address + ": TLS certificate refused (" + tls + "): "
-            + e.getMessage() + ". Check the CA file and the " + role + "'s certificate" + (tls.mode() == TlsMode
-            .VERIFY_IDENTITY ? " (it must name host '" + endpoint.host() + "' in its subject alternative names)" : "")
-            + "; a man in the middle looks the same", e);
+        throw new FatalUpstreamException(
+            role
+                + " "
+                + address
+                + ": TLS certificate refused ("
+                + tls
+                + "): "
+                + e.getMessage()
+                + ". Check the CA file and the "
+                + role
+                + "'s certificate"
+                + (tls.mode() == TlsMode.VERIFY_IDENTITY
+                    ? " (it must name host '"
+                        + endpoint.host()
+                        + "' in its subject alternative names)"
+                    : "")
+                + "; a man in the middle looks the same",
+            e);
       }
       throw e;
     }
@@ -175,12 +223,18 @@ final class PrimaryConnection implements Closeable {
     return false;
   }
 
-  /** The TLS protocol and cipher suite, e.g. {@code TLSv1.3 TLS_AES_256_GCM_SHA384}; {@code null} for plain TCP. */
+  /**
+   * The TLS protocol and cipher suite, e.g. {@code TLSv1.3 TLS_AES_256_GCM_SHA384}; {@code null}
+   * for plain TCP.
+   */
   String tls() {
     return tls;
   }
 
-  /** The version string of the primary's handshake, e.g. {@code 9.7.4} or {@code 5.5.5-10.11.19-MariaDB}. */
+  /**
+   * The version string of the primary's handshake, e.g. {@code 9.7.4} or {@code
+   * 5.5.5-10.11.19-MariaDB}.
+   */
   String serverVersion() {
     return serverVersion;
   }
@@ -208,15 +262,18 @@ final class PrimaryConnection implements Closeable {
   }
 
   /**
-   * Runs a statement and returns the server's answer as it came, to be passed on to a client: its OK, its ERR
-   * (not thrown), or its result set byte for byte ({@link ResultSetReader#readForwarded}).
+   * Runs a statement and returns the server's answer as it came, to be passed on to a client: its
+   * OK, its ERR (not thrown), or its result set byte for byte ({@link
+   * ResultSetReader#readForwarded}).
    *
    * @param maxBytes the most bytes of column definitions and rows accepted
-   * @throws QueryConnection.AnswerTooLargeException if the result set is larger; the connection is out of step
+   * @throws QueryConnection.AnswerTooLargeException if the result set is larger; the connection is
+   *     out of step
    */
   QueryResponse forward(String sql, long maxBytes) throws IOException {
     send(comQuery(sql));
-    return ResultSetReader.readForwarded(reader, maxBytes, role + " " + address + " answering '" + sql + "'");
+    return ResultSetReader.readForwarded(
+        reader, maxBytes, role + " " + address + " answering '" + sql + "'");
   }
 
   /** COM_QUERY's payload: {@code 0x03 | statement text}. */
@@ -234,19 +291,22 @@ final class PrimaryConnection implements Closeable {
   /** Sends a command (sequence id 0); the answer's packets count from 1. */
   void send(byte[] payload) throws IOException {
     if (payload.length >= MysqlPacket.MAX_FRAME_PAYLOAD) {
-      throw new IllegalArgumentException("command of " + payload.length + " bytes does not fit one packet");
+      throw new IllegalArgumentException(
+          "command of " + payload.length + " bytes does not fit one packet");
     }
     channel.write(new ByteArrayCommand(payload));
     reader.expectSequence(1);
   }
 
   /**
-   * Writes one packet with sequence id 0 without expecting an answer: a semi-sync acknowledgement during the
-   * dump. The reading side's sequence is left alone (the primary's dump stream keeps its own numbering).
+   * Writes one packet with sequence id 0 without expecting an answer: a semi-sync acknowledgement
+   * during the dump. The reading side's sequence is left alone (the primary's dump stream keeps its
+   * own numbering).
    */
   void sendAck(byte[] payload) throws IOException {
     if (payload.length >= MysqlPacket.MAX_FRAME_PAYLOAD) {
-      throw new IllegalArgumentException("ack of " + payload.length + " bytes does not fit one packet");
+      throw new IllegalArgumentException(
+          "ack of " + payload.length + " bytes does not fit one packet");
     }
     byte[] frame = new byte[4 + payload.length];
     frame[0] = (byte) payload.length;
@@ -261,8 +321,8 @@ final class PrimaryConnection implements Closeable {
   }
 
   /**
-   * The next packet read must have sequence id 1: the primary restarted its numbering (after a semi-sync event
-   * that asked for an ack, see {@link SemiSyncPackets}).
+   * The next packet read must have sequence id 1: the primary restarted its numbering (after a
+   * semi-sync event that asked for an ack, see {@link SemiSyncPackets}).
    */
   void restartSequence() {
     reader.expectSequence(1);

@@ -4,17 +4,22 @@ import java.io.IOException;
 import org.binlogrelay.protocol.packet.ErrPacket;
 
 /**
- * The primary answered with an ERR packet: its error number, SQL state and text, kept as the server wrote
- * them so that a DBA recognises them (for example {@code 1236} when the binlog the relay needs was purged).
+ * The primary answered with an ERR packet: its error number, SQL state and text, kept as the server
+ * wrote them so that a DBA recognises them (for example {@code 1236} when the binlog the relay
+ * needs was purged).
  */
 public final class PrimaryErrorException extends IOException {
   private static final long serialVersionUID = 1L;
 
   /** ER_SOURCE_FATAL_ERROR_READING_BINLOG (MariaDB: ER_MASTER_FATAL_ERROR_READING_BINLOG). */
   public static final int FATAL_ERROR_READING_BINLOG = 1236;
+
   /** ER_NO_BINARY_LOGGING: the primary does not write a binlog. */
   public static final int NO_BINARY_LOGGING = 1381;
-  /** ER_UNKNOWN_SYSTEM_VARIABLE: e.g. a semi-sync variable of a plugin the primary has not loaded. */
+
+  /**
+   * ER_UNKNOWN_SYSTEM_VARIABLE: e.g. a semi-sync variable of a plugin the primary has not loaded.
+   */
   public static final int UNKNOWN_SYSTEM_VARIABLE = 1193;
 
   private final int code;
@@ -25,8 +30,12 @@ public final class PrimaryErrorException extends IOException {
     this(context, code, sqlState, serverMessage, "");
   }
 
-  /** @param hint what the relay adds after the server's text (what it means, what to do); may be empty */
-  PrimaryErrorException(String context, int code, String sqlState, String serverMessage, String hint) {
+  /**
+   * @param hint what the relay adds after the server's text (what it means, what to do); may be
+   *     empty
+   */
+  PrimaryErrorException(
+      String context, int code, String sqlState, String serverMessage, String hint) {
     super(context + ": error " + code + " (" + sqlState + "): " + serverMessage + hint);
     this.code = code;
     this.sqlState = sqlState;

@@ -5,8 +5,8 @@ import org.binlogrelay.protocol.event.BinlogEvent;
 import org.binlogrelay.protocol.event.FormatDescriptionEvent;
 
 /**
- * The store keeps the primary's own files: every event goes to the store exactly as received (no copy), and
- * the store's continuity checks hold the stream to the stored files. Stateless.
+ * The store keeps the primary's own files: every event goes to the store exactly as received (no
+ * copy), and the store's continuity checks hold the stream to the stored files. Stateless.
  */
 final class PrimaryFiles implements StreamMapping {
   static final PrimaryFiles INSTANCE = new PrimaryFiles();

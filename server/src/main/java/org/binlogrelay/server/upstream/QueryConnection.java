@@ -6,13 +6,13 @@ import java.net.Socket;
 import org.binlogrelay.protocol.query.QueryResponse;
 
 /**
- * A client connection to a MySQL or MariaDB server that only runs statements, no replication: what the relay's
- * schema source is asked through. The handshake, TLS ({@link TlsConfig}, as towards the primary) and
- * authentication are {@link PrimaryConnection}'s; every read of an answer is bounded by the endpoint's connect
- * timeout; every packet by {@code maxPayload}.
+ * A client connection to a MySQL or MariaDB server that only runs statements, no replication: what
+ * the relay's schema source is asked through. The handshake, TLS ({@link TlsConfig}, as towards the
+ * primary) and authentication are {@link PrimaryConnection}'s; every read of an answer is bounded
+ * by the endpoint's connect timeout; every packet by {@code maxPayload}.
  *
- * <p>Thread-safety: one thread runs statements; {@link #close()} may be called from any thread and makes a
- * blocked read fail at once (a caller that gives up on an answer closes the connection).
+ * <p>Thread-safety: one thread runs statements; {@link #close()} may be called from any thread and
+ * makes a blocked read fail at once (a caller that gives up on an answer closes the connection).
  */
 public final class QueryConnection implements Closeable {
   private final PrimaryConnection connection;
@@ -22,16 +22,17 @@ public final class QueryConnection implements Closeable {
   }
 
   /**
-   * Connects {@code socket} (created by the caller, so that it can close it to abort) to {@code endpoint} and
-   * authenticates.
+   * Connects {@code socket} (created by the caller, so that it can close it to abort) to {@code
+   * endpoint} and authenticates.
    *
    * @param maxPayload the largest packet accepted in answers
    * @throws PrimaryErrorException if the server refused the connection or the credentials
    * @throws IOException if it could not be reached, timed out or broke the protocol
-   * @throws RuntimeException if TLS is required and not offered, or the certificate is refused (the message says
-   *     which)
+   * @throws RuntimeException if TLS is required and not offered, or the certificate is refused (the
+   *     message says which)
    */
-  public static QueryConnection open(Socket socket, ServerEndpoint endpoint, int maxPayload) throws IOException {
+  public static QueryConnection open(Socket socket, ServerEndpoint endpoint, int maxPayload)
+      throws IOException {
     return new QueryConnection(PrimaryConnection.open(socket, endpoint, maxPayload));
   }
 
@@ -47,8 +48,8 @@ public final class QueryConnection implements Closeable {
   }
 
   /**
-   * Runs a statement and returns the server's answer to pass on to a client: its OK, its ERR (not thrown), or its
-   * result set with column definitions and rows byte for byte.
+   * Runs a statement and returns the server's answer to pass on to a client: its OK, its ERR (not
+   * thrown), or its result set with column definitions and rows byte for byte.
    *
    * @param maxBytes the most bytes of column definitions and rows accepted
    * @throws AnswerTooLargeException if the result set has more; the connection must be closed
@@ -57,7 +58,10 @@ public final class QueryConnection implements Closeable {
     return connection.forward(sql, maxBytes);
   }
 
-  /** The version string of the server's handshake, e.g. {@code 9.7.4} or {@code 5.5.5-10.11.19-MariaDB}. */
+  /**
+   * The version string of the server's handshake, e.g. {@code 9.7.4} or {@code
+   * 5.5.5-10.11.19-MariaDB}.
+   */
   public String serverVersion() {
     return connection.serverVersion();
   }

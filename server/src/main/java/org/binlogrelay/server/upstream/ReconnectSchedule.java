@@ -7,43 +7,49 @@ import org.binlogrelay.storage.Position;
 
 /**
  * What the replicator does after each failed connection: reconnect after a delay, or stop in {@link
- * UpstreamStatus#FAILED}. It hears every failed connection ({@link #next}), with what that connection did
- * ({@link Attempt}), and keeps two counts:
+ * UpstreamStatus#FAILED}. It hears every failed connection ({@link #next}), with what that
+ * connection did ({@link Attempt}), and keeps two counts:
  *
  * <ul>
- *   <li>the <b>attempt</b>: failed connections since the last progress or stable connection. The delay before
- *       the next connection is {@link Backoff#delay}{@code (attempt)}: the first reconnection after a connection
- *       that worked waits at most the backoff's initial delay (200 ms by default), and each further failure
- *       without progress doubles it up to the cap (30 s);
- *   <li>the <b>identical failures</b>: {@link FailureClass#DETERMINISTIC} failures in a row that are identical,
- *       without progress in between. At {@link FailurePolicy#MAX_IDENTICAL_FAILURES} the replicator stops, with
- *       the failure's text as the reason. {@link FailureClass#TRANSIENT} failures in between (the primary
- *       restarting while the password is wrong) neither count nor break the run; a different deterministic
- *       failure starts a new run at 1. A {@link FailureClass#FATAL} failure stops at once.
+ *   <li>the <b>attempt</b>: failed connections since the last progress or stable connection. The
+ *       delay before the next connection is {@link Backoff#delay}{@code (attempt)}: the first
+ *       reconnection after a connection that worked waits at most the backoff's initial delay (200
+ *       ms by default), and each further failure without progress doubles it up to the cap (30 s);
+ *   <li>the <b>identical failures</b>: {@link FailureClass#DETERMINISTIC} failures in a row that
+ *       are identical, without progress in between. At {@link FailurePolicy#MAX_IDENTICAL_FAILURES}
+ *       the replicator stops, with the failure's text as the reason. {@link FailureClass#TRANSIENT}
+ *       failures in between (the primary restarting while the password is wrong) neither count nor
+ *       break the run; a different deterministic failure starts a new run at 1. A {@link
+ *       FailureClass#FATAL} failure stops at once.
  * </ul>
  *
- * <p><b>Progress</b> is a transaction completed beyond the furthest point the store had reached: the connection
- * completed a transaction (the store keeps completed transactions across reconnections; {@code
- * BinlogStore.startStream()} cuts only an incomplete one) whose end is after every transaction end and resume
- * position seen before. Events written without completing a transaction are not progress: a connection that
- * stores a transaction's GTID event and is then refused its XID leaves the store where it was once the next
- * connection cut the partial transaction. Progress resets both counts.
+ * <p><b>Progress</b> is a transaction completed beyond the furthest point the store had reached:
+ * the connection completed a transaction (the store keeps completed transactions across
+ * reconnections; {@code BinlogStore.startStream()} cuts only an incomplete one) whose end is after
+ * every transaction end and resume position seen before. Events written without completing a
+ * transaction are not progress: a connection that stores a transaction's GTID event and is then
+ * refused its XID leaves the store where it was once the next connection cut the partial
+ * transaction. Progress resets both counts.
  *
- * <p>A <b>stable</b> connection is one that streamed for at least {@link #STABLE_CONNECTION} before it failed
- * (an idle primary sends only heartbeats, which are no progress): it resets the attempt, so that an occasional
- * network fault hours apart is retried quickly, but not the identical failures.
+ * <p>A <b>stable</b> connection is one that streamed for at least {@link #STABLE_CONNECTION} before
+ * it failed (an idle primary sends only heartbeats, which are no progress): it resets the attempt,
+ * so that an occasional network fault hours apart is retried quickly, but not the identical
+ * failures.
  *
- * <p><b>Identical</b> failures have the same {@link Signature}: the same kind ({@link IngestStats.FailureKind}),
- * the same detail (for an error from the primary, its error number, SQL state and the server's text; for any
- * other failure its exception class and message, which for a continuity error names the event, its log_pos,
- * where it would start and where the store ends), and the same position (where the store stood: the furthest
- * resume position or transaction end seen, {@code null} while no connection got that far).
+ * <p><b>Identical</b> failures have the same {@link Signature}: the same kind ({@link
+ * IngestStats.FailureKind}), the same detail (for an error from the primary, its error number, SQL
+ * state and the server's text; for any other failure its exception class and message, which for a
+ * continuity error names the event, its log_pos, where it would start and where the store ends),
+ * and the same position (where the store stood: the furthest resume position or transaction end
+ * seen, {@code null} while no connection got that far).
  *
- * <p>Time: the schedule reads no clock; the replicator measures how long each connection streamed with the
- * {@code Time} it was given. Not thread-safe: the replicator's thread.
+ * <p>Time: the schedule reads no clock; the replicator measures how long each connection streamed
+ * with the {@code Time} it was given. Not thread-safe: the replicator's thread.
  */
 final class ReconnectSchedule {
-  /** How long a connection must stream before its failure no longer counts as a failure in a row. */
+  /**
+   * How long a connection must stream before its failure no longer counts as a failure in a row.
+   */
   static final Duration STABLE_CONNECTION = Duration.ofSeconds(30);
 
   private final Backoff backoff;
@@ -57,10 +63,11 @@ final class ReconnectSchedule {
   /**
    * What one connection did before it failed.
    *
-   * @param start where it resumed (the store's end when it planned the dump), {@code null} if it failed before
-   *     (connect, authentication, set-up) or the store was empty
+   * @param start where it resumed (the store's end when it planned the dump), {@code null} if it
+   *     failed before (connect, authentication, set-up) or the store was empty
    * @param completed the end of the last transaction it completed, {@code null} if none
-   * @param streamed how long it streamed (from its first accepted packet to the failure), zero if it never did
+   * @param streamed how long it streamed (from its first accepted packet to the failure), zero if
+   *     it never did
    */
   record Attempt(Position start, Position completed, Duration streamed) {
     Attempt {
@@ -75,14 +82,16 @@ final class ReconnectSchedule {
    * What makes two failures identical (see the class comment).
    *
    * @param kind the coarse kind, as the errors metric counts it
-   * @param detail the server's error number, SQL state and text, or the exception's class and message
+   * @param detail the server's error number, SQL state and text, or the exception's class and
+   *     message
    * @param at where the store stood, {@code null} while unknown
    */
   record Signature(IngestStats.FailureKind kind, String detail, Position at) {
     static Signature of(Throwable failure, Position at) {
-      String detail = failure instanceof PrimaryErrorException e
-          ? "error " + e.code() + " (" + e.sqlState() + "): " + e.serverMessage()
-          : failure.getClass().getName() + ": " + failure.getMessage();
+      String detail =
+          failure instanceof PrimaryErrorException e
+              ? "error " + e.code() + " (" + e.sqlState() + "): " + e.serverMessage()
+              : failure.getClass().getName() + ": " + failure.getMessage();
       return new Signature(IngestStats.FailureKind.of(failure), detail, at);
     }
   }
@@ -94,11 +103,17 @@ final class ReconnectSchedule {
    * @param retry true to reconnect after {@code delay}, false to stop in FAILED
    * @param delay the wait before the next connection (zero when stopping)
    * @param attempt the attempt number (1 for the first reconnection after progress)
-   * @param identical identical deterministic failures in a row, this one included (0 for a transient failure
-   *     with no run under way)
-   * @param reason the failure's text; when stopping after repeated failures, with how often it came and where
+   * @param identical identical deterministic failures in a row, this one included (0 for a
+   *     transient failure with no run under way)
+   * @param reason the failure's text; when stopping after repeated failures, with how often it came
+   *     and where
    */
-  record Decision(FailureClass failureClass, boolean retry, Duration delay, int attempt, int identical,
+  record Decision(
+      FailureClass failureClass,
+      boolean retry,
+      Duration delay,
+      int attempt,
+      int identical,
       String reason) {}
 
   ReconnectSchedule(Backoff backoff) {
@@ -140,9 +155,18 @@ final class ReconnectSchedule {
         identical = s.equals(run) ? identical + 1 : 1;
         run = s;
         if (identical >= maxIdentical) {
-          return new Decision(c, false, Duration.ZERO, attempt, identical, text + " (the same failure "
-              + identical + " times in a row" + (reached == null ? "" : " with the store at " + reached)
-              + ", no transaction stored in between; not retrying)");
+          return new Decision(
+              c,
+              false,
+              Duration.ZERO,
+              attempt,
+              identical,
+              text
+                  + " (the same failure "
+                  + identical
+                  + " times in a row"
+                  + (reached == null ? "" : " with the store at " + reached)
+                  + ", no transaction stored in between; not retrying)");
         }
         break;
       default:

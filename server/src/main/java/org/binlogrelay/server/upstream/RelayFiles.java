@@ -15,9 +15,10 @@ import org.binlogrelay.storage.BinlogFileName;
 import org.binlogrelay.storage.Position;
 
 /**
- * Writes the dump stream of a server other than the one that wrote the stored files (a new source after a
- * switch, resumed by GTID) into files the relay names: the store's base name with the next sequence numbers,
- * so that stored files are never overwritten or reordered, whatever the new source calls its own files.
+ * Writes the dump stream of a server other than the one that wrote the stored files (a new source
+ * after a switch, resumed by GTID) into files the relay names: the store's base name with the next
+ * sequence numbers, so that stored files are never overwritten or reordered, whatever the new
+ * source calls its own files.
  *
  * <p>What the store is given, per connection:
  *
@@ -31,14 +32,15 @@ import org.binlogrelay.storage.Position;
  *                       source's next FORMAT_DESCRIPTION and a header again, as above
  * </pre>
  *
- * Dropped: heartbeats, artificial events and events with log_pos 0 outside a transaction (made up by the source
- * for the dump), the source's own PREVIOUS_GTIDS / GTID_LIST (the relay writes its own) and MariaDB's
- * BINLOG_CHECKPOINT (it names the source's files). A STOP of the source is kept; the source's next file then starts a relay file after an
- * artificial ROTATE, as after a restarted primary. Every connection starts a new relay file, so that one file
- * never mixes two connections' formats (checksum settings may differ).
+ * Dropped: heartbeats, artificial events and events with log_pos 0 outside a transaction (made up
+ * by the source for the dump), the source's own PREVIOUS_GTIDS / GTID_LIST (the relay writes its
+ * own) and MariaDB's BINLOG_CHECKPOINT (it names the source's files). A STOP of the source is kept;
+ * the source's next file then starts a relay file after an artificial ROTATE, as after a restarted
+ * primary. Every connection starts a new relay file, so that one file never mixes two connections'
+ * formats (checksum settings may differ).
  *
- * <p>The relay's server_id in each FORMAT_DESCRIPTION marks the file as the relay's ({@link StoreTail#writtenBy()}):
- * a later connection, to any server, resumes by GTID again.
+ * <p>The relay's server_id in each FORMAT_DESCRIPTION marks the file as the relay's ({@link
+ * StoreTail#writtenBy()}): a later connection, to any server, resumes by GTID again.
  *
  * <p>Not thread-safe: the connection's thread.
  */
@@ -55,9 +57,15 @@ final class RelayFiles implements StreamMapping {
     START,
     /** Events of the source go to the relay file. */
     IN_FILE,
-    /** The relay's ROTATE was written: the source's next FORMAT_DESCRIPTION starts the next relay file. */
+    /**
+     * The relay's ROTATE was written: the source's next FORMAT_DESCRIPTION starts the next relay
+     * file.
+     */
     ROTATED,
-    /** The source's STOP was written: its next FORMAT_DESCRIPTION starts a relay file after an artificial ROTATE. */
+    /**
+     * The source's STOP was written: its next FORMAT_DESCRIPTION starts a relay file after an
+     * artificial ROTATE.
+     */
     STOPPED
   }
 
@@ -66,20 +74,26 @@ final class RelayFiles implements StreamMapping {
   private final PrimaryFlavor flavor;
   private final StoredGtids gtids;
   private Phase phase = Phase.START;
+
   /** The relay file written to (in START: the store's last). */
   private String file;
+
   /** Where the next event goes in {@link #file}. */
   private long offset;
+
   /** Whether events of {@link #file} carry a CRC32. */
   private boolean checksum;
+
   /** Where the store ends after the last event given to it (at first: the tail). */
   private Position storedEnd;
+
   /** The transactions of {@link #file}, fed with what it is given (from its header on). */
   private TransactionBoundaries<?> transactions;
 
   /**
    * @param tail the store's end
-   * @param relayServerId the relay's server_id, put in the events it makes and its FORMAT_DESCRIPTIONs
+   * @param relayServerId the relay's server_id, put in the events it makes and its
+   *     FORMAT_DESCRIPTIONs
    * @param flavor says which header event lists the GTIDs before a file
    * @param gtids the store's GTIDs at a position, for those headers
    */
@@ -99,18 +113,23 @@ final class RelayFiles implements StreamMapping {
   }
 
   @Override
-  public List<BinlogEvent> map(BinlogEvent event, FormatDescriptionEvent format) throws IOException {
+  public List<BinlogEvent> map(BinlogEvent event, FormatDescriptionEvent format)
+      throws IOException {
     EventType type = event.type();
     EventHeader h = event.header();
     if (type == EventType.FORMAT_DESCRIPTION) {
       return formatDescription(event);
     }
-    if (type == EventType.HEARTBEAT || type == EventType.HEARTBEAT_V2
-        || h.hasFlag(EventHeader.LOG_EVENT_ARTIFICIAL_F) || (h.logPos() == 0 && !insideTransaction())) {
+    if (type == EventType.HEARTBEAT
+        || type == EventType.HEARTBEAT_V2
+        || h.hasFlag(EventHeader.LOG_EVENT_ARTIFICIAL_F)
+        || (h.logPos() == 0 && !insideTransaction())) {
       return List.of();
     }
     requireInFile(event);
-    if (type == EventType.PREVIOUS_GTIDS || type == EventType.GTID_LIST || type == EventType.BINLOG_CHECKPOINT) {
+    if (type == EventType.PREVIOUS_GTIDS
+        || type == EventType.GTID_LIST
+        || type == EventType.BINLOG_CHECKPOINT) {
       return List.of();
     }
     if (type == EventType.ROTATE) {
@@ -128,7 +147,10 @@ final class RelayFiles implements StreamMapping {
     return List.of(moved);
   }
 
-  /** Whether a transaction of the relay file is open: an event with log_pos 0 is then one of it (MariaDB 11.4+). */
+  /**
+   * Whether a transaction of the relay file is open: an event with log_pos 0 is then one of it
+   * (MariaDB 11.4+).
+   */
   private boolean insideTransaction() {
     return phase == Phase.IN_FILE && !transactions.atBoundary();
   }
@@ -139,14 +161,18 @@ final class RelayFiles implements StreamMapping {
         if (fde.header().logPos() == 0) {
           return List.of(); // a copy the source sends to describe the stream, not a file start
         }
-        throw new ProtocolException("the source sent a FORMAT_DESCRIPTION (log_pos " + fde.header().logPos()
-            + ") in the middle of a file, without a ROTATE or STOP before it; relay file " + position());
+        throw new ProtocolException(
+            "the source sent a FORMAT_DESCRIPTION (log_pos "
+                + fde.header().logPos()
+                + ") in the middle of a file, without a ROTATE or STOP before it; relay file "
+                + position());
       }
       case START -> {
         List<BinlogEvent> out = new ArrayList<>();
         file = tail.nextFile();
-        out.add(EventRewrite.artificialRotate(file, BinlogFileName.FIRST_EVENT_OFFSET, relayServerId,
-            fde.hasChecksum()));
+        out.add(
+            EventRewrite.artificialRotate(
+                file, BinlogFileName.FIRST_EVENT_OFFSET, relayServerId, fde.hasChecksum()));
         out.addAll(startFile(fde));
         return out;
       }
@@ -156,8 +182,9 @@ final class RelayFiles implements StreamMapping {
       default -> {
         List<BinlogEvent> out = new ArrayList<>();
         file = BinlogFileName.next(file);
-        out.add(EventRewrite.artificialRotate(file, BinlogFileName.FIRST_EVENT_OFFSET, relayServerId,
-            fde.hasChecksum()));
+        out.add(
+            EventRewrite.artificialRotate(
+                file, BinlogFileName.FIRST_EVENT_OFFSET, relayServerId, fde.hasChecksum()));
         out.addAll(startFile(fde));
         return out;
       }
@@ -165,23 +192,37 @@ final class RelayFiles implements StreamMapping {
   }
 
   /**
-   * The relay file {@link #file} starts: the source's FORMAT_DESCRIPTION made the relay's, then the GTID header
-   * with the store's GTIDs up to where it ends now.
+   * The relay file {@link #file} starts: the source's FORMAT_DESCRIPTION made the relay's, then the
+   * GTID header with the store's GTIDs up to where it ends now.
    */
   private List<BinlogEvent> startFile(BinlogEvent sourceFde) throws IOException {
     BinlogEvent fde = EventRewrite.fileStart(sourceFde, relayServerId);
     FormatDescriptionEvent format = FormatDescriptionEvent.parse(fde);
-    int postHeader = format.postHeaderLength(flavor.gtidHeaderType(), flavor.gtidHeaderPostHeaderLength());
+    int postHeader =
+        format.postHeaderLength(flavor.gtidHeaderType(), flavor.gtidHeaderPostHeaderLength());
     if (postHeader != flavor.gtidHeaderPostHeaderLength()) {
-      throw new ProtocolException("the source's FORMAT_DESCRIPTION (" + format.serverVersion() + ") gives "
-          + flavor.gtidHeaderType() + " a post-header of " + postHeader + " bytes; the relay writes "
-          + flavor.gtidHeaderPostHeaderLength());
+      throw new ProtocolException(
+          "the source's FORMAT_DESCRIPTION ("
+              + format.serverVersion()
+              + ") gives "
+              + flavor.gtidHeaderType()
+              + " a post-header of "
+              + postHeader
+              + " bytes; the relay writes "
+              + flavor.gtidHeaderPostHeaderLength());
     }
     checksum = format.eventsHaveChecksum();
     long at = BinlogFileName.FIRST_EVENT_OFFSET + fde.length();
     byte[] body = flavor.gtidHeaderBody(gtids.upTo(storedEnd));
-    BinlogEvent header = EventRewrite.made(flavor.gtidHeaderType(), sourceFde.header().timestamp(), relayServerId, 0,
-        at, body, checksum);
+    BinlogEvent header =
+        EventRewrite.made(
+            flavor.gtidHeaderType(),
+            sourceFde.header().timestamp(),
+            relayServerId,
+            0,
+            at,
+            body,
+            checksum);
     offset = at + header.length();
     storedEnd = position();
     transactions = TransactionBoundaries.of(flavor.gtidFlavor(), offset, format);
@@ -193,13 +234,26 @@ final class RelayFiles implements StreamMapping {
   private BinlogEvent rotate(BinlogEvent sourceRotate, FormatDescriptionEvent format) {
     RotateEvent parsed = RotateEvent.parse(sourceRotate, format);
     if (parsed.position() != BinlogFileName.FIRST_EVENT_OFFSET) {
-      throw new ProtocolException("the source's ROTATE at log_pos " + sourceRotate.header().logPos() + " continues at "
-          + parsed.nextFile() + ":" + parsed.position() + "; only rotations to offset 4 exist in a binlog");
+      throw new ProtocolException(
+          "the source's ROTATE at log_pos "
+              + sourceRotate.header().logPos()
+              + " continues at "
+              + parsed.nextFile()
+              + ":"
+              + parsed.position()
+              + "; only rotations to offset 4 exist in a binlog");
     }
     String next = BinlogFileName.next(file);
     byte[] body = new RotateEvent(BinlogFileName.FIRST_EVENT_OFFSET, next).encodeBody();
-    BinlogEvent rotate = EventRewrite.made(EventType.ROTATE, sourceRotate.header().timestamp(), relayServerId, 0,
-        offset, body, checksum);
+    BinlogEvent rotate =
+        EventRewrite.made(
+            EventType.ROTATE,
+            sourceRotate.header().timestamp(),
+            relayServerId,
+            0,
+            offset,
+            body,
+            checksum);
     storedEnd = new Position(file, offset + rotate.length());
     file = next;
     offset = BinlogFileName.FIRST_EVENT_OFFSET;
@@ -209,9 +263,17 @@ final class RelayFiles implements StreamMapping {
 
   private void requireInFile(BinlogEvent event) {
     if (phase != Phase.IN_FILE) {
-      throw new ProtocolException("the source sent " + event.header().typeName() + " (log_pos "
-          + event.header().logPos() + ") where " + (phase == Phase.START ? "its FORMAT_DESCRIPTION must come first"
-          : "a FORMAT_DESCRIPTION must start its next file") + "; relay file " + position());
+      throw new ProtocolException(
+          "the source sent "
+              + event.header().typeName()
+              + " (log_pos "
+              + event.header().logPos()
+              + ") where "
+              + (phase == Phase.START
+                  ? "its FORMAT_DESCRIPTION must come first"
+                  : "a FORMAT_DESCRIPTION must start its next file")
+              + "; relay file "
+              + position());
     }
   }
 

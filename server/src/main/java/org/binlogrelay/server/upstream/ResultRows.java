@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.NoSuchElementException;
 
 /**
- * The rows of a text-protocol result set: column names and values as text ({@code null} for SQL NULL).
- * Immutable.
+ * The rows of a text-protocol result set: column names and values as text ({@code null} for SQL
+ * NULL). Immutable.
  *
  * @param columns the column names, in order
  * @param rows each row's values, in column order
@@ -19,7 +19,8 @@ record ResultRows(List<String> columns, List<List<String>> rows) {
     List<List<String>> copy = new ArrayList<>(rows.size());
     for (List<String> row : rows) {
       if (row.size() != columns.size()) {
-        throw new IllegalArgumentException("row of " + row.size() + " values for " + columns.size() + " columns");
+        throw new IllegalArgumentException(
+            "row of " + row.size() + " values for " + columns.size() + " columns");
       }
       copy.add(Collections.unmodifiableList(new ArrayList<>(row)));
     }

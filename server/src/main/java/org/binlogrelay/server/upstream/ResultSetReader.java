@@ -12,8 +12,8 @@ import org.binlogrelay.protocol.query.ForwardedResultSet;
 import org.binlogrelay.protocol.query.QueryResponse;
 
 /**
- * Reads the answer to a COM_QUERY in the text protocol, as a client without CLIENT_DEPRECATE_EOF gets it
- * (the capabilities mysql-binlog-connector-java's handshake announces):
+ * Reads the answer to a COM_QUERY in the text protocol, as a client without CLIENT_DEPRECATE_EOF
+ * gets it (the capabilities mysql-binlog-connector-java's handshake announces):
  *
  * <pre>
  *   ERR                                   the statement failed
@@ -21,13 +21,16 @@ import org.binlogrelay.protocol.query.QueryResponse;
  *   lenenc column count, column definitions..., EOF, rows..., EOF (or ERR)
  * </pre>
  *
- * A row is one length-encoded string per column, or 0xFB for NULL. Of a column definition only the name is
- * kept. Stateless; reads through the caller's {@link BlockingPacketReader}.
+ * A row is one length-encoded string per column, or 0xFB for NULL. Of a column definition only the
+ * name is kept. Stateless; reads through the caller's {@link BlockingPacketReader}.
  */
 final class ResultSetReader {
   private static final int NULL_VALUE = 0xfb;
   private static final int EOF_HEADER = 0xfe;
-  /** An EOF packet is shorter than this; a row starting with 0xFE is longer (a huge length prefix). */
+
+  /**
+   * An EOF packet is shorter than this; a row starting with 0xFE is longer (a huge length prefix).
+   */
   private static final int EOF_MAX_LENGTH = 9;
 
   private ResultSetReader() {}
@@ -67,15 +70,17 @@ final class ResultSetReader {
   }
 
   /**
-   * Reads one whole answer to pass on to a client: the server's OK or ERR as they are, or its result set with the
-   * column definitions and rows kept byte for byte ({@link ForwardedResultSet}). An ERR among the rows (the
-   * statement failed half way) is the answer. Nothing is decoded but the framing.
+   * Reads one whole answer to pass on to a client: the server's OK or ERR as they are, or its
+   * result set with the column definitions and rows kept byte for byte ({@link
+   * ForwardedResultSet}). An ERR among the rows (the statement failed half way) is the answer.
+   * Nothing is decoded but the framing.
    *
    * @param maxBytes the most bytes of column definitions and rows accepted
-   * @throws QueryConnection.AnswerTooLargeException if the result set has more; the rest is left unread, so the
-   *     connection is out of step and must be closed
+   * @throws QueryConnection.AnswerTooLargeException if the result set has more; the rest is left
+   *     unread, so the connection is out of step and must be closed
    */
-  static QueryResponse readForwarded(BlockingPacketReader reader, long maxBytes, String what) throws IOException {
+  static QueryResponse readForwarded(BlockingPacketReader reader, long maxBytes, String what)
+      throws IOException {
     byte[] first = reader.read();
     if (ErrPacket.isErr(first)) {
       return new QueryResponse.Err(ErrPacket.decode(first));
@@ -111,23 +116,29 @@ final class ResultSetReader {
     }
   }
 
-  private static long within(long total, long maxBytes, String what) throws QueryConnection.AnswerTooLargeException {
+  private static long within(long total, long maxBytes, String what)
+      throws QueryConnection.AnswerTooLargeException {
     if (total > maxBytes) {
-      throw new QueryConnection.AnswerTooLargeException(what + ": the result set is larger than " + maxBytes
-          + " bytes", maxBytes);
+      throw new QueryConnection.AnswerTooLargeException(
+          what + ": the result set is larger than " + maxBytes + " bytes", maxBytes);
     }
     return total;
   }
 
-  /** Reads the answer to a statement that returns no rows: OK, or ERR as a {@link PrimaryErrorException}. */
+  /**
+   * Reads the answer to a statement that returns no rows: OK, or ERR as a {@link
+   * PrimaryErrorException}.
+   */
   static void readOk(BlockingPacketReader reader, String what) throws IOException {
     byte[] answer = reader.read();
     if (ErrPacket.isErr(answer)) {
       throw PrimaryErrorException.of(what, ErrPacket.decode(answer));
     }
     if (!OkPacket.isOk(answer)) {
-      throw new ProtocolException(what + ": expected an OK packet, got one starting with 0x"
-          + Integer.toHexString(answer.length == 0 ? 0 : answer[0] & 0xff));
+      throw new ProtocolException(
+          what
+              + ": expected an OK packet, got one starting with 0x"
+              + Integer.toHexString(answer.length == 0 ? 0 : answer[0] & 0xff));
     }
   }
 
@@ -158,7 +169,8 @@ final class ResultSetReader {
       }
     }
     if (in.hasRemaining()) {
-      throw new ProtocolException("row of " + columns + " columns has " + in.remaining() + " bytes left over");
+      throw new ProtocolException(
+          "row of " + columns + " columns has " + in.remaining() + " bytes left over");
     }
     return values;
   }

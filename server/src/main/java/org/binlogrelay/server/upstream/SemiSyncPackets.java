@@ -30,10 +30,13 @@ import org.binlogrelay.storage.Position;
 final class SemiSyncPackets {
   /** kPacketMagicNum: first byte of the header and of the ack. */
   static final int MAGIC = 0xef;
+
   /** kPacketFlagSync: the primary waits for an ack of this event. */
   static final int FLAG_ACK = 0x01;
+
   /** Where the event starts in a semi-sync event packet: after 0x00, magic and flags. */
   static final int EVENT_OFFSET = 3;
+
   /** FN_REFLEN: the primary refuses an ack whose file name is this long or longer. */
   static final int MAX_FILE_NAME = 512;
 
@@ -43,37 +46,57 @@ final class SemiSyncPackets {
    * Reads the header of an event packet ({@code packet[0] == 0x00}).
    *
    * @return true if the primary asks for an acknowledgement of the event
-   * @throws ProtocolException if the packet is too short or lacks the magic byte: the stream is not what the
-   *     semi-sync negotiation promised
+   * @throws ProtocolException if the packet is too short or lacks the magic byte: the stream is not
+   *     what the semi-sync negotiation promised
    */
   static boolean ackRequested(byte[] packet, String source) {
     if (packet.length < EVENT_OFFSET) {
-      throw new ProtocolException("semi-sync event packet of " + packet.length + " bytes from " + source
-          + " is shorter than its 0x00, magic and flags bytes");
+      throw new ProtocolException(
+          "semi-sync event packet of "
+              + packet.length
+              + " bytes from "
+              + source
+              + " is shorter than its 0x00, magic and flags bytes");
     }
     int magic = packet[1] & 0xff;
     if (magic != MAGIC) {
-      throw new ProtocolException("event packet from " + source + " lacks the semi-sync magic byte 0xef (found 0x"
-          + Integer.toHexString(magic) + ") although the relay asked for semi-sync and the primary accepted");
+      throw new ProtocolException(
+          "event packet from "
+              + source
+              + " lacks the semi-sync magic byte 0xef (found 0x"
+              + Integer.toHexString(magic)
+              + ") although the relay asked for semi-sync and the primary accepted");
     }
     return (packet[2] & FLAG_ACK) != 0;
   }
 
   /**
-   * True if {@code packet} is an event packet the primary flagged for an ack, after which its dump thread
-   * numbers the next packet 1.
+   * True if {@code packet} is an event packet the primary flagged for an ack, after which its dump
+   * thread numbers the next packet 1.
    */
   static boolean restartsSequence(byte[] packet) {
-    return packet.length >= EVENT_OFFSET && packet[0] == 0 && (packet[1] & 0xff) == MAGIC && packet[2] == FLAG_ACK;
+    return packet.length >= EVENT_OFFSET
+        && packet[0] == 0
+        && (packet[1] & 0xff) == MAGIC
+        && packet[2] == FLAG_ACK;
   }
 
   /** The ack payload for {@code position} of the primary's binlog. */
   static byte[] ack(Position position) {
     byte[] name = position.file().getBytes(StandardCharsets.UTF_8);
     if (name.length >= MAX_FILE_NAME) {
-      throw new IllegalArgumentException("binlog file name of " + name.length + " bytes is too long for a"
-          + " semi-sync ack (under " + MAX_FILE_NAME + ")");
+      throw new IllegalArgumentException(
+          "binlog file name of "
+              + name.length
+              + " bytes is too long for a"
+              + " semi-sync ack (under "
+              + MAX_FILE_NAME
+              + ")");
     }
-    return new ByteWriter(9 + name.length).u8(MAGIC).u64(position.offset()).bytes(name).toByteArray();
+    return new ByteWriter(9 + name.length)
+        .u8(MAGIC)
+        .u64(position.offset())
+        .bytes(name)
+        .toByteArray();
   }
 }

@@ -5,18 +5,26 @@ import java.util.Objects;
 
 /**
  * Where and as whom the relay logs in to a MySQL or MariaDB server as a client: its primary ({@link
- * UpstreamConfig#endpoint()}) or its schema source. Immutable; {@link #toString()} hides the password.
+ * UpstreamConfig#endpoint()}) or its schema source. Immutable; {@link #toString()} hides the
+ * password.
  *
  * @param role what the server is to the relay, for messages: {@code primary}, {@code schema source}
  * @param host the server's host name or address
  * @param port its port
  * @param user the user to log in as
  * @param password its password
- * @param connectTimeout bound on connecting, the handshake, authentication and each read of an answer
+ * @param connectTimeout bound on connecting, the handshake, authentication and each read of an
+ *     answer
  * @param tls TLS to the server
  */
-public record ServerEndpoint(String role, String host, int port, String user, String password,
-    Duration connectTimeout, TlsConfig tls) {
+public record ServerEndpoint(
+    String role,
+    String host,
+    int port,
+    String user,
+    String password,
+    Duration connectTimeout,
+    TlsConfig tls) {
 
   public ServerEndpoint {
     Objects.requireNonNull(role, "role");
@@ -29,10 +37,12 @@ public record ServerEndpoint(String role, String host, int port, String user, St
       throw new IllegalArgumentException("the " + role + "'s host is empty");
     }
     if (port < 1 || port > 65535) {
-      throw new IllegalArgumentException("the " + role + "'s port " + port + " is outside 1..65535");
+      throw new IllegalArgumentException(
+          "the " + role + "'s port " + port + " is outside 1..65535");
     }
     if (connectTimeout.toMillis() < 1 || connectTimeout.toMillis() > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("connect timeout " + connectTimeout + " is outside 1 ms .. 24 days");
+      throw new IllegalArgumentException(
+          "connect timeout " + connectTimeout + " is outside 1 ms .. 24 days");
     }
   }
 

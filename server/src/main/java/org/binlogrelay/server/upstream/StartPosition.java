@@ -3,17 +3,19 @@ package org.binlogrelay.server.upstream;
 import java.util.Objects;
 
 /**
- * Where the relay starts copying when its store is empty. A store holds whole files (from offset 4, byte for
- * byte), so every choice resolves to the start of one of the primary's binlog files; once the store holds
- * anything, it alone decides where the stream continues ({@code BinlogStore.startStream()}).
+ * Where the relay starts copying when its store is empty. A store holds whole files (from offset 4,
+ * byte for byte), so every choice resolves to the start of one of the primary's binlog files; once
+ * the store holds anything, it alone decides where the stream continues ({@code
+ * BinlogStore.startStream()}).
  *
  * <ul>
- *   <li>{@link #earliest()}: the oldest file the primary still has ({@code SHOW BINARY LOGS}, first row).
+ *   <li>{@link #earliest()}: the oldest file the primary still has ({@code SHOW BINARY LOGS}, first
+ *       row).
  *   <li>{@link #current()}: the file the primary writes now, from its start.
- *   <li>{@link #gtids(String)}: the file where a replica that executed these GTIDs would start: the primary
- *       itself picks it (a GTID dump is opened and its first ROTATE read), so its rules and its 1236 errors
- *       for purged transactions apply. MySQL: a GTID set as {@code @@gtid_executed} prints it; MariaDB: a GTID
- *       position as {@code @@gtid_slave_pos} prints it.
+ *   <li>{@link #gtids(String)}: the file where a replica that executed these GTIDs would start: the
+ *       primary itself picks it (a GTID dump is opened and its first ROTATE read), so its rules and
+ *       its 1236 errors for purged transactions apply. MySQL: a GTID set as {@code @@gtid_executed}
+ *       prints it; MariaDB: a GTID position as {@code @@gtid_slave_pos} prints it.
  *   <li>{@link #file(String, long)}: a named file; the position must be 4.
  * </ul>
  *
@@ -60,7 +62,8 @@ public sealed interface StartPosition {
   /**
    * The file where a replica that executed {@code gtids} would start.
    *
-   * @param gtids a MySQL GTID set or a MariaDB GTID position, in the server's text form (may be empty)
+   * @param gtids a MySQL GTID set or a MariaDB GTID position, in the server's text form (may be
+   *     empty)
    */
   record Gtids(String gtids) implements StartPosition {
     public Gtids {
@@ -83,12 +86,19 @@ public sealed interface StartPosition {
     public File {
       Objects.requireNonNull(file, "file");
       if (file.isEmpty() || file.contains("/")) {
-        throw new IllegalArgumentException("start file '" + file + "' must be a binlog file name such as"
-            + " binlog.000042");
+        throw new IllegalArgumentException(
+            "start file '" + file + "' must be a binlog file name such as" + " binlog.000042");
       }
       if (position != 4) {
-        throw new IllegalArgumentException("cannot start at " + file + ":" + position + ": the relay stores whole"
-            + " binlog files, byte for byte, so an empty store starts at offset 4 of a file; use " + file + ":4");
+        throw new IllegalArgumentException(
+            "cannot start at "
+                + file
+                + ":"
+                + position
+                + ": the relay stores whole"
+                + " binlog files, byte for byte, so an empty store starts at offset 4 of a file; use "
+                + file
+                + ":4");
       }
     }
 

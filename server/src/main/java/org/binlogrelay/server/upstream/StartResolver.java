@@ -4,12 +4,14 @@ import java.io.IOException;
 import org.binlogrelay.storage.Position;
 
 /**
- * Turns the configured {@link StartPosition} into the file an empty store starts with, by asking the primary
- * (see {@link StartPosition} for each rule). One use, on the session's thread.
+ * Turns the configured {@link StartPosition} into the file an empty store starts with, by asking
+ * the primary (see {@link StartPosition} for each rule). One use, on the session's thread.
  */
 final class StartResolver {
 
-  /** Finds where a replica that executed some GTIDs starts (a GTID dump on a connection of its own). */
+  /**
+   * Finds where a replica that executed some GTIDs starts (a GTID dump on a connection of its own).
+   */
   @FunctionalInterface
   interface GtidLocator {
     Position locate(String gtids) throws IOException;
@@ -35,15 +37,22 @@ final class StartResolver {
     if (start instanceof StartPosition.Current) {
       ResultRows status = connection.query(flavor.binlogStatusStatement());
       if (status.isEmpty()) {
-        throw new FatalUpstreamException("primary " + connection.address() + " reports no current binlog ('"
-            + flavor.binlogStatusStatement() + "' is empty): binary logging is off there");
+        throw new FatalUpstreamException(
+            "primary "
+                + connection.address()
+                + " reports no current binlog ('"
+                + flavor.binlogStatusStatement()
+                + "' is empty): binary logging is off there");
       }
       return Position.startOf(status.value(0, "File"));
     }
     ResultRows logs = connection.query("SHOW BINARY LOGS");
     if (logs.isEmpty()) {
-      throw new FatalUpstreamException("primary " + connection.address() + " lists no binlog files (SHOW BINARY"
-          + " LOGS is empty)");
+      throw new FatalUpstreamException(
+          "primary "
+              + connection.address()
+              + " lists no binlog files (SHOW BINARY"
+              + " LOGS is empty)");
     }
     return Position.startOf(logs.value(0, "Log_name"));
   }

@@ -14,22 +14,24 @@ import org.binlogrelay.storage.FileMetadata;
 import org.binlogrelay.storage.Position;
 
 /**
- * What a connection needs to know about the end of a non-empty store: where it ends, which file must come
- * next, and which server wrote the last file (the {@code server_id} in its FORMAT_DESCRIPTION: the primary's
- * for a file copied from it, the relay's own for a file the relay named, see {@link RelayFiles}). Immutable.
+ * What a connection needs to know about the end of a non-empty store: where it ends, which file
+ * must come next, and which server wrote the last file (the {@code server_id} in its
+ * FORMAT_DESCRIPTION: the primary's for a file copied from it, the relay's own for a file the relay
+ * named, see {@link RelayFiles}). Immutable.
  *
- * @param end where the stored binlog ends: a transaction boundary (after {@link BinlogStore#startStream()})
- * @param nextFile the name of the file a stream of the relay's naming starts with: the one the last file's
- *     ROTATE named, else the last file's name with the next sequence number
+ * @param end where the stored binlog ends: a transaction boundary (after {@link
+ *     BinlogStore#startStream()})
+ * @param nextFile the name of the file a stream of the relay's naming starts with: the one the last
+ *     file's ROTATE named, else the last file's name with the next sequence number
  * @param writtenBy the server_id in the last file's FORMAT_DESCRIPTION
  */
 record StoreTail(Position end, String nextFile, long writtenBy) {
 
   /**
-   * Reads the tail of {@code store} on the writer's thread; empty when the store lists no file although it resumes
-   * somewhere: recovery removed its only file (created just before a crash, before its FORMAT_DESCRIPTION was
-   * complete), and the store knows only the name of the primary's file it was fetching. Such a store holds no
-   * history yet and starts again from that file.
+   * Reads the tail of {@code store} on the writer's thread; empty when the store lists no file
+   * although it resumes somewhere: recovery removed its only file (created just before a crash,
+   * before its FORMAT_DESCRIPTION was complete), and the store knows only the name of the primary's
+   * file it was fetching. Such a store holds no history yet and starts again from that file.
    *
    * @param resume what {@link BinlogStore#startStream()} returned
    */
@@ -51,15 +53,26 @@ record StoreTail(Position end, String nextFile, long writtenBy) {
     try (FileChannel ch = store.openFile(name)) {
       while (header.hasRemaining()) {
         if (ch.read(header, BinlogFileName.FIRST_EVENT_OFFSET + header.position()) < 0) {
-          throw new EOFException("stored " + name + " in " + store.directory() + " ends before its FORMAT_DESCRIPTION"
-              + " header");
+          throw new EOFException(
+              "stored "
+                  + name
+                  + " in "
+                  + store.directory()
+                  + " ends before its FORMAT_DESCRIPTION"
+                  + " header");
         }
       }
     }
     EventHeader h = EventHeader.parse(header.array(), 0);
     if (h.type() != EventType.FORMAT_DESCRIPTION) {
-      throw new IOException("stored " + name + " in " + store.directory() + " starts with " + h.typeName()
-          + ", not FORMAT_DESCRIPTION");
+      throw new IOException(
+          "stored "
+              + name
+              + " in "
+              + store.directory()
+              + " starts with "
+              + h.typeName()
+              + ", not FORMAT_DESCRIPTION");
     }
     return h.serverId();
   }

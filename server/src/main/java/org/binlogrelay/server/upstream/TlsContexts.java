@@ -18,16 +18,19 @@ import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
- * Turns a {@link TlsConfig} into the JDK's TLS objects: an {@link SSLContext} whose trust manager checks the
- * primary's chain against the CA ({@link TlsMode#VERIFY_CA}, {@link TlsMode#VERIFY_IDENTITY}) or accepts any
- * ({@link TlsMode#PREFERRED}, {@link TlsMode#REQUIRED}), with the client certificate if one is configured; and
- * the socket layered over the connected TCP socket, with host name verification (the JDK's HTTPS rules: the
- * subject alternative names) for {@link TlsMode#VERIFY_IDENTITY}. Stateless.
+ * Turns a {@link TlsConfig} into the JDK's TLS objects: an {@link SSLContext} whose trust manager
+ * checks the primary's chain against the CA ({@link TlsMode#VERIFY_CA}, {@link
+ * TlsMode#VERIFY_IDENTITY}) or accepts any ({@link TlsMode#PREFERRED}, {@link TlsMode#REQUIRED}),
+ * with the client certificate if one is configured; and the socket layered over the connected TCP
+ * socket, with host name verification (the JDK's HTTPS rules: the subject alternative names) for
+ * {@link TlsMode#VERIFY_IDENTITY}. Stateless.
  */
 final class TlsContexts {
   private TlsContexts() {}
 
-  /** A TLS socket over {@code plain}, connected to {@code host}; the handshake is not started yet. */
+  /**
+   * A TLS socket over {@code plain}, connected to {@code host}; the handshake is not started yet.
+   */
   static SSLSocket layer(TlsConfig config, Socket plain, String host, int port) throws IOException {
     SSLContext context = context(config);
     SSLSocket tls = (SSLSocket) context.getSocketFactory().createSocket(plain, host, port, true);
@@ -50,7 +53,8 @@ final class TlsContexts {
     }
   }
 
-  private static KeyManager[] keyManagers(TlsConfig config) throws IOException, GeneralSecurityException {
+  private static KeyManager[] keyManagers(TlsConfig config)
+      throws IOException, GeneralSecurityException {
     if (config.cert() == null) {
       return null;
     }
@@ -60,16 +64,19 @@ final class TlsContexts {
     store.load(null, null);
     char[] password = new char[0];
     store.setKeyEntry("relay", key, password, chain.toArray(new X509Certificate[0]));
-    KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+    KeyManagerFactory factory =
+        KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
     factory.init(store, password);
     return factory.getKeyManagers();
   }
 
-  private static TrustManager[] trustManagers(TlsConfig config) throws IOException, GeneralSecurityException {
+  private static TrustManager[] trustManagers(TlsConfig config)
+      throws IOException, GeneralSecurityException {
     if (!config.mode().verifiesCertificate()) {
       return new TrustManager[] {new AnyCertificate()};
     }
-    TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    TrustManagerFactory factory =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
     if (config.ca() == null) {
       factory.init((KeyStore) null);
     } else {
@@ -84,7 +91,10 @@ final class TlsContexts {
     return factory.getTrustManagers();
   }
 
-  /** PREFERRED and REQUIRED: encryption without authentication of the primary, as the MySQL client does. */
+  /**
+   * PREFERRED and REQUIRED: encryption without authentication of the primary, as the MySQL client
+   * does.
+   */
   private static final class AnyCertificate extends X509ExtendedTrustManager {
     @Override
     public void checkClientTrusted(X509Certificate[] chain, String authType) {}

@@ -7,33 +7,50 @@ import java.util.UUID;
 import org.binlogrelay.protocol.replication.RegisterReplicaCommand;
 
 /**
- * How the relay connects to its primary. Immutable; build with {@link #builder(String, int, String, String)}.
- * {@link #toString()} hides the password.
+ * How the relay connects to its primary. Immutable; build with {@link #builder(String, int, String,
+ * String)}. {@link #toString()} hides the password.
  *
  * @param host the primary's host name or address
  * @param port the primary's port
  * @param user a user with {@code REPLICATION SLAVE} and {@code REPLICATION CLIENT}
  * @param password its password
- * @param serverId the relay's {@code server_id}: unique among the primary's replicas and different from the
- *     primary's own (checked at every connection)
- * @param replicaUuid the relay's UUID, sent as {@code @replica_uuid} (MySQL): the primary lists it in {@code SHOW
- *     REPLICAS} and, when the relay reconnects, ends the dump thread of its previous connection
- * @param reportHost the host COM_REGISTER_SLAVE reports (shown by {@code SHOW REPLICAS}); may be empty
+ * @param serverId the relay's {@code server_id}: unique among the primary's replicas and different
+ *     from the primary's own (checked at every connection)
+ * @param replicaUuid the relay's UUID, sent as {@code @replica_uuid} (MySQL): the primary lists it
+ *     in {@code SHOW REPLICAS} and, when the relay reconnects, ends the dump thread of its previous
+ *     connection
+ * @param reportHost the host COM_REGISTER_SLAVE reports (shown by {@code SHOW REPLICAS}); may be
+ *     empty
  * @param reportPort the port it reports; 0 if none
  * @param heartbeatPeriod how often the primary sends a heartbeat while it has nothing else to send
- *     ({@code @master_heartbeat_period}); the connection is declared dead after {@link #deadAfterHeartbeats}
- *     periods without any byte
+ *     ({@code @master_heartbeat_period}); the connection is declared dead after {@link
+ *     #deadAfterHeartbeats} periods without any byte
  * @param deadAfterHeartbeats how many silent heartbeat periods make a connection dead
- * @param connectTimeout bound on connecting, the handshake and each statement before the dump starts
+ * @param connectTimeout bound on connecting, the handshake and each statement before the dump
+ *     starts
  * @param start where an empty store starts (a store that holds anything continues where it ends)
  * @param backoff waits between reconnection attempts
- * @param semiSync acknowledge transactions to a primary that has semi-synchronous replication, each once the
- *     store has made it durable (a primary without the source side is followed asynchronously)
+ * @param semiSync acknowledge transactions to a primary that has semi-synchronous replication, each
+ *     once the store has made it durable (a primary without the source side is followed
+ *     asynchronously)
  * @param tls TLS to the primary (default {@link TlsConfig#DISABLED})
  */
-public record UpstreamConfig(String host, int port, String user, String password, long serverId, UUID replicaUuid,
-    String reportHost, int reportPort, Duration heartbeatPeriod, int deadAfterHeartbeats, Duration connectTimeout,
-    StartPosition start, Backoff backoff, boolean semiSync, TlsConfig tls) {
+public record UpstreamConfig(
+    String host,
+    int port,
+    String user,
+    String password,
+    long serverId,
+    UUID replicaUuid,
+    String reportHost,
+    int reportPort,
+    Duration heartbeatPeriod,
+    int deadAfterHeartbeats,
+    Duration connectTimeout,
+    StartPosition start,
+    Backoff backoff,
+    boolean semiSync,
+    TlsConfig tls) {
 
   /** MySQL's upper bound for a heartbeat period (and MariaDB's), in seconds. */
   public static final long MAX_HEARTBEAT_SECONDS = 4_294_967L;
@@ -56,25 +73,35 @@ public record UpstreamConfig(String host, int port, String user, String password
       throw new IllegalArgumentException("the primary's port " + port + " is outside 1..65535");
     }
     if (serverId < 1 || serverId > 0xFFFFFFFFL) {
-      throw new IllegalArgumentException("server_id " + serverId + " is outside 1..4294967295 (0 would make the"
-          + " primary end the dump at the end of its binlog)");
+      throw new IllegalArgumentException(
+          "server_id "
+              + serverId
+              + " is outside 1..4294967295 (0 would make the"
+              + " primary end the dump at the end of its binlog)");
     }
-    if (reportHost.getBytes(StandardCharsets.UTF_8).length > RegisterReplicaCommand.MAX_REPORT_FIELD) {
-      throw new IllegalArgumentException("report host is longer than " + RegisterReplicaCommand.MAX_REPORT_FIELD
-          + " bytes");
+    if (reportHost.getBytes(StandardCharsets.UTF_8).length
+        > RegisterReplicaCommand.MAX_REPORT_FIELD) {
+      throw new IllegalArgumentException(
+          "report host is longer than " + RegisterReplicaCommand.MAX_REPORT_FIELD + " bytes");
     }
     if (reportPort < 0 || reportPort > 65535) {
       throw new IllegalArgumentException("report port " + reportPort + " is outside 0..65535");
     }
     if (heartbeatPeriod.toMillis() < 1 || heartbeatPeriod.toSeconds() > MAX_HEARTBEAT_SECONDS) {
-      throw new IllegalArgumentException("heartbeat period " + heartbeatPeriod + " is outside 1 ms .. "
-          + MAX_HEARTBEAT_SECONDS + " s");
+      throw new IllegalArgumentException(
+          "heartbeat period "
+              + heartbeatPeriod
+              + " is outside 1 ms .. "
+              + MAX_HEARTBEAT_SECONDS
+              + " s");
     }
     if (deadAfterHeartbeats < 2) {
-      throw new IllegalArgumentException("deadAfterHeartbeats must be at least 2, got " + deadAfterHeartbeats);
+      throw new IllegalArgumentException(
+          "deadAfterHeartbeats must be at least 2, got " + deadAfterHeartbeats);
     }
     if (connectTimeout.toMillis() < 1 || connectTimeout.toMillis() > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("connect timeout " + connectTimeout + " is outside 1 ms .. 24 days");
+      throw new IllegalArgumentException(
+          "connect timeout " + connectTimeout + " is outside 1 ms .. 24 days");
     }
     if ((long) deadAfterHeartbeats * heartbeatPeriod.toMillis() > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("heartbeat period x deadAfterHeartbeats is over 24 days");
@@ -93,7 +120,8 @@ public record UpstreamConfig(String host, int port, String user, String password
 
   /** A UUID derived from the server_id, the same at every start of a relay with that server_id. */
   public static UUID defaultReplicaUuid(long serverId) {
-    return UUID.nameUUIDFromBytes(("binlog-relay server_id " + serverId).getBytes(StandardCharsets.UTF_8));
+    return UUID.nameUUIDFromBytes(
+        ("binlog-relay server_id " + serverId).getBytes(StandardCharsets.UTF_8));
   }
 
   public static Builder builder(String host, int port, String user, String password) {
@@ -102,13 +130,39 @@ public record UpstreamConfig(String host, int port, String user, String password
 
   @Override
   public String toString() {
-    return "UpstreamConfig[" + user + "@" + host + ":" + port + ", server_id " + serverId + ", uuid " + replicaUuid
-        + ", report " + reportHost + ":" + reportPort + ", heartbeat " + heartbeatPeriod + " (dead after "
-        + deadAfterHeartbeats + "), connect timeout " + connectTimeout + ", start " + start + ", " + backoff
-        + (semiSync ? ", semi-sync" : "") + (tls.mode() != TlsMode.DISABLED ? ", " + tls : "") + "]";
+    return "UpstreamConfig["
+        + user
+        + "@"
+        + host
+        + ":"
+        + port
+        + ", server_id "
+        + serverId
+        + ", uuid "
+        + replicaUuid
+        + ", report "
+        + reportHost
+        + ":"
+        + reportPort
+        + ", heartbeat "
+        + heartbeatPeriod
+        + " (dead after "
+        + deadAfterHeartbeats
+        + "), connect timeout "
+        + connectTimeout
+        + ", start "
+        + start
+        + ", "
+        + backoff
+        + (semiSync ? ", semi-sync" : "")
+        + (tls.mode() != TlsMode.DISABLED ? ", " + tls : "")
+        + "]";
   }
 
-  /** Builder with the defaults: heartbeat 1 s, dead after 3, connect timeout 10 s, start at the earliest file. */
+  /**
+   * Builder with the defaults: heartbeat 1 s, dead after 3, connect timeout 10 s, start at the
+   * earliest file.
+   */
   public static final class Builder {
     private final String host;
     private final int port;
@@ -193,11 +247,27 @@ public record UpstreamConfig(String host, int port, String user, String password
       return this;
     }
 
-    /** @throws IllegalArgumentException if the server_id was not set or a value is out of range */
+    /**
+     * @throws IllegalArgumentException if the server_id was not set or a value is out of range
+     */
     public UpstreamConfig build() {
       UUID uuid = replicaUuid != null ? replicaUuid : defaultReplicaUuid(serverId);
-      return new UpstreamConfig(host, port, user, password, serverId, uuid, reportHost, reportPort, heartbeatPeriod,
-          deadAfterHeartbeats, connectTimeout, start, backoff, semiSync, tls);
+      return new UpstreamConfig(
+          host,
+          port,
+          user,
+          password,
+          serverId,
+          uuid,
+          reportHost,
+          reportPort,
+          heartbeatPeriod,
+          deadAfterHeartbeats,
+          connectTimeout,
+          start,
+          backoff,
+          semiSync,
+          tls);
     }
   }
 }

@@ -29,17 +29,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The server's side of the admin API contract: each view endpoint of a relay with a store (two files of the
- * protocol module's MySQL 9.7 fixtures), an upstream replicator (not started) and two replicas answers JSON of
- * the shape of {@code docs/admin-api/NAME.json} (on the test classpath as {@code /admin-api/NAME.json}), the same
- * files relayctl's tests are fed with and its {@code AdminObjectsTest} checks its records against: the same keys
- * in the same order at every level, and the same JSON type wherever both sides are not {@code null}.
+ * The server's side of the admin API contract: each view endpoint of a relay with a store (two
+ * files of the protocol module's MySQL 9.7 fixtures), an upstream replicator (not started) and two
+ * replicas answers JSON of the shape of {@code docs/admin-api/NAME.json} (on the test classpath as
+ * {@code /admin-api/NAME.json}), the same files relayctl's tests are fed with and its {@code
+ * AdminObjectsTest} checks its records against: the same keys in the same order at every level, and
+ * the same JSON type wherever both sides are not {@code null}.
  */
 class AdminContractTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private BinlogStore store;
   private UpstreamReplicator upstream;
@@ -53,8 +53,10 @@ class AdminContractTest {
     }
     Files.writeString(data.resolve("binlog.index"), "./binlog.000001\n./binlog.000002\n");
     store = BinlogStore.open(StoreConfig.builder(data, GtidFlavor.MYSQL).build());
-    upstream = new UpstreamReplicator(UpstreamConfig.builder("db1.example", 3306, "repl", "pw").serverId(9001)
-        .build(), store);
+    upstream =
+        new UpstreamReplicator(
+            UpstreamConfig.builder("db1.example", 3306, "repl", "pw").serverId(9001).build(),
+            store);
     api = new AdminApi(new FixedRelay(), null);
   }
 
@@ -100,8 +102,11 @@ class AdminContractTest {
     Answer answer = api.handle("GET", path, null, new byte[0]);
     assertThat(answer.status()).as(answer.bodyText()).isEqualTo(200);
     JsonNode expected;
-    try (InputStream in = AdminContractTest.class.getResourceAsStream("/admin-api/" + contract + ".json")) {
-      assertThat(in).as("admin-api/" + contract + ".json on the test classpath (docs/admin-api)").isNotNull();
+    try (InputStream in =
+        AdminContractTest.class.getResourceAsStream("/admin-api/" + contract + ".json")) {
+      assertThat(in)
+          .as("admin-api/" + contract + ".json on the test classpath (docs/admin-api)")
+          .isNotNull();
       expected = JSON.readTree(in);
     }
     JsonNode actual = JSON.readTree(answer.body());
@@ -116,7 +121,13 @@ class AdminContractTest {
       return;
     }
     if (expected.getNodeType() != actual.getNodeType()) {
-      differences.add(at + ": " + expected.getNodeType() + " in the contract, " + actual.getNodeType() + " answered");
+      differences.add(
+          at
+              + ": "
+              + expected.getNodeType()
+              + " in the contract, "
+              + actual.getNodeType()
+              + " answered");
       return;
     }
     if (expected.isObject()) {
@@ -130,11 +141,21 @@ class AdminContractTest {
       }
     } else if (expected.isArray()) {
       if (expected.isEmpty() != actual.isEmpty()) {
-        differences.add(at + ": " + expected.size() + " elements in the contract, " + actual.size() + " answered");
+        differences.add(
+            at
+                + ": "
+                + expected.size()
+                + " elements in the contract, "
+                + actual.size()
+                + " answered");
         return;
       }
       for (int i = 0; i < actual.size(); i++) {
-        compare(at + "[" + i + "]", expected.get(Math.min(i, expected.size() - 1)), actual.get(i), differences);
+        compare(
+            at + "[" + i + "]",
+            expected.get(Math.min(i, expected.size() - 1)),
+            actual.get(i),
+            differences);
       }
     }
   }
@@ -157,7 +178,8 @@ class AdminContractTest {
         return d.resolve(relative);
       }
     }
-    throw new IllegalStateException(relative + " is not under a parent directory of " + Path.of("").toAbsolutePath());
+    throw new IllegalStateException(
+        relative + " is not under a parent directory of " + Path.of("").toAbsolutePath());
   }
 
   /** A relay whose facts and replicas are fixed; commands are not called by these tests. */
@@ -166,8 +188,15 @@ class AdminContractTest {
 
     @Override
     public RelayFacts relay() {
-      return new RelayFacts("RUNNING", "0.1.0", "mysql", 9001, "4e6c6179-0000-4000-8000-000000009001",
-          "127.0.0.1:3307", STARTED, STARTED + 120_500);
+      return new RelayFacts(
+          "RUNNING",
+          "0.1.0",
+          "mysql",
+          9001,
+          "4e6c6179-0000-4000-8000-000000009001",
+          "127.0.0.1:3307",
+          STARTED,
+          STARTED + 120_500);
     }
 
     @Override
@@ -192,15 +221,69 @@ class AdminContractTest {
 
     @Override
     public List<ReplicaView> replicas() {
-      DumpStatus.Replica first = new DumpStatus.Replica(101, "10.0.0.7", "repl",
-          "5d2e8a6c-71ca-11e1-9e33-c80aa9429562", "replica1.example", 3306, true, STARTED + 30_000);
-      DumpStatus.Replica second = new DumpStatus.Replica(102, "10.0.0.8", "repl",
-          "6f2e8a6c-71ca-11e1-9e33-c80aa9429562", "", 0, false, STARTED + 60_000);
+      DumpStatus.Replica first =
+          new DumpStatus.Replica(
+              101,
+              "10.0.0.7",
+              "repl",
+              "5d2e8a6c-71ca-11e1-9e33-c80aa9429562",
+              "replica1.example",
+              3306,
+              true,
+              STARTED + 30_000);
+      DumpStatus.Replica second =
+          new DumpStatus.Replica(
+              102,
+              "10.0.0.8",
+              "repl",
+              "6f2e8a6c-71ca-11e1-9e33-c80aa9429562",
+              "",
+              0,
+              false,
+              STARTED + 60_000);
       return List.of(
-          new ReplicaView(new DumpStatus("101@10.0.0.7", DumpStatus.State.SENDING, "binlog.000001", 203, 120, 52428800,
-              3, 3, first, "binlog.000001", 203, 1100, 0, false), 1258291, 3.4, 12582912.0, 2202009.6, 41.2),
-          new ReplicaView(new DumpStatus("102@10.0.0.8", DumpStatus.State.PAUSED, "", 0, 0, 0, 0, 4, second, "", 0,
-              0, 2, true), 25165824, null, null, null, null));
+          new ReplicaView(
+              new DumpStatus(
+                  "101@10.0.0.7",
+                  DumpStatus.State.SENDING,
+                  "binlog.000001",
+                  203,
+                  120,
+                  52428800,
+                  3,
+                  3,
+                  first,
+                  "binlog.000001",
+                  203,
+                  1100,
+                  0,
+                  false),
+              1258291,
+              3.4,
+              12582912.0,
+              2202009.6,
+              41.2),
+          new ReplicaView(
+              new DumpStatus(
+                  "102@10.0.0.8",
+                  DumpStatus.State.PAUSED,
+                  "",
+                  0,
+                  0,
+                  0,
+                  0,
+                  4,
+                  second,
+                  "",
+                  0,
+                  0,
+                  2,
+                  true),
+              25165824,
+              null,
+              null,
+              null,
+              null));
     }
 
     @Override

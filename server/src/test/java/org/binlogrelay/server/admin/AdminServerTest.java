@@ -29,10 +29,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The admin HTTP server's scheduling over raw sockets, with a relay whose {@code rotate} command blocks until
- * the test lets it go (or sleeps past the idle timeout): probes and scrapes are answered while commands run, a
- * connection is not closed for idleness while its request is in work, pipelined requests are answered in order,
- * HEAD carries the GET's length, and close waits for the commands in work.
+ * The admin HTTP server's scheduling over raw sockets, with a relay whose {@code rotate} command
+ * blocks until the test lets it go (or sleeps past the idle timeout): probes and scrapes are
+ * answered while commands run, a connection is not closed for idleness while its request is in
+ * work, pipelined requests are answered in order, HEAD carries the GET's length, and close waits
+ * for the commands in work.
  */
 @Timeout(60)
 class AdminServerTest {
@@ -52,8 +53,15 @@ class AdminServerTest {
   }
 
   private void start(Duration idle, Duration command) {
-    server = AdminServer.start(new AdminConfig(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null,
-        1024, idle, command), new AdminApi(new SlowRelay(), null));
+    server =
+        AdminServer.start(
+            new AdminConfig(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                null,
+                1024,
+                idle,
+                command),
+            new AdminApi(new SlowRelay(), null));
   }
 
   private Socket connect() throws IOException {
@@ -72,7 +80,10 @@ class AdminServerTest {
     return method + " " + path + " HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n";
   }
 
-  /** One response: status line and headers, then as many body bytes as Content-Length says (none for HEAD). */
+  /**
+   * One response: status line and headers, then as many body bytes as Content-Length says (none for
+   * HEAD).
+   */
   private static String[] read(Socket s, boolean head) throws IOException {
     InputStream in = s.getInputStream();
     ByteArrayOutputStream headers = new ByteArrayOutputStream();
@@ -97,7 +108,9 @@ class AdminServerTest {
   @Test
   void probesAndScrapesAreAnsweredWhileEveryCommandWorkerWaits() throws Exception {
     start(Duration.ofSeconds(30), Duration.ofSeconds(20));
-    try (Socket a = connect(); Socket b = connect(); Socket c = connect()) {
+    try (Socket a = connect();
+        Socket b = connect();
+        Socket c = connect()) {
       send(a, request("POST", "/api/v1/binlogs/rotate"));
       send(b, request("POST", "/api/v1/binlogs/rotate"));
       assertThat(rotating.await(20, TimeUnit.SECONDS)).as("both command workers busy").isTrue();
@@ -128,7 +141,11 @@ class AdminServerTest {
   void pipelinedRequestsAreAnsweredInOrder() throws Exception {
     start(Duration.ofSeconds(30), Duration.ofSeconds(20));
     try (Socket s = connect()) {
-      send(s, request("POST", "/api/v1/binlogs/rotate"), request("GET", "/health"), request("GET", "/metrics"));
+      send(
+          s,
+          request("POST", "/api/v1/binlogs/rotate"),
+          request("GET", "/health"),
+          request("GET", "/metrics"));
       release.countDown();
       assertThat(read(s, false)[1]).contains("rotatedTo");
       assertThat(read(s, false)[1]).contains("\"UP\"");
@@ -140,7 +157,11 @@ class AdminServerTest {
   void headCarriesTheLengthOfTheGet() throws Exception {
     start(Duration.ofSeconds(30), Duration.ofSeconds(20));
     try (Socket s = connect()) {
-      send(s, request("GET", "/metrics"), request("HEAD", "/metrics"), request("HEAD", "/health"),
+      send(
+          s,
+          request("GET", "/metrics"),
+          request("HEAD", "/metrics"),
+          request("HEAD", "/health"),
           request("GET", "/health"));
       String[] get = read(s, false);
       String[] head = read(s, true);
@@ -148,9 +169,12 @@ class AdminServerTest {
       String[] getHealth = read(s, false);
       int length = get[1].getBytes(StandardCharsets.UTF_8).length;
       assertThat(length).isPositive();
-      assertThat(head[0]).startsWith("HTTP/1.1 200").containsIgnoringCase("content-length: " + length + "\r\n");
-      assertThat(headHealth[0]).containsIgnoringCase("content-length: "
-          + getHealth[1].getBytes(StandardCharsets.UTF_8).length + "\r\n");
+      assertThat(head[0])
+          .startsWith("HTTP/1.1 200")
+          .containsIgnoringCase("content-length: " + length + "\r\n");
+      assertThat(headHealth[0])
+          .containsIgnoringCase(
+              "content-length: " + getHealth[1].getBytes(StandardCharsets.UTF_8).length + "\r\n");
     }
   }
 
@@ -166,7 +190,9 @@ class AdminServerTest {
     server = null;
   }
 
-  /** A relay whose rotate waits for {@link #release} (interruptibly) or sleeps {@link #rotateSleep}. */
+  /**
+   * A relay whose rotate waits for {@link #release} (interruptibly) or sleeps {@link #rotateSleep}.
+   */
   private final class SlowRelay implements RelayControl {
     @Override
     public String rotate() throws ApiException {
@@ -174,7 +200,8 @@ class AdminServerTest {
       started.countDown();
       try {
         if (rotateSleep != null) {
-          // The fault under test: a command slower (in real time) than the admin server's idle timeout.
+          // The fault under test: a command slower (in real time) than the admin server's idle
+          // timeout.
           Thread.sleep(rotateSleep.toMillis());
         } else if (!release.await(30, TimeUnit.SECONDS)) {
           throw new ApiException(503, "unavailable", "not released");

@@ -40,20 +40,25 @@ import org.binlogrelay.storage.Time;
 import org.junit.jupiter.api.Test;
 
 /**
- * Password checks run on the server's auth executor, never on an event loop: a login whose check is slow (here: held
- * on a latch, standing in for caching_sha2_password's thousands of SHA-256 rounds) does not hold up the other
- * connections of the same event loop; a client that talks before its check is answered is refused.
+ * Password checks run on the server's auth executor, never on an event loop: a login whose check is
+ * slow (here: held on a latch, standing in for caching_sha2_password's thousands of SHA-256 rounds)
+ * does not hold up the other connections of the same event loop; a client that talks before its
+ * check is answered is refused.
  */
 class AuthExecutorTest {
 
-  /** A plugin whose caching_sha2_password exchange steps wait for {@code release}, recording their threads. */
+  /**
+   * A plugin whose caching_sha2_password exchange steps wait for {@code release}, recording their
+   * threads.
+   */
   private static final class HeldPlugin implements AuthPlugin {
     private final AuthPlugin real;
     private final CountDownLatch entered;
     private final CountDownLatch release;
     private final Set<String> threads;
 
-    HeldPlugin(AuthPlugin real, CountDownLatch entered, CountDownLatch release, Set<String> threads) {
+    HeldPlugin(
+        AuthPlugin real, CountDownLatch entered, CountDownLatch release, Set<String> threads) {
       this.real = real;
       this.entered = entered;
       this.release = release;
@@ -96,27 +101,45 @@ class AuthExecutorTest {
     Set<String> checkThreads = ConcurrentHashMap.newKeySet();
     ExecutorService auth = Executors.newFixedThreadPool(2, r -> new Thread(r, "test-auth"));
     ExecutorService clients = Executors.newSingleThreadExecutor();
-    ServerState state = TestServers.state(TestServers.config(MysqlSqlFlavor.INSTANCE).build(), new RefusingDumpHandler(),
-        Time.SYSTEM, new Sha2FastAuthCache(100), BinlogListing.EMPTY, auth,
-        p -> p.name().equals("caching_sha2_password") ? new HeldPlugin(p, entered, release, checkThreads) : p);
+    ServerState state =
+        TestServers.state(
+            TestServers.config(MysqlSqlFlavor.INSTANCE).build(),
+            new RefusingDumpHandler(),
+            Time.SYSTEM,
+            new Sha2FastAuthCache(100),
+            BinlogListing.EMPTY,
+            auth,
+            p ->
+                p.name().equals("caching_sha2_password")
+                    ? new HeldPlugin(p, entered, release, checkThreads)
+                    : p);
     EventLoopGroup oneLoop = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     try {
-      Channel listener = new ServerBootstrap().group(oneLoop).channel(NioServerSocketChannel.class)
-          .childHandler(new ServerPipeline(state)).bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
-          .sync().channel();
+      Channel listener =
+          new ServerBootstrap()
+              .group(oneLoop)
+              .channel(NioServerSocketChannel.class)
+              .childHandler(new ServerPipeline(state))
+              .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+              .sync()
+              .channel();
       int port = ((InetSocketAddress) listener.localAddress()).getPort();
-      Future<List<String>> held = clients.submit(() -> {
-        try (WireClient c = WireClient.connect(port)) {
-          c.login("repl", "repl-pass", "caching_sha2_password", null);
-          return c.steps();
-        }
-      });
+      Future<List<String>> held =
+          clients.submit(
+              () -> {
+                try (WireClient c = WireClient.connect(port)) {
+                  c.login("repl", "repl-pass", "caching_sha2_password", null);
+                  return c.steps();
+                }
+              });
       assertThat(entered.await(20, TimeUnit.SECONDS)).as("the held check started").isTrue();
 
-      // The check of the first login is still held; the one event loop serves another client meanwhile.
+      // The check of the first login is still held; the one event loop serves another client
+      // meanwhile.
       try (WireClient other = WireClient.connect(port)) {
         other.login("nat", "nat-pass", "mysql_native_password", null);
-        assertThat(other.command(new byte[] {(byte) Command.COM_PING.code()}).payload()[0]).isZero();
+        assertThat(other.command(new byte[] {(byte) Command.COM_PING.code()}).payload()[0])
+            .isZero();
         assertThat(((QueryResponse.Rows) other.query("SELECT @@server_id")).resultSet().rows())
             .containsExactly(List.of("77"));
       }
@@ -137,20 +160,36 @@ class AuthExecutorTest {
   @Test
   void aPacketSentBeforeTheCheckIsAnsweredIsABadHandshake() {
     Deque<Runnable> queued = new ArrayDeque<>();
-    ServerState state = TestServers.state(TestServers.config(MysqlSqlFlavor.INSTANCE).build(), new RefusingDumpHandler(),
-        Time.SYSTEM, new Sha2FastAuthCache(100), BinlogListing.EMPTY, queued::add);
+    ServerState state =
+        TestServers.state(
+            TestServers.config(MysqlSqlFlavor.INSTANCE).build(),
+            new RefusingDumpHandler(),
+            Time.SYSTEM,
+            new Sha2FastAuthCache(100),
+            BinlogListing.EMPTY,
+            queued::add);
     EmbeddedChannel ch = TestServers.channel(state);
     EmbeddedTransport wire = new EmbeddedTransport(ch, false);
     HandshakeV10 greeting = HandshakeV10.decode(wire.receive().payload());
-    wire.send(1, new HandshakeResponse41(WireClient.CAPABILITIES, 1 << 24, 255, "nat",
-        NativePasswordHash.scramble("nat-pass", greeting.scramble()), null, NativePasswordHash.PLUGIN, Map.of())
-        .encode());
+    wire.send(
+        1,
+        new HandshakeResponse41(
+                WireClient.CAPABILITIES,
+                1 << 24,
+                255,
+                "nat",
+                NativePasswordHash.scramble("nat-pass", greeting.scramble()),
+                null,
+                NativePasswordHash.PLUGIN,
+                Map.of())
+            .encode());
     assertThat(wire.receive()).as("no answer while the check waits for the auth executor").isNull();
     assertThat(queued).hasSize(1);
 
     wire.send(2, new byte[] {(byte) Command.COM_PING.code()});
     ch.runPendingTasks();
-    assertThat(ErrPacket.decode(wire.receive().payload())).isEqualTo(new ErrPacket(1043, "08S01", "Bad handshake"));
+    assertThat(ErrPacket.decode(wire.receive().payload()))
+        .isEqualTo(new ErrPacket(1043, "08S01", "Bad handshake"));
     assertThat(ch.isActive()).isFalse();
 
     queued.poll().run();
@@ -162,14 +201,29 @@ class AuthExecutorTest {
   @Test
   void theLoginIsAnsweredOnlyOnceTheExecutorRanTheCheck() throws Exception {
     Deque<Runnable> queued = new ArrayDeque<>();
-    ServerState state = TestServers.state(TestServers.config(MysqlSqlFlavor.INSTANCE).build(), new RefusingDumpHandler(),
-        Time.SYSTEM, new Sha2FastAuthCache(100), BinlogListing.EMPTY, queued::add);
+    ServerState state =
+        TestServers.state(
+            TestServers.config(MysqlSqlFlavor.INSTANCE).build(),
+            new RefusingDumpHandler(),
+            Time.SYSTEM,
+            new Sha2FastAuthCache(100),
+            BinlogListing.EMPTY,
+            queued::add);
     EmbeddedChannel ch = TestServers.channel(state);
     EmbeddedTransport wire = new EmbeddedTransport(ch, false);
     HandshakeV10 greeting = HandshakeV10.decode(wire.receive().payload());
-    wire.send(1, new HandshakeResponse41(WireClient.CAPABILITIES, 1 << 24, 255, "nat",
-        NativePasswordHash.scramble("nat-pass", greeting.scramble()), null, NativePasswordHash.PLUGIN, Map.of())
-        .encode());
+    wire.send(
+        1,
+        new HandshakeResponse41(
+                WireClient.CAPABILITIES,
+                1 << 24,
+                255,
+                "nat",
+                NativePasswordHash.scramble("nat-pass", greeting.scramble()),
+                null,
+                NativePasswordHash.PLUGIN,
+                Map.of())
+            .encode());
     assertThat(wire.receive()).isNull();
     Thread other = new Thread(queued.poll(), "test-auth");
     other.start();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.netty.channel.embedded.EmbeddedChannel;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +14,9 @@ import org.binlogrelay.protocol.bytes.ByteReader;
 import org.binlogrelay.protocol.gtid.MysqlGtidSet;
 import org.binlogrelay.protocol.handshake.CapabilityFlags;
 import org.binlogrelay.protocol.handshake.HandshakeV10;
+import org.binlogrelay.protocol.handshake.SslRequest;
 import org.binlogrelay.protocol.packet.ErrPacket;
+import org.binlogrelay.protocol.packet.OkPacket;
 import org.binlogrelay.protocol.query.QueryResponse;
 import org.binlogrelay.protocol.testing.EmbeddedTransport;
 import org.binlogrelay.protocol.testing.WireClient;
@@ -25,17 +28,19 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The whole connection, handshake to dump, through the real pipeline on {@link EmbeddedChannel}s: what a client
- * sees byte for byte, including the fragmented case.
+ * The whole connection, handshake to dump, through the real pipeline on {@link EmbeddedChannel}s:
+ * what a client sees byte for byte, including the fragmented case.
  */
 class ConnectionFlowTest {
   private final ManualTime clock = TestServers.manualTime();
   private final List<DumpRequest> dumps = new ArrayList<>();
-  private final DumpHandler recording = (request, connection) -> {
-    dumps.add(request);
-    new RefusingDumpHandler().dump(request, connection);
-  };
-  private final ServerState mysql = TestServers.state(TestServers.config(MysqlSqlFlavor.INSTANCE).build(), recording, clock);
+  private final DumpHandler recording =
+      (request, connection) -> {
+        dumps.add(request);
+        new RefusingDumpHandler().dump(request, connection);
+      };
+  private final ServerState mysql =
+      TestServers.state(TestServers.config(MysqlSqlFlavor.INSTANCE).build(), recording, clock);
   private final List<EmbeddedChannel> channels = new ArrayList<>();
 
   private WireClient client(ServerState state) {
@@ -71,15 +76,18 @@ class ConnectionFlowTest {
     assertThat(g.has(CapabilityFlags.CLIENT_DEPRECATE_EOF)).isTrue();
     assertThat(g.has(CapabilityFlags.CLIENT_QUERY_ATTRIBUTES)).isFalse();
     assertThat(g.connectionId()).isPositive();
-    ServerState maria = TestServers.state(TestServers.config(MariadbSqlFlavor.INSTANCE).build(), recording, clock);
+    ServerState maria =
+        TestServers.state(TestServers.config(MariadbSqlFlavor.INSTANCE).build(), recording, clock);
     assertThat(client(maria).greeting().authPluginName()).isEqualTo("mysql_native_password");
   }
 
   @Test
   void mariadb10GreetingHasThe555PrefixThatVersionLeavesOut() {
-    ServerState maria = TestServers.state(TestServers.config(MariadbSqlFlavor.INSTANCE).build(), recording, clock);
+    ServerState maria =
+        TestServers.state(TestServers.config(MariadbSqlFlavor.INSTANCE).build(), recording, clock);
     WireClient c = client(maria);
-    assertThat(c.greeting().serverVersion()).as("as a MariaDB 10.x server greets")
+    assertThat(c.greeting().serverVersion())
+        .as("as a MariaDB 10.x server greets")
         .isEqualTo("5.5.5-10.11.0-MariaDB-binlog-relay");
     c.login("nat", "nat-pass", "mysql_native_password", null);
     QueryResponse r = c.query("SELECT VERSION(), @@version");
@@ -101,7 +109,8 @@ class ConnectionFlowTest {
     assertThat(c.query("SELECT 1")).isInstanceOf(QueryResponse.Rows.class);
     assertThat(last().isActive()).isTrue();
     c.command(new byte[] {0x02, 'd', 'b'});
-    assertThat(((QueryResponse.Rows) c.query("SELECT DATABASE()")).resultSet().rows()).containsExactly(List.of("db"));
+    assertThat(((QueryResponse.Rows) c.query("SELECT DATABASE()")).resultSet().rows())
+        .containsExactly(List.of("db"));
     c.send(new byte[] {(byte) Command.COM_QUIT.code()});
     last().runPendingTasks();
     assertThat(last().isActive()).isFalse();
@@ -113,17 +122,17 @@ class ConnectionFlowTest {
     admin.login("nat", "nat-pass", "mysql_native_password", null);
     EmbeddedChannel adminChannel = last();
     WireClient.Packet begin = admin.command(query("BEGIN"));
-    assertThat(org.binlogrelay.protocol.packet.OkPacket.decode(begin.payload()).statusFlags())
-        .isEqualTo(org.binlogrelay.protocol.packet.OkPacket.SERVER_STATUS_AUTOCOMMIT
-            | org.binlogrelay.protocol.packet.OkPacket.SERVER_STATUS_IN_TRANS);
+    assertThat(OkPacket.decode(begin.payload()).statusFlags())
+        .isEqualTo(OkPacket.SERVER_STATUS_AUTOCOMMIT | OkPacket.SERVER_STATUS_IN_TRANS);
     WireClient.Packet commit = admin.command(query("COMMIT"));
-    assertThat(org.binlogrelay.protocol.packet.OkPacket.decode(commit.payload()).statusFlags())
-        .isEqualTo(org.binlogrelay.protocol.packet.OkPacket.SERVER_STATUS_AUTOCOMMIT);
+    assertThat(OkPacket.decode(commit.payload()).statusFlags())
+        .isEqualTo(OkPacket.SERVER_STATUS_AUTOCOMMIT);
 
     WireClient dumper = client(mysql);
     dumper.login("nat", "nat-pass", "mysql_native_password", null);
     EmbeddedChannel dumperChannel = last();
-    List<List<String>> processes = ((QueryResponse.Rows) admin.query("SHOW PROCESSLIST")).resultSet().rows();
+    List<List<String>> processes =
+        ((QueryResponse.Rows) admin.query("SHOW PROCESSLIST")).resultSet().rows();
     assertThat(processes).hasSize(2);
     assertThat(processes.get(0)).contains("nat", "Query", "SHOW PROCESSLIST");
     assertThat(processes.get(1)).contains("nat", "Sleep");
@@ -133,12 +142,25 @@ class ConnectionFlowTest {
     dumperChannel.runPendingTasks();
     assertThat(dumperChannel.isActive()).as("KILL closes the connection").isFalse();
     assertThat(admin.command(query("KILL " + dumperId)).err().code()).isEqualTo(1094);
-    List<List<String>> status = ((QueryResponse.Rows) admin.query("SHOW GLOBAL STATUS WHERE Variable_name IN"
-        + " ('Connections', 'Threads_connected', 'Com_kill')")).resultSet().rows();
-    assertThat(status).containsExactly(List.of("Com_kill", "2"), List.of("Connections", "2"),
-        List.of("Threads_connected", "1"));
-    long sent = Long.parseLong(((QueryResponse.Rows) admin.query("SHOW SESSION STATUS LIKE 'Bytes_sent'"))
-        .resultSet().rows().get(0).get(1));
+    List<List<String>> status =
+        ((QueryResponse.Rows)
+                admin.query(
+                    "SHOW GLOBAL STATUS WHERE Variable_name IN"
+                        + " ('Connections', 'Threads_connected', 'Com_kill')"))
+            .resultSet()
+            .rows();
+    assertThat(status)
+        .containsExactly(
+            List.of("Com_kill", "2"),
+            List.of("Connections", "2"),
+            List.of("Threads_connected", "1"));
+    long sent =
+        Long.parseLong(
+            ((QueryResponse.Rows) admin.query("SHOW SESSION STATUS LIKE 'Bytes_sent'"))
+                .resultSet()
+                .rows()
+                .get(0)
+                .get(1));
     assertThat(sent).isGreaterThan(100);
     admin.command(query("COMMIT RELEASE"));
     adminChannel.runPendingTasks();
@@ -146,7 +168,7 @@ class ConnectionFlowTest {
   }
 
   private static byte[] query(String sql) {
-    byte[] text = sql.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] text = sql.getBytes(StandardCharsets.UTF_8);
     byte[] payload = new byte[text.length + 1];
     payload[0] = (byte) Command.COM_QUERY.code();
     System.arraycopy(text, 0, payload, 1, text.length);
@@ -157,7 +179,8 @@ class ConnectionFlowTest {
   void sha2AccountFromANativeClientSwitchesThenGoesFullAuthWithRsaThenFastPath() {
     WireClient first = client(mysql);
     first.login("repl", "repl-pass", "mysql_native_password", null);
-    assertThat(first.steps()).containsExactly("switch caching_sha2_password", "full", "public key", "ok");
+    assertThat(first.steps())
+        .containsExactly("switch caching_sha2_password", "full", "public key", "ok");
     WireClient second = client(mysql);
     second.login("repl", "repl-pass", "caching_sha2_password", null);
     assertThat(second.steps()).containsExactly("fast ok", "ok");
@@ -168,7 +191,8 @@ class ConnectionFlowTest {
     WireClient c = client(mysql);
     c.login("nat", "nat-pass", "caching_sha2_password", "somedb");
     assertThat(c.steps()).containsExactly("switch mysql_native_password", "ok");
-    assertThat(((QueryResponse.Rows) c.query("SELECT DATABASE()")).resultSet().rows()).containsExactly(List.of("somedb"));
+    assertThat(((QueryResponse.Rows) c.query("SELECT DATABASE()")).resultSet().rows())
+        .containsExactly(List.of("somedb"));
   }
 
   @Test
@@ -183,8 +207,15 @@ class ConnectionFlowTest {
   void wrongPasswordUnknownUserAndNoPasswordAreAccessDeniedAndClose() {
     WireClient wrong = client(mysql);
     assertThatThrownBy(() -> wrong.login("repl", "nope", "caching_sha2_password", null))
-        .isInstanceOfSatisfying(ServerError.class, e -> assertThat(e.err).isEqualTo(new ErrPacket(1045, "28000",
-            "Access denied for user 'repl'@'embedded' (using password: YES)")));
+        .isInstanceOfSatisfying(
+            ServerError.class,
+            e ->
+                assertThat(e.err)
+                    .isEqualTo(
+                        new ErrPacket(
+                            1045,
+                            "28000",
+                            "Access denied for user 'repl'@'embedded' (using password: YES)")));
     assertThat(last().isActive()).isFalse();
     WireClient ghost = client(mysql);
     assertThatThrownBy(() -> ghost.login("ghost", "x", "mysql_native_password", null))
@@ -198,12 +229,17 @@ class ConnectionFlowTest {
   void repeatedFailuresBlockTheHostUntilTheClockMovesOn() {
     for (int i = 0; i < 3; i++) {
       WireClient c = client(mysql);
-      assertThatThrownBy(() -> c.login("nat", "bad", "mysql_native_password", null)).isInstanceOf(ServerError.class);
+      assertThatThrownBy(() -> c.login("nat", "bad", "mysql_native_password", null))
+          .isInstanceOf(ServerError.class);
     }
-    assertThatThrownBy(() -> client(mysql)).isInstanceOfSatisfying(ServerError.class, e -> {
-      assertThat(e.err.code()).isEqualTo(1129);
-      assertThat(e.err.message()).startsWith("Host 'embedded' is blocked because of many connection errors");
-    });
+    assertThatThrownBy(() -> client(mysql))
+        .isInstanceOfSatisfying(
+            ServerError.class,
+            e -> {
+              assertThat(e.err.code()).isEqualTo(1129);
+              assertThat(e.err.message())
+                  .startsWith("Host 'embedded' is blocked because of many connection errors");
+            });
     assertThat(last().isActive()).isFalse();
     clock.advance(Duration.ofMinutes(6));
     client(mysql).login("nat", "nat-pass", "mysql_native_password", null);
@@ -211,11 +247,14 @@ class ConnectionFlowTest {
 
   @Test
   void tooManyConnectionsIsRefusedBeforeTheGreeting() {
-    ServerState small = TestServers.state(TestServers.config(MysqlSqlFlavor.INSTANCE).maxConnections(1).build(),
-        recording, clock);
+    ServerState small =
+        TestServers.state(
+            TestServers.config(MysqlSqlFlavor.INSTANCE).maxConnections(1).build(),
+            recording,
+            clock);
     client(small);
-    assertThatThrownBy(() -> client(small)).isInstanceOfSatisfying(ServerError.class,
-        e -> assertThat(e.err.code()).isEqualTo(1040));
+    assertThatThrownBy(() -> client(small))
+        .isInstanceOfSatisfying(ServerError.class, e -> assertThat(e.err.code()).isEqualTo(1040));
     last().close();
     channels.get(0).close();
     client(small);
@@ -226,8 +265,10 @@ class ConnectionFlowTest {
     WireClient plain = client(mysql);
     plain.login("plain", "plain-pass", "caching_sha2_password", null);
     byte[] register = new ReplicaRegistration(5, "", "", false, 3306, 0, 0).encode();
-    assertThat(plain.command(register).err()).isEqualTo(new ErrPacket(1045, "28000",
-        "Access denied for user 'plain'@'%' (using password: YES)"));
+    assertThat(plain.command(register).err())
+        .isEqualTo(
+            new ErrPacket(
+                1045, "28000", "Access denied for user 'plain'@'%' (using password: YES)"));
 
     WireClient repl = client(mysql);
     repl.login("repl", "repl-pass", "caching_sha2_password", null);
@@ -244,10 +285,20 @@ class ConnectionFlowTest {
   void dumpNeedsReplicationSlaveThenGoesToTheHandler() {
     WireClient plain = client(mysql);
     plain.login("plain", "plain-pass", "caching_sha2_password", null);
-    DumpRequest request = new DumpRequest(Command.COM_BINLOG_DUMP_GTID, 9, DumpRequest.USE_HEARTBEAT_EVENT_V2, "", 4,
-        MysqlGtidSet.parse("11111111-2222-3333-4444-555555555555:1-10"));
-    assertThat(plain.command(request.encode()).err()).isEqualTo(new ErrPacket(1227, "42000",
-        "Access denied; you need (at least one of) the REPLICATION SLAVE privilege(s) for this operation"));
+    DumpRequest request =
+        new DumpRequest(
+            Command.COM_BINLOG_DUMP_GTID,
+            9,
+            DumpRequest.USE_HEARTBEAT_EVENT_V2,
+            "",
+            4,
+            MysqlGtidSet.parse("11111111-2222-3333-4444-555555555555:1-10"));
+    assertThat(plain.command(request.encode()).err())
+        .isEqualTo(
+            new ErrPacket(
+                1227,
+                "42000",
+                "Access denied; you need (at least one of) the REPLICATION SLAVE privilege(s) for this operation"));
 
     WireClient repl = client(mysql);
     repl.login("repl", "repl-pass", "caching_sha2_password", null);
@@ -260,7 +311,8 @@ class ConnectionFlowTest {
 
   @Test
   void mariadbDumpTakesTheGtidPositionFromSlaveConnectState() {
-    ServerState maria = TestServers.state(TestServers.config(MariadbSqlFlavor.INSTANCE).build(), recording, clock);
+    ServerState maria =
+        TestServers.state(TestServers.config(MariadbSqlFlavor.INSTANCE).build(), recording, clock);
     WireClient c = client(maria);
     c.login("nat", "nat-pass", "mysql_native_password", null);
     c.query("SET @slave_connect_state='0-1-100,1-2-5'");
@@ -301,8 +353,9 @@ class ConnectionFlowTest {
   @Test
   void dumpingConnectionsAreNotTimedOut() {
     DumpRequest[] seen = new DumpRequest[1];
-    ServerState keeps = TestServers.state(TestServers.config(MysqlSqlFlavor.INSTANCE).build(), (r, s) -> seen[0] = r,
-        clock);
+    ServerState keeps =
+        TestServers.state(
+            TestServers.config(MysqlSqlFlavor.INSTANCE).build(), (r, s) -> seen[0] = r, clock);
     WireClient c = client(keeps);
     c.login("repl", "repl-pass", "caching_sha2_password", null);
     c.send(new DumpRequest(Command.COM_BINLOG_DUMP, 9, 0, "binlog.000001", 4, null).encode());
@@ -319,7 +372,9 @@ class ConnectionFlowTest {
     byte[] big = new byte[(1 << 20) + 1];
     big[0] = 3;
     WireClient.Packet p = c.command(big);
-    assertThat(p.err()).isEqualTo(new ErrPacket(1153, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes"));
+    assertThat(p.err())
+        .isEqualTo(
+            new ErrPacket(1153, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes"));
     assertThat(last().isActive()).isFalse();
   }
 
@@ -330,7 +385,8 @@ class ConnectionFlowTest {
     EmbeddedTransport t = new EmbeddedTransport(ch, false);
     t.send(1, new byte[40]);
     WireClient.Packet p = t.receive();
-    assertThat(ErrPacket.decode(p.payload())).isEqualTo(new ErrPacket(1043, "08S01", "Bad handshake"));
+    assertThat(ErrPacket.decode(p.payload()))
+        .isEqualTo(new ErrPacket(1043, "08S01", "Bad handshake"));
     assertThat(ch.isActive()).isFalse();
     t.close();
     c.close();
@@ -340,7 +396,7 @@ class ConnectionFlowTest {
   void sslRequestWithoutTlsConfiguredIsBadHandshake() {
     WireClient c = client(mysql);
     EmbeddedTransport t = new EmbeddedTransport(last(), false);
-    t.send(1, new org.binlogrelay.protocol.handshake.SslRequest(CapabilityFlags.CLIENT_PROTOCOL_41, 0, 255).encode());
+    t.send(1, new SslRequest(CapabilityFlags.CLIENT_PROTOCOL_41, 0, 255).encode());
     assertThat(ErrPacket.decode(t.receive().payload()).code()).isEqualTo(1043);
     t.close();
     c.close();

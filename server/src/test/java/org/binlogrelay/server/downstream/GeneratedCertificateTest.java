@@ -8,10 +8,14 @@ import java.security.cert.X509Certificate;
 import java.security.interfaces.RSAPublicKey;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Date;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 
-/** The certificate the relay makes for itself when none is configured, and its fingerprint as the log prints it. */
+/**
+ * The certificate the relay makes for itself when none is configured, and its fingerprint as the
+ * log prints it.
+ */
 class GeneratedCertificateTest {
   private static final Instant NOW = Instant.parse("2026-11-28T10:00:00Z");
 
@@ -19,7 +23,8 @@ class GeneratedCertificateTest {
   void selfSignedRsaServerCertificateValidFromADayAgoForTenYears() throws Exception {
     GeneratedCertificate generated = GeneratedCertificate.create(new SecureRandom(), NOW);
     X509Certificate c = generated.certificate();
-    assertThat(c.getSubjectX500Principal().getName()).isEqualTo("CN=binlog-relay_Auto_Generated_Server_Certificate");
+    assertThat(c.getSubjectX500Principal().getName())
+        .isEqualTo("CN=binlog-relay_Auto_Generated_Server_Certificate");
     assertThat(c.getIssuerX500Principal()).isEqualTo(c.getSubjectX500Principal());
     c.verify(c.getPublicKey());
     assertThat(c.getVersion()).isEqualTo(3);
@@ -28,7 +33,7 @@ class GeneratedCertificateTest {
     assertThat(generated.privateKey().getAlgorithm()).isEqualTo("RSA");
     assertThat(c.getNotBefore().toInstant()).isEqualTo(NOW.minus(Duration.ofDays(1)));
     assertThat(c.getNotAfter().toInstant()).isEqualTo(NOW.plus(Duration.ofDays(3650)));
-    c.checkValidity(java.util.Date.from(NOW));
+    c.checkValidity(Date.from(NOW));
     assertThat(c.getSerialNumber().signum()).isPositive();
     assertThat(c.getSerialNumber().bitLength()).isLessThanOrEqualTo(128);
     boolean[] usage = c.getKeyUsage();
@@ -53,7 +58,8 @@ class GeneratedCertificateTest {
   void fingerprintIsTheDerSha256AsOpensslPrintsIt() throws Exception {
     GeneratedCertificate generated = GeneratedCertificate.create(new SecureRandom(), NOW);
     ServerTls tls = ServerTls.generated(generated);
-    byte[] digest = MessageDigest.getInstance("SHA-256").digest(generated.certificate().getEncoded());
+    byte[] digest =
+        MessageDigest.getInstance("SHA-256").digest(generated.certificate().getEncoded());
     assertThat(tls.certificateSha256()).isEqualTo(digest);
     assertThat(tls.generated()).isTrue();
     String hex = HexFormat.of().withUpperCase().formatHex(digest);
@@ -61,6 +67,9 @@ class GeneratedCertificateTest {
     for (int i = 0; i < hex.length(); i += 2) {
       colons.append(i == 0 ? "" : ":").append(hex, i, i + 2);
     }
-    assertThat(tls.fingerprint()).isEqualTo(colons.toString()).hasSize(95).matches("([0-9A-F]{2}:){31}[0-9A-F]{2}");
+    assertThat(tls.fingerprint())
+        .isEqualTo(colons.toString())
+        .hasSize(95)
+        .matches("([0-9A-F]{2}:){31}[0-9A-F]{2}");
   }
 }

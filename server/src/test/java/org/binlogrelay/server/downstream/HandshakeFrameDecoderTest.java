@@ -23,15 +23,18 @@ class HandshakeFrameDecoderTest {
     List<Object> seen = new ArrayList<>();
     EmbeddedChannel ch = new EmbeddedChannel();
     ch.pipeline().addLast("frame", new HandshakeFrameDecoder(100));
-    ch.pipeline().addLast("probe", new ChannelInboundHandlerAdapter() {
-      @Override
-      public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        seen.add(msg);
-        if (msg instanceof MysqlPacket) {
-          ctx.pipeline().remove("frame");
-        }
-      }
-    });
+    ch.pipeline()
+        .addLast(
+            "probe",
+            new ChannelInboundHandlerAdapter() {
+              @Override
+              public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                seen.add(msg);
+                if (msg instanceof MysqlPacket) {
+                  ctx.pipeline().remove("frame");
+                }
+              }
+            });
     byte[] stream = {3, 0, 0, 1, 'a', 'b', 'c', 0x16, 0x03, 0x01, 0x02, 0x00};
     for (int i = 0; i < stream.length; i += 2) {
       ch.writeInbound(Unpooled.wrappedBuffer(stream, i, Math.min(2, stream.length - i)));
@@ -46,7 +49,8 @@ class HandshakeFrameDecoderTest {
       rest.writeBytes((ByteBuf) o);
       ((ByteBuf) o).release();
     }
-    assertThat(ByteBufUtil.getBytes(rest)).as("the TLS bytes after the SSLRequest, untouched")
+    assertThat(ByteBufUtil.getBytes(rest))
+        .as("the TLS bytes after the SSLRequest, untouched")
         .containsExactly(0x16, 0x03, 0x01, 0x02, 0x00);
     rest.release();
     assertFalse(ch.finish());
@@ -56,7 +60,8 @@ class HandshakeFrameDecoderTest {
   void refusesAnOversizedFirstPacketFromItsHeader() {
     EmbeddedChannel ch = new EmbeddedChannel(new HandshakeFrameDecoder(100));
     assertThatThrownBy(() -> ch.writeInbound(Unpooled.wrappedBuffer(new byte[] {101, 0, 0, 1})))
-        .isInstanceOf(TooLongFrameException.class).hasMessageContaining("101 bytes exceeds 100");
+        .isInstanceOf(TooLongFrameException.class)
+        .hasMessageContaining("101 bytes exceeds 100");
     assertFalse(ch.finish());
   }
 }

@@ -44,7 +44,9 @@ class HostConnectRateTest {
 
   @Test
   void refusesNonsense() {
-    assertThatThrownBy(() -> new HostConnectRate(0, now, 1)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new HostConnectRate(1, now, 0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new HostConnectRate(0, now, 1))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new HostConnectRate(1, now, 0))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -24,23 +24,29 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A statement whose answer another thread completes (the schema source's): the connection answers it when it is
- * there, holds the commands sent meanwhile and runs them after, in order; other connections of the same event loop
- * are served while it waits; a forwarded result set reaches the client byte for byte, framed for its EOF style.
+ * A statement whose answer another thread completes (the schema source's): the connection answers
+ * it when it is there, holds the commands sent meanwhile and runs them after, in order; other
+ * connections of the same event loop are served while it waits; a forwarded result set reaches the
+ * client byte for byte, framed for its EOF style.
  */
 class PendingAnswerTest {
   private final ManualTime clock = TestServers.manualTime();
   private final List<EmbeddedChannel> channels = new ArrayList<>();
   private final List<MetadataStatement> asked = new ArrayList<>();
   private final List<CompletableFuture<QueryResponse>> answers = new ArrayList<>();
-  private final SchemaStatements schema = (statement, client, session) -> {
-    asked.add(statement);
-    CompletableFuture<QueryResponse> answer = new CompletableFuture<>();
-    answers.add(answer);
-    return new QueryResponse.Pending(answer);
-  };
-  private final ServerState state = TestServers.state(TestServers.config(MysqlSqlFlavor.INSTANCE).build(),
-      new RefusingDumpHandler(), clock, schema);
+  private final SchemaStatements schema =
+      (statement, client, session) -> {
+        asked.add(statement);
+        CompletableFuture<QueryResponse> answer = new CompletableFuture<>();
+        answers.add(answer);
+        return new QueryResponse.Pending(answer);
+      };
+  private final ServerState state =
+      TestServers.state(
+          TestServers.config(MysqlSqlFlavor.INSTANCE).build(),
+          new RefusingDumpHandler(),
+          clock,
+          schema);
 
   private WireClient client() {
     EmbeddedChannel ch = TestServers.channel(state);
@@ -74,19 +80,27 @@ class PendingAnswerTest {
     c.send(new byte[] {(byte) Command.COM_PING.code()});
     assertThat(channels.get(0).config().isAutoRead()).as("reading paused").isFalse();
     assertThat(c.receiveOrNull()).as("nothing answered before the schema source").isNull();
-    assertThat(asked).containsExactly(new MetadataStatement.ShowCreateTable(
-        new MetadataStatement.TableName("shop", "orders")));
+    assertThat(asked)
+        .containsExactly(
+            new MetadataStatement.ShowCreateTable(
+                new MetadataStatement.TableName("shop", "orders")));
 
     WireClient other = client();
-    assertThat(((QueryResponse.Rows) other.query("SELECT 2")).resultSet().rows()).containsExactly(List.of("2"));
+    assertThat(((QueryResponse.Rows) other.query("SELECT 2")).resultSet().rows())
+        .containsExactly(List.of("2"));
 
-    TextResultSet created = new TextResultSet(List.of(
-        ColumnDefinition.computed("Table", 255, 256, ColumnType.VAR_STRING, 1, 0),
-        ColumnDefinition.computed("Create Table", 255, 4096, ColumnType.VAR_STRING, 1, 0)),
-        List.of(List.of("orders", "CREATE TABLE `orders` (`id` int)")));
+    TextResultSet created =
+        new TextResultSet(
+            List.of(
+                ColumnDefinition.computed("Table", 255, 256, ColumnType.VAR_STRING, 1, 0),
+                ColumnDefinition.computed("Create Table", 255, 4096, ColumnType.VAR_STRING, 1, 0)),
+            List.of(List.of("orders", "CREATE TABLE `orders` (`id` int)")));
     List<byte[]> packets = created.encode(false, 2);
-    answers.get(0).complete(new QueryResponse.Forwarded(new ForwardedResultSet(packets.subList(1, 3),
-        packets.subList(4, 5))));
+    answers
+        .get(0)
+        .complete(
+            new QueryResponse.Forwarded(
+                new ForwardedResultSet(packets.subList(1, 3), packets.subList(4, 5))));
 
     assertThat(c.answer()).isEqualTo(new QueryResponse.Rows(created));
     assertThat(((QueryResponse.Rows) c.answer()).resultSet().rows()).containsExactly(List.of("1"));
@@ -104,7 +118,9 @@ class PendingAnswerTest {
     assertThat(((QueryResponse.Err) c.answer()).err().code()).isEqualTo(1045);
     assertThat(asked).hasSize(2);
     assertThat(c.receiveOrNull()).isNull();
-    answers.get(1).complete(new QueryResponse.Err(new ErrPacket(1049, "42000", "Unknown database 'shop'")));
+    answers
+        .get(1)
+        .complete(new QueryResponse.Err(new ErrPacket(1049, "42000", "Unknown database 'shop'")));
     assertThat(((QueryResponse.Err) c.answer()).err().code()).isEqualTo(1049);
   }
 
@@ -114,7 +130,8 @@ class PendingAnswerTest {
     c.send(query("SHOW DATABASES"));
     answers.get(0).completeExceptionally(new IllegalStateException("bug"));
     assertThat(((QueryResponse.Err) c.answer()).err().code()).isEqualTo(1105);
-    assertThat(((QueryResponse.Rows) c.query("SELECT 3")).resultSet().rows()).containsExactly(List.of("3"));
+    assertThat(((QueryResponse.Rows) c.query("SELECT 3")).resultSet().rows())
+        .containsExactly(List.of("3"));
   }
 
   @Test

@@ -27,26 +27,46 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The server on a real loopback socket: binding, TLS with a PEM certificate, RSA, limits, closing. */
+/**
+ * The server on a real loopback socket: binding, TLS with a PEM certificate, RSA, limits, closing.
+ */
 class ReplicaServerTest {
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   private static ReplicaServerConfig.TlsFiles tls;
 
   @BeforeAll
   static void certificate() throws Exception {
     Path cert = dir.resolve("cert.pem");
     Path key = dir.resolve("key.pem");
-    Process p = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key.toString(),
-        "-out", cert.toString(), "-days", "2", "-subj", "/CN=relay-test").redirectErrorStream(true)
-        .redirectOutput(dir.resolve("openssl.log").toFile()).start();
+    Process p =
+        new ProcessBuilder(
+                "openssl",
+                "req",
+                "-x509",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-keyout",
+                key.toString(),
+                "-out",
+                cert.toString(),
+                "-days",
+                "2",
+                "-subj",
+                "/CN=relay-test")
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("openssl.log").toFile())
+            .start();
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("openssl finished").isTrue();
-    assertThat(p.exitValue()).as("openssl req -x509: " + Files.readString(dir.resolve("openssl.log"))).isZero();
+    assertThat(p.exitValue())
+        .as("openssl req -x509: " + Files.readString(dir.resolve("openssl.log")))
+        .isZero();
     tls = new ReplicaServerConfig.TlsFiles(cert, key);
   }
 
   private static ReplicaServerConfig.Builder config() {
-    return TestServers.config(MysqlSqlFlavor.INSTANCE).bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+    return TestServers.config(MysqlSqlFlavor.INSTANCE)
+        .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
         .ioThreads(1);
   }
 
@@ -67,7 +87,8 @@ class ReplicaServerTest {
         c.startTls(trustAll()).login("repl", "repl-pass", "caching_sha2_password", null);
         assertThat(c.steps()).containsExactly("full", "ok");
         QueryResponse r = c.query("SELECT @@version, @@have_ssl");
-        assertThat(((QueryResponse.Rows) r).resultSet().rows()).containsExactly(List.of("8.4.0-binlog-relay", "YES"));
+        assertThat(((QueryResponse.Rows) r).resultSet().rows())
+            .containsExactly(List.of("8.4.0-binlog-relay", "YES"));
       }
       try (WireClient c = WireClient.connect(server.port())) {
         c.login("repl", "repl-pass", "caching_sha2_password", null);
@@ -78,7 +99,8 @@ class ReplicaServerTest {
 
   @Test
   void rsaFullAuthenticationOverPlainTcp() {
-    try (ReplicaServer server = start(config().build()); WireClient c = WireClient.connect(server.port())) {
+    try (ReplicaServer server = start(config().build());
+        WireClient c = WireClient.connect(server.port())) {
       c.login("repl", "repl-pass", "caching_sha2_password", null);
       assertThat(c.steps()).containsExactly("full", "public key", "ok");
     }
@@ -89,15 +111,18 @@ class ReplicaServerTest {
     try (ReplicaServer server = start(config().tls(tls).requireSecureTransport(true).build())) {
       try (WireClient c = WireClient.connect(server.port())) {
         assertThatThrownBy(() -> c.login("nat", "nat-pass", "mysql_native_password", null))
-            .hasMessageContaining("3159").hasMessageContaining("require_secure_transport");
+            .hasMessageContaining("3159")
+            .hasMessageContaining("require_secure_transport");
       }
       try (WireClient c = WireClient.connect(server.port())) {
         assertThatThrownBy(() -> c.login("nat", "wrong", "mysql_native_password", null))
-            .as("the password is checked first, as by MySQL").hasMessageContaining("1045");
+            .as("the password is checked first, as by MySQL")
+            .hasMessageContaining("1045");
       }
       try (WireClient c = WireClient.connect(server.port())) {
         assertThatThrownBy(() -> c.login("repl", "repl-pass", "caching_sha2_password", null))
-            .as("after RSA full authentication").hasMessageContaining("3159");
+            .as("after RSA full authentication")
+            .hasMessageContaining("3159");
       }
       try (WireClient c = WireClient.connect(server.port())) {
         c.startTls(trustAll()).login("nat", "nat-pass", "mysql_native_password", null);
@@ -114,13 +139,17 @@ class ReplicaServerTest {
     assertThat(server.refusedOverMaxConnections()).isEqualTo(1);
     assertThat(server.refusedOverHostRate()).isZero();
     a.close();
-    eventually(Duration.ofSeconds(10), "the closed connection forgotten", () -> server.openConnections() <= 1);
+    eventually(
+        Duration.ofSeconds(10),
+        "the closed connection forgotten",
+        () -> server.openConnections() <= 1);
     WireClient c = WireClient.connect(server.port());
     server.close();
     assertThat(b.receiveOrNull()).as("connections close with the server").isNull();
     c.close();
     b.close();
-    assertThatThrownBy(() -> WireClient.connect(server.port())).isInstanceOf(RuntimeException.class);
+    assertThatThrownBy(() -> WireClient.connect(server.port()))
+        .isInstanceOf(RuntimeException.class);
   }
 
   @Test
@@ -131,7 +160,8 @@ class ReplicaServerTest {
     for (int i = 0; i < HostConnectRate.BURST_SECONDS; i++) {
       WireClient.connect(server.port()).close();
     }
-    assertThatThrownBy(() -> WireClient.connect(server.port())).hasMessageContaining("1040")
+    assertThatThrownBy(() -> WireClient.connect(server.port()))
+        .hasMessageContaining("1040")
         .hasMessageContaining("Too many connections");
     assertThat(server.refusedOverHostRate()).isEqualTo(1);
     assertThat(server.refusedOverMaxConnections()).isZero();
@@ -144,9 +174,15 @@ class ReplicaServerTest {
   @Test
   void badKeyFilesAndBusyPortsAreReportedWithTheirNames() throws IOException {
     Path bogus = Files.writeString(dir.resolve("bogus.pem"), "not a key");
-    assertThatThrownBy(() -> start(config().tls(new ReplicaServerConfig.TlsFiles(tls.certificateChain(), bogus)).build()))
+    assertThatThrownBy(
+            () ->
+                start(
+                    config()
+                        .tls(new ReplicaServerConfig.TlsFiles(tls.certificateChain(), bogus))
+                        .build()))
         .hasMessageContaining("bogus.pem");
-    assertThatThrownBy(() -> start(config().rsaPrivateKey(bogus).build())).hasMessageContaining("bogus.pem");
+    assertThatThrownBy(() -> start(config().rsaPrivateKey(bogus).build()))
+        .hasMessageContaining("bogus.pem");
     try (ReplicaServer first = start(config().build())) {
       assertThatThrownBy(() -> start(config().bind(first.address()).build()))
           .hasMessageContaining("Cannot listen on");
@@ -156,18 +192,23 @@ class ReplicaServerTest {
   static SSLContext trustAll() {
     try {
       SSLContext context = SSLContext.getInstance("TLS");
-      context.init(null, new TrustManager[] {new X509TrustManager() {
-        @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+      context.init(
+          null,
+          new TrustManager[] {
+            new X509TrustManager() {
+              @Override
+              public void checkClientTrusted(X509Certificate[] chain, String authType) {}
 
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+              @Override
+              public void checkServerTrusted(X509Certificate[] chain, String authType) {}
 
-        @Override
-        public X509Certificate[] getAcceptedIssuers() {
-          return new X509Certificate[0];
-        }
-      }}, null);
+              @Override
+              public X509Certificate[] getAcceptedIssuers() {
+                return new X509Certificate[0];
+              }
+            }
+          },
+          null);
       return context;
     } catch (Exception e) {
       throw new IllegalStateException(e);

@@ -55,7 +55,8 @@ class BoundaryLogTest {
     for (int i = 1; i <= 6; i++) {
       log.record(p(1, i * 100L), i, i);
     }
-    // the ring holds 300..600; a new stream restarts behind 500: 500 and 600 are forgotten, 300 and 400 stay
+    // the ring holds 300..600; a new stream restarts behind 500: 500 and 600 are forgotten, 300 and
+    // 400 stay
     log.record(p(1, 450), 7, 7);
     assertThat(log.oldest().end()).isEqualTo(p(1, 300));
     assertThat(log.newest().end()).isEqualTo(p(1, 450));
@@ -75,7 +76,8 @@ class BoundaryLogTest {
 
   @Test
   void bytesBetweenCountsEventBytesAcrossFiles() {
-    List<FileMetadata> files = List.of(file(1, 1000, true), file(2, 500, true), file(3, 300, false));
+    List<FileMetadata> files =
+        List.of(file(1, 1000, true), file(2, 500, true), file(3, 300, false));
     assertThat(ReplicaLag.bytesBetween(files, p(3, 100), p(3, 300))).isEqualTo(200);
     assertThat(ReplicaLag.bytesBetween(files, p(3, 300), p(3, 300))).isZero();
     assertThat(ReplicaLag.bytesBetween(files, p(3, 300), p(3, 100))).isZero();
@@ -86,8 +88,19 @@ class BoundaryLogTest {
 
   private static FileMetadata file(int n, long size, boolean closed) {
     GtidSet empty = MysqlGtidSet.empty();
-    return new FileMetadata(String.format("binlog.%06d", n), GtidFlavor.MYSQL, closed, size, 0, empty, empty, null,
-        null, 0, 0, closed ? FileMetadata.Ending.ROTATE : FileMetadata.Ending.NONE,
+    return new FileMetadata(
+        String.format("binlog.%06d", n),
+        GtidFlavor.MYSQL,
+        closed,
+        size,
+        0,
+        empty,
+        empty,
+        null,
+        null,
+        0,
+        0,
+        closed ? FileMetadata.Ending.ROTATE : FileMetadata.Ending.NONE,
         closed ? String.format("binlog.%06d", n + 1) : null);
   }
 }

@@ -33,9 +33,11 @@ class ReplicaLagTest {
 
   @Test
   void afterAPauseTheBurstThatFillsTheSocketBuffersIsLeftOut() {
-    // Paused (growing), resumed at the peak: 1,000,000 bytes go into the socket buffers at once, then the replica
+    // Paused (growing), resumed at the peak: 1,000,000 bytes go into the socket buffers at once,
+    // then the replica
     // reads 100,000 bytes a second.
-    List<Sample> samples = behind(1_000_000, 2_000_000, 3_000_000, 2_000_000, 1_900_000, 1_800_000, 1_700_000);
+    List<Sample> samples =
+        behind(1_000_000, 2_000_000, 3_000_000, 2_000_000, 1_900_000, 1_800_000, 1_700_000);
     assertThat(ReplicaLag.catchUpRate(samples)).isCloseTo(100_000, offset(1e-6));
   }
 
@@ -51,7 +53,8 @@ class ReplicaLagTest {
 
   @Test
   void twoSamplesGiveTheirDifference() {
-    assertThat(ReplicaLag.catchUpRate(List.of(new Sample(0, 0, 1000), new Sample(SECOND / 2, 0, 500))))
+    assertThat(
+            ReplicaLag.catchUpRate(List.of(new Sample(0, 0, 1000), new Sample(SECOND / 2, 0, 500))))
         .isCloseTo(1000, offset(1e-9));
   }
 }

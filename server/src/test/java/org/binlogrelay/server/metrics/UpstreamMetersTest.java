@@ -23,13 +23,13 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The upstream counters across replicators replaced as the relay does it ({@link UpstreamSuccession#replace}):
- * real replicators on a real store, following a loopback port nobody listens on, so that each counts failures.
+ * The upstream counters across replicators replaced as the relay does it ({@link
+ * UpstreamSuccession#replace}): real replicators on a real store, following a loopback port nobody
+ * listens on, so that each counts failures.
  */
 @Timeout(60)
 class UpstreamMetersTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private static int closedPort() throws IOException {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -39,7 +39,8 @@ class UpstreamMetersTest {
 
   private static double errors(SimpleMeterRegistry registry) {
     return registry.find("binlogrelay.upstream.errors").functionCounters().stream()
-        .mapToDouble(FunctionCounter::count).sum();
+        .mapToDouble(FunctionCounter::count)
+        .sum();
   }
 
   private static long failures(UpstreamReplicator r) {
@@ -57,8 +58,11 @@ class UpstreamMetersTest {
       UpstreamSuccession upstreams = new UpstreamSuccession();
       SimpleMeterRegistry registry = new SimpleMeterRegistry();
       new UpstreamMeters(upstreams, Time.SYSTEM).bind(registry);
-      UpstreamConfig config = UpstreamConfig.builder("127.0.0.1", closedPort(), "repl", "pw").serverId(9001)
-          .connectTimeout(Duration.ofSeconds(2)).build();
+      UpstreamConfig config =
+          UpstreamConfig.builder("127.0.0.1", closedPort(), "repl", "pw")
+              .serverId(9001)
+              .connectTimeout(Duration.ofSeconds(2))
+              .build();
       assertThat(errors(registry)).isZero();
       List<UpstreamReplicator> all = new ArrayList<>();
       double last = 0;
@@ -70,7 +74,7 @@ class UpstreamMetersTest {
         awaitFailure(r);
         assertThat(r.stop(Duration.ofSeconds(10))).isTrue();
         if (i == 1) {
-          continue;   // lives and dies between two scrapes
+          continue; // lives and dies between two scrapes
         }
         double now = errors(registry);
         assertThat(now).as("after replicator %d", i).isGreaterThanOrEqualTo(last);
@@ -79,8 +83,10 @@ class UpstreamMetersTest {
       UpstreamReplicator idle = new UpstreamReplicator(config, store, Time.SYSTEM);
       upstreams.replace(idle);
       double total = all.stream().mapToLong(UpstreamMetersTest::failures).sum();
-      assertThat(errors(registry)).as("every replicator's failures, the unscraped one's included")
-          .isEqualTo(total).isGreaterThanOrEqualTo(last);
+      assertThat(errors(registry))
+          .as("every replicator's failures, the unscraped one's included")
+          .isEqualTo(total)
+          .isGreaterThanOrEqualTo(last);
       assertThat(registry.find("binlogrelay.upstream.received").functionCounter().count()).isZero();
     }
   }

@@ -17,23 +17,24 @@ import org.binlogrelay.protocol.gtid.MysqlGtidSet;
 import org.binlogrelay.server.downstream.DumpRequest;
 import org.binlogrelay.storage.BinlogStore;
 import org.binlogrelay.storage.StoreConfig;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Events of 16 MiB and more: the payload (0x00 marker plus event) is cut into frames of 0xFFFFFF bytes, the
- * marker counting in the first frame, with an empty last frame when the payload is a multiple of 0xFFFFFF;
- * sequence ids go on across frames. Copy path (in 256 KiB chunks) and zero-copy path give the same bytes.
+ * Events of 16 MiB and more: the payload (0x00 marker plus event) is cut into frames of 0xFFFFFF
+ * bytes, the marker counting in the first frame, with an empty last frame when the payload is a
+ * multiple of 0xFFFFFF; sequence ids go on across frames. Copy path (in 256 KiB chunks) and
+ * zero-copy path give the same bytes.
  */
 class BigEventTest {
   private static final int M = PacketSequence.MAX_FRAME;
   private static final UUID SOURCE = UUID.fromString("3b1e7c52-0000-4000-8000-00000000f001");
   private static final int[] SIZES = {M - 1, M, 2 * M - 1, 1000};
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
-  @org.junit.jupiter.api.AfterEach
+  @AfterEach
   void releaseChannels() {
     Dumps.releaseAll();
   }
@@ -45,21 +46,29 @@ class BigEventTest {
     for (int i = 0; i < SIZES.length; i++) {
       binlog.transaction(i + 1, SIZES[i]);
     }
-    try (BinlogStore store = BinlogStore.open(StoreConfig.builder(dir, binlog.fixture.flavor).maxEventSize(64 << 20)
-        .build())) {
+    try (BinlogStore store =
+        BinlogStore.open(
+            StoreConfig.builder(dir, binlog.fixture.flavor).maxEventSize(64 << 20).build())) {
       store.startStream();
       for (BinlogEvent e : binlog.events) {
         store.append(e);
       }
-      DumpRequest request = Dumps.byPosition("binlog.000001", 4, DumpRequest.BINLOG_DUMP_NON_BLOCK, 0);
+      DumpRequest request =
+          Dumps.byPosition("binlog.000001", 4, DumpRequest.BINLOG_DUMP_NON_BLOCK, 0);
       EmbeddedChannel copied = Dumps.channel();
-      Dumps.start(copied, store, Dumps.config().zeroCopy(false).build(), request, Dumps.mysqlReplica(0));
+      Dumps.start(
+          copied, store, Dumps.config().zeroCopy(false).build(), request, Dumps.mysqlReplica(0));
       byte[] copy = DumpStreamTest.drainAll(copied).bytes();
       EmbeddedChannel regions = Dumps.channel();
-      Dumps.start(regions, store, Dumps.config().zeroCopyMinEventBytes(1 << 20).build(), request,
+      Dumps.start(
+          regions,
+          store,
+          Dumps.config().zeroCopyMinEventBytes(1 << 20).build(),
+          request,
           Dumps.mysqlReplica(0));
       Wire.Drained zero = DumpStreamTest.drainAll(regions);
-      // One region per frame that carries event bytes: M-1 (full frame, empty frame), M (two), 2M-1 (two, empty).
+      // One region per frame that carries event bytes: M-1 (full frame, empty frame), M (two), 2M-1
+      // (two, empty).
       assertThat(zero.regions()).isEqualTo(1 + 2 + 2);
       assertThat(Arrays.equals(zero.bytes(), copy)).as("same bytes on both paths").isTrue();
 
@@ -80,7 +89,9 @@ class BigEventTest {
         assertThat(Arrays.equals(p.event(), expected)).as("event %d", i).isTrue();
         if (expected.length >= M - 1) {
           long payload = expected.length + 1L;
-          assertThat(p.frames()).as("frames of a %d-byte event", expected.length).isEqualTo((int) (payload / M) + 1);
+          assertThat(p.frames())
+              .as("frames of a %d-byte event", expected.length)
+              .isEqualTo((int) (payload / M) + 1);
           big++;
         } else {
           assertThat(p.frames()).isEqualTo(1);
@@ -90,7 +101,10 @@ class BigEventTest {
     }
   }
 
-  /** A MySQL binlog made up here: the fixture server's FORMAT_DESCRIPTION, then GTID, BEGIN, query, XID. */
+  /**
+   * A MySQL binlog made up here: the fixture server's FORMAT_DESCRIPTION, then GTID, BEGIN, query,
+   * XID.
+   */
   static final class Synthetic {
     final StoreFixtures fixture;
     final List<BinlogEvent> events = new ArrayList<>();
@@ -112,8 +126,17 @@ class BigEventTest {
 
     /** A transaction whose query event is exactly {@code querySize} bytes. */
     void transaction(long gno, int querySize) {
-      event(EventType.GTID, new ByteWriter().u8(0).u64be(SOURCE.getMostSignificantBits())
-          .u64be(SOURCE.getLeastSignificantBits()).u64(gno).u8(2).u64(0).u64(1).toByteArray());
+      event(
+          EventType.GTID,
+          new ByteWriter()
+              .u8(0)
+              .u64be(SOURCE.getMostSignificantBits())
+              .u64be(SOURCE.getLeastSignificantBits())
+              .u64(gno)
+              .u8(2)
+              .u64(0)
+              .u64(1)
+              .toByteArray());
       event(EventType.QUERY, query("BEGIN"));
       int sql = querySize - EventHeader.SIZE - 4 - query("").length;
       byte[] text = new byte[sql];
@@ -126,8 +149,16 @@ class BigEventTest {
 
     private static byte[] query(String sql) {
       byte[] db = "fx".getBytes(StandardCharsets.US_ASCII);
-      return new ByteWriter().u32(7).u32(0).u8(db.length).u16(0).u16(0).bytes(db).u8(0)
-          .bytes(sql.getBytes(StandardCharsets.US_ASCII)).toByteArray();
+      return new ByteWriter()
+          .u32(7)
+          .u32(0)
+          .u8(db.length)
+          .u16(0)
+          .u16(0)
+          .bytes(db)
+          .u8(0)
+          .bytes(sql.getBytes(StandardCharsets.US_ASCII))
+          .toByteArray();
     }
 
     private void event(EventType type, byte[] body) {

@@ -1,6 +1,8 @@
 package org.binlogrelay.server.serving;
 
 import io.netty.channel.embedded.EmbeddedChannel;
+import java.util.ArrayList;
+import java.util.List;
 import org.binlogrelay.protocol.gtid.GtidSet;
 import org.binlogrelay.server.downstream.Command;
 import org.binlogrelay.server.downstream.DumpRequest;
@@ -9,17 +11,18 @@ import org.binlogrelay.server.downstream.sql.UserValue;
 import org.binlogrelay.storage.BinlogStore;
 
 /**
- * Test side: dump sessions on {@link EmbeddedChannel}s, with the user variables and requests replicas send.
- * The channel's clock is frozen; tests move it with {@code advanceTimeBy}.
+ * Test side: dump sessions on {@link EmbeddedChannel}s, with the user variables and requests
+ * replicas send. The channel's clock is frozen; tests move it with {@code advanceTimeBy}.
  */
 final class Dumps {
   static final long RELAY_SERVER_ID = 4000;
+
   /** The sequence id a dump's first packet carries (the request's plus one). */
   static final int FIRST_SEQUENCE_ID = 1;
 
   private Dumps() {}
 
-  private static final java.util.List<EmbeddedChannel> OPEN = new java.util.ArrayList<>();
+  private static final List<EmbeddedChannel> OPEN = new ArrayList<>();
 
   static EmbeddedChannel channel() {
     EmbeddedChannel channel = new EmbeddedChannel();
@@ -28,7 +31,10 @@ final class Dumps {
     return channel;
   }
 
-  /** Closes every channel made since the last call and releases what is still queued on them (after each test). */
+  /**
+   * Closes every channel made since the last call and releases what is still queued on them (after
+   * each test).
+   */
   static void releaseAll() {
     for (EmbeddedChannel channel : OPEN) {
       channel.finishAndReleaseAll();
@@ -41,17 +47,36 @@ final class Dumps {
   }
 
   /** Starts a dump on {@code channel} and runs what it queued. */
-  static ReplicaStream start(EmbeddedChannel channel, BinlogStore store, ServingConfig config, DumpRequest request,
+  static ReplicaStream start(
+      EmbeddedChannel channel,
+      BinlogStore store,
+      ServingConfig config,
+      DumpRequest request,
       SessionVariables variables) {
     return start(channel, store, config, request, variables, new DumpRegistry());
   }
 
-  static ReplicaStream start(EmbeddedChannel channel, BinlogStore store, ServingConfig config, DumpRequest request,
-      SessionVariables variables, DumpRegistry registry) {
+  static ReplicaStream start(
+      EmbeddedChannel channel,
+      BinlogStore store,
+      ServingConfig config,
+      DumpRequest request,
+      SessionVariables variables,
+      DumpRegistry registry) {
     DumpFlavor flavor = DumpFlavor.of(store.flavor());
-    ReplicaStream session = new ReplicaStream(channel, FIRST_SEQUENCE_ID, request, flavor.settings(variables), flavor,
-        store, config, registry, "test replica " + request.serverId(), request.serverId(),
-        new DumpStatus.Replica(request.serverId(), "127.0.0.1", "repl", "", "", 0, false, 0));
+    ReplicaStream session =
+        new ReplicaStream(
+            channel,
+            FIRST_SEQUENCE_ID,
+            request,
+            flavor.settings(variables),
+            flavor,
+            store,
+            config,
+            registry,
+            "test replica " + request.serverId(),
+            request.serverId(),
+            new DumpStatus.Replica(request.serverId(), "127.0.0.1", "repl", "", "", 0, false, 0));
     session.start();
     channel.runPendingTasks();
     return session;
@@ -62,7 +87,8 @@ final class Dumps {
     SessionVariables vars = new SessionVariables();
     for (int i = 0; i < nameValues.length; i += 2) {
       String value = nameValues[i + 1];
-      UserValue.Kind kind = value.matches("-?\\d+") ? UserValue.Kind.INTEGER : UserValue.Kind.STRING;
+      UserValue.Kind kind =
+          value.matches("-?\\d+") ? UserValue.Kind.INTEGER : UserValue.Kind.STRING;
       vars.setUser(nameValues[i], new UserValue(value, kind));
     }
     return vars;
@@ -70,15 +96,31 @@ final class Dumps {
 
   /** What a MySQL 9.7 replica sets: checksum CRC32 and a heartbeat period. */
   static SessionVariables mysqlReplica(long heartbeatNanos) {
-    return variables("master_heartbeat_period", Long.toString(heartbeatNanos), "source_heartbeat_period",
-        Long.toString(heartbeatNanos), "master_binlog_checksum", "CRC32", "source_binlog_checksum", "CRC32");
+    return variables(
+        "master_heartbeat_period",
+        Long.toString(heartbeatNanos),
+        "source_heartbeat_period",
+        Long.toString(heartbeatNanos),
+        "master_binlog_checksum",
+        "CRC32",
+        "source_binlog_checksum",
+        "CRC32");
   }
 
   /** What a MariaDB 10.11 replica sets (without its connect state). */
   static SessionVariables mariadbReplica(long heartbeatNanos, String connectState) {
-    SessionVariables vars = variables("master_heartbeat_period", Long.toString(heartbeatNanos),
-        "master_binlog_checksum", "CRC32", "mariadb_slave_capability", "4", "slave_gtid_strict_mode", "1",
-        "slave_gtid_ignore_duplicates", "0");
+    SessionVariables vars =
+        variables(
+            "master_heartbeat_period",
+            Long.toString(heartbeatNanos),
+            "master_binlog_checksum",
+            "CRC32",
+            "mariadb_slave_capability",
+            "4",
+            "slave_gtid_strict_mode",
+            "1",
+            "slave_gtid_ignore_duplicates",
+            "0");
     if (connectState != null) {
       vars.setUser("slave_connect_state", new UserValue(connectState, UserValue.Kind.STRING));
     }

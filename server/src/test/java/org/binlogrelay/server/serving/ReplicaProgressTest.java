@@ -7,7 +7,10 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.binlogrelay.storage.Position;
 import org.junit.jupiter.api.Test;
 
-/** Per-event figures stay on the event loop until published; monitoring threads see whole publications only. */
+/**
+ * Per-event figures stay on the event loop until published; monitoring threads see whole
+ * publications only.
+ */
 class ReplicaProgressTest {
   private static DumpStatus status(ReplicaProgress p) {
     return p.status("s", DumpStatus.State.SENDING, 1, null, 0, false);
@@ -61,21 +64,30 @@ class ReplicaProgressTest {
     int rounds = 200_000;
     CountDownLatch started = new CountDownLatch(1);
     AtomicReference<String> torn = new AtomicReference<>();
-    Thread monitor = new Thread(() -> {
-      started.countDown();
-      for (int i = 0; i < rounds && torn.get() == null; i++) {
-        Position sent = p.sent();
-        // binlog.000001 only ever has even offsets, binlog.000002 odd ones
-        if (sent != null && (sent.offset() % 2 == 0) != sent.file().equals("binlog.000001")) {
-          torn.set(sent.toString());
-        }
-      }
-    });
+    Thread monitor =
+        new Thread(
+            () -> {
+              started.countDown();
+              for (int i = 0; i < rounds && torn.get() == null; i++) {
+                Position sent = p.sent();
+                // binlog.000001 only ever has even offsets, binlog.000002 odd ones
+                if (sent != null
+                    && (sent.offset() % 2 == 0) != sent.file().equals("binlog.000001")) {
+                  torn.set(sent.toString());
+                }
+              }
+            });
     monitor.start();
     started.await();
     for (int i = 0; i < rounds; i++) {
       boolean first = i % 2 == 0;
-      p.passed(first ? "binlog.000001" : "binlog.000002", 4, first ? 2 * i + 10 : 2 * i + 11, true, false, false);
+      p.passed(
+          first ? "binlog.000001" : "binlog.000002",
+          4,
+          first ? 2 * i + 10 : 2 * i + 11,
+          true,
+          false,
+          false);
       p.publish(i);
     }
     monitor.join();

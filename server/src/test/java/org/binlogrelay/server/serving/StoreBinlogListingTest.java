@@ -11,20 +11,25 @@ import org.binlogrelay.storage.BinlogStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** SHOW BINARY LOGS, status, GTID variables and BINLOG_GTID_POS() from the store, against the servers' own values. */
+/**
+ * SHOW BINARY LOGS, status, GTID variables and BINLOG_GTID_POS() from the store, against the
+ * servers' own values.
+ */
 class StoreBinlogListingTest {
   private final StoreFixtures mysql = StoreFixtures.mysql();
   private final StoreFixtures mariadb = StoreFixtures.mariadb();
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void mysqlListingIsWhatTheServerShowed() throws Exception {
     try (BinlogStore store = mysql.store(dir)) {
       StoreBinlogListing listing = new StoreBinlogListing(store);
-      assertThat(listing.files()).containsExactly(new BinlogListing.BinlogFile("binlog.000001", 4274),
-          new BinlogListing.BinlogFile("binlog.000002", 2862), new BinlogListing.BinlogFile("binlog.000003", 206809));
+      assertThat(listing.files())
+          .containsExactly(
+              new BinlogListing.BinlogFile("binlog.000001", 4274),
+              new BinlogListing.BinlogFile("binlog.000002", 2862),
+              new BinlogListing.BinlogFile("binlog.000003", 206809));
       assertThat(listing.current()).contains(new BinlogListing.Position("binlog.000003", 206809));
       assertThat(listing.executedGtids())
           .isEqualTo(MysqlGtidSet.parse(mysql.expected.getProperty("gtid_executed")).toString())
@@ -34,8 +39,10 @@ class StoreBinlogListingTest {
 
       StoreFixtures.settle(store);
       store.removeFilesBefore("binlog.000002");
-      assertThat(listing.purgedGtids()).isEqualTo(MysqlGtidSet.parse(
-          mysql.expected.getProperty("file.binlog.000002.previous_gtids")).toString());
+      assertThat(listing.purgedGtids())
+          .isEqualTo(
+              MysqlGtidSet.parse(mysql.expected.getProperty("file.binlog.000002.previous_gtids"))
+                  .toString());
       assertThat(listing.files()).hasSize(2);
     }
   }
@@ -44,8 +51,10 @@ class StoreBinlogListingTest {
   void mariadbListingAndBinlogGtidPos() throws Exception {
     try (BinlogStore store = mariadb.store(dir)) {
       StoreBinlogListing listing = new StoreBinlogListing(store);
-      assertThat(listing.executedGtids()).isEqualTo(mariadb.expected.getProperty("gtid_binlog_pos"));
-      assertThat(listing.binlogState()).isEqualTo(mariadb.expected.getProperty("gtid_binlog_state"));
+      assertThat(listing.executedGtids())
+          .isEqualTo(mariadb.expected.getProperty("gtid_binlog_pos"));
+      assertThat(listing.binlogState())
+          .isEqualTo(mariadb.expected.getProperty("gtid_binlog_state"));
 
       String file = "mariadb-bin.000002";
       List<Long> starts = mariadb.eventStarts(file);

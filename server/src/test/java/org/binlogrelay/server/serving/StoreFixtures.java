@@ -7,12 +7,14 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 import org.binlogrelay.protocol.event.BinlogEvent;
 import org.binlogrelay.protocol.event.EventHeader;
 import org.binlogrelay.protocol.event.EventType;
@@ -20,12 +22,14 @@ import org.binlogrelay.protocol.event.FormatDescriptionEvent;
 import org.binlogrelay.protocol.event.RotateEvent;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.FileMetadata;
 import org.binlogrelay.storage.StoreConfig;
 
 /**
- * Test side: the binlog files of a real MySQL 9.7 and MariaDB 10.11 server (the protocol module's fixtures, see
- * docs/fixtures.md), replayed into a store as a primary's dump thread sends them. The files come from the test
- * classpath when the protocol test-jar is on it, else from {@code protocol/src/test/resources} of the checkout.
+ * Test side: the binlog files of a real MySQL 9.7 and MariaDB 10.11 server (the protocol module's
+ * fixtures, see docs/fixtures.md), replayed into a store as a primary's dump thread sends them. The
+ * files come from the test classpath when the protocol test-jar is on it, else from {@code
+ * protocol/src/test/resources} of the checkout.
  */
 final class StoreFixtures {
   static final int MAX_EVENT_SIZE = 64 << 20;
@@ -40,7 +44,8 @@ final class StoreFixtures {
     this.directory = directory;
     try (InputStream in = open("expected.properties")) {
       expected.load(in);
-      flavor = expected.getProperty("flavor").equals("mysql") ? GtidFlavor.MYSQL : GtidFlavor.MARIADB;
+      flavor =
+          expected.getProperty("flavor").equals("mysql") ? GtidFlavor.MYSQL : GtidFlavor.MARIADB;
       files = List.of(expected.getProperty("files").split(","));
       for (String name : files) {
         try (InputStream f = open(name)) {
@@ -67,14 +72,21 @@ final class StoreFixtures {
     }
     Path dir = Path.of("").toAbsolutePath();
     while (dir != null) {
-      Path candidate = dir.resolve("protocol/src/test/resources/fixtures").resolve(directory).resolve(name);
+      Path candidate =
+          dir.resolve("protocol/src/test/resources/fixtures").resolve(directory).resolve(name);
       if (Files.exists(candidate)) {
         return Files.newInputStream(candidate);
       }
       dir = dir.getParent();
     }
-    throw new IllegalStateException("fixture " + directory + "/" + name + " is neither on the test classpath nor"
-        + " under protocol/src/test/resources of a parent directory of " + Path.of("").toAbsolutePath());
+    throw new IllegalStateException(
+        "fixture "
+            + directory
+            + "/"
+            + name
+            + " is neither on the test classpath nor"
+            + " under protocol/src/test/resources of a parent directory of "
+            + Path.of("").toAbsolutePath());
   }
 
   byte[] bytes(String file) {
@@ -116,7 +128,8 @@ final class StoreFixtures {
 
   /** A store in {@code dir} holding the first {@code count} files. */
   BinlogStore store(Path dir, int count) throws IOException {
-    BinlogStore store = BinlogStore.open(StoreConfig.builder(dir, flavor).maxEventSize(MAX_EVENT_SIZE).build());
+    BinlogStore store =
+        BinlogStore.open(StoreConfig.builder(dir, flavor).maxEventSize(MAX_EVENT_SIZE).build());
     store.startStream();
     for (String name : files.subList(0, count)) {
       append(store, name);
@@ -124,7 +137,10 @@ final class StoreFixtures {
     return store;
   }
 
-  /** Appends {@code file} whole, as the primary's dump sends it (on the caller's thread: the store's writer). */
+  /**
+   * Appends {@code file} whole, as the primary's dump sends it (on the caller's thread: the store's
+   * writer).
+   */
   void append(BinlogStore store, String file) throws IOException {
     store.append(rotate(file));
     for (byte[] event : events(file)) {
@@ -137,14 +153,19 @@ final class StoreFixtures {
 
   /** Waits (up to a minute) until every file but the last is closed and everything is durable. */
   static void settle(BinlogStore store) throws Exception {
-    store.sync().get(1, java.util.concurrent.TimeUnit.MINUTES);
-    eventually(java.time.Duration.ofMinutes(1), "the store settled", store::files, list -> list
-        .subList(0, Math.max(0, list.size() - 1)).stream().allMatch(org.binlogrelay.storage.FileMetadata::closed)
-        && !store.durableEnd().isBefore(store.readableEnd()));
+    store.sync().get(1, TimeUnit.MINUTES);
+    eventually(
+        Duration.ofMinutes(1),
+        "the store settled",
+        store::files,
+        list ->
+            list.subList(0, Math.max(0, list.size() - 1)).stream().allMatch(FileMetadata::closed)
+                && !store.durableEnd().isBefore(store.readableEnd()));
   }
 
   static BinlogEvent rotate(String file) {
-    EventHeader h = new EventHeader(0, EventType.ROTATE.code(), 1, 0, 0, EventHeader.LOG_EVENT_ARTIFICIAL_F);
+    EventHeader h =
+        new EventHeader(0, EventType.ROTATE.code(), 1, 0, 0, EventHeader.LOG_EVENT_ARTIFICIAL_F);
     return BinlogEvent.assemble(h, new RotateEvent(4, file).encodeBody(), true);
   }
 

@@ -13,9 +13,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Test side: what a dump put on an {@link EmbeddedChannel}, as the replica would read it. Buffers and file
- * regions are drained in order (regions transferred as Netty would, then released), and the bytes are parsed
- * back into MySQL packets, continuation frames joined.
+ * Test side: what a dump put on an {@link EmbeddedChannel}, as the replica would read it. Buffers
+ * and file regions are drained in order (regions transferred as Netty would, then released), and
+ * the bytes are parsed back into MySQL packets, continuation frames joined.
  */
 final class Wire {
   /** One logical packet: the sequence id of its first frame, its frames, and the joined payload. */
@@ -27,7 +27,8 @@ final class Wire {
     /** For an event packet (0x00 marker), the event bytes. */
     byte[] event() {
       if (first() != 0) {
-        throw new AssertionError("not an event packet: first byte " + first() + " of " + payload.length);
+        throw new AssertionError(
+            "not an event packet: first byte " + first() + " of " + payload.length);
       }
       return Arrays.copyOfRange(payload, 1, payload.length);
     }
@@ -89,7 +90,8 @@ final class Wire {
         if (first < 0) {
           first = seq;
         } else if (seq != expected) {
-          throw new AssertionError("frame " + frames + " has sequence id " + seq + ", expected " + expected);
+          throw new AssertionError(
+              "frame " + frames + " has sequence id " + seq + ", expected " + expected);
         }
         expected = (seq + 1) & 0xff;
         p += 4;

@@ -15,20 +15,29 @@ import java.util.concurrent.TimeUnit;
 import org.binlogrelay.storage.Position;
 import org.junit.jupiter.api.Test;
 
-/** Acks leave only once the store says the transaction is durable; newest wins; failures are kept, never acked. */
+/**
+ * Acks leave only once the store says the transaction is durable; newest wins; failures are kept,
+ * never acked.
+ */
 class AckSenderTest {
   private final List<Position> sent = new CopyOnWriteArrayList<>();
   private final IngestCounters counters = new IngestCounters();
 
   private AckSender sender(CountDownLatch each) {
-    return new AckSender(payload -> {
-      long pos = 0;
-      for (int i = 8; i >= 1; i--) {
-        pos = pos << 8 | (payload[i] & 0xff);
-      }
-      sent.add(new Position(new String(payload, 9, payload.length - 9, StandardCharsets.UTF_8), pos));
-      each.countDown();
-    }, "primary:3306", counters).start();
+    return new AckSender(
+            payload -> {
+              long pos = 0;
+              for (int i = 8; i >= 1; i--) {
+                pos = pos << 8 | (payload[i] & 0xff);
+              }
+              sent.add(
+                  new Position(
+                      new String(payload, 9, payload.length - 9, StandardCharsets.UTF_8), pos));
+              each.countDown();
+            },
+            "primary:3306",
+            counters)
+        .start();
   }
 
   @Test
@@ -71,7 +80,10 @@ class AckSenderTest {
     try (AckSender s = sender(latch)) {
       s.ackWhenDurable(new Position("binlog.000001", 500), durable);
       durable.completeExceptionally(new IOException("disk gone"));
-      assertThat(s.failure()).isNotNull().hasMessageContaining("binlog.000001:500").hasMessageContaining("disk gone");
+      assertThat(s.failure())
+          .isNotNull()
+          .hasMessageContaining("binlog.000001:500")
+          .hasMessageContaining("disk gone");
       assertThat(latch.await(200, TimeUnit.MILLISECONDS)).isFalse();
     }
     assertThat(sent).isEmpty();
@@ -80,9 +92,14 @@ class AckSenderTest {
   @Test
   void aFailedWriteIsKept() throws Exception {
     CompletableFuture<Position> durable = CompletableFuture.completedFuture(null);
-    try (AckSender s = new AckSender(payload -> {
-      throw new IOException("broken pipe");
-    }, "primary:3306", counters).start()) {
+    try (AckSender s =
+        new AckSender(
+                payload -> {
+                  throw new IOException("broken pipe");
+                },
+                "primary:3306",
+                counters)
+            .start()) {
       s.ackWhenDurable(new Position("binlog.000001", 500), durable);
       eventually(Duration.ofSeconds(5), "the write failure kept", s::failure, Objects::nonNull);
       assertThat(s.failure()).isNotNull().hasMessageContaining("broken pipe");

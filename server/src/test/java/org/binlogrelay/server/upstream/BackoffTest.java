@@ -20,7 +20,8 @@ class BackoffTest {
 
   @Test
   void jitterTakesUpToItsFractionOff() {
-    assertThat(backoff.delay(3, 0.999999)).isBetween(Duration.ofMillis(200), Duration.ofMillis(201));
+    assertThat(backoff.delay(3, 0.999999))
+        .isBetween(Duration.ofMillis(200), Duration.ofMillis(201));
     assertThat(backoff.delay(20, 0.5)).isEqualTo(Duration.ofMillis(3750));
     Backoff none = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(5), 0);
     assertThat(none.delay(2, 0.9)).isEqualTo(Duration.ofMillis(200));
@@ -28,9 +29,12 @@ class BackoffTest {
 
   @Test
   void refusesNonsense() {
-    assertThatThrownBy(() -> new Backoff(Duration.ZERO, Duration.ofSeconds(1), 0)).hasMessageContaining("positive");
-    assertThatThrownBy(() -> new Backoff(Duration.ofSeconds(2), Duration.ofSeconds(1), 0)).hasMessageContaining("below");
-    assertThatThrownBy(() -> new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(1), 1.5)).hasMessageContaining("0..1");
+    assertThatThrownBy(() -> new Backoff(Duration.ZERO, Duration.ofSeconds(1), 0))
+        .hasMessageContaining("positive");
+    assertThatThrownBy(() -> new Backoff(Duration.ofSeconds(2), Duration.ofSeconds(1), 0))
+        .hasMessageContaining("below");
+    assertThatThrownBy(() -> new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(1), 1.5))
+        .hasMessageContaining("0..1");
     assertThatThrownBy(() -> backoff.delay(0, 0)).hasMessageContaining("at least 1");
   }
 }

@@ -21,7 +21,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Semi-sync packets: the header is stripped, the event stored, and a flagged event asks for an ack. */
+/**
+ * Semi-sync packets: the header is stripped, the event stored, and a flagged event asks for an ack.
+ */
 class EventIngestSemiSyncTest {
   private static final UUID UUID_P = UUID.fromString("11111111-1111-1111-1111-111111111111");
 
@@ -34,8 +36,18 @@ class EventIngestSemiSyncTest {
   void open() throws IOException {
     store = BinlogStore.open(StoreConfig.builder(dir, GtidFlavor.MYSQL).build());
     assertThat(store.startStream()).isEmpty();
-    ingest = new EventIngest(store, ChecksumAlgorithm.CRC32, new IngestCounters(), Time.SYSTEM, "primary:3306",
-        "binlog.000001:4", null, true, PrimaryFiles.INSTANCE, (p, s) -> requests.add(new Position[] {p, s}));
+    ingest =
+        new EventIngest(
+            store,
+            ChecksumAlgorithm.CRC32,
+            new IngestCounters(),
+            Time.SYSTEM,
+            "primary:3306",
+            "binlog.000001:4",
+            null,
+            true,
+            PrimaryFiles.INSTANCE,
+            (p, s) -> requests.add(new Position[] {p, s}));
   }
 
   @AfterEach
@@ -54,8 +66,12 @@ class EventIngestSemiSyncTest {
 
   @Test
   void aFlaggedTransactionEndAsksForAnAckOfThePrimarysPosition() throws IOException {
-    SourceStream s = new SourceStream(1).dumpStart("binlog.000001", 4).formatDescription().previousGtids("")
-        .transaction(UUID_P, 1);
+    SourceStream s =
+        new SourceStream(1)
+            .dumpStart("binlog.000001", 4)
+            .formatDescription()
+            .previousGtids("")
+            .transaction(UUID_P, 1);
     List<BinlogEvent> events = s.events();
     for (int i = 0; i < events.size(); i++) {
       boolean last = i == events.size() - 1;
@@ -64,7 +80,9 @@ class EventIngestSemiSyncTest {
     long end = events.get(events.size() - 1).header().logPos();
     assertThat(requests).hasSize(1);
     assertThat(requests.get(0)[0]).isEqualTo(new Position("binlog.000001", end));
-    assertThat(requests.get(0)[1]).as("what must be durable first").isEqualTo(new Position("binlog.000001", end));
+    assertThat(requests.get(0)[1])
+        .as("what must be durable first")
+        .isEqualTo(new Position("binlog.000001", end));
     assertThat(store.readableEnd()).isEqualTo(new Position("binlog.000001", end));
   }
 
@@ -74,7 +92,8 @@ class EventIngestSemiSyncTest {
     byte[] bytes = s.events().get(0).toByteArray();
     byte[] plain = new byte[bytes.length + 1];
     System.arraycopy(bytes, 0, plain, 1, bytes.length);
-    assertThatThrownBy(() -> ingest.accept(plain)).isInstanceOf(ProtocolException.class)
+    assertThatThrownBy(() -> ingest.accept(plain))
+        .isInstanceOf(ProtocolException.class)
         .hasMessageContaining("semi-sync magic");
   }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.binlogrelay.protocol.ProtocolException;
 import org.binlogrelay.protocol.event.BinlogEvent;
 import org.binlogrelay.protocol.event.ChecksumAlgorithm;
@@ -24,19 +25,23 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The packet-to-store path: bytes pass unchanged, and every kind of bad packet stops the connection. */
+/**
+ * The packet-to-store path: bytes pass unchanged, and every kind of bad packet stops the
+ * connection.
+ */
 class EventIngestTest {
-  private static final Time FIXED = new Time() {
-    @Override
-    public long nanoseconds() {
-      return 0;
-    }
+  private static final Time FIXED =
+      new Time() {
+        @Override
+        public long nanoseconds() {
+          return 0;
+        }
 
-    @Override
-    public long milliseconds() {
-      return 1_700_000_000_000L;
-    }
-  };
+        @Override
+        public long milliseconds() {
+          return 1_700_000_000_000L;
+        }
+      };
 
   @TempDir Path dir;
   private BinlogStore store;
@@ -47,8 +52,14 @@ class EventIngestTest {
   void open() throws IOException {
     store = BinlogStore.open(StoreConfig.builder(dir, GtidFlavor.MYSQL).build());
     assertThat(store.startStream()).isEmpty();
-    ingest = new EventIngest(store, ChecksumAlgorithm.CRC32, counters, FIXED, "primary:3306",
-        Position.startOf("binlog.000001"));
+    ingest =
+        new EventIngest(
+            store,
+            ChecksumAlgorithm.CRC32,
+            counters,
+            FIXED,
+            "primary:3306",
+            Position.startOf("binlog.000001"));
   }
 
   @AfterEach
@@ -58,8 +69,10 @@ class EventIngestTest {
 
   /** The dump's first event: the primary's artificial ROTATE naming the file, with a CRC32. */
   private static byte[] artificialRotate() {
-    EventHeader header = new EventHeader(0, EventType.ROTATE.code(), 1, 0, 0, EventHeader.LOG_EVENT_ARTIFICIAL_F);
-    BinlogEvent event = BinlogEvent.assemble(header, new RotateEvent(4, "binlog.000001").encodeBody(), true);
+    EventHeader header =
+        new EventHeader(0, EventType.ROTATE.code(), 1, 0, 0, EventHeader.LOG_EVENT_ARTIFICIAL_F);
+    BinlogEvent event =
+        BinlogEvent.assemble(header, new RotateEvent(4, "binlog.000001").encodeBody(), true);
     return packet(event.toByteArray());
   }
 
@@ -85,7 +98,8 @@ class EventIngestTest {
   void aCorruptEventIsRefusedBeforeTheStoreSeesIt() {
     byte[] packet = artificialRotate();
     packet[packet.length - 6] ^= 0x01; // a bit of the file name
-    assertThatThrownBy(() -> ingest.accept(packet)).isInstanceOf(CorruptEventException.class)
+    assertThatThrownBy(() -> ingest.accept(packet))
+        .isInstanceOf(CorruptEventException.class)
         .hasMessageContaining("CRC32");
     assertThat(counters.events).isZero();
     assertThat(store.files()).isEmpty();
@@ -93,25 +107,36 @@ class EventIngestTest {
 
   @Test
   void error1236KeepsTheServersTextAndSaysWhatItMeans() {
-    byte[] err = new ErrPacket(1236, "HY000", "Could not find first log file name in binary log index file").encode();
-    assertThatThrownBy(() -> ingest.accept(err)).isInstanceOfSatisfying(PrimaryErrorException.class, e -> {
-      assertThat(e.code()).isEqualTo(1236);
-      assertThat(e.serverMessage()).isEqualTo("Could not find first log file name in binary log index file");
-      assertThat(e.getMessage()).startsWith("primary primary:3306 ended the dump requested from binlog.000001:4"
-          + " (before its first event): error 1236 (HY000): Could not find first log file name")
-          .contains("cannot continue from this primary without a gap: it needs binlog.000001:4");
-    });
+    byte[] err =
+        new ErrPacket(1236, "HY000", "Could not find first log file name in binary log index file")
+            .encode();
+    assertThatThrownBy(() -> ingest.accept(err))
+        .isInstanceOfSatisfying(
+            PrimaryErrorException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(1236);
+              assertThat(e.serverMessage())
+                  .isEqualTo("Could not find first log file name in binary log index file");
+              assertThat(e.getMessage())
+                  .startsWith(
+                      "primary primary:3306 ended the dump requested from binlog.000001:4"
+                          + " (before its first event): error 1236 (HY000): Could not find first log file name")
+                  .contains(
+                      "cannot continue from this primary without a gap: it needs binlog.000001:4");
+            });
   }
 
   @Test
   void anEofPacketEndsTheDump() {
-    assertThatThrownBy(() -> ingest.accept(new byte[] {(byte) 0xfe, 0, 0, 2, 0})).isInstanceOf(EOFException.class)
+    assertThatThrownBy(() -> ingest.accept(new byte[] {(byte) 0xfe, 0, 0, 2, 0}))
+        .isInstanceOf(EOFException.class)
         .hasMessageContaining("EOF packet");
   }
 
   @Test
   void anUnknownMarkerIsAProtocolError() {
-    assertThatThrownBy(() -> ingest.accept(new byte[] {0x42, 1, 2})).isInstanceOf(ProtocolException.class)
+    assertThatThrownBy(() -> ingest.accept(new byte[] {0x42, 1, 2}))
+        .isInstanceOf(ProtocolException.class)
         .hasMessageContaining("starts with 0x42");
     assertThatThrownBy(() -> ingest.accept(new byte[0])).isInstanceOf(ProtocolException.class);
   }
@@ -119,7 +144,7 @@ class EventIngestTest {
   @Test
   void aTruncatedEventIsRefused() {
     byte[] packet = artificialRotate();
-    byte[] cut = java.util.Arrays.copyOf(packet, packet.length - 3);
+    byte[] cut = Arrays.copyOf(packet, packet.length - 3);
     assertThatThrownBy(() -> ingest.accept(cut)).isInstanceOf(ProtocolException.class);
   }
 }

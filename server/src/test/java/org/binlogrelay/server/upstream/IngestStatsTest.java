@@ -2,6 +2,8 @@ package org.binlogrelay.server.upstream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.EOFException;
+import java.net.SocketTimeoutException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -9,8 +11,10 @@ import org.junit.jupiter.api.Test;
 class IngestStatsTest {
   private static final long NOW = 1_800_000_000_000L;
 
-  private static IngestStats stats(long immediateMicros, long originalMicros, long headerSeconds, boolean heartbeat) {
-    return new IngestStats("u:1", immediateMicros, originalMicros, headerSeconds, headerSeconds, heartbeat, Map.of());
+  private static IngestStats stats(
+      long immediateMicros, long originalMicros, long headerSeconds, boolean heartbeat) {
+    return new IngestStats(
+        "u:1", immediateMicros, originalMicros, headerSeconds, headerSeconds, heartbeat, Map.of());
   }
 
   @Test
@@ -28,19 +32,24 @@ class IngestStatsTest {
   @Test
   void zeroAfterAHeartbeatUnknownWhenNotStreamingOrNothingReceived() {
     assertThat(stats(NOW * 1000 - 9_000_000, 0, 0, true).secondsBehind(true, NOW, false)).isZero();
-    assertThat(stats(NOW * 1000 - 9_000_000, 0, 0, false).secondsBehind(false, NOW, false)).isNull();
+    assertThat(stats(NOW * 1000 - 9_000_000, 0, 0, false).secondsBehind(false, NOW, false))
+        .isNull();
     assertThat(stats(0, 0, 0, false).secondsBehind(true, NOW, false)).isNull();
-    assertThat(stats(NOW * 1000 + 1_000_000, 0, 0, false).secondsBehind(true, NOW, false)).as("clock skew")
+    assertThat(stats(NOW * 1000 + 1_000_000, 0, 0, false).secondsBehind(true, NOW, false))
+        .as("clock skew")
         .isZero();
   }
 
   @Test
   void failuresAreSortedByKind() {
-    assertThat(IngestStats.FailureKind.of(new java.net.SocketTimeoutException())).isEqualTo(
-        IngestStats.FailureKind.TIMEOUT);
-    assertThat(IngestStats.FailureKind.of(new java.io.EOFException())).isEqualTo(IngestStats.FailureKind.NETWORK);
-    assertThat(IngestStats.FailureKind.of(new PrimaryErrorException("x", 1236, "HY000", "purged", "")))
+    assertThat(IngestStats.FailureKind.of(new SocketTimeoutException()))
+        .isEqualTo(IngestStats.FailureKind.TIMEOUT);
+    assertThat(IngestStats.FailureKind.of(new EOFException()))
+        .isEqualTo(IngestStats.FailureKind.NETWORK);
+    assertThat(
+            IngestStats.FailureKind.of(new PrimaryErrorException("x", 1236, "HY000", "purged", "")))
         .isEqualTo(IngestStats.FailureKind.PRIMARY_ERROR);
-    assertThat(IngestStats.FailureKind.of(new IllegalStateException())).isEqualTo(IngestStats.FailureKind.OTHER);
+    assertThat(IngestStats.FailureKind.of(new IllegalStateException()))
+        .isEqualTo(IngestStats.FailureKind.OTHER);
   }
 }

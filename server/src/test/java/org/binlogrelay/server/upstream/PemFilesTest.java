@@ -14,13 +14,20 @@ import java.util.Base64;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Private keys as MySQL, MariaDB and openssl write them; errors name the file and say what to do. */
+/**
+ * Private keys as MySQL, MariaDB and openssl write them; errors name the file and say what to do.
+ */
 class PemFilesTest {
   @TempDir Path dir;
 
   private static String pem(String type, byte[] der) {
-    return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.UTF_8)).encodeToString(der)
-        + "\n-----END " + type + "-----\n";
+    return "-----BEGIN "
+        + type
+        + "-----\n"
+        + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.UTF_8)).encodeToString(der)
+        + "\n-----END "
+        + type
+        + "-----\n";
   }
 
   @Test
@@ -29,7 +36,9 @@ class PemFilesTest {
     generator.initialize(2048);
     KeyPair pair = generator.generateKeyPair();
     byte[] pkcs8 = pair.getPrivate().getEncoded();
-    byte[] pkcs1 = Arrays.copyOfRange(pkcs8, 26, pkcs8.length); // after the PrivateKeyInfo headers of a 2048-bit key
+    byte[] pkcs1 =
+        Arrays.copyOfRange(
+            pkcs8, 26, pkcs8.length); // after the PrivateKeyInfo headers of a 2048-bit key
     assertThat(PemFiles.rsaPkcs1ToPkcs8(pkcs1)).isEqualTo(pkcs8);
 
     Path p8 = dir.resolve("key8.pem");
@@ -44,22 +53,30 @@ class PemFilesTest {
   void refusesEncryptedKeysAndFilesWithoutPem() throws IOException {
     Path encrypted = dir.resolve("enc.pem");
     Files.writeString(encrypted, pem("ENCRYPTED PRIVATE KEY", new byte[] {1, 2, 3}));
-    assertThatThrownBy(() -> PemFiles.privateKey(encrypted)).isInstanceOf(IOException.class)
-        .hasMessageContaining(encrypted.toString()).hasMessageContaining("encrypted").hasMessageContaining("-nocrypt");
+    assertThatThrownBy(() -> PemFiles.privateKey(encrypted))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining(encrypted.toString())
+        .hasMessageContaining("encrypted")
+        .hasMessageContaining("-nocrypt");
     Path empty = dir.resolve("empty.pem");
     Files.writeString(empty, "nothing here");
-    assertThatThrownBy(() -> PemFiles.certificates(empty)).isInstanceOf(IOException.class)
-        .hasMessageContaining(empty.toString()).hasMessageContaining("no PEM certificate");
+    assertThatThrownBy(() -> PemFiles.certificates(empty))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining(empty.toString())
+        .hasMessageContaining("no PEM certificate");
   }
 
   @Test
   void tlsConfigChecksItsFiles() {
     assertThatThrownBy(() -> new TlsConfig(TlsMode.REQUIRED, null, dir.resolve("c.pem"), null))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs its key");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("needs its key");
     assertThatThrownBy(() -> new TlsConfig(TlsMode.DISABLED, dir.resolve("ca.pem"), null, null))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("DISABLED");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("DISABLED");
     assertThatThrownBy(() -> TlsConfig.verify(TlsMode.REQUIRED, dir.resolve("ca.pem")))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("does not check certificates");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("does not check certificates");
     assertThat(TlsMode.REQUIRED.requiresTls()).isTrue();
     assertThat(TlsMode.PREFERRED.requiresTls()).isFalse();
     assertThat(TlsMode.VERIFY_IDENTITY.verifiesCertificate()).isTrue();

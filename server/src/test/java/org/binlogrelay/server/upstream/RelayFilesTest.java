@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.binlogrelay.protocol.ProtocolException;
 import org.binlogrelay.protocol.event.BinlogEvent;
 import org.binlogrelay.protocol.event.EventHeader;
+import org.binlogrelay.protocol.event.EventType;
 import org.binlogrelay.protocol.event.FormatDescriptionEvent;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.protocol.gtid.GtidSet;
@@ -27,9 +28,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A new source's stream written into files of the relay's naming, against a real store: the store accepts it as
- * a continuation, the old files stay as they were, the new files carry the relay's server_id, the store's GTIDs
- * and rewritten positions with valid checksums.
+ * A new source's stream written into files of the relay's naming, against a real store: the store
+ * accepts it as a continuation, the old files stay as they were, the new files carry the relay's
+ * server_id, the store's GTIDs and rewritten positions with valid checksums.
  */
 class RelayFilesTest {
   private static final long P = 11;
@@ -45,8 +46,13 @@ class RelayFilesTest {
   void storeWithTheOldPrimarysFile() throws IOException {
     store = BinlogStore.open(StoreConfig.builder(dir, GtidFlavor.MYSQL).build());
     assertThat(store.startStream()).isEmpty();
-    SourceStream p = new SourceStream(P).dumpStart("binlog.000003", 4).formatDescription().previousGtids("")
-        .transaction(P_UUID, 1).transaction(P_UUID, 2);
+    SourceStream p =
+        new SourceStream(P)
+            .dumpStart("binlog.000003", 4)
+            .formatDescription()
+            .previousGtids("")
+            .transaction(P_UUID, 1)
+            .transaction(P_UUID, 2);
     appendAll(p.events());
   }
 
@@ -62,19 +68,33 @@ class RelayFilesTest {
     assertThat(tail.writtenBy()).isEqualTo(P);
     assertThat(tail.nextFile()).isEqualTo("binlog.000004");
 
-    SourceStream r = new SourceStream(R).dumpStart("mysql-bin.000001", 4).formatDescription()
-        .previousGtids(P_UUID + ":1-2").transaction(R_UUID, 1).heartbeat().rotate("mysql-bin.000002")
-        .formatDescription().previousGtids(P_UUID + ":1-2," + R_UUID + ":1").transaction(R_UUID, 2);
-    RelayFiles relay = new RelayFiles(tail, RELAY, new MysqlPrimaryFlavor("9.7.4"), this::gtidsUpTo);
+    SourceStream r =
+        new SourceStream(R)
+            .dumpStart("mysql-bin.000001", 4)
+            .formatDescription()
+            .previousGtids(P_UUID + ":1-2")
+            .transaction(R_UUID, 1)
+            .heartbeat()
+            .rotate("mysql-bin.000002")
+            .formatDescription()
+            .previousGtids(P_UUID + ":1-2," + R_UUID + ":1")
+            .transaction(R_UUID, 2);
+    RelayFiles relay =
+        new RelayFiles(tail, RELAY, new MysqlPrimaryFlavor("9.7.4"), this::gtidsUpTo);
     feed(relay, r.events());
 
-    assertThat(store.files()).extracting(FileMetadata::name)
+    assertThat(store.files())
+        .extracting(FileMetadata::name)
         .containsExactly("binlog.000003", "binlog.000004", "binlog.000005");
-    // The old primary's file keeps its bytes, except that its FORMAT_DESCRIPTION's in-use flag (file offset 21)
-    // is cleared, as the primary's own copy is once it shuts down or restarts after a crash (docs/storage.md).
+    // The old primary's file keeps its bytes, except that its FORMAT_DESCRIPTION's in-use flag
+    // (file offset 21)
+    // is cleared, as the primary's own copy is once it shuts down or restarts after a crash
+    // (docs/storage.md).
     byte[] asThePrimaryWillHaveIt = oldFile.clone();
     asThePrimaryWillHaveIt[21] &= ~0x01;
-    assertThat(storedBytes("binlog.000003")).as("the old primary's file, flag cleared").isEqualTo(asThePrimaryWillHaveIt);
+    assertThat(storedBytes("binlog.000003"))
+        .as("the old primary's file, flag cleared")
+        .isEqualTo(asThePrimaryWillHaveIt);
     assertThat(store.executedGtids())
         .isEqualTo(MysqlGtidSet.parse(P_UUID + ":1-2," + R_UUID + ":1-2"));
     FileMetadata four = store.file("binlog.000004").orElseThrow();
@@ -92,48 +112,72 @@ class RelayFilesTest {
     assertThat(relay.position()).isEqualTo(store.readableEnd());
 
     StoreTail again = StoreTail.read(store, store.startStream().orElseThrow()).orElseThrow();
-    assertThat(again.writtenBy()).as("the relay's own file marks the store as relay-named").isEqualTo(RELAY);
+    assertThat(again.writtenBy())
+        .as("the relay's own file marks the store as relay-named")
+        .isEqualTo(RELAY);
     assertThat(again.nextFile()).isEqualTo("binlog.000006");
   }
 
   @Test
   void aStopOfTheSourceClosesTheRelayFileAndItsNextFileStartsAnother() throws Exception {
     StoreTail tail = StoreTail.read(store, store.startStream().orElseThrow()).orElseThrow();
-    SourceStream r = new SourceStream(R).dumpStart("mysql-bin.000007", 4).formatDescription()
-        .previousGtids(P_UUID + ":1-2").transaction(R_UUID, 1).stop("mysql-bin.000008").formatDescription()
-        .previousGtids(P_UUID + ":1-2," + R_UUID + ":1").transaction(R_UUID, 2);
+    SourceStream r =
+        new SourceStream(R)
+            .dumpStart("mysql-bin.000007", 4)
+            .formatDescription()
+            .previousGtids(P_UUID + ":1-2")
+            .transaction(R_UUID, 1)
+            .stop("mysql-bin.000008")
+            .formatDescription()
+            .previousGtids(P_UUID + ":1-2," + R_UUID + ":1")
+            .transaction(R_UUID, 2);
     feed(new RelayFiles(tail, RELAY, new MysqlPrimaryFlavor("9.7.4"), this::gtidsUpTo), r.events());
-    assertThat(store.files()).extracting(FileMetadata::name)
+    assertThat(store.files())
+        .extracting(FileMetadata::name)
         .containsExactly("binlog.000003", "binlog.000004", "binlog.000005");
-    assertThat(store.file("binlog.000004").orElseThrow().ending()).isEqualTo(FileMetadata.Ending.STOP);
-    assertThat(store.executedGtids()).isEqualTo(MysqlGtidSet.parse(P_UUID + ":1-2," + R_UUID + ":1-2"));
+    assertThat(store.file("binlog.000004").orElseThrow().ending())
+        .isEqualTo(FileMetadata.Ending.STOP);
+    assertThat(store.executedGtids())
+        .isEqualTo(MysqlGtidSet.parse(P_UUID + ":1-2," + R_UUID + ":1-2"));
   }
 
   @Test
   void aMidFileStartOfTheSourceIsRewrittenToo() throws Exception {
     StoreTail tail = StoreTail.read(store, store.startStream().orElseThrow()).orElseThrow();
-    SourceStream r = new SourceStream(R).dumpStart("mysql-bin.000001", 4000).formatDescription()
-        .transaction(R_UUID, 5);
+    SourceStream r =
+        new SourceStream(R)
+            .dumpStart("mysql-bin.000001", 4000)
+            .formatDescription()
+            .transaction(R_UUID, 5);
     feed(new RelayFiles(tail, RELAY, new MysqlPrimaryFlavor("9.7.4"), this::gtidsUpTo), r.events());
-    assertThat(store.executedGtids()).isEqualTo(MysqlGtidSet.parse(P_UUID + ":1-2," + R_UUID + ":5"));
+    assertThat(store.executedGtids())
+        .isEqualTo(MysqlGtidSet.parse(P_UUID + ":1-2," + R_UUID + ":5"));
     assertThat(store.verify("binlog.000004").problem()).isNull();
   }
 
   @Test
   void refusesEventsBeforeTheFormatDescriptionAndAFileStartInTheMiddleOfAFile() throws Exception {
     StoreTail tail = StoreTail.read(store, store.startStream().orElseThrow()).orElseThrow();
-    SourceStream r = new SourceStream(R).dumpStart("mysql-bin.000001", 4).formatDescription()
-        .previousGtids("").transaction(R_UUID, 1);
+    SourceStream r =
+        new SourceStream(R)
+            .dumpStart("mysql-bin.000001", 4)
+            .formatDescription()
+            .previousGtids("")
+            .transaction(R_UUID, 1);
     List<BinlogEvent> events = r.events();
-    RelayFiles early = new RelayFiles(tail, RELAY, new MysqlPrimaryFlavor("9.7.4"), this::gtidsUpTo);
+    RelayFiles early =
+        new RelayFiles(tail, RELAY, new MysqlPrimaryFlavor("9.7.4"), this::gtidsUpTo);
     FormatDescriptionEvent format = FormatDescriptionEvent.parse(events.get(1));
-    assertThatThrownBy(() -> early.map(events.get(3), format)).isInstanceOf(ProtocolException.class)
+    assertThatThrownBy(() -> early.map(events.get(3), format))
+        .isInstanceOf(ProtocolException.class)
         .hasMessageContaining("FORMAT_DESCRIPTION must come first");
 
-    RelayFiles twice = new RelayFiles(tail, RELAY, new MysqlPrimaryFlavor("9.7.4"), this::gtidsUpTo);
+    RelayFiles twice =
+        new RelayFiles(tail, RELAY, new MysqlPrimaryFlavor("9.7.4"), this::gtidsUpTo);
     twice.map(events.get(1), format);
     SourceStream again = new SourceStream(R).dumpStart("mysql-bin.000001", 4).formatDescription();
-    assertThatThrownBy(() -> twice.map(again.events().get(1), format)).isInstanceOf(ProtocolException.class)
+    assertThatThrownBy(() -> twice.map(again.events().get(1), format))
+        .isInstanceOf(ProtocolException.class)
         .hasMessageContaining("in the middle of a file");
   }
 
@@ -141,8 +185,10 @@ class RelayFilesTest {
   void eventsItMakesCarryValidChecksumsAndTheRelaysServerId() throws Exception {
     StoreTail tail = StoreTail.read(store, store.startStream().orElseThrow()).orElseThrow();
     SourceStream r = new SourceStream(R).dumpStart("mysql-bin.000001", 4).formatDescription();
-    RelayFiles relay = new RelayFiles(tail, RELAY, new MysqlPrimaryFlavor("9.7.4"), this::gtidsUpTo);
-    List<BinlogEvent> out = relay.map(r.events().get(1), FormatDescriptionEvent.parse(r.events().get(1)));
+    RelayFiles relay =
+        new RelayFiles(tail, RELAY, new MysqlPrimaryFlavor("9.7.4"), this::gtidsUpTo);
+    List<BinlogEvent> out =
+        relay.map(r.events().get(1), FormatDescriptionEvent.parse(r.events().get(1)));
     assertThat(out).hasSize(3);
     assertThat(out.get(0).header().hasFlag(EventHeader.LOG_EVENT_ARTIFICIAL_F)).isTrue();
     BinlogEvent fde = out.get(1);
@@ -167,7 +213,7 @@ class RelayFilesTest {
   private void feed(RelayFiles mapping, List<BinlogEvent> source) throws IOException {
     FormatDescriptionEvent format = null;
     for (BinlogEvent e : source) {
-      if (e.type() == org.binlogrelay.protocol.event.EventType.FORMAT_DESCRIPTION) {
+      if (e.type() == EventType.FORMAT_DESCRIPTION) {
         format = FormatDescriptionEvent.parse(e);
       }
       appendAll(mapping.map(e, format));

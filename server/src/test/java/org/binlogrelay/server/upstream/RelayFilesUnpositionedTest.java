@@ -20,16 +20,16 @@ import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.protocol.gtid.MariadbGtidSet;
 import org.binlogrelay.storage.BinlogStore;
 import org.binlogrelay.storage.FileVerification;
-import org.binlogrelay.storage.Position;
 import org.binlogrelay.storage.StoreConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A MariaDB 11.8 source (binlog_legacy_event_pos=OFF) written into files of the relay's naming, from the real
- * fixture files: the events a transaction carries with log_pos 0 stay unchanged (same bytes, no new CRC32), every
- * other event gets its relay file position, and the store accepts the whole as a continuation of a store that
- * another server (the MariaDB 10.11 fixture's first file) wrote.
+ * A MariaDB 11.8 source (binlog_legacy_event_pos=OFF) written into files of the relay's naming,
+ * from the real fixture files: the events a transaction carries with log_pos 0 stay unchanged (same
+ * bytes, no new CRC32), every other event gets its relay file position, and the store accepts the
+ * whole as a continuation of a store that another server (the MariaDB 10.11 fixture's first file)
+ * wrote.
  */
 class RelayFilesUnpositionedTest {
   private static final long RELAY = 9001;
@@ -38,7 +38,8 @@ class RelayFilesUnpositionedTest {
 
   @Test
   void unpositionedEventsKeepTheirBytesInRelayNamedFiles() throws Exception {
-    try (BinlogStore store = BinlogStore.open(StoreConfig.builder(dir, GtidFlavor.MARIADB).build())) {
+    try (BinlogStore store =
+        BinlogStore.open(StoreConfig.builder(dir, GtidFlavor.MARIADB).build())) {
       assertThat(store.startStream()).isEmpty();
       byte[] oldFirst = fixture("mariadb-10.11", "mariadb-bin.000001");
       for (BinlogEvent e : dump("mariadb-bin.000001", oldFirst)) {
@@ -49,21 +50,27 @@ class RelayFilesUnpositionedTest {
 
       byte[] source = fixture("mariadb-11.8", "mariadb-bin.000002");
       List<BinlogEvent> sourceEvents = dump("mariadb-bin.000002", source);
-      RelayFiles relay = new RelayFiles(tail, RELAY, new MariadbPrimaryFlavor(), end -> {
-        try {
-          store.sync().get(10, TimeUnit.SECONDS);
-        } catch (Exception e) {
-          throw new IOException(e);
-        }
-        return store.executedGtids();
-      });
+      RelayFiles relay =
+          new RelayFiles(
+              tail,
+              RELAY,
+              new MariadbPrimaryFlavor(),
+              end -> {
+                try {
+                  store.sync().get(10, TimeUnit.SECONDS);
+                } catch (Exception e) {
+                  throw new IOException(e);
+                }
+                return store.executedGtids();
+              });
       FormatDescriptionEvent format = null;
       List<byte[]> unpositioned = new ArrayList<>();
       for (BinlogEvent e : sourceEvents) {
         if (e.type() == EventType.FORMAT_DESCRIPTION) {
           format = FormatDescriptionEvent.parse(e);
         }
-        if (e.header().logPos() == 0 && !e.header().hasFlag(EventHeader.LOG_EVENT_ARTIFICIAL_F)
+        if (e.header().logPos() == 0
+            && !e.header().hasFlag(EventHeader.LOG_EVENT_ARTIFICIAL_F)
             && e.type() != EventType.FORMAT_DESCRIPTION) {
           unpositioned.add(e.toByteArray());
         }
@@ -84,8 +91,10 @@ class RelayFilesUnpositionedTest {
           keptAsTheyWere.add(e);
         }
       }
-      assertThat(keptAsTheyWere).as("every unpositioned event, byte for byte, in order")
-          .usingElementComparator(Arrays::compare).containsExactlyElementsOf(unpositioned);
+      assertThat(keptAsTheyWere)
+          .as("every unpositioned event, byte for byte, in order")
+          .usingElementComparator(Arrays::compare)
+          .containsExactlyElementsOf(unpositioned);
       assertThat(store.executedGtids()).isEqualTo(MariadbGtidSet.parse("0-2-9,0-1-16,2-1-3"));
     }
   }
@@ -93,10 +102,12 @@ class RelayFilesUnpositionedTest {
   /** A whole file as a dump from offset 4 sends it: an artificial ROTATE, then its events. */
   private static List<BinlogEvent> dump(String name, byte[] file) {
     List<BinlogEvent> out = new ArrayList<>();
-    EventHeader h = new EventHeader(0, EventType.ROTATE.code(), 1, 0, 0, EventHeader.LOG_EVENT_ARTIFICIAL_F);
+    EventHeader h =
+        new EventHeader(0, EventType.ROTATE.code(), 1, 0, 0, EventHeader.LOG_EVENT_ARTIFICIAL_F);
     out.add(BinlogEvent.assemble(h, new RotateEvent(4, name).encodeBody(), true));
     byte[] fde = file.clone();
-    fde[4 + EventHeader.FLAGS_OFFSET] &= ~EventHeader.LOG_EVENT_BINLOG_IN_USE_F; // as a dump thread sends it
+    fde[4 + EventHeader.FLAGS_OFFSET] &=
+        ~EventHeader.LOG_EVENT_BINLOG_IN_USE_F; // as a dump thread sends it
     BinlogChecksum.patch(fde, 4, (int) EventHeader.parse(fde, 4).eventSize());
     for (byte[] e : events(fde)) {
       out.add(BinlogEvent.wrap(e, true));
@@ -116,14 +127,17 @@ class RelayFilesUnpositionedTest {
   }
 
   private static byte[] fixture(String directory, String name) throws IOException {
-    try (InputStream in = RelayFilesUnpositionedTest.class.getResourceAsStream("/fixtures/" + directory + "/" + name)) {
+    try (InputStream in =
+        RelayFilesUnpositionedTest.class.getResourceAsStream(
+            "/fixtures/" + directory + "/" + name)) {
       if (in != null) {
         return in.readAllBytes();
       }
     }
     Path p = Path.of("").toAbsolutePath();
     while (p != null) {
-      Path candidate = p.resolve("protocol/src/test/resources/fixtures").resolve(directory).resolve(name);
+      Path candidate =
+          p.resolve("protocol/src/test/resources/fixtures").resolve(directory).resolve(name);
       if (Files.exists(candidate)) {
         return Files.readAllBytes(candidate);
       }

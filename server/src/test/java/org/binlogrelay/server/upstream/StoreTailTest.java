@@ -16,7 +16,8 @@ class StoreTailTest {
 
   @Test
   void aStoreWhoseOnlyFileRecoveryRemovedHasNoTailButResumesWithThatFile() throws Exception {
-    // what a SIGKILL right after the first file was created leaves: the magic number, no FORMAT_DESCRIPTION
+    // what a SIGKILL right after the first file was created leaves: the magic number, no
+    // FORMAT_DESCRIPTION
     Files.write(dir.resolve("binlog.000001"), new byte[] {(byte) 0xfe, 'b', 'i', 'n'});
     try (BinlogStore store = BinlogStore.open(StoreConfig.builder(dir, GtidFlavor.MYSQL).build())) {
       assertThat(store.files()).isEmpty();

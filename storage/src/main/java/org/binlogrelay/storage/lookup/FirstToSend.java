@@ -10,9 +10,9 @@ import org.binlogrelay.storage.read.TransactionFilter;
 import org.binlogrelay.storage.read.TransactionIterator;
 
 /**
- * The dry run behind a start lookup: the first transaction of the start file that a filter would send, found
- * with a copy of the filter (so the reader gets it untouched) and one scan of that file's readable part,
- * stopping at the first transaction sent. Stateless.
+ * The dry run behind a start lookup: the first transaction of the start file that a filter would
+ * send, found with a copy of the filter (so the reader gets it untouched) and one scan of that
+ * file's readable part, stopping at the first transaction sent. Stateless.
  */
 final class FirstToSend {
   private FirstToSend() {}
@@ -20,8 +20,8 @@ final class FirstToSend {
   /**
    * The outcome of the dry run.
    *
-   * @param position where the first transaction to send starts, or the file's readable end if every one so far
-   *     is skipped
+   * @param position where the first transaction to send starts, or the file's readable end if every
+   *     one so far is skipped
    * @param firstSkipped the file's first transaction is skipped
    */
   record Result(Position position, boolean firstSkipped) {}
@@ -30,8 +30,14 @@ final class FirstToSend {
     long readable = store.readableLength(file);
     TransactionFilter dryRun = filter.copy();
     try (FileChannel channel = store.openFile(file)) {
-      TransactionIterator transactions = TransactionIterator.open(file, channel, store.flavor(),
-          BinlogFileName.FIRST_EVENT_OFFSET, readable, store.config().maxEventSize());
+      TransactionIterator transactions =
+          TransactionIterator.open(
+              file,
+              channel,
+              store.flavor(),
+              BinlogFileName.FIRST_EVENT_OFFSET,
+              readable,
+              store.config().maxEventSize());
       boolean first = true;
       boolean firstSkipped = false;
       for (StoredTransaction t = transactions.next(); t != null; t = transactions.next()) {

@@ -17,18 +17,19 @@ import org.binlogrelay.storage.read.MysqlGtidFilter;
  * Binlog_sender::check_start_file} does ({@code sql/rpl_binlog_sender.cc}), in the same order:
  *
  * <ol>
- *   <li>{@link MysqlStart.Diverged} if the replica's set has GTIDs of the checked source UUIDs (all tags) that
- *       the store has not executed. MySQL checks only its own {@code server_uuid}, against {@code
- *       gtid_executed} plus owned GTIDs; a relay has no transactions of its own, so the caller names the
- *       UUIDs to check (typically the primary's), or none;
- *   <li>{@link MysqlStart.Purged} if the store's purged set ({@link BinlogStore#purgedGtids()}) is not
- *       contained in the replica's set;
- *   <li>the start file: the newest file whose start set (PREVIOUS_GTIDS) the replica's set contains, as
- *       {@code MYSQL_BIN_LOG::find_first_log_not_in_gtid_set} finds it; {@link MysqlStart.Purged} if none.
+ *   <li>{@link MysqlStart.Diverged} if the replica's set has GTIDs of the checked source UUIDs (all
+ *       tags) that the store has not executed. MySQL checks only its own {@code server_uuid},
+ *       against {@code gtid_executed} plus owned GTIDs; a relay has no transactions of its own, so
+ *       the caller names the UUIDs to check (typically the primary's), or none;
+ *   <li>{@link MysqlStart.Purged} if the store's purged set ({@link BinlogStore#purgedGtids()}) is
+ *       not contained in the replica's set;
+ *   <li>the start file: the newest file whose start set (PREVIOUS_GTIDS) the replica's set
+ *       contains, as {@code MYSQL_BIN_LOG::find_first_log_not_in_gtid_set} finds it; {@link
+ *       MysqlStart.Purged} if none.
  * </ol>
  *
- * Only metadata is used to choose the file; then one scan of the chosen file finds the first transaction to
- * send ({@link MysqlStart.Found#firstToSend()}).
+ * Only metadata is used to choose the file; then one scan of the chosen file finds the first
+ * transaction to send ({@link MysqlStart.Found#firstToSend()}).
  *
  * <p>Thread-safe.
  */
@@ -52,7 +53,8 @@ public final class MysqlStartLookup {
     if (files.isEmpty()) {
       return new MysqlStart.NothingStored();
     }
-    MysqlGtidSet extra = ofSources(replica, checkedSources).subtract((MysqlGtidSet) store.executedGtids());
+    MysqlGtidSet extra =
+        ofSources(replica, checkedSources).subtract((MysqlGtidSet) store.executedGtids());
     if (!extra.isEmpty()) {
       return new MysqlStart.Diverged(replica.copy(), extra);
     }
@@ -65,7 +67,8 @@ public final class MysqlStartLookup {
       if (replica.containsAll(meta.gtidsAtStart())) {
         MysqlGtidFilter filter = new MysqlGtidFilter(replica);
         FirstToSend.Result scan = FirstToSend.find(store, meta.name(), filter);
-        return new MysqlStart.Found(Position.startOf(meta.name()), filter, scan.firstSkipped(), scan.position());
+        return new MysqlStart.Found(
+            Position.startOf(meta.name()), filter, scan.firstSkipped(), scan.position());
       }
     }
     MysqlGtidSet oldest = (MysqlGtidSet) files.get(0).gtidsAtStart();
@@ -78,7 +81,8 @@ public final class MysqlStartLookup {
     for (UUID uuid : set.sourceIds()) {
       if (sources.contains(uuid)) {
         for (String tag : set.tags(uuid)) {
-          set.intervalsFor(uuid, tag).forEach(iv -> out.addInterval(uuid, tag, iv.start(), iv.end()));
+          set.intervalsFor(uuid, tag)
+              .forEach(iv -> out.addInterval(uuid, tag, iv.start(), iv.end()));
         }
       }
     }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Arrays;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
@@ -20,12 +21,13 @@ import org.binlogrelay.storage.read.EventCursor;
 
 /**
  * Checks a file and offset a replica asks to start from ({@code COM_BINLOG_DUMP}, file-and-position
- * replication) before a reader is opened there, in the order MySQL's {@code Binlog_sender::check_start_file}
- * checks: the file must be stored ("" means the first stored file), the offset at least 4 and at most the
- * file's readable length. Then, unlike MySQL, the offset must be an event boundary: the file's event headers
- * are walked up to the offset (header reads only, one window read per 64 KiB of small events), from offset 4 or
- * from a boundary an earlier check found ({@link EventBoundaries}), which is correct for any offset and reads this
- * one file only. The readable end needs no walk.
+ * replication) before a reader is opened there, in the order MySQL's {@code
+ * Binlog_sender::check_start_file} checks: the file must be stored ("" means the first stored
+ * file), the offset at least 4 and at most the file's readable length. Then, unlike MySQL, the
+ * offset must be an event boundary: the file's event headers are walked up to the offset (header
+ * reads only, one window read per 64 KiB of small events), from offset 4 or from a boundary an
+ * earlier check found ({@link EventBoundaries}), which is correct for any offset and reads this one
+ * file only. The readable end needs no walk.
  *
  * <p>Thread-safe (stateless over the thread-safe store).
  */
@@ -49,7 +51,8 @@ public final class PositionLookup {
       }
       name = files.get(0).name();
     }
-    Optional<FileMetadata> meta = BinlogFileName.isValid(name) ? store.file(name) : Optional.empty();
+    Optional<FileMetadata> meta =
+        BinlogFileName.isValid(name) ? store.file(name) : Optional.empty();
     if (meta.isEmpty()) {
       return new Invalid(Problem.FILE_NOT_FOUND, name, offset, -1, -1);
     }
@@ -64,8 +67,10 @@ public final class PositionLookup {
     }
     if (offset > readable) {
       Position boundary = store.readableEnd();
-      boolean complete = boundary != null && boundary.fileSequence() > BinlogFileName.sequence(name);
-      return new Invalid(complete ? Problem.PAST_FILE_END : Problem.NOT_YET_READABLE, name, offset, readable, -1);
+      boolean complete =
+          boundary != null && boundary.fileSequence() > BinlogFileName.sequence(name);
+      return new Invalid(
+          complete ? Problem.PAST_FILE_END : Problem.NOT_YET_READABLE, name, offset, readable, -1);
     }
     long eventStart = eventContaining(name, offset, readable);
     if (eventStart != offset) {
@@ -75,10 +80,11 @@ public final class PositionLookup {
   }
 
   /**
-   * The start of the event that contains {@code offset}, or {@code offset} itself if an event starts there. The
-   * readable end is a transaction boundary, so asking for it (a replica positioned at the head) needs no walk; else
-   * the walk starts at the closest boundary an earlier walk recorded ({@link EventBoundaries}), and records the
-   * boundaries it passes, one per {@link EventBoundaries#SPACING} bytes.
+   * The start of the event that contains {@code offset}, or {@code offset} itself if an event
+   * starts there. The readable end is a transaction boundary, so asking for it (a replica
+   * positioned at the head) needs no walk; else the walk starts at the closest boundary an earlier
+   * walk recorded ({@link EventBoundaries}), and records the boundaries it passes, one per {@link
+   * EventBoundaries#SPACING} bytes.
    */
   private long eventContaining(String name, long offset, long readable) throws IOException {
     if (offset == readable) {
@@ -87,21 +93,27 @@ public final class PositionLookup {
     EventBoundaries hints = store.boundaries();
     try (FileChannel channel = store.openFile(name)) {
       Object identity = identity(name);
-      long from = identity == null ? BinlogFileName.FIRST_EVENT_OFFSET : hints.floor(name, identity, offset);
+      long from =
+          identity == null
+              ? BinlogFileName.FIRST_EVENT_OFFSET
+              : hints.floor(name, identity, offset);
       if (from > BinlogFileName.FIRST_EVENT_OFFSET) {
         try {
           return walk(name, channel, identity, from, offset, readable);
         } catch (BinlogReadException stale) {
-          hints.forget(name); // the hint was not a boundary of this file any more: walk from the start
+          hints.forget(
+              name); // the hint was not a boundary of this file any more: walk from the start
         }
       }
       return walk(name, channel, identity, BinlogFileName.FIRST_EVENT_OFFSET, offset, readable);
     }
   }
 
-  private long walk(String name, FileChannel channel, Object identity, long from, long offset, long readable)
+  private long walk(
+      String name, FileChannel channel, Object identity, long from, long offset, long readable)
       throws IOException {
-    EventCursor cursor = new EventCursor(name, channel, from, readable, store.config().maxEventSize());
+    EventCursor cursor =
+        new EventCursor(name, channel, from, readable, store.config().maxEventSize());
     long[] found = new long[16];
     int count = 0;
     long lastRecorded = from;
@@ -119,7 +131,7 @@ public final class PositionLookup {
       }
       if (cursor.position() - lastRecorded >= EventBoundaries.SPACING) {
         if (count == found.length) {
-          found = java.util.Arrays.copyOf(found, count * 2);
+          found = Arrays.copyOf(found, count * 2);
         }
         found[count++] = cursor.position();
         lastRecorded = cursor.position();
@@ -133,7 +145,8 @@ public final class PositionLookup {
 
   /** The file's identity for {@link EventBoundaries}, {@code null} if the file system has none. */
   private Object identity(String name) throws IOException {
-    BasicFileAttributes attributes = Files.readAttributes(store.directory().resolve(name), BasicFileAttributes.class);
+    BasicFileAttributes attributes =
+        Files.readAttributes(store.directory().resolve(name), BasicFileAttributes.class);
     return attributes.fileKey();
   }
 }

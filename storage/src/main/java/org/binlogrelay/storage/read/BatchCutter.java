@@ -10,17 +10,19 @@ import org.binlogrelay.storage.Position;
 import org.binlogrelay.storage.read.BinlogReadException.Reason;
 
 /**
- * Cuts the events of one file into {@link EventBatch}es from event headers alone: a batch runs from the
- * cursor to the last transaction boundary within the batch size, where a boundary is the limit given (the
- * readable end, always a transaction boundary) or the start of an event that is never inside a transaction
- * ({@link #boundaryBefore}). A transaction larger than the batch size is cut at event boundaries instead. Checks
- * that the file on disk holds the whole batch before handing it out.
+ * Cuts the events of one file into {@link EventBatch}es from event headers alone: a batch runs from
+ * the cursor to the last transaction boundary within the batch size, where a boundary is the limit
+ * given (the readable end, always a transaction boundary) or the start of an event that is never
+ * inside a transaction ({@link #boundaryBefore}). A transaction larger than the batch size is cut
+ * at event boundaries instead. Checks that the file on disk holds the whole batch before handing it
+ * out.
  *
- * <p>With a buffer ({@link #next(long, ByteBuffer)}), the cutter reads the bytes ahead once into the buffer, walks
- * the event headers there and hands out a batch whose bytes stay in the buffer ({@link EventBatch#inMemory()}), so
- * that a server frames them without reading the file again. The walk checks each header as {@link EventCursor}
- * does; an event the buffer cannot hold, or a header that fails a check, ends the walk, and the header-only path
- * (which reports the failure precisely) takes over at that event.
+ * <p>With a buffer ({@link #next(long, ByteBuffer)}), the cutter reads the bytes ahead once into
+ * the buffer, walks the event headers there and hands out a batch whose bytes stay in the buffer
+ * ({@link EventBatch#inMemory()}), so that a server frames them without reading the file again. The
+ * walk checks each header as {@link EventCursor} does; an event the buffer cannot hold, or a header
+ * that fails a check, ends the walk, and the header-only path (which reports the failure precisely)
+ * takes over at that event.
  *
  * <p>Not thread-safe: part of one reader.
  */
@@ -31,7 +33,8 @@ final class BatchCutter {
   private final String readerName;
   private final int maxEventSize;
 
-  BatchCutter(SharedFile file, EventCursor cursor, int maxBatchBytes, String readerName, int maxEventSize) {
+  BatchCutter(
+      SharedFile file, EventCursor cursor, int maxBatchBytes, String readerName, int maxEventSize) {
     this.file = file;
     this.maxEventSize = maxEventSize;
     this.cursor = cursor;
@@ -76,18 +79,28 @@ final class BatchCutter {
     long onDisk = file.channel().size();
     if (onDisk < end) {
       file.checkNotReplaced(new Position(file.name(), start), readerName);
-      throw new BinlogReadException(Reason.TRUNCATED, new Position(file.name(), start), file.name() + " is " + onDisk
-          + " bytes on disk, but the store made it readable up to " + end + ": the file was truncated under the"
-          + " store; position " + readerName + " again");
+      throw new BinlogReadException(
+          Reason.TRUNCATED,
+          new Position(file.name(), start),
+          file.name()
+              + " is "
+              + onDisk
+              + " bytes on disk, but the store made it readable up to "
+              + end
+              + ": the file was truncated under the"
+              + " store; position "
+              + readerName
+              + " again");
     }
     return new EventBatch(file, start, end, Arrays.copyOf(sizes, count), atBoundary);
   }
 
   /**
-   * The next batch from the cursor as {@link #next(long)} cuts it, read into {@code buffer} (from index 0; its
-   * capacity, not {@code maxBatchBytes}, bounds the batch), which the batch then views: the caller must leave the
-   * buffer alone until it is done with the batch. Falls back to {@link #next(long)} (no bytes in memory) when the
-   * first event does not fit the buffer or fails a check.
+   * The next batch from the cursor as {@link #next(long)} cuts it, read into {@code buffer} (from
+   * index 0; its capacity, not {@code maxBatchBytes}, bounds the batch), which the batch then
+   * views: the caller must leave the buffer alone until it is done with the batch. Falls back to
+   * {@link #next(long)} (no bytes in memory) when the first event does not fit the buffer or fails
+   * a check.
    */
   EventBatch next(long limit, ByteBuffer buffer) throws IOException {
     long start = cursor.position();
@@ -110,8 +123,10 @@ final class BatchCutter {
     while (at + EventHeader.SIZE <= got) {
       long size = bytes.getInt(at + EventHeader.EVENT_SIZE_OFFSET) & 0xffff_ffffL;
       long end = start + at + size;
-      if (size < EventHeader.SIZE || size > maxEventSize || end > limit || !positionFits(bytes, at, end,
-          at > 0 || cursor.atKnownEventStart())) {
+      if (size < EventHeader.SIZE
+          || size > maxEventSize
+          || end > limit
+          || !positionFits(bytes, at, end, at > 0 || cursor.atKnownEventStart())) {
         break;
       }
       if (at > 0 && BOUNDARY_BEFORE[bytes.get(at + EventHeader.TYPE_OFFSET) & 0xff]) {
@@ -140,26 +155,33 @@ final class BatchCutter {
         at = cut;
         count = cutCount;
       } else {
-        atBoundary = at + EventHeader.SIZE <= got
-            && BOUNDARY_BEFORE[bytes.get(at + EventHeader.TYPE_OFFSET) & 0xff];
+        atBoundary =
+            at + EventHeader.SIZE <= got
+                && BOUNDARY_BEFORE[bytes.get(at + EventHeader.TYPE_OFFSET) & 0xff];
       }
     }
     cursor.seek(start + at);
     ByteBuffer view = buffer.duplicate();
     view.clear().limit(at);
-    return new EventBatch(file, start, start + at, Arrays.copyOf(sizes, count), atBoundary, view.slice());
+    return new EventBatch(
+        file, start, start + at, Arrays.copyOf(sizes, count), atBoundary, view.slice());
   }
 
   /**
-   * The check {@link EventCursor#peek} makes of log_pos, on the raw header at {@code at}: an unpositioned event
-   * (MariaDB 11.4+) is accepted where the cursor would accept it, at a known event start other than a
-   * FORMAT_DESCRIPTION.
+   * The check {@link EventCursor#peek} makes of log_pos, on the raw header at {@code at}: an
+   * unpositioned event (MariaDB 11.4+) is accepted where the cursor would accept it, at a known
+   * event start other than a FORMAT_DESCRIPTION.
    */
   private static boolean positionFits(ByteBuffer bytes, int at, long end, boolean knownStart) {
     long logPos = bytes.getInt(at + EventHeader.LOG_POS_OFFSET) & 0xffff_ffffL;
     int flags = bytes.getShort(at + EventHeader.FLAGS_OFFSET) & 0xffff;
-    return EventHeader.positionFits(logPos, flags, end,
-        knownStart && (bytes.get(at + EventHeader.TYPE_OFFSET) & 0xff) != EventType.FORMAT_DESCRIPTION.code());
+    return EventHeader.positionFits(
+        logPos,
+        flags,
+        end,
+        knownStart
+            && (bytes.get(at + EventHeader.TYPE_OFFSET) & 0xff)
+                != EventType.FORMAT_DESCRIPTION.code());
   }
 
   /** {@link #boundaryBefore} by event type code. */
@@ -173,7 +195,10 @@ final class BatchCutter {
     }
   }
 
-  /** True for events that never come inside a transaction, so that a transaction boundary is right before them. */
+  /**
+   * True for events that never come inside a transaction, so that a transaction boundary is right
+   * before them.
+   */
   static boolean boundaryBefore(EventType type) {
     switch (type) {
       case GTID:

@@ -21,38 +21,44 @@ import org.binlogrelay.storage.read.BinlogReadException.Reason;
 import org.binlogrelay.storage.read.ReaderRegistry.Registration;
 
 /**
- * Tails the store for one replica: hands out the stored events from a start position up to the store's
- * readable boundary, never past it, and follows the binlog across files. Like MySQL's dump thread reading up
- * to its "safe read boundary", it needs no lock with the writer: the boundary ({@link BinlogStore#readable()})
- * is a published position that only moves forward, to transaction boundaries.
+ * Tails the store for one replica: hands out the stored events from a start position up to the
+ * store's readable boundary, never past it, and follows the binlog across files. Like MySQL's dump
+ * thread reading up to its "safe read boundary", it needs no lock with the writer: the boundary
+ * ({@link BinlogStore#readable()}) is a published position that only moves forward, to transaction
+ * boundaries.
  *
  * <h2>Reading</h2>
- * {@link #poll()} never blocks on the writer: it returns what is readable now ({@link EventBatch}, {@link
- * Skipped}, {@link FileChange}) or {@link CaughtUp}. An event-loop server then waits with {@link
- * #whenReadable()}, a future completed by the store's thread when the boundary passes the reader; a
- * thread-per-replica server uses {@link #read(Duration)}, which blocks on the same future. An idle reader
- * costs no CPU either way: nothing polls.
  *
- * <p>At the end of a file that is complete (the readable boundary is in a later file), the reader opens the
- * next file in the store's serving order and reports a {@link FileChange}; the next batch starts with that
- * file's FORMAT_DESCRIPTION at offset 4.
+ * {@link #poll()} never blocks on the writer: it returns what is readable now ({@link EventBatch},
+ * {@link Skipped}, {@link FileChange}) or {@link CaughtUp}. An event-loop server then waits with
+ * {@link #whenReadable()}, a future completed by the store's thread when the boundary passes the
+ * reader; a thread-per-replica server uses {@link #read(Duration)}, which blocks on the same
+ * future. An idle reader costs no CPU either way: nothing polls.
+ *
+ * <p>At the end of a file that is complete (the readable boundary is in a later file), the reader
+ * opens the next file in the store's serving order and reports a {@link FileChange}; the next batch
+ * starts with that file's FORMAT_DESCRIPTION at offset 4.
  *
  * <h2>Batches</h2>
+ *
  * Without a {@link TransactionFilter} the reader only reads event headers: a batch ends at the last
- * transaction boundary within {@link ReaderOptions#maxBatchBytes()}, where a boundary is the readable end, or
- * the start of an event that cannot be inside a transaction (a GTID event, or FORMAT_DESCRIPTION,
- * PREVIOUS_GTIDS, GTID_LIST, BINLOG_CHECKPOINT, START_ENCRYPTION, ROTATE, STOP). With a filter (GTID
- * auto-position), every event is read and fed to the flavour's transaction tracker ({@link
- * TransactionIterator}) until the filter says no transaction of the file can match any more.
+ * transaction boundary within {@link ReaderOptions#maxBatchBytes()}, where a boundary is the
+ * readable end, or the start of an event that cannot be inside a transaction (a GTID event, or
+ * FORMAT_DESCRIPTION, PREVIOUS_GTIDS, GTID_LIST, BINLOG_CHECKPOINT, START_ENCRYPTION, ROTATE,
+ * STOP). With a filter (GTID auto-position), every event is read and fed to the flavour's
+ * transaction tracker ({@link TransactionIterator}) until the filter says no transaction of the
+ * file can match any more.
  *
  * <h2>Failures</h2>
- * The reader checks every event header it passes (see {@link EventCursor}) and the file it reads: a file
- * shorter than the store says or than the reader's position, a file recreated under its name, a next file
- * already purged, bytes that are not events: each is a {@link BinlogReadException} saying which, never
- * garbage. A reader positioned inside an event fails at its first {@link #poll()}.
  *
- * <p>Not thread-safe: one reader per replica session, used by one thread at a time. Batches may be closed from
- * any thread.
+ * The reader checks every event header it passes (see {@link EventCursor}) and the file it reads: a
+ * file shorter than the store says or than the reader's position, a file recreated under its name,
+ * a next file already purged, bytes that are not events: each is a {@link BinlogReadException}
+ * saying which, never garbage. A reader positioned inside an event fails at its first {@link
+ * #poll()}.
+ *
+ * <p>Not thread-safe: one reader per replica session, used by one thread at a time. Batches may be
+ * closed from any thread.
  */
 public final class BinlogReader implements Closeable {
   private final BinlogStore store;
@@ -76,15 +82,17 @@ public final class BinlogReader implements Closeable {
   }
 
   /**
-   * Opens a reader at {@code start}, which must be an event boundary of a stored file (check a replica's
-   * requested position with {@code PositionLookup} first; a position inside an event fails at the first
-   * {@link #poll()}). With a filter, {@code start} must be a transaction boundary (the start lookups return
-   * offset 4).
+   * Opens a reader at {@code start}, which must be an event boundary of a stored file (check a
+   * replica's requested position with {@code PositionLookup} first; a position inside an event
+   * fails at the first {@link #poll()}). With a filter, {@code start} must be a transaction
+   * boundary (the start lookups return offset 4).
    *
-   * @throws BinlogReadException with {@link Reason#REMOVED} if the file is not (or no longer) stored
+   * @throws BinlogReadException with {@link Reason#REMOVED} if the file is not (or no longer)
+   *     stored
    * @throws IllegalArgumentException if the offset is below 4 or past the readable part of the file
    */
-  public static BinlogReader open(BinlogStore store, Position start, ReaderOptions options) throws IOException {
+  public static BinlogReader open(BinlogStore store, Position start, ReaderOptions options)
+      throws IOException {
     if (start.offset() < BinlogFileName.FIRST_EVENT_OFFSET) {
       throw new IllegalArgumentException("a reader starts at offset 4 or later, not " + start);
     }
@@ -96,12 +104,20 @@ public final class BinlogReader implements Closeable {
       try {
         readable = store.readableLength(start.file());
       } catch (NoSuchElementException e) {
-        throw new BinlogReadException(Reason.REMOVED, start, start.file() + " is not stored (any more); position "
-            + options.name() + " again", e);
+        throw new BinlogReadException(
+            Reason.REMOVED,
+            start,
+            start.file() + " is not stored (any more); position " + options.name() + " again",
+            e);
       }
       if (start.offset() > readable) {
-        throw new IllegalArgumentException(start + " is past the readable part of " + start.file() + " ("
-            + readable + " bytes); check requested positions with PositionLookup");
+        throw new IllegalArgumentException(
+            start
+                + " is past the readable part of "
+                + start.file()
+                + " ("
+                + readable
+                + " bytes); check requested positions with PositionLookup");
       }
       reader.openFile(start.file(), start.offset());
       return reader;
@@ -122,18 +138,19 @@ public final class BinlogReader implements Closeable {
   }
 
   /**
-   * What is readable now, without waiting: the next batch, skipped transactions or file change, or {@link
-   * CaughtUp}. Close each {@link EventBatch} once sent.
+   * What is readable now, without waiting: the next batch, skipped transactions or file change, or
+   * {@link CaughtUp}. Close each {@link EventBatch} once sent.
    */
   public ReadResult poll() throws IOException {
     return poll(null);
   }
 
   /**
-   * As {@link #poll()}, but a batch cut from headers (no {@link TransactionFilter} at work) is read into {@code
-   * buffer} at once, up to its capacity, and keeps its bytes there ({@link EventBatch#inMemory()}): one read of
-   * the file for both cutting and sending. The caller leaves the buffer alone until it is done with the batch. A
-   * direct buffer saves the JDK's copy through a temporary one. {@code null} is {@link #poll()}.
+   * As {@link #poll()}, but a batch cut from headers (no {@link TransactionFilter} at work) is read
+   * into {@code buffer} at once, up to its capacity, and keeps its bytes there ({@link
+   * EventBatch#inMemory()}): one read of the file for both cutting and sending. The caller leaves
+   * the buffer alone until it is done with the batch. A direct buffer saves the JDK's copy through
+   * a temporary one. {@code null} is {@link #poll()}.
    */
   public ReadResult poll(ByteBuffer buffer) throws IOException {
     requireOpen();
@@ -144,7 +161,10 @@ public final class BinlogReader implements Closeable {
       if (filtered != null) {
         result = filtered.next(readable.length());
       } else {
-        result = buffer != null ? batches.next(readable.length(), buffer) : batches.next(readable.length());
+        result =
+            buffer != null
+                ? batches.next(readable.length(), buffer)
+                : batches.next(readable.length());
       }
       if (filtered != null && filtered.finished()) {
         filtered = null;
@@ -161,10 +181,12 @@ public final class BinlogReader implements Closeable {
   }
 
   /**
-   * Waits up to {@code timeout} for something to read and returns it, or {@link CaughtUp} on timeout. Blocks on
-   * {@link #whenReadable()}; wakes as soon as the writer publishes a boundary past the reader.
+   * Waits up to {@code timeout} for something to read and returns it, or {@link CaughtUp} on
+   * timeout. Blocks on {@link #whenReadable()}; wakes as soon as the writer publishes a boundary
+   * past the reader.
    *
-   * @throws StoreFailedException if the store failed while the reader waited (after everything readable was read)
+   * @throws StoreFailedException if the store failed while the reader waited (after everything
+   *     readable was read)
    * @throws IllegalStateException if the store was closed while the reader waited
    */
   public ReadResult read(Duration timeout) throws IOException, InterruptedException {
@@ -188,16 +210,16 @@ public final class BinlogReader implements Closeable {
         if (failure.isPresent()) {
           throw new StoreFailedException("the binlog store failed; " + what, failure.get());
         }
-        throw new IllegalStateException("the binlog store stopped while " + what + " and waited for more",
-            e.getCause());
+        throw new IllegalStateException(
+            "the binlog store stopped while " + what + " and waited for more", e.getCause());
       }
     }
   }
 
   /**
-   * A future completed once {@link #poll()} has something other than {@link CaughtUp} to return (at once if it
-   * already has); completed exceptionally if the store fails or closes first. Completed on the store's writer
-   * thread: hand the work to your own executor or event loop.
+   * A future completed once {@link #poll()} has something other than {@link CaughtUp} to return (at
+   * once if it already has); completed exceptionally if the store fails or closes first. Completed
+   * on the store's writer thread: hand the work to your own executor or event loop.
    */
   public CompletableFuture<Void> whenReadable() {
     requireOpen();
@@ -205,7 +227,9 @@ public final class BinlogReader implements Closeable {
     return store.readable().whenReached(next).thenApply(p -> null);
   }
 
-  /** Releases the file (batches still out keep it open until closed) and unregisters. Idempotent. */
+  /**
+   * Releases the file (batches still out keep it open until closed) and unregisters. Idempotent.
+   */
   @Override
   public void close() {
     if (closed) {
@@ -226,20 +250,33 @@ public final class BinlogReader implements Closeable {
     try {
       opened = SharedFile.open(store, name);
     } catch (NoSuchFileException e) {
-      throw new BinlogReadException(Reason.REMOVED, new Position(name, offset), name + " was removed before "
-          + options.name() + " could open it (purged by retention?); position the replica again", e);
+      throw new BinlogReadException(
+          Reason.REMOVED,
+          new Position(name, offset),
+          name
+              + " was removed before "
+              + options.name()
+              + " could open it (purged by retention?); position the replica again",
+          e);
     }
     if (file != null) {
       file.release();
     }
     file = opened;
     cursor = new EventCursor(name, opened.channel(), offset, offset, maxEventSize);
-    batches = new BatchCutter(opened, cursor, options.maxBatchBytes(), options.name(), maxEventSize);
+    batches =
+        new BatchCutter(opened, cursor, options.maxBatchBytes(), options.name(), maxEventSize);
     verifiedLength = offset;
-    filtered = filter != null && filter.startFile(store.file(name).orElse(null))
-        ? new FilteredRange(TransactionIterator.open(name, opened.channel(), store.flavor(), offset, offset,
-            maxEventSize), filter, cursor, batches, options.maxBatchBytes())
-        : null;
+    filtered =
+        filter != null && filter.startFile(store.file(name).orElse(null))
+            ? new FilteredRange(
+                TransactionIterator.open(
+                    name, opened.channel(), store.flavor(), offset, offset, maxEventSize),
+                filter,
+                cursor,
+                batches,
+                options.maxBatchBytes())
+            : null;
   }
 
   private ReadResult rotate() throws IOException {
@@ -253,9 +290,9 @@ public final class BinlogReader implements Closeable {
   }
 
   /**
-   * The file after {@code name} in serving order, {@code null} if there is none yet. For a file retention
-   * already removed (the reader kept reading it), the file with the next sequence number, which must still be
-   * stored: otherwise files the replica needs were purged under it.
+   * The file after {@code name} in serving order, {@code null} if there is none yet. For a file
+   * retention already removed (the reader kept reading it), the file with the next sequence number,
+   * which must still be stored: otherwise files the replica needs were purged under it.
    */
   private String nextFile(String name) {
     if (store.file(name).isPresent()) {
@@ -271,9 +308,18 @@ public final class BinlogReader implements Closeable {
     }
     List<FileMetadata> files = store.files();
     String oldest = files.isEmpty() ? "none" : files.get(0).name();
-    throw new BinlogReadException(Reason.REMOVED, position(), options.name() + " finished " + name + ", but " + next
-        + " and maybe later files were purged meanwhile (oldest stored: " + oldest + "); the replica misses them:"
-        + " position it again, or keep readers' files with the retention policy");
+    throw new BinlogReadException(
+        Reason.REMOVED,
+        position(),
+        options.name()
+            + " finished "
+            + name
+            + ", but "
+            + next
+            + " and maybe later files were purged meanwhile (oldest stored: "
+            + oldest
+            + "); the replica misses them:"
+            + " position it again, or keep readers' files with the retention policy");
   }
 
   /** How far the current file is readable, and whether it is complete. */
@@ -292,9 +338,18 @@ public final class BinlogReader implements Closeable {
     }
     if (readable.length() < cursor.position()) {
       file.checkNotReplaced(position(), options.name());
-      throw new BinlogReadException(Reason.TRUNCATED, position(), name + " is readable up to " + readable.length()
-          + " only, but " + options.name() + " already read up to " + cursor.position() + ": the file was cut"
-          + " under the store; position the replica again");
+      throw new BinlogReadException(
+          Reason.TRUNCATED,
+          position(),
+          name
+              + " is readable up to "
+              + readable.length()
+              + " only, but "
+              + options.name()
+              + " already read up to "
+              + cursor.position()
+              + ": the file was cut"
+              + " under the store; position the replica again");
     }
     if (readable.length() > verifiedLength) {
       file.checkNotReplaced(position(), options.name());
@@ -307,7 +362,8 @@ public final class BinlogReader implements Closeable {
     try {
       return store.readableLength(name);
     } catch (NoSuchElementException removed) {
-      // Retention removed the complete file after the reader opened it; the open channel still reads it whole.
+      // Retention removed the complete file after the reader opened it; the open channel still
+      // reads it whole.
       return file.channel().size();
     }
   }

@@ -7,18 +7,21 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.binlogrelay.storage.Position;
 
 /**
- * Whole events of one stored file, {@code [start, end)}, ready to send: either without copying ({@link
- * #region()}, for plain TCP) or copied into a buffer ({@link #copyTo}, for TLS). {@link #eventSizes()} gives
- * each event's length so the server can put each event in its own protocol packet.
+ * Whole events of one stored file, {@code [start, end)}, ready to send: either without copying
+ * ({@link #region()}, for plain TCP) or copied into a buffer ({@link #copyTo}, for TLS). {@link
+ * #eventSizes()} gives each event's length so the server can put each event in its own protocol
+ * packet.
  *
  * <p>A batch ends at a transaction boundary ({@link #endsAtTransactionBoundary()}), except when one
- * transaction alone is larger than the reader's batch size: then the batch ends at the last event boundary
- * that fits, and the rest of the transaction follows in the next batches. Nothing past the store's readable
- * boundary is ever in a batch, so a whole transaction is always readable once its first byte is.
+ * transaction alone is larger than the reader's batch size: then the batch ends at the last event
+ * boundary that fits, and the rest of the transaction follows in the next batches. Nothing past the
+ * store's readable boundary is ever in a batch, so a whole transaction is always readable once its
+ * first byte is.
  *
- * <p>Holds the file open: {@link #close()} each batch once its bytes are sent (for a zero-copy send, when the
- * network layer releases the region). The batch stays readable until then, even after the reader moved on or
- * retention removed the file. Thread-safe: may be closed from another thread than the reader's.
+ * <p>Holds the file open: {@link #close()} each batch once its bytes are sent (for a zero-copy
+ * send, when the network layer releases the region). The batch stays readable until then, even
+ * after the reader moved on or retention removed the file. Thread-safe: may be closed from another
+ * thread than the reader's.
  */
 public final class EventBatch implements ReadResult, AutoCloseable {
   private final SharedFile file;
@@ -30,16 +33,25 @@ public final class EventBatch implements ReadResult, AutoCloseable {
   private final AtomicBoolean released = new AtomicBoolean();
 
   /** Takes a reference on {@code file}, released by {@link #close()}. */
-  EventBatch(SharedFile file, long start, long end, int[] eventSizes, boolean endsAtTransactionBoundary) {
+  EventBatch(
+      SharedFile file, long start, long end, int[] eventSizes, boolean endsAtTransactionBoundary) {
     this(file, start, end, eventSizes, endsAtTransactionBoundary, null);
   }
 
-  /** As above, with the batch's bytes already read into {@code memory} (exactly {@code end - start} of them). */
-  EventBatch(SharedFile file, long start, long end, int[] eventSizes, boolean endsAtTransactionBoundary,
+  /**
+   * As above, with the batch's bytes already read into {@code memory} (exactly {@code end - start}
+   * of them).
+   */
+  EventBatch(
+      SharedFile file,
+      long start,
+      long end,
+      int[] eventSizes,
+      boolean endsAtTransactionBoundary,
       ByteBuffer memory) {
     if (memory != null && memory.remaining() != end - start) {
-      throw new IllegalArgumentException("a batch of " + (end - start) + " bytes with " + memory.remaining()
-          + " in memory");
+      throw new IllegalArgumentException(
+          "a batch of " + (end - start) + " bytes with " + memory.remaining() + " in memory");
     }
     this.memory = memory == null ? null : memory.asReadOnlyBuffer();
     file.retain();
@@ -91,16 +103,19 @@ public final class EventBatch implements ReadResult, AutoCloseable {
     return eventSizes.clone();
   }
 
-  /** False only when the batch ends inside a transaction larger than the batch size (see the class comment). */
+  /**
+   * False only when the batch ends inside a transaction larger than the batch size (see the class
+   * comment).
+   */
   public boolean endsAtTransactionBoundary() {
     return endsAtTransactionBoundary;
   }
 
   /**
-   * The batch's bytes, when the reader already read them into the caller's buffer ({@link BinlogReader#poll(
-   * ByteBuffer)}): a read-only view, position 0 to {@link #length()}, valid while the caller leaves that buffer
-   * alone. {@code null} when the batch was cut from headers only; then {@link #copyTo} or {@link #region()} reads
-   * the file.
+   * The batch's bytes, when the reader already read them into the caller's buffer ({@link
+   * BinlogReader#poll( ByteBuffer)}): a read-only view, position 0 to {@link #length()}, valid
+   * while the caller leaves that buffer alone. {@code null} when the batch was cut from headers
+   * only; then {@link #copyTo} or {@link #region()} reads the file.
    */
   public ByteBuffer inMemory() {
     return memory == null ? null : memory.duplicate();
@@ -113,7 +128,8 @@ public final class EventBatch implements ReadResult, AutoCloseable {
   }
 
   /**
-   * Copies the batch's bytes into {@code dst} (at its position, which advances by {@link #length()}).
+   * Copies the batch's bytes into {@code dst} (at its position, which advances by {@link
+   * #length()}).
    *
    * @throws IllegalArgumentException if {@code dst} has less room than {@link #length()}
    */
@@ -121,15 +137,19 @@ public final class EventBatch implements ReadResult, AutoCloseable {
     copyTo(dst, 0, length());
   }
 
-  /** Copies {@code length} bytes from {@code offset} bytes into the batch, for sending a large batch in parts. */
+  /**
+   * Copies {@code length} bytes from {@code offset} bytes into the batch, for sending a large batch
+   * in parts.
+   */
   public void copyTo(ByteBuffer dst, long offset, long length) throws IOException {
     requireOpen();
     if (offset < 0 || length < 0 || offset + length > length()) {
-      throw new IllegalArgumentException("range [" + offset + ", +" + length + ") outside a batch of " + length()
-          + " bytes");
+      throw new IllegalArgumentException(
+          "range [" + offset + ", +" + length + ") outside a batch of " + length() + " bytes");
     }
     if (dst.remaining() < length) {
-      throw new IllegalArgumentException("buffer has " + dst.remaining() + " bytes of room, " + length + " needed");
+      throw new IllegalArgumentException(
+          "buffer has " + dst.remaining() + " bytes of room, " + length + " needed");
     }
     if (memory != null) {
       ByteBuffer source = memory.duplicate();
@@ -143,8 +163,13 @@ public final class EventBatch implements ReadResult, AutoCloseable {
     while (target.hasRemaining()) {
       int n = file.channel().read(target, at);
       if (n < 0) {
-        throw new EOFException(file.name() + " ends at " + at + " on disk, but the batch runs to " + end
-            + ": the file was truncated under the store");
+        throw new EOFException(
+            file.name()
+                + " ends at "
+                + at
+                + " on disk, but the batch runs to "
+                + end
+                + ": the file was truncated under the store");
       }
       at += n;
     }
@@ -154,7 +179,8 @@ public final class EventBatch implements ReadResult, AutoCloseable {
   /** The batch's bytes in a new array (batches of at most 2 GiB). */
   public byte[] toByteArray() throws IOException {
     if (length() > Integer.MAX_VALUE - 8) {
-      throw new IllegalStateException("batch of " + length() + " bytes does not fit an array; use copyTo in parts");
+      throw new IllegalStateException(
+          "batch of " + length() + " bytes does not fit an array; use copyTo in parts");
     }
     ByteBuffer buf = ByteBuffer.allocate((int) length());
     copyTo(buf);

@@ -3,10 +3,11 @@ package org.binlogrelay.storage.read;
 import java.io.IOException;
 
 /**
- * The part of a file a reader reads with a {@link TransactionFilter}: decides, transaction by transaction
- * ({@link TransactionIterator}), what to send and what to skip, hands the parts to send to the {@link
- * BatchCutter} and reports runs of skipped transactions as {@link Skipped}. Once the filter cannot match any
- * more and everything decided was handed out, {@link #finished()} tells the reader to go on without it.
+ * The part of a file a reader reads with a {@link TransactionFilter}: decides, transaction by
+ * transaction ({@link TransactionIterator}), what to send and what to skip, hands the parts to send
+ * to the {@link BatchCutter} and reports runs of skipped transactions as {@link Skipped}. Once the
+ * filter cannot match any more and everything decided was handed out, {@link #finished()} tells the
+ * reader to go on without it.
  *
  * <p>Not thread-safe: part of one reader.
  */
@@ -17,16 +18,25 @@ final class FilteredRange {
   private final EventCursor cursor;
   private final BatchCutter batches;
   private final int maxBatchBytes;
+
   /** How many batch sizes one {@link Skipped} covers at most. */
   static final int MAX_SKIP_BATCHES = 16;
+
   /** A transaction read but not yet handed out, and the filter's verdict on it if already asked. */
   private StoredTransaction pending;
+
   private Boolean pendingSkip;
+
   /** Bytes before this offset are decided: send them. */
   private long sendUntil;
+
   private boolean exhausted;
 
-  FilteredRange(TransactionIterator transactions, TransactionFilter filter, EventCursor cursor, BatchCutter batches,
+  FilteredRange(
+      TransactionIterator transactions,
+      TransactionFilter filter,
+      EventCursor cursor,
+      BatchCutter batches,
       int maxBatchBytes) {
     this.file = transactions.file();
     this.transactions = transactions;
@@ -42,7 +52,10 @@ final class FilteredRange {
     return exhausted && pending == null && cursor.position() >= sendUntil;
   }
 
-  /** The next batch or skipped run, reading up to {@code limit} (a transaction boundary past the cursor). */
+  /**
+   * The next batch or skipped run, reading up to {@code limit} (a transaction boundary past the
+   * cursor).
+   */
   ReadResult next(long limit) throws IOException {
     transactions.limit(limit);
     long position = cursor.position();
@@ -80,9 +93,10 @@ final class FilteredRange {
   }
 
   /**
-   * A run of skipped transactions from {@code first}, of at most {@link #MAX_SKIP_BATCHES} batch sizes (then the next
-   * call goes on), so that one call reads a bounded part of the file: a replica starting by GTID at the head of a
-   * large file does not hold its thread (an event loop shared with other replicas) for the whole file.
+   * A run of skipped transactions from {@code first}, of at most {@link #MAX_SKIP_BATCHES} batch
+   * sizes (then the next call goes on), so that one call reads a bounded part of the file: a
+   * replica starting by GTID at the head of a large file does not hold its thread (an event loop
+   * shared with other replicas) for the whole file.
    */
   private Skipped skipRun(StoredTransaction first) throws IOException {
     long to = first.end();
@@ -112,7 +126,10 @@ final class FilteredRange {
     return new Skipped(file, first.start(), to, count);
   }
 
-  /** The pending transaction (its verdict stays in {@link #pendingSkip}) or the next one from the file. */
+  /**
+   * The pending transaction (its verdict stays in {@link #pendingSkip}) or the next one from the
+   * file.
+   */
   private StoredTransaction take() throws IOException {
     if (pending != null) {
       StoredTransaction t = pending;

@@ -7,20 +7,22 @@ import org.binlogrelay.storage.FileMetadata;
 
 /**
  * MySQL auto-position: skip every transaction whose GTID is in the replica's set ({@code
- * COM_BINLOG_DUMP_GTID}), whole, wherever it comes, as MySQL's {@code Binlog_sender::skip_event} does.
- * Anonymous transactions are never skipped.
+ * COM_BINLOG_DUMP_GTID}), whole, wherever it comes, as MySQL's {@code Binlog_sender::skip_event}
+ * does. Anonymous transactions are never skipped.
  *
- * <p>When the filter can be switched off: a closed file whose own GTIDs (its end set minus its start set) do not
- * meet the replica's set needs no filtering. In a file still being written, the filter follows which of the
- * replica's GTIDs are still to come: those not in the file's start set (PREVIOUS_GTIDS) and not skipped since;
- * once none is left, no later transaction can be in the replica's set (a GTID is logged once). This uses only
- * what the reader itself has seen, so it cannot race with the writer. A replica whose set holds GTIDs the
- * binlog never gets (its own errant transactions, another source's) keeps the filter on in the open file.
+ * <p>When the filter can be switched off: a closed file whose own GTIDs (its end set minus its
+ * start set) do not meet the replica's set needs no filtering. In a file still being written, the
+ * filter follows which of the replica's GTIDs are still to come: those not in the file's start set
+ * (PREVIOUS_GTIDS) and not skipped since; once none is left, no later transaction can be in the
+ * replica's set (a GTID is logged once). This uses only what the reader itself has seen, so it
+ * cannot race with the writer. A replica whose set holds GTIDs the binlog never gets (its own
+ * errant transactions, another source's) keeps the filter on in the open file.
  *
  * <p>Not thread-safe; the set is copied in.
  */
 public final class MysqlGtidFilter implements TransactionFilter {
   private final MysqlGtidSet replica;
+
   /** The replica's GTIDs not yet seen in the binlog before the reader's position. */
   private MysqlGtidSet toCome;
 

@@ -3,13 +3,15 @@ package org.binlogrelay.storage.read;
 /**
  * How a {@link BinlogReader} reads. Immutable; start from {@link #defaults()}.
  *
- * @param maxBatchBytes a batch ends at the last transaction boundary within this many bytes (see {@link
- *     EventBatch} for a transaction larger than that)
+ * @param maxBatchBytes a batch ends at the last transaction boundary within this many bytes (see
+ *     {@link EventBatch} for a transaction larger than that)
  * @param filter transactions to skip (GTID auto-position), {@code null} to send everything
  * @param registry where the reader registers its position for retention, {@code null} for none
- * @param name the reader's name in the registry and in messages (e.g. the replica's server id and address)
+ * @param name the reader's name in the registry and in messages (e.g. the replica's server id and
+ *     address)
  */
-public record ReaderOptions(int maxBatchBytes, TransactionFilter filter, ReaderRegistry registry, String name) {
+public record ReaderOptions(
+    int maxBatchBytes, TransactionFilter filter, ReaderRegistry registry, String name) {
   public static final int DEFAULT_MAX_BATCH_BYTES = 1 << 20;
 
   public ReaderOptions {

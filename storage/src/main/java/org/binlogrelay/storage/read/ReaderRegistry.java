@@ -11,16 +11,17 @@ import java.util.function.Function;
 import org.binlogrelay.storage.Position;
 
 /**
- * Where the connected readers stand, so that retention keeps the files they still need: a reader at {@code
- * binlog.000042:1234} needs {@code binlog.000042} and every later file, and {@link #oldest()} is the smallest
- * such position. A {@link BinlogReader} given this registry in its {@link ReaderOptions} registers when it
- * opens, moves its registration forward as it reads and unregisters when closed.
+ * Where the connected readers stand, so that retention keeps the files they still need: a reader at
+ * {@code binlog.000042:1234} needs {@code binlog.000042} and every later file, and {@link
+ * #oldest()} is the smallest such position. A {@link BinlogReader} given this registry in its
+ * {@link ReaderOptions} registers when it opens, moves its registration forward as it reads and
+ * unregisters when closed.
  *
- * <p>Registering and purging exclude each other ({@link #whilePurging}): a reader registered before a purge
- * decides is protected by it; a purge that ran first may have removed the file a new reader was about to
- * open, which the reader then reports ({@link BinlogReadException.Reason#REMOVED} or {@link
- * java.nio.file.NoSuchFileException}) and the replica is positioned again. Moving forward needs no lock, as it
- * can only lower the protection.
+ * <p>Registering and purging exclude each other ({@link #whilePurging}): a reader registered before
+ * a purge decides is protected by it; a purge that ran first may have removed the file a new reader
+ * was about to open, which the reader then reports ({@link BinlogReadException.Reason#REMOVED} or
+ * {@link java.nio.file.NoSuchFileException}) and the replica is positioned again. Moving forward
+ * needs no lock, as it can only lower the protection.
  *
  * <p>Thread-safe.
  */
@@ -28,10 +29,16 @@ public final class ReaderRegistry {
   private final Set<Registration> registrations = ConcurrentHashMap.newKeySet();
   private final ReentrantReadWriteLock purgeLock = new ReentrantReadWriteLock();
 
-  /** Registers a reader standing at {@code position}; waits while a purge is deciding or removing files. */
+  /**
+   * Registers a reader standing at {@code position}; waits while a purge is deciding or removing
+   * files.
+   */
   public Registration register(String name, Position position) {
-    Registration r = new Registration(this, Objects.requireNonNull(name, "name"),
-        Objects.requireNonNull(position, "position"));
+    Registration r =
+        new Registration(
+            this,
+            Objects.requireNonNull(name, "name"),
+            Objects.requireNonNull(position, "position"));
     purgeLock.readLock().lock();
     try {
       registrations.add(r);
@@ -59,8 +66,8 @@ public final class ReaderRegistry {
   }
 
   /**
-   * Runs {@code purge} with no reader registering meanwhile, handing it {@link #oldest()}; for retention,
-   * which decides and removes files inside.
+   * Runs {@code purge} with no reader registering meanwhile, handing it {@link #oldest()}; for
+   * retention, which decides and removes files inside.
    */
   public <T> T whilePurging(Function<Optional<Position>, T> purge) {
     purgeLock.writeLock().lock();
@@ -95,8 +102,14 @@ public final class ReaderRegistry {
     public void update(Position next) {
       Objects.requireNonNull(next, "position");
       if (next.isBefore(position)) {
-        throw new IllegalArgumentException("reader " + name + " cannot move back from " + position + " to " + next
-            + "; register again instead");
+        throw new IllegalArgumentException(
+            "reader "
+                + name
+                + " cannot move back from "
+                + position
+                + " to "
+                + next
+                + "; register again instead");
       }
       position = next;
     }

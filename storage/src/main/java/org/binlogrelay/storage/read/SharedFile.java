@@ -13,12 +13,14 @@ import org.binlogrelay.storage.BinlogStore;
 import org.binlogrelay.storage.Position;
 
 /**
- * One stored file open for reading, shared by a reader and the {@link EventBatch}es it hands out: the channel
- * closes when the last of them lets go, so a batch still queued in a socket's outbound buffer stays readable
- * after its reader moved on to the next file (or the file was removed by retention).
+ * One stored file open for reading, shared by a reader and the {@link EventBatch}es it hands out:
+ * the channel closes when the last of them lets go, so a batch still queued in a socket's outbound
+ * buffer stays readable after its reader moved on to the next file (or the file was removed by
+ * retention).
  *
- * <p>Also remembers the file's identity ({@link BasicFileAttributes#fileKey()}, device and inode on Linux) at
- * open time, to tell a file recreated under the same name from the one the reader has open.
+ * <p>Also remembers the file's identity ({@link BasicFileAttributes#fileKey()}, device and inode on
+ * Linux) at open time, to tell a file recreated under the same name from the one the reader has
+ * open.
  *
  * <p>Thread-safe: {@link #retain()} and {@link #release()} may come from any thread.
  */
@@ -57,8 +59,8 @@ final class SharedFile {
   }
 
   /**
-   * True if the store's directory entry for the name is still the file this channel reads; false if it was
-   * removed, or removed and created again.
+   * True if the store's directory entry for the name is still the file this channel reads; false if
+   * it was removed, or removed and created again.
    */
   boolean stillStored() throws IOException {
     try {
@@ -69,22 +71,29 @@ final class SharedFile {
   }
 
   /**
-   * Throws {@link BinlogReadException.Reason#REPLACED} if another file now has this file's name: it was removed
-   * and created again since it was opened. (Removed and not recreated is fine: retention removes files readers
-   * may keep reading.)
+   * Throws {@link BinlogReadException.Reason#REPLACED} if another file now has this file's name: it
+   * was removed and created again since it was opened. (Removed and not recreated is fine:
+   * retention removes files readers may keep reading.)
    */
   void checkNotReplaced(Position where, String readerName) throws IOException {
     if (!stillStored() && Files.exists(path)) {
-      throw new BinlogReadException(BinlogReadException.Reason.REPLACED, where, name + " was removed and created"
-          + " again since " + readerName + " opened it: the store's file is not the one being read; position the"
-          + " replica again");
+      throw new BinlogReadException(
+          BinlogReadException.Reason.REPLACED,
+          where,
+          name
+              + " was removed and created"
+              + " again since "
+              + readerName
+              + " opened it: the store's file is not the one being read; position the"
+              + " replica again");
     }
   }
 
   void retain() {
     int before = references.getAndUpdate(n -> n == 0 ? 0 : n + 1);
     if (before == 0) {
-      throw new IllegalStateException(name + " was already closed; a batch of it was used after release");
+      throw new IllegalStateException(
+          name + " was already closed; a batch of it was used after release");
     }
   }
 

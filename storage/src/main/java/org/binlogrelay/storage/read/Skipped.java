@@ -3,8 +3,9 @@ package org.binlogrelay.storage.read;
 import org.binlogrelay.storage.Position;
 
 /**
- * Transactions the reader passed over because the replica already has them: {@code [from, to)} of {@code
- * file}, where {@code to} is the end of the last one skipped (a transaction boundary). Immutable.
+ * Transactions the reader passed over because the replica already has them: {@code [from, to)} of
+ * {@code file}, where {@code to} is the end of the last one skipped (a transaction boundary).
+ * Immutable.
  *
  * @param file the file
  * @param from where the first skipped transaction starts

@@ -1,15 +1,15 @@
 package org.binlogrelay.storage.read;
 
-import org.binlogrelay.storage.Position;
 import org.binlogrelay.protocol.txn.Transaction;
+import org.binlogrelay.storage.Position;
 
 /**
- * One complete transaction (MySQL) or event group (MariaDB) of a stored file, from its GTID event to the
- * event that completed it. Immutable.
+ * One complete transaction (MySQL) or event group (MariaDB) of a stored file, from its GTID event
+ * to the event that completed it. Immutable.
  *
  * @param file the file
- * @param transaction its bytes {@code [start, end)} of the file, its GTID ({@code MysqlGtid} or {@code
- *     MariadbGtid}, {@code null} for an anonymous MySQL transaction) and how it ended
+ * @param transaction its bytes {@code [start, end)} of the file, its GTID ({@code MysqlGtid} or
+ *     {@code MariadbGtid}, {@code null} for an anonymous MySQL transaction) and how it ended
  */
 public record StoredTransaction(String file, Transaction<?> transaction) {
 

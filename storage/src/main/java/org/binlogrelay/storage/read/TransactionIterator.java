@@ -17,16 +17,17 @@ import org.binlogrelay.storage.Position;
 import org.binlogrelay.storage.read.BinlogReadException.Reason;
 
 /**
- * The complete transactions of a file range, in order, found by the flavour's transaction tracker ({@link
- * MysqlTransactionBoundaries} or {@link MariadbTransactionBoundaries}, chosen once from the store's flavour)
- * fed with every event of the range. Used where whole transactions matter: GTID skipping for auto-position
- * and the start lookups. Every event is read whole and its CRC32 checked; events between transactions
- * (FORMAT_DESCRIPTION, PREVIOUS_GTIDS, GTID_LIST, ROTATE, ...) are passed over.
+ * The complete transactions of a file range, in order, found by the flavour's transaction tracker
+ * ({@link MysqlTransactionBoundaries} or {@link MariadbTransactionBoundaries}, chosen once from the
+ * store's flavour) fed with every event of the range. Used where whole transactions matter: GTID
+ * skipping for auto-position and the start lookups. Every event is read whole and its CRC32
+ * checked; events between transactions (FORMAT_DESCRIPTION, PREVIOUS_GTIDS, GTID_LIST, ROTATE, ...)
+ * are passed over.
  *
- * <p>The range must start at a transaction boundary: offset 4, or a boundary after it, in which case the
- * file's FORMAT_DESCRIPTION at offset 4 is read first to learn the checksum algorithm and body layouts. The
- * limit may grow ({@link #limit(long)}) as more of the file becomes readable; it must be a transaction
- * boundary (the store's readable boundary always is).
+ * <p>The range must start at a transaction boundary: offset 4, or a boundary after it, in which
+ * case the file's FORMAT_DESCRIPTION at offset 4 is read first to learn the checksum algorithm and
+ * body layouts. The limit may grow ({@link #limit(long)}) as more of the file becomes readable; it
+ * must be a transaction boundary (the store's readable boundary always is).
  *
  * <p>Not thread-safe.
  */
@@ -36,7 +37,10 @@ public final class TransactionIterator {
   private final BinlogEventDecoder decoder;
   private final TransactionBoundaries<?> tracker;
 
-  private TransactionIterator(String file, EventCursor cursor, BinlogEventDecoder decoder,
+  private TransactionIterator(
+      String file,
+      EventCursor cursor,
+      BinlogEventDecoder decoder,
       TransactionBoundaries<?> tracker) {
     this.file = file;
     this.cursor = cursor;
@@ -53,11 +57,13 @@ public final class TransactionIterator {
    * @param limit a transaction boundary at or after {@code from}
    * @param maxEventSize the largest event accepted
    */
-  public static TransactionIterator open(String file, FileChannel channel, GtidFlavor flavor, long from, long limit,
-      int maxEventSize) throws IOException {
+  public static TransactionIterator open(
+      String file, FileChannel channel, GtidFlavor flavor, long from, long limit, int maxEventSize)
+      throws IOException {
     long first = BinlogFileName.FIRST_EVENT_OFFSET;
     if (from < first) {
-      throw new IllegalArgumentException(file + ": transactions start at offset " + first + " or later, not " + from);
+      throw new IllegalArgumentException(
+          file + ": transactions start at offset " + first + " or later, not " + from);
     }
     BinlogEventDecoder decoder = new BinlogEventDecoder(ChecksumAlgorithm.OFF, maxEventSize);
     EventCursor cursor = new EventCursor(file, channel, first, Math.max(limit, from), maxEventSize);
@@ -67,8 +73,10 @@ public final class TransactionIterator {
     } else {
       BinlogEvent fde = cursor.next(decoder);
       if (fde.type() != EventType.FORMAT_DESCRIPTION) {
-        throw new BinlogReadException(Reason.CORRUPT, new Position(file, first), file + " starts with a "
-            + fde.header().typeName() + " event, not FORMAT_DESCRIPTION");
+        throw new BinlogReadException(
+            Reason.CORRUPT,
+            new Position(file, first),
+            file + " starts with a " + fde.header().typeName() + " event, not FORMAT_DESCRIPTION");
       }
       tracker = TransactionBoundaries.of(flavor, from, decoder.format());
       cursor.seek(from);
@@ -78,10 +86,11 @@ public final class TransactionIterator {
   }
 
   /**
-   * The next complete transaction, or {@code null} once the limit is reached (every event before it was fed;
-   * {@link #position()} is then the limit).
+   * The next complete transaction, or {@code null} once the limit is reached (every event before it
+   * was fed; {@link #position()} is then the limit).
    *
-   * @throws BinlogReadException if the bytes are not events or the events are not well-formed transactions
+   * @throws BinlogReadException if the bytes are not events or the events are not well-formed
+   *     transactions
    */
   public StoredTransaction next() throws IOException {
     while (cursor.hasNext()) {
@@ -91,7 +100,8 @@ public final class TransactionIterator {
       try {
         done = tracker.accept(event, at);
       } catch (ProtocolException e) {
-        throw new BinlogReadException(Reason.CORRUPT, new Position(file, at), file + ": " + e.getMessage(), e);
+        throw new BinlogReadException(
+            Reason.CORRUPT, new Position(file, at), file + ": " + e.getMessage(), e);
       }
       if (done != null) {
         return new StoredTransaction(file, done);

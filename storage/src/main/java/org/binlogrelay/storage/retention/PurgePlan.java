@@ -8,16 +8,18 @@ import org.binlogrelay.storage.FileMetadata;
 import org.binlogrelay.storage.Position;
 
 /**
- * Which leading files one purge removes, decided from the store's state alone (no I/O), so that the rules
- * are testable on their own. Immutable.
+ * Which leading files one purge removes, decided from the store's state alone (no I/O), so that the
+ * rules are testable on their own. Immutable.
  *
  * @param firstKept index of the first file kept: files {@code [0, firstKept)} go
  * @param wanted index the policy or purge target asked for
  * @param keptForReaders files kept because a reader needs them
- * @param keptUnsafe files kept because they are being written, not closed or not durable (or the last file)
+ * @param keptUnsafe files kept because they are being written, not closed or not durable (or the
+ *     last file)
  * @param forced files removed although a reader needs them
  */
-record PurgePlan(int firstKept, int wanted, List<String> keptForReaders, List<String> keptUnsafe, int forced) {
+record PurgePlan(
+    int firstKept, int wanted, List<String> keptForReaders, List<String> keptUnsafe, int forced) {
 
   /**
    * The plan for removing the first {@code wanted} of {@code files}.
@@ -28,8 +30,13 @@ record PurgePlan(int firstKept, int wanted, List<String> keptForReaders, List<St
    * @param oldestReader the position of the oldest registered reader, if any
    * @param force remove files readers need too
    */
-  static PurgePlan decide(List<FileMetadata> files, String current, Position durable, int wanted,
-      Optional<Position> oldestReader, boolean force) {
+  static PurgePlan decide(
+      List<FileMetadata> files,
+      String current,
+      Position durable,
+      int wanted,
+      Optional<Position> oldestReader,
+      boolean force) {
     int want = Math.max(0, Math.min(wanted, files.size()));
     int keep = Math.min(want, firstUnsafe(files, current, durable));
     List<String> keptUnsafe = names(files, keep, want);
@@ -47,7 +54,10 @@ record PurgePlan(int firstKept, int wanted, List<String> keptForReaders, List<St
     return new PurgePlan(keep, want, keptForReaders, keptUnsafe, forced);
   }
 
-  /** The first file that must stay whatever the policy says: being written, not closed, not durable, or last. */
+  /**
+   * The first file that must stay whatever the policy says: being written, not closed, not durable,
+   * or last.
+   */
   private static int firstUnsafe(List<FileMetadata> files, String current, Position durable) {
     for (int i = 0; i < files.size() - 1; i++) {
       FileMetadata f = files.get(i);
@@ -63,7 +73,8 @@ record PurgePlan(int firstKept, int wanted, List<String> keptForReaders, List<St
       return false;
     }
     long sequence = BinlogFileName.sequence(f.name());
-    return durable.fileSequence() > sequence || (durable.file().equals(f.name()) && durable.offset() >= f.size());
+    return durable.fileSequence() > sequence
+        || (durable.file().equals(f.name()) && durable.offset() >= f.size());
   }
 
   /** The index of the file a reader at {@code p} stands in: the first stored file not before it. */

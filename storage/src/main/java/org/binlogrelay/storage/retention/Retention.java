@@ -15,24 +15,26 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Removes the oldest stored files per a {@link RetentionPolicy} ({@link #run()}, which the server schedules;
- * this class has no thread) or up to a named file ({@link #purgeTo}, like {@code PURGE BINARY LOGS TO}).
- * Files always go as a prefix of the store's order, through {@link BinlogStore#removeFilesBefore}, which also
- * moves {@link BinlogStore#purgedGtids()} to the start set of the oldest file kept.
+ * Removes the oldest stored files per a {@link RetentionPolicy} ({@link #run()}, which the server
+ * schedules; this class has no thread) or up to a named file ({@link #purgeTo}, like {@code PURGE
+ * BINARY LOGS TO}). Files always go as a prefix of the store's order, through {@link
+ * BinlogStore#removeFilesBefore}, which also moves {@link BinlogStore#purgedGtids()} to the start
+ * set of the oldest file kept.
  *
- * <p>Never removed, whatever the policy: the file being written ({@link BinlogStore#currentFile()}), a file
- * that is not closed or whose end is not durable yet, and the last stored file. Not removed unless forced:
- * the file of the oldest reader registered in the {@link ReaderRegistry} and every later file (readers
- * register while no purge runs, see {@link ReaderRegistry#whilePurging}).
+ * <p>Never removed, whatever the policy: the file being written ({@link
+ * BinlogStore#currentFile()}), a file that is not closed or whose end is not durable yet, and the
+ * last stored file. Not removed unless forced: the file of the oldest reader registered in the
+ * {@link ReaderRegistry} and every later file (readers register while no purge runs, see {@link
+ * ReaderRegistry#whilePurging}).
  *
- * <p>Age is judged by each file's last event timestamp ({@link FileMetadata#lastEventTime()}, epoch seconds)
- * against the clock given; a file whose time is unknown (0) never expires by age. Counters are plain
- * {@link AtomicLong}s for the server's metrics.
+ * <p>Age is judged by each file's last event timestamp ({@link FileMetadata#lastEventTime()}, epoch
+ * seconds) against the clock given; a file whose time is unknown (0) never expires by age. Counters
+ * are plain {@link AtomicLong}s for the server's metrics.
  *
  * <p>Thread-safe: runs are serialised (a run waits for another to finish).
  */
 public final class Retention {
-  private static final Logger log = LoggerFactory.getLogger(Retention.class);
+  private static final Logger LOG = LoggerFactory.getLogger(Retention.class);
 
   private final BinlogStore store;
   private final RetentionPolicy policy;
@@ -61,23 +63,31 @@ public final class Retention {
   }
 
   /**
-   * Removes every file before {@code firstKept}, like {@code PURGE BINARY LOGS TO}, within the same safety
-   * limits; files a reader needs stay unless {@code force}.
+   * Removes every file before {@code firstKept}, like {@code PURGE BINARY LOGS TO}, within the same
+   * safety limits; files a reader needs stay unless {@code force}.
    *
-   * @throws IllegalArgumentException if {@code firstKept} is not stored (MySQL: "Target log not found in
-   *     binlog index")
+   * @throws IllegalArgumentException if {@code firstKept} is not stored (MySQL: "Target log not
+   *     found in binlog index")
    */
   public synchronized RetentionRun purgeTo(String firstKept, boolean force) throws IOException {
     runs.incrementAndGet();
-    return purge(files -> {
-      for (int i = 0; i < files.size(); i++) {
-        if (files.get(i).name().equals(firstKept)) {
-          return i;
-        }
-      }
-      throw new IllegalArgumentException("cannot purge up to " + firstKept + ": the store does not hold it (it holds "
-          + (files.isEmpty() ? "no file" : files.get(0).name() + " to " + files.get(files.size() - 1).name()) + ")");
-    }, force);
+    return purge(
+        files -> {
+          for (int i = 0; i < files.size(); i++) {
+            if (files.get(i).name().equals(firstKept)) {
+              return i;
+            }
+          }
+          throw new IllegalArgumentException(
+              "cannot purge up to "
+                  + firstKept
+                  + ": the store does not hold it (it holds "
+                  + (files.isEmpty()
+                      ? "no file"
+                      : files.get(0).name() + " to " + files.get(files.size() - 1).name())
+                  + ")");
+        },
+        force);
   }
 
   /** Retention runs and manual purges so far. */
@@ -136,29 +146,37 @@ public final class Retention {
       if (registry == null) {
         return decideAndRemove(wanted, force, Optional.empty());
       }
-      return registry.whilePurging(oldest -> {
-        try {
-          return decideAndRemove(wanted, force, oldest);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      return registry.whilePurging(
+          oldest -> {
+            try {
+              return decideAndRemove(wanted, force, oldest);
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+          });
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
   }
 
-  private RetentionRun decideAndRemove(Wanted wanted, boolean force, Optional<Position> oldestReader)
-      throws IOException {
+  private RetentionRun decideAndRemove(
+      Wanted wanted, boolean force, Optional<Position> oldestReader) throws IOException {
     List<FileMetadata> files = store.files();
     if (files.size() < 2) {
       return RetentionRun.nothing();
     }
-    PurgePlan plan = PurgePlan.decide(files, store.currentFile().orElse(null), store.durableEnd(),
-        wanted.firstKept(files), oldestReader, force);
+    PurgePlan plan =
+        PurgePlan.decide(
+            files,
+            store.currentFile().orElse(null),
+            store.durableEnd(),
+            wanted.firstKept(files),
+            oldestReader,
+            force);
     if (plan.firstKept() == 0) {
       logKept(plan.keptForReaders(), plan.keptUnsafe(), oldestReader);
-      return new RetentionRun(List.of(), 0, plan.wanted(), plan.keptForReaders(), plan.keptUnsafe(), 0);
+      return new RetentionRun(
+          List.of(), 0, plan.wanted(), plan.keptForReaders(), plan.keptUnsafe(), 0);
     }
     long bytes = 0;
     for (int i = 0; i < plan.firstKept(); i++) {
@@ -168,20 +186,33 @@ public final class Retention {
     filesPurged.addAndGet(removed.size());
     bytesPurged.addAndGet(bytes);
     forcedPurges.addAndGet(plan.forced());
-    log.info("Retention removed {} ({} bytes){}; purged GTIDs now '{}'", removed, bytes,
-        plan.forced() > 0 ? ", " + plan.forced() + " of them still needed by the reader at " + oldestReader.orElse(null)
-            : "", store.purgedGtids().toString().replace("\n", ""));
+    LOG.info(
+        "Retention removed {} ({} bytes){}; purged GTIDs now '{}'",
+        removed,
+        bytes,
+        plan.forced() > 0
+            ? ", "
+                + plan.forced()
+                + " of them still needed by the reader at "
+                + oldestReader.orElse(null)
+            : "",
+        store.purgedGtids().toString().replace("\n", ""));
     logKept(plan.keptForReaders(), plan.keptUnsafe(), oldestReader);
-    return new RetentionRun(removed, bytes, plan.wanted(), plan.keptForReaders(), plan.keptUnsafe(), plan.forced());
+    return new RetentionRun(
+        removed, bytes, plan.wanted(), plan.keptForReaders(), plan.keptUnsafe(), plan.forced());
   }
 
-  private static void logKept(List<String> forReaders, List<String> unsafe, Optional<Position> oldestReader) {
+  private static void logKept(
+      List<String> forReaders, List<String> unsafe, Optional<Position> oldestReader) {
     if (!forReaders.isEmpty()) {
-      log.info("Retention keeps {} because a reader is at {}; it goes once the reader moves on (or set"
-          + " purgeFilesInUse to force it)", forReaders, oldestReader.orElse(null));
+      LOG.info(
+          "Retention keeps {} because a reader is at {}; it goes once the reader moves on (or set"
+              + " purgeFilesInUse to force it)",
+          forReaders,
+          oldestReader.orElse(null));
     }
     if (!unsafe.isEmpty()) {
-      log.debug("Retention keeps {}: being written, not closed or not durable yet", unsafe);
+      LOG.debug("Retention keeps {}: being written, not closed or not durable yet", unsafe);
     }
   }
 

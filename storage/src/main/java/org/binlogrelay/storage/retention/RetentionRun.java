@@ -8,14 +8,21 @@ import java.util.List;
  * @param removed the files removed, oldest first
  * @param bytes their total size
  * @param wanted how many files the policy (or the purge target) wanted removed
- * @param keptForReaders files that would have gone but stay because a registered reader still needs them
- *     (MySQL's PURGE warns the same way: "file %s was not purged because it was being read by %d thread(s)")
- * @param keptUnsafe files that would have gone but are the current file, not closed or not durable yet
+ * @param keptForReaders files that would have gone but stay because a registered reader still needs
+ *     them (MySQL's PURGE warns the same way: "file %s was not purged because it was being read by
+ *     %d thread(s)")
+ * @param keptUnsafe files that would have gone but are the current file, not closed or not durable
+ *     yet
  * @param forced files removed although a registered reader still needed them ({@link
  *     RetentionPolicy#purgeFilesInUse()} or a forced {@link Retention#purgeTo})
  */
-public record RetentionRun(List<String> removed, long bytes, int wanted, List<String> keptForReaders,
-    List<String> keptUnsafe, int forced) {
+public record RetentionRun(
+    List<String> removed,
+    long bytes,
+    int wanted,
+    List<String> keptForReaders,
+    List<String> keptUnsafe,
+    int forced) {
 
   public RetentionRun {
     removed = List.copyOf(removed);

@@ -20,17 +20,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A GTID lookup among 1,000 stored files reads metadata only, then the start file: every other file is
- * overwritten with zeros first, so reading any of them would fail. (How fast that is belongs to LookupBenchmark,
- * not to a test.)
+ * A GTID lookup among 1,000 stored files reads metadata only, then the start file: every other file
+ * is overwritten with zeros first, so reading any of them would fail. (How fast that is belongs to
+ * LookupBenchmark, not to a test.)
  */
 class ManyFilesLookupTest {
   private static final int FILES = 1000;
   private static final int PER_FILE = 2;
   private static final int START = 500;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void mysqlLookupAmongAThousandFiles() throws Exception {
@@ -42,9 +41,11 @@ class ManyFilesLookupTest {
       String start = files.get(START).name();
       zeroAllBut(store, files, start);
       // The replica has everything before file START and its first transaction.
-      MysqlGtidSet replica = MysqlGtidSet.parse(SyntheticBinlog.SOURCE + ":1-" + (START * PER_FILE + 1));
-      MysqlStart.Found found = (MysqlStart.Found) new MysqlStartLookup(store).find(replica,
-          Set.of(SyntheticBinlog.SOURCE));
+      MysqlGtidSet replica =
+          MysqlGtidSet.parse(SyntheticBinlog.SOURCE + ":1-" + (START * PER_FILE + 1));
+      MysqlStart.Found found =
+          (MysqlStart.Found)
+              new MysqlStartLookup(store).find(replica, Set.of(SyntheticBinlog.SOURCE));
       assertThat(found.start()).isEqualTo(Position.startOf(start));
       assertThat(found.firstTransactionSkipped()).isTrue();
       assertThat(found.firstToSend().file()).isEqualTo(start);
@@ -61,7 +62,8 @@ class ManyFilesLookupTest {
       String start = files.get(START).name();
       zeroAllBut(store, files, start);
       MariadbGtidSet position = MariadbGtidSet.parsePosition("0-1-" + (START * PER_FILE + 1));
-      MariadbStart.Found found = (MariadbStart.Found) new MariadbStartLookup(store).find(position, true, false);
+      MariadbStart.Found found =
+          (MariadbStart.Found) new MariadbStartLookup(store).find(position, true, false);
       assertThat(found.start()).isEqualTo(Position.startOf(start));
       assertThat(found.firstToSend().file()).isEqualTo(start);
     }
@@ -79,12 +81,14 @@ class ManyFilesLookupTest {
     return String.format("binlog.%06d", i + 1);
   }
 
-  private static void zeroAllBut(BinlogStore store, List<FileMetadata> files, String keep) throws Exception {
+  private static void zeroAllBut(BinlogStore store, List<FileMetadata> files, String keep)
+      throws Exception {
     for (FileMetadata f : files) {
       if (f.name().equals(keep)) {
         continue;
       }
-      try (FileChannel ch = FileChannel.open(store.directory().resolve(f.name()), StandardOpenOption.WRITE)) {
+      try (FileChannel ch =
+          FileChannel.open(store.directory().resolve(f.name()), StandardOpenOption.WRITE)) {
         ch.write(ByteBuffer.allocate((int) ch.size()), 0);
       }
     }

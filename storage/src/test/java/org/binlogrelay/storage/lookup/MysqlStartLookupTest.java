@@ -21,8 +21,7 @@ class MysqlStartLookupTest {
   private static final UUID SOURCE = UUID.fromString("3b1e7c52-0000-4000-8000-00000000f001");
   private static final String OTHER = "11111111-2222-3333-4444-555555555555";
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void everyPrefixOfTheHistoryStartsAtTheNextTransaction() throws Exception {
@@ -39,15 +38,29 @@ class MysqlStartLookupTest {
         if (k < txs.size()) {
           Tx next = txs.get(k);
           assertThat(found.start()).as("prefix " + k).isEqualTo(Position.startOf(next.file()));
-          assertThat(found.firstToSend()).as("prefix " + k).isEqualTo(new Position(next.file(), next.start()));
+          assertThat(found.firstToSend())
+              .as("prefix " + k)
+              .isEqualTo(new Position(next.file(), next.start()));
         } else {
           String last = source.lastFile();
           assertThat(found.start()).isEqualTo(Position.startOf(last));
           assertThat(found.firstToSend()).isEqualTo(new Position(last, source.bytes(last).length));
         }
         Tx first = source.transactionsOf(found.start().file()).get(0);
-        assertThat(found.firstTransactionSkipped()).as("prefix " + k + " first " + first + " meta " + store.file(first.file()).orElseThrow().firstGtid()).isEqualTo(replica.contains((MysqlGtid) first.gtid()));
-        StartChecks.assertSends(store, source, found.start(), found.filter(),
+        assertThat(found.firstTransactionSkipped())
+            .as(
+                "prefix "
+                    + k
+                    + " first "
+                    + first
+                    + " meta "
+                    + store.file(first.file()).orElseThrow().firstGtid())
+            .isEqualTo(replica.contains((MysqlGtid) first.gtid()));
+        StartChecks.assertSends(
+            store,
+            source,
+            found.start(),
+            found.filter(),
             t -> replica.contains((MysqlGtid) t.gtid()));
       }
     }
@@ -57,14 +70,23 @@ class MysqlStartLookupTest {
   void aReplicaMissingAnOlderTransactionStartsWhereItIs() throws Exception {
     SourceFiles source = SourceFiles.mysql();
     try (BinlogStore store = TestStores.filled(dir, source)) {
-      MysqlGtidSet replica = ((MysqlGtidSet) store.executedGtids()).subtract(MysqlGtidSet.parse(SOURCE + ":13"));
-      MysqlStart.Found found = (MysqlStart.Found) new MysqlStartLookup(store).find(replica, Set.of(SOURCE));
-      Tx missing = source.transactions().stream()
-          .filter(t -> t.gtid().equals(MysqlGtid.parse(SOURCE + ":13"))).findFirst().orElseThrow();
+      MysqlGtidSet replica =
+          ((MysqlGtidSet) store.executedGtids()).subtract(MysqlGtidSet.parse(SOURCE + ":13"));
+      MysqlStart.Found found =
+          (MysqlStart.Found) new MysqlStartLookup(store).find(replica, Set.of(SOURCE));
+      Tx missing =
+          source.transactions().stream()
+              .filter(t -> t.gtid().equals(MysqlGtid.parse(SOURCE + ":13")))
+              .findFirst()
+              .orElseThrow();
       assertThat(found.start()).isEqualTo(Position.startOf(missing.file()));
       assertThat(found.firstToSend()).isEqualTo(new Position(missing.file(), missing.start()));
       assertThat(found.firstTransactionSkipped()).isTrue();
-      StartChecks.assertSends(store, source, found.start(), found.filter(),
+      StartChecks.assertSends(
+          store,
+          source,
+          found.start(),
+          found.filter(),
           t -> replica.contains((MysqlGtid) t.gtid()));
     }
   }
@@ -81,7 +103,9 @@ class MysqlStartLookupTest {
 
       MysqlGtidSet behind = MysqlGtidSet.parse(SOURCE + ":1-5");
       MysqlStart result = lookup.find(behind, Set.of(SOURCE));
-      assertThat(result).isEqualTo(new MysqlStart.Purged(behind, MysqlGtidSet.parse(OTHER + ":1," + SOURCE + ":6-11")));
+      assertThat(result)
+          .isEqualTo(
+              new MysqlStart.Purged(behind, MysqlGtidSet.parse(OTHER + ":1," + SOURCE + ":6-11")));
 
       MysqlStart.Found exactlyPurged = (MysqlStart.Found) lookup.find(purged, Set.of(SOURCE));
       assertThat(exactlyPurged.start()).isEqualTo(Position.startOf(source.files.get(1)));
@@ -104,8 +128,10 @@ class MysqlStartLookupTest {
       assertThat(lookup.find(aheadTagged, Set.of(SOURCE)))
           .isEqualTo(new MysqlStart.Diverged(aheadTagged, MysqlGtidSet.parse(SOURCE + ":mytag:5")));
 
-      // Sources not checked may be ahead (another primary's transactions, or a relay behind its primary).
-      MysqlGtidSet foreign = executed.union(MysqlGtidSet.parse("aaaaaaaa-0000-4000-8000-000000000001:1-3"));
+      // Sources not checked may be ahead (another primary's transactions, or a relay behind its
+      // primary).
+      MysqlGtidSet foreign =
+          executed.union(MysqlGtidSet.parse("aaaaaaaa-0000-4000-8000-000000000001:1-3"));
       assertThat(lookup.find(foreign, Set.of(SOURCE))).isInstanceOf(MysqlStart.Found.class);
       MysqlStart.Found unchecked = (MysqlStart.Found) lookup.find(ahead, Set.of());
       String last = source.lastFile();
@@ -115,8 +141,10 @@ class MysqlStartLookupTest {
 
   @Test
   void anEmptyStoreHasNothingToCompare() throws Exception {
-    try (BinlogStore store = BinlogStore.open(TestStores.config(dir, SourceFiles.mysql().flavor).build())) {
-      assertThat(new MysqlStartLookup(store).find(MysqlGtidSet.parse(SOURCE + ":1-3"), Set.of(SOURCE)))
+    try (BinlogStore store =
+        BinlogStore.open(TestStores.config(dir, SourceFiles.mysql().flavor).build())) {
+      assertThat(
+              new MysqlStartLookup(store).find(MysqlGtidSet.parse(SOURCE + ":1-3"), Set.of(SOURCE)))
           .isEqualTo(new MysqlStart.NothingStored());
     }
   }

@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.nio.ReadOnlyBufferException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import org.binlogrelay.protocol.event.BinlogFileParser;
@@ -24,8 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Readers over stores filled from the fixture binlogs of both flavours, read to the end. */
 class BinlogReaderTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void readsEveryFileByteForByteAcrossRotations() throws Exception {
@@ -34,20 +35,26 @@ class BinlogReaderTest {
       try (BinlogStore store = TestStores.filled(dir.resolve("s" + run++), source)) {
         for (int batchBytes : new int[] {1, 200, 5000, ReaderOptions.DEFAULT_MAX_BATCH_BYTES}) {
           for (boolean zeroCopy : new boolean[] {true, false}) {
-            String what = source.directory + " batch " + batchBytes + (zeroCopy ? " zero-copy" : " copied");
+            String what =
+                source.directory + " batch " + batchBytes + (zeroCopy ? " zero-copy" : " copied");
             ReaderOptions options = ReaderOptions.defaults().withMaxBatchBytes(batchBytes);
-            try (BinlogReader reader = BinlogReader.open(store, Position.startOf(source.files.get(0)), options)) {
+            try (BinlogReader reader =
+                BinlogReader.open(store, Position.startOf(source.files.get(0)), options)) {
               Collected c = Collected.drain(reader, zeroCopy);
               for (String f : source.files) {
-                assertThat(SourceFiles.sameBinlogBytes(withMagic(c.of(f)), source.bytes(f))).as(what + ": " + f)
+                assertThat(SourceFiles.sameBinlogBytes(withMagic(c.of(f)), source.bytes(f)))
+                    .as(what + ": " + f)
                     .isTrue();
               }
-              assertThat(c.changes).as(what).containsExactly(
-                  new FileChange(source.files.get(0), source.files.get(1)),
-                  new FileChange(source.files.get(1), source.files.get(2)));
+              assertThat(c.changes)
+                  .as(what)
+                  .containsExactly(
+                      new FileChange(source.files.get(0), source.files.get(1)),
+                      new FileChange(source.files.get(1), source.files.get(2)));
               assertBatchesEndAtBoundaries(source, c, what);
-              assertThat(reader.position()).isEqualTo(new Position(source.lastFile(),
-                  source.bytes(source.lastFile()).length));
+              assertThat(reader.position())
+                  .isEqualTo(
+                      new Position(source.lastFile(), source.bytes(source.lastFile()).length));
               assertThat(reader.poll()).isEqualTo(new CaughtUp(reader.position()));
             }
           }
@@ -60,8 +67,11 @@ class BinlogReaderTest {
   void batchesGiveEachEventsSize() throws Exception {
     SourceFiles source = SourceFiles.mysql();
     try (BinlogStore store = TestStores.filled(dir, source);
-        BinlogReader reader = BinlogReader.open(store, Position.startOf(source.files.get(0)),
-            ReaderOptions.defaults().withMaxBatchBytes(700))) {
+        BinlogReader reader =
+            BinlogReader.open(
+                store,
+                Position.startOf(source.files.get(0)),
+                ReaderOptions.defaults().withMaxBatchBytes(700))) {
       List<EventBatch> batches = new ArrayList<>();
       for (ReadResult r = reader.poll(); !(r instanceof CaughtUp); r = reader.poll()) {
         if (r instanceof EventBatch b) {
@@ -81,7 +91,8 @@ class BinlogReaderTest {
         b.copyTo(parts, 0, b.length() / 2);
         b.copyTo(parts, b.length() / 2, b.length() - b.length() / 2);
         // the in-use flag of a closed file's FORMAT_DESCRIPTION may be cleared between two reads
-        assertThat(SourceFiles.firstDifference(parts.array(), b.toByteArray(), b.start())).isEqualTo(-1);
+        assertThat(SourceFiles.firstDifference(parts.array(), b.toByteArray(), b.start()))
+            .isEqualTo(-1);
         assertThat(b.eventSizes()).hasSize(b.eventCount());
         b.close();
       }
@@ -95,18 +106,27 @@ class BinlogReaderTest {
       try (BinlogStore store = TestStores.filled(d, source)) {
         String file = source.files.get(1);
         List<Long> starts = new ArrayList<>(source.eventStarts(file));
-        RandomCases.check("reader starts at event " + source.directory, 20, rnd -> {
-          long start = starts.get(rnd.nextInt(starts.size()));
-          try (BinlogReader reader = BinlogReader.open(store, new Position(file, start),
-              ReaderOptions.defaults().withMaxBatchBytes(1 + rnd.nextInt(3000)))) {
-            Collected c = Collected.drain(reader, rnd.nextBoolean());
-            byte[] expected = java.util.Arrays.copyOfRange(source.bytes(file), (int) start, source.bytes(file).length);
-            assertThat(SourceFiles.firstDifference(c.of(file), expected, start)).as("first difference").isEqualTo(-1);
-            assertThat(c.changes).containsExactly(new FileChange(file, source.lastFile()));
-          } catch (Exception e) {
-            throw new AssertionError(e);
-          }
-        });
+        RandomCases.check(
+            "reader starts at event " + source.directory,
+            20,
+            rnd -> {
+              long start = starts.get(rnd.nextInt(starts.size()));
+              try (BinlogReader reader =
+                  BinlogReader.open(
+                      store,
+                      new Position(file, start),
+                      ReaderOptions.defaults().withMaxBatchBytes(1 + rnd.nextInt(3000)))) {
+                Collected c = Collected.drain(reader, rnd.nextBoolean());
+                byte[] expected =
+                    Arrays.copyOfRange(source.bytes(file), (int) start, source.bytes(file).length);
+                assertThat(SourceFiles.firstDifference(c.of(file), expected, start))
+                    .as("first difference")
+                    .isEqualTo(-1);
+                assertThat(c.changes).containsExactly(new FileChange(file, source.lastFile()));
+              } catch (Exception e) {
+                throw new AssertionError(e);
+              }
+            });
       }
     }
   }
@@ -120,16 +140,20 @@ class BinlogReaderTest {
           for (boolean direct : new boolean[] {true, false}) {
             String what = source.directory + " buffer " + capacity + (direct ? " direct" : " heap");
             ReaderOptions options = ReaderOptions.defaults().withMaxBatchBytes(capacity);
-            ByteBuffer buffer = direct ? ByteBuffer.allocateDirect(capacity) : ByteBuffer.allocate(capacity);
+            ByteBuffer buffer =
+                direct ? ByteBuffer.allocateDirect(capacity) : ByteBuffer.allocate(capacity);
             Collected c = new Collected(false);
             int inMemory = 0;
-            try (BinlogReader reader = BinlogReader.open(store, Position.startOf(source.files.get(0)), options)) {
+            try (BinlogReader reader =
+                BinlogReader.open(store, Position.startOf(source.files.get(0)), options)) {
               while (true) {
                 ReadResult r = reader.poll(buffer);
                 if (r instanceof EventBatch b) {
                   long total = 0;
                   for (int i = 0; i < b.eventCount(); i++) {
-                    assertThat(source.eventStarts(b.file())).as(what + " " + b).contains(b.start() + total);
+                    assertThat(source.eventStarts(b.file()))
+                        .as(what + " " + b)
+                        .contains(b.start() + total);
                     total += b.eventSize(i);
                   }
                   assertThat(total).isEqualTo(b.length());
@@ -139,13 +163,19 @@ class BinlogReaderTest {
                     assertThat(b.length()).as(what).isLessThanOrEqualTo(capacity);
                     byte[] bytes = new byte[held.remaining()];
                     held.get(bytes);
-                    assertThat(SourceFiles.firstDifference(bytes, java.util.Arrays.copyOfRange(source.bytes(b.file()),
-                        (int) b.start(), (int) b.end()), b.start()))
-                        .as(what + " " + b).isEqualTo(-1);
-                    assertThatThrownBy(() -> b.inMemory().put((byte) 0)).isInstanceOf(
-                        java.nio.ReadOnlyBufferException.class);
+                    assertThat(
+                            SourceFiles.firstDifference(
+                                bytes,
+                                Arrays.copyOfRange(
+                                    source.bytes(b.file()), (int) b.start(), (int) b.end()),
+                                b.start()))
+                        .as(what + " " + b)
+                        .isEqualTo(-1);
+                    assertThatThrownBy(() -> b.inMemory().put((byte) 0))
+                        .isInstanceOf(ReadOnlyBufferException.class);
                   } else {
-                    assertThat(b.eventSize(0)).as(what + ": only events larger than the buffer are left on disk")
+                    assertThat(b.eventSize(0))
+                        .as(what + ": only events larger than the buffer are left on disk")
                         .isGreaterThan(capacity);
                   }
                 }
@@ -155,7 +185,8 @@ class BinlogReaderTest {
               }
             }
             for (String f : source.files) {
-              assertThat(SourceFiles.sameBinlogBytes(withMagic(c.of(f)), source.bytes(f))).as(what + ": " + f)
+              assertThat(SourceFiles.sameBinlogBytes(withMagic(c.of(f)), source.bytes(f)))
+                  .as(what + ": " + f)
                   .isTrue();
             }
             assertBatchesEndAtBoundaries(source, c, what);
@@ -174,18 +205,23 @@ class BinlogReaderTest {
     String last = source.lastFile();
     ByteBuffer buffer = ByteBuffer.allocateDirect(100);
     try (BinlogStore store = TestStores.filled(dir, source);
-        BinlogReader reader = BinlogReader.open(store, Position.startOf(last),
-            ReaderOptions.defaults().withMaxBatchBytes(100))) {
+        BinlogReader reader =
+            BinlogReader.open(
+                store, Position.startOf(last), ReaderOptions.defaults().withMaxBatchBytes(100))) {
       ReadResult first = reader.poll(buffer);
       assertThat(first).isInstanceOf(EventBatch.class);
       ((EventBatch) first).close();
       try (FileChannel ch = FileChannel.open(dir.resolve(last), StandardOpenOption.WRITE)) {
         ch.truncate(reader.position().offset() + 10);
       }
-      assertThatThrownBy(() -> reader.poll(buffer)).isInstanceOfSatisfying(BinlogReadException.class, e -> {
-        assertThat(e.reason()).isEqualTo(Reason.TRUNCATED);
-        assertThat(e.position().file()).isEqualTo(last);
-      }).hasMessageContaining("truncated");
+      assertThatThrownBy(() -> reader.poll(buffer))
+          .isInstanceOfSatisfying(
+              BinlogReadException.class,
+              e -> {
+                assertThat(e.reason()).isEqualTo(Reason.TRUNCATED);
+                assertThat(e.position().file()).isEqualTo(last);
+              })
+          .hasMessageContaining("truncated");
     }
   }
 
@@ -196,22 +232,32 @@ class BinlogReaderTest {
       try (BinlogStore store = TestStores.filled(d, source)) {
         String file = source.files.get(1);
         int length = source.bytes(file).length;
-        RandomCases.check("reader inside an event " + source.directory, 50, rnd -> {
-          long offset;
-          do {
-            offset = 5L + rnd.nextInt(length - 5);
-          } while (source.eventStarts(file).contains(offset));
-          long start = offset;
-          // both paths: header-only, and a batch read into a buffer (which falls back to the first to report it)
-          ByteBuffer buffer = rnd.nextBoolean() ? ByteBuffer.allocateDirect(ReaderOptions.DEFAULT_MAX_BATCH_BYTES) : null;
-          try (BinlogReader reader = BinlogReader.open(store, new Position(file, start), ReaderOptions.defaults())) {
-            assertThatThrownBy(() -> reader.poll(buffer)).isInstanceOfSatisfying(BinlogReadException.class,
-                e -> assertThat(e.reason()).isEqualTo(Reason.CORRUPT))
-                .hasMessageContaining("not an event boundary");
-          } catch (Exception e) {
-            throw new AssertionError(e);
-          }
-        });
+        RandomCases.check(
+            "reader inside an event " + source.directory,
+            50,
+            rnd -> {
+              long offset;
+              do {
+                offset = 5L + rnd.nextInt(length - 5);
+              } while (source.eventStarts(file).contains(offset));
+              long start = offset;
+              // both paths: header-only, and a batch read into a buffer (which falls back to the
+              // first to report it)
+              ByteBuffer buffer =
+                  rnd.nextBoolean()
+                      ? ByteBuffer.allocateDirect(ReaderOptions.DEFAULT_MAX_BATCH_BYTES)
+                      : null;
+              try (BinlogReader reader =
+                  BinlogReader.open(store, new Position(file, start), ReaderOptions.defaults())) {
+                assertThatThrownBy(() -> reader.poll(buffer))
+                    .isInstanceOfSatisfying(
+                        BinlogReadException.class,
+                        e -> assertThat(e.reason()).isEqualTo(Reason.CORRUPT))
+                    .hasMessageContaining("not an event boundary");
+              } catch (Exception e) {
+                throw new AssertionError(e);
+              }
+            });
       }
     }
   }
@@ -220,11 +266,19 @@ class BinlogReaderTest {
   void refusesAFileThatIsNotStoredOrAnOffsetPastItsReadableEnd() throws Exception {
     SourceFiles source = SourceFiles.mysql();
     try (BinlogStore store = TestStores.filled(dir, source)) {
-      assertThatThrownBy(() -> BinlogReader.open(store, Position.startOf("binlog.000009"), ReaderOptions.defaults()))
-          .isInstanceOfSatisfying(BinlogReadException.class, e -> assertThat(e.reason()).isEqualTo(Reason.REMOVED));
+      assertThatThrownBy(
+              () ->
+                  BinlogReader.open(
+                      store, Position.startOf("binlog.000009"), ReaderOptions.defaults()))
+          .isInstanceOfSatisfying(
+              BinlogReadException.class, e -> assertThat(e.reason()).isEqualTo(Reason.REMOVED));
       long end = source.bytes(source.lastFile()).length;
-      assertThatThrownBy(() -> BinlogReader.open(store, new Position(source.lastFile(), end + 1),
-          ReaderOptions.defaults())).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PositionLookup");
+      assertThatThrownBy(
+              () ->
+                  BinlogReader.open(
+                      store, new Position(source.lastFile(), end + 1), ReaderOptions.defaults()))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("PositionLookup");
     }
   }
 
@@ -233,18 +287,23 @@ class BinlogReaderTest {
     SourceFiles source = SourceFiles.mysql();
     String last = source.lastFile();
     try (BinlogStore store = TestStores.filled(dir, source);
-        BinlogReader reader = BinlogReader.open(store, Position.startOf(last),
-            ReaderOptions.defaults().withMaxBatchBytes(100))) {
+        BinlogReader reader =
+            BinlogReader.open(
+                store, Position.startOf(last), ReaderOptions.defaults().withMaxBatchBytes(100))) {
       ReadResult first = reader.poll();
       assertThat(first).isInstanceOf(EventBatch.class);
       ((EventBatch) first).close();
       try (FileChannel ch = FileChannel.open(dir.resolve(last), StandardOpenOption.WRITE)) {
         ch.truncate(reader.position().offset() + 10);
       }
-      assertThatThrownBy(reader::poll).isInstanceOfSatisfying(BinlogReadException.class, e -> {
-        assertThat(e.reason()).isEqualTo(Reason.TRUNCATED);
-        assertThat(e.position().file()).isEqualTo(last);
-      }).hasMessageContaining("truncated");
+      assertThatThrownBy(reader::poll)
+          .isInstanceOfSatisfying(
+              BinlogReadException.class,
+              e -> {
+                assertThat(e.reason()).isEqualTo(Reason.TRUNCATED);
+                assertThat(e.position().file()).isEqualTo(last);
+              })
+          .hasMessageContaining("truncated");
     }
   }
 
@@ -254,14 +313,18 @@ class BinlogReaderTest {
     var stream = source.dumpStream();
     int split = stream.size() - 3; // the last group (GTID, ..., XID) comes later
     try (BinlogStore store = TestStores.unsynced(dir, source.flavor, stream.subList(0, split));
-        BinlogReader reader = BinlogReader.open(store, Position.startOf(source.lastFile()), ReaderOptions.defaults())) {
+        BinlogReader reader =
+            BinlogReader.open(
+                store, Position.startOf(source.lastFile()), ReaderOptions.defaults())) {
       Collected.drain(reader, false);
       Path file = dir.resolve(source.lastFile());
       Files.move(file, dir.resolve("elsewhere"));
-      Files.write(file, java.util.Arrays.copyOf(source.bytes(source.lastFile()), 1000));
+      Files.write(file, Arrays.copyOf(source.bytes(source.lastFile()), 1000));
       TestStores.append(store, stream.subList(split, stream.size()));
-      assertThatThrownBy(reader::poll).isInstanceOfSatisfying(BinlogReadException.class,
-          e -> assertThat(e.reason()).isEqualTo(Reason.REPLACED)).hasMessageContaining("created again");
+      assertThatThrownBy(reader::poll)
+          .isInstanceOfSatisfying(
+              BinlogReadException.class, e -> assertThat(e.reason()).isEqualTo(Reason.REPLACED))
+          .hasMessageContaining("created again");
     }
   }
 
@@ -272,17 +335,19 @@ class BinlogReaderTest {
     String f2 = source.files.get(1);
     try (BinlogStore store = TestStores.filled(dir, source)) {
       TestStores.settle(store);
-      try (BinlogReader reader = BinlogReader.open(store, Position.startOf(f1),
-          ReaderOptions.defaults().withMaxBatchBytes(500))) {
+      try (BinlogReader reader =
+          BinlogReader.open(
+              store, Position.startOf(f1), ReaderOptions.defaults().withMaxBatchBytes(500))) {
         ((EventBatch) reader.poll()).close();
         store.removeFilesBefore(f2);
         Collected c = Collected.drain(reader, true);
         assertThat(c.changes).contains(new FileChange(f1, f2));
-        byte[] expected = java.util.Arrays.copyOfRange(source.bytes(f2), 4, source.bytes(f2).length);
+        byte[] expected = Arrays.copyOfRange(source.bytes(f2), 4, source.bytes(f2).length);
         assertThat(SourceFiles.firstDifference(c.of(f2), expected, 4)).isEqualTo(-1);
       }
-      try (BinlogReader reader = BinlogReader.open(store, Position.startOf(f2),
-          ReaderOptions.defaults().withMaxBatchBytes(1 << 20))) {
+      try (BinlogReader reader =
+          BinlogReader.open(
+              store, Position.startOf(f2), ReaderOptions.defaults().withMaxBatchBytes(1 << 20))) {
         ((EventBatch) reader.poll()).close();
         assertThat(reader.position()).isEqualTo(new Position(f2, source.bytes(f2).length));
         store.removeFilesBefore(source.lastFile());
@@ -291,14 +356,17 @@ class BinlogReaderTest {
     }
     SourceFiles again = SourceFiles.mysql();
     try (BinlogStore store = TestStores.filled(dir.resolve("b"), again);
-        BinlogReader reader = BinlogReader.open(store, Position.startOf(f1),
-            ReaderOptions.defaults().withMaxBatchBytes(1 << 20))) {
+        BinlogReader reader =
+            BinlogReader.open(
+                store, Position.startOf(f1), ReaderOptions.defaults().withMaxBatchBytes(1 << 20))) {
       TestStores.settle(store);
       ((EventBatch) reader.poll()).close();
       assertThat(reader.position().offset()).isEqualTo(again.bytes(f1).length);
       store.removeFilesBefore(again.lastFile());
-      assertThatThrownBy(reader::poll).isInstanceOfSatisfying(BinlogReadException.class,
-          e -> assertThat(e.reason()).isEqualTo(Reason.REMOVED)).hasMessageContaining(f2);
+      assertThatThrownBy(reader::poll)
+          .isInstanceOfSatisfying(
+              BinlogReadException.class, e -> assertThat(e.reason()).isEqualTo(Reason.REMOVED))
+          .hasMessageContaining(f2);
     }
   }
 
@@ -308,13 +376,14 @@ class BinlogReaderTest {
     String f1 = source.files.get(0);
     try (BinlogStore store = TestStores.filled(dir, source)) {
       EventBatch kept;
-      try (BinlogReader reader = BinlogReader.open(store, Position.startOf(f1), ReaderOptions.defaults())) {
+      try (BinlogReader reader =
+          BinlogReader.open(store, Position.startOf(f1), ReaderOptions.defaults())) {
         kept = (EventBatch) reader.poll();
         assertThat(kept.file()).isEqualTo(f1);
         Collected.drain(reader, false);
       }
       byte[] bytes = kept.toByteArray();
-      byte[] expected = java.util.Arrays.copyOfRange(source.bytes(f1), 4, (int) kept.end());
+      byte[] expected = Arrays.copyOfRange(source.bytes(f1), 4, (int) kept.end());
       assertThat(SourceFiles.firstDifference(bytes, expected, 4)).isEqualTo(-1);
       assertThat(kept.region().channel().isOpen()).isTrue();
       FileChannel channel = kept.region().channel();
@@ -332,10 +401,15 @@ class BinlogReaderTest {
     ReaderRegistry registry = new ReaderRegistry();
     try (BinlogStore store = TestStores.filled(dir, source)) {
       Position start = Position.startOf(source.files.get(1));
-      try (BinlogReader reader = BinlogReader.open(store, start,
-          ReaderOptions.defaults().withRegistry(registry).withName("replica 7"))) {
+      try (BinlogReader reader =
+          BinlogReader.open(
+              store,
+              start,
+              ReaderOptions.defaults().withRegistry(registry).withName("replica 7"))) {
         assertThat(registry.oldest()).contains(start);
-        assertThat(registry.readers()).extracting(ReaderRegistry.Registration::name).containsExactly("replica 7");
+        assertThat(registry.readers())
+            .extracting(ReaderRegistry.Registration::name)
+            .containsExactly("replica 7");
         Collected.drain(reader, false);
         assertThat(registry.oldest()).contains(reader.position());
       }
@@ -352,7 +426,10 @@ class BinlogReaderTest {
 
   static void assertBatchesEndAtBoundaries(SourceFiles source, Collected c, String what) {
     for (EventBatch b : c.batches) {
-      Set<Long> allowed = b.endsAtTransactionBoundary() ? source.boundaries(b.file()) : source.eventStarts(b.file());
+      Set<Long> allowed =
+          b.endsAtTransactionBoundary()
+              ? source.boundaries(b.file())
+              : source.eventStarts(b.file());
       assertThat(allowed).as(what + ": end of " + b).contains(b.end());
     }
   }

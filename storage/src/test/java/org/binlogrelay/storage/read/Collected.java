@@ -29,13 +29,17 @@ final class Collected {
   boolean take(ReadResult result) throws IOException {
     if (result instanceof EventBatch batch) {
       try (batch) {
-        ByteArrayOutputStream out = bytes.computeIfAbsent(batch.file(), f -> new ByteArrayOutputStream());
+        ByteArrayOutputStream out =
+            bytes.computeIfAbsent(batch.file(), f -> new ByteArrayOutputStream());
         if (zeroCopy) {
           FileRegionSpec region = batch.region();
           WritableByteChannel target = Channels.newChannel(out);
           long done = 0;
           while (done < region.count()) {
-            done += region.channel().transferTo(region.position() + done, region.count() - done, target);
+            done +=
+                region
+                    .channel()
+                    .transferTo(region.position() + done, region.count() - done, target);
           }
         } else {
           ByteBuffer buf = ByteBuffer.allocate((int) batch.length());

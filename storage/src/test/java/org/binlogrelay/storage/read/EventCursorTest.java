@@ -8,6 +8,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.binlogrelay.storage.read.BinlogReadException.Reason;
 import org.binlogrelay.storage.read.testing.SourceFiles;
@@ -16,8 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Walking event headers, and refusing everything that is not an event boundary. */
 class EventCursorTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void walksEveryEventOfTheFixtures() throws IOException {
@@ -50,13 +50,17 @@ class EventCursorTest {
             if (source.eventStarts(f).contains(offset)) {
               continue;
             }
-            EventCursor cursor = new EventCursor(f, ch, offset, ch.size(), SourceFiles.MAX_EVENT_SIZE);
+            EventCursor cursor =
+                new EventCursor(f, ch, offset, ch.size(), SourceFiles.MAX_EVENT_SIZE);
             long at = offset;
-            assertThatThrownBy(cursor::peek).as(f + " at " + at)
-                .isInstanceOfSatisfying(BinlogReadException.class, e -> {
-                  assertThat(e.reason()).isEqualTo(Reason.CORRUPT);
-                  assertThat(e.position().offset()).isEqualTo(at);
-                });
+            assertThatThrownBy(cursor::peek)
+                .as(f + " at " + at)
+                .isInstanceOfSatisfying(
+                    BinlogReadException.class,
+                    e -> {
+                      assertThat(e.reason()).isEqualTo(Reason.CORRUPT);
+                      assertThat(e.position().offset()).isEqualTo(at);
+                    });
           }
         }
       }
@@ -69,14 +73,17 @@ class EventCursorTest {
     String f = source.lastFile();
     Path p = dir.resolve(f);
     byte[] bytes = source.bytes(f);
-    Files.write(p, java.util.Arrays.copyOf(bytes, 1000));
+    Files.write(p, Arrays.copyOf(bytes, 1000));
     try (FileChannel ch = FileChannel.open(p)) {
       EventCursor cursor = new EventCursor(f, ch, 4, bytes.length, SourceFiles.MAX_EVENT_SIZE);
-      assertThatThrownBy(() -> {
-        while (cursor.hasNext()) {
-          cursor.skip();
-        }
-      }).isInstanceOfSatisfying(BinlogReadException.class, e -> assertThat(e.reason()).isEqualTo(Reason.TRUNCATED))
+      assertThatThrownBy(
+              () -> {
+                while (cursor.hasNext()) {
+                  cursor.skip();
+                }
+              })
+          .isInstanceOfSatisfying(
+              BinlogReadException.class, e -> assertThat(e.reason()).isEqualTo(Reason.TRUNCATED))
           .hasMessageContaining("truncated");
     }
   }

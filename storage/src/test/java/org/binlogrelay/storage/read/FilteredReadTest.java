@@ -26,48 +26,68 @@ import org.binlogrelay.storage.read.testing.TestStores;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Readers with a GTID filter send exactly the transactions the replica lacks, for both flavours' rules. */
+/**
+ * Readers with a GTID filter send exactly the transactions the replica lacks, for both flavours'
+ * rules.
+ */
 class FilteredReadTest {
   private static final String UUID = "3b1e7c52-0000-4000-8000-00000000f001";
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void mysqlSkipsEveryTransactionInTheReplicasSet() throws Exception {
     SourceFiles source = SourceFiles.mysql();
-    MysqlGtidSet replica = MysqlGtidSet.parse(UUID + ":1-5:9:17-18:mytag:1,11111111-2222-3333-4444-555555555555:1");
+    MysqlGtidSet replica =
+        MysqlGtidSet.parse(UUID + ":1-5:9:17-18:mytag:1,11111111-2222-3333-4444-555555555555:1");
     try (BinlogStore store = TestStores.filled(dir, source)) {
-      RandomCases.check("mysql filtered read", 20, rnd -> {
-        try (BinlogReader reader = BinlogReader.open(store, Position.startOf(source.files.get(0)),
-            ReaderOptions.defaults().withMaxBatchBytes(1 + rnd.nextInt(3000))
-                .withFilter(new MysqlGtidFilter(replica)))) {
-          Collected c = Collected.drain(reader, rnd.nextBoolean());
-          assertSent(source, c, t -> replica.contains((MysqlGtid) t.gtid()));
-        } catch (Exception e) {
-          throw new AssertionError(e);
-        }
-      });
+      RandomCases.check(
+          "mysql filtered read",
+          20,
+          rnd -> {
+            try (BinlogReader reader =
+                BinlogReader.open(
+                    store,
+                    Position.startOf(source.files.get(0)),
+                    ReaderOptions.defaults()
+                        .withMaxBatchBytes(1 + rnd.nextInt(3000))
+                        .withFilter(new MysqlGtidFilter(replica)))) {
+              Collected c = Collected.drain(reader, rnd.nextBoolean());
+              assertSent(source, c, t -> replica.contains((MysqlGtid) t.gtid()));
+            } catch (Exception e) {
+              throw new AssertionError(e);
+            }
+          });
     }
   }
 
   @Test
   void mariadbSkipsEachDomainUpToTheReplicasGtid() throws Exception {
     SourceFiles source = SourceFiles.mariadb();
-    Map<Long, MariadbGtid> waitFor = Map.of(0L, MariadbGtid.parse("0-1-5"), 2L, MariadbGtid.parse("2-1-1"));
+    Map<Long, MariadbGtid> waitFor =
+        Map.of(0L, MariadbGtid.parse("0-1-5"), 2L, MariadbGtid.parse("2-1-1"));
     try (BinlogStore store = TestStores.filled(dir, source)) {
-      RandomCases.check("mariadb filtered read", 20, rnd -> {
-        MariadbGtidFilter filter = new MariadbGtidFilter(waitFor, Set.of(), false,
-            () -> (MariadbGtidSet) store.executedGtids());
-        try (BinlogReader reader = BinlogReader.open(store, Position.startOf(source.files.get(0)),
-            ReaderOptions.defaults().withMaxBatchBytes(1 + rnd.nextInt(3000)).withFilter(filter))) {
-          Collected c = Collected.drain(reader, rnd.nextBoolean());
-          assertSent(source, c, mariadbModel(waitFor));
-          assertThat(filter.waitingFor()).isEmpty();
-        } catch (Exception e) {
-          throw new AssertionError(e);
-        }
-      });
+      RandomCases.check(
+          "mariadb filtered read",
+          20,
+          rnd -> {
+            MariadbGtidFilter filter =
+                new MariadbGtidFilter(
+                    waitFor, Set.of(), false, () -> (MariadbGtidSet) store.executedGtids());
+            try (BinlogReader reader =
+                BinlogReader.open(
+                    store,
+                    Position.startOf(source.files.get(0)),
+                    ReaderOptions.defaults()
+                        .withMaxBatchBytes(1 + rnd.nextInt(3000))
+                        .withFilter(filter))) {
+              Collected c = Collected.drain(reader, rnd.nextBoolean());
+              assertSent(source, c, mariadbModel(waitFor));
+              assertThat(filter.waitingFor()).isEmpty();
+            } catch (Exception e) {
+              throw new AssertionError(e);
+            }
+          });
     }
   }
 
@@ -77,18 +97,25 @@ class FilteredReadTest {
     Map<Long, MariadbGtid> waitFor = Map.of(0L, MariadbGtid.parse("0-1-50"));
     try (BinlogStore store = TestStores.filled(dir, source)) {
       for (boolean strict : new boolean[] {false, true}) {
-        MariadbGtidFilter filter = new MariadbGtidFilter(waitFor, Set.of(), strict,
-            () -> (MariadbGtidSet) store.executedGtids());
-        try (BinlogReader reader = BinlogReader.open(store, Position.startOf(source.lastFile()),
-            ReaderOptions.defaults().withFilter(filter))) {
+        MariadbGtidFilter filter =
+            new MariadbGtidFilter(
+                waitFor, Set.of(), strict, () -> (MariadbGtidSet) store.executedGtids());
+        try (BinlogReader reader =
+            BinlogReader.open(
+                store,
+                Position.startOf(source.lastFile()),
+                ReaderOptions.defaults().withFilter(filter))) {
           if (strict) {
             assertThatThrownBy(() -> Collected.drain(reader, false))
-                .isInstanceOfSatisfying(MariadbStartException.class, e -> {
-                  assertThat(e.kind()).isEqualTo(MariadbStartException.Kind.HOLE);
-                  assertThat(e.gtid()).isEqualTo(MariadbGtid.parse("0-1-50"));
-                })
-                .hasMessage("The binlog on the master is missing the GTID 0-1-50 requested by the slave (even though"
-                    + " both a prior and a subsequent sequence number does exist), and GTID strict mode is enabled");
+                .isInstanceOfSatisfying(
+                    MariadbStartException.class,
+                    e -> {
+                      assertThat(e.kind()).isEqualTo(MariadbStartException.Kind.HOLE);
+                      assertThat(e.gtid()).isEqualTo(MariadbGtid.parse("0-1-50"));
+                    })
+                .hasMessage(
+                    "The binlog on the master is missing the GTID 0-1-50 requested by the slave (even though"
+                        + " both a prior and a subsequent sequence number does exist), and GTID strict mode is enabled");
           } else {
             Collected c = Collected.drain(reader, false);
             assertThat(c.skipped).isEmpty();
@@ -101,20 +128,27 @@ class FilteredReadTest {
   @Test
   void mariadbChecksADomainEmptyAtConnectTimeWhenItsFirstGroupArrives() throws Exception {
     SourceFiles source = SourceFiles.mariadb();
-    // Domain 2 is not in the binlog before binlog 1's 2-1-1, so a replica asking for 2-1-7 in it is accepted
+    // Domain 2 is not in the binlog before binlog 1's 2-1-1, so a replica asking for 2-1-7 in it is
+    // accepted
     // at connect time (as "empty domain") and refused when the domain's first group comes.
     Map<Long, MariadbGtid> waitFor = Map.of(2L, MariadbGtid.parse("2-1-7"));
     Path d = Files.createTempDirectory(dir, "s");
     try (BinlogStore store = TestStores.filled(d, source)) {
-      MariadbGtidFilter filter = new MariadbGtidFilter(waitFor, Set.of(2L), false,
-          () -> (MariadbGtidSet) store.executedGtids());
-      try (BinlogReader reader = BinlogReader.open(store, Position.startOf(source.files.get(0)),
-          ReaderOptions.defaults().withFilter(filter))) {
+      MariadbGtidFilter filter =
+          new MariadbGtidFilter(
+              waitFor, Set.of(2L), false, () -> (MariadbGtidSet) store.executedGtids());
+      try (BinlogReader reader =
+          BinlogReader.open(
+              store,
+              Position.startOf(source.files.get(0)),
+              ReaderOptions.defaults().withFilter(filter))) {
         assertThatThrownBy(() -> Collected.drain(reader, false))
-            .isInstanceOfSatisfying(MariadbStartException.class,
+            .isInstanceOfSatisfying(
+                MariadbStartException.class,
                 e -> assertThat(e.kind()).isEqualTo(MariadbStartException.Kind.NOT_IN_BINLOG))
-            .hasMessage("Error: connecting slave requested to start from GTID 2-1-7, which is not in the master's"
-                + " binlog");
+            .hasMessage(
+                "Error: connecting slave requested to start from GTID 2-1-7, which is not in the master's"
+                    + " binlog");
       }
     }
   }
@@ -122,12 +156,20 @@ class FilteredReadTest {
   @Test
   void aLongRunOfSkippedTransactionsComesInBoundedParts() throws Exception {
     SourceFiles source = SourceFiles.mysql();
-    MysqlGtidSet everything = MysqlGtidSet.parse(UUID + ":1-1000000:mytag:1-1000000,"
-        + "11111111-2222-3333-4444-555555555555:1-1000000");
+    MysqlGtidSet everything =
+        MysqlGtidSet.parse(
+            UUID
+                + ":1-1000000:mytag:1-1000000,"
+                + "11111111-2222-3333-4444-555555555555:1-1000000");
     int batch = 100;
     try (BinlogStore store = TestStores.filled(dir, source);
-        BinlogReader reader = BinlogReader.open(store, Position.startOf(source.files.get(0)),
-            ReaderOptions.defaults().withMaxBatchBytes(batch).withFilter(new MysqlGtidFilter(everything)))) {
+        BinlogReader reader =
+            BinlogReader.open(
+                store,
+                Position.startOf(source.files.get(0)),
+                ReaderOptions.defaults()
+                    .withMaxBatchBytes(batch)
+                    .withFilter(new MysqlGtidFilter(everything)))) {
       Collected c = Collected.drain(reader, false);
       long largest = 0;
       for (String f : source.files) {
@@ -137,20 +179,26 @@ class FilteredReadTest {
       }
       assertThat(c.skipped).as("parts").hasSizeGreaterThan(source.files.size());
       for (Skipped s : c.skipped) {
-        assertThat(s.to() - s.from()).as(s.toString())
+        assertThat(s.to() - s.from())
+            .as(s.toString())
             .isLessThan((long) batch * FilteredRange.MAX_SKIP_BATCHES + largest);
       }
       assertSent(source, c, t -> everything.contains((MysqlGtid) t.gtid()));
     }
   }
 
-  /** Adjacent runs joined: a reader that catches up inside a run of skipped transactions reports it in parts. */
+  /**
+   * Adjacent runs joined: a reader that catches up inside a run of skipped transactions reports it
+   * in parts.
+   */
   private static List<Skipped> merged(List<Skipped> runs) {
     List<Skipped> out = new ArrayList<>();
     for (Skipped s : runs) {
       Skipped last = out.isEmpty() ? null : out.get(out.size() - 1);
       if (last != null && last.file().equals(s.file()) && last.to() == s.from()) {
-        out.set(out.size() - 1, new Skipped(s.file(), last.from(), s.to(), last.transactions() + s.transactions()));
+        out.set(
+            out.size() - 1,
+            new Skipped(s.file(), last.from(), s.to(), last.transactions() + s.transactions()));
       } else {
         out.add(s);
       }
@@ -175,7 +223,10 @@ class FilteredReadTest {
     };
   }
 
-  /** The reader sent every file minus the transactions {@code skipped} picks, and reported those as skipped. */
+  /**
+   * The reader sent every file minus the transactions {@code skipped} picks, and reported those as
+   * skipped.
+   */
   static void assertSent(SourceFiles source, Collected c, Predicate<Tx> skipped) {
     Map<String, ByteArrayOutputStream> expected = new LinkedHashMap<>();
     List<Skipped> expectedSkips = new ArrayList<>();
@@ -203,7 +254,9 @@ class FilteredReadTest {
     }
     assertThat(merged(c.skipped)).isEqualTo(expectedSkips);
     for (String f : source.files) {
-      assertThat(SourceFiles.firstDifference(c.of(f), expected.get(f).toByteArray(), 4)).as(f).isEqualTo(-1);
+      assertThat(SourceFiles.firstDifference(c.of(f), expected.get(f).toByteArray(), 4))
+          .as(f)
+          .isEqualTo(-1);
     }
   }
 }

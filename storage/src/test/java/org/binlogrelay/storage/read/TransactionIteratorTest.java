@@ -13,10 +13,12 @@ import org.binlogrelay.storage.read.testing.SourceFiles.Tx;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The tracker-based iterator finds the same transactions as an independent walk of the fixture files. */
+/**
+ * The tracker-based iterator finds the same transactions as an independent walk of the fixture
+ * files.
+ */
 class TransactionIteratorTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void findsEveryTransactionOfEveryFixtureFileFromAnyBoundary() throws IOException {
@@ -27,9 +29,11 @@ class TransactionIteratorTest {
         long length = source.bytes(f).length;
         try (FileChannel ch = FileChannel.open(p)) {
           for (long from : source.boundaries(f)) {
-            List<Tx> expected = source.transactionsOf(f).stream().filter(t -> t.start() >= from).toList();
-            TransactionIterator it = TransactionIterator.open(f, ch, source.flavor, from, length,
-                SourceFiles.MAX_EVENT_SIZE);
+            List<Tx> expected =
+                source.transactionsOf(f).stream().filter(t -> t.start() >= from).toList();
+            TransactionIterator it =
+                TransactionIterator.open(
+                    f, ch, source.flavor, from, length, SourceFiles.MAX_EVENT_SIZE);
             assertThat(all(it, f)).as(f + " from " + from).isEqualTo(expected);
             assertThat(it.position()).isEqualTo(length);
             assertThat(it.atBoundary()).isTrue();
@@ -46,7 +50,8 @@ class TransactionIteratorTest {
       Path p = dir.resolve(f);
       Files.write(p, source.bytes(f));
       try (FileChannel ch = FileChannel.open(p)) {
-        TransactionIterator it = TransactionIterator.open(f, ch, source.flavor, 4, 4, SourceFiles.MAX_EVENT_SIZE);
+        TransactionIterator it =
+            TransactionIterator.open(f, ch, source.flavor, 4, 4, SourceFiles.MAX_EVENT_SIZE);
         List<Tx> found = new ArrayList<>();
         for (long limit : source.boundaries(f)) {
           it.limit(limit);

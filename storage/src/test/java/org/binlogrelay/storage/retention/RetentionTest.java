@@ -17,29 +17,29 @@ import org.binlogrelay.storage.read.EventBatch;
 import org.binlogrelay.storage.read.ReadResult;
 import org.binlogrelay.storage.read.ReaderOptions;
 import org.binlogrelay.storage.read.ReaderRegistry;
-import org.binlogrelay.storage.testing.ManualTime;
 import org.binlogrelay.storage.read.testing.SyntheticBinlog;
 import org.binlogrelay.storage.read.testing.TestStores;
+import org.binlogrelay.storage.testing.ManualTime;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Retention over a store of ten synthetic files whose last events are an hour apart: file {@code i} (from 0)
- * ends at {@code BASE + i} hours; the last one is still being written.
+ * Retention over a store of ten synthetic files whose last events are an hour apart: file {@code i}
+ * (from 0) ends at {@code BASE + i} hours; the last one is still being written.
  */
 class RetentionTest {
   private static final long BASE = 1_795_000_000L;
   private static final int FILES = 10;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void removesFilesOlderThanTheMaximumAgeAsTheClockMoves() throws Exception {
     ManualTime clock = new ManualTime((BASE + 10 * 3600) * 1000);
     try (BinlogStore store = store(SyntheticBinlog.mysql())) {
-      Retention retention = new Retention(store, RetentionPolicy.keepEverything().withMaxAge(Duration.ofHours(5)),
-          null, clock);
+      Retention retention =
+          new Retention(
+              store, RetentionPolicy.keepEverything().withMaxAge(Duration.ofHours(5)), null, clock);
       RetentionRun run = retention.run();
       assertThat(run.removed()).isEqualTo(names(0, 5));
       assertPurgedIsStartOfOldest(store);
@@ -64,8 +64,12 @@ class RetentionTest {
       List<FileMetadata> files = store.files();
       long lastThree = files.subList(FILES - 3, FILES).stream().mapToLong(FileMetadata::size).sum();
       long removedBytes = files.subList(0, FILES - 3).stream().mapToLong(FileMetadata::size).sum();
-      Retention retention = new Retention(store, RetentionPolicy.keepEverything().withMaxTotalBytes(lastThree), null,
-          new ManualTime(0));
+      Retention retention =
+          new Retention(
+              store,
+              RetentionPolicy.keepEverything().withMaxTotalBytes(lastThree),
+              null,
+              new ManualTime(0));
       RetentionRun run = retention.run();
       assertThat(run.removed()).isEqualTo(names(0, FILES - 3));
       assertThat(run.bytes()).isEqualTo(removedBytes);
@@ -78,8 +82,9 @@ class RetentionTest {
   void keepsAtMostTheMaximumNumberOfFiles() throws Exception {
     for (SyntheticBinlog b : List.of(SyntheticBinlog.mysql(), SyntheticBinlog.mariadb())) {
       try (BinlogStore store = store(b, dir.resolve(b.flavor().name()))) {
-        Retention retention = new Retention(store, RetentionPolicy.keepEverything().withMaxFiles(4), null,
-            new ManualTime(0));
+        Retention retention =
+            new Retention(
+                store, RetentionPolicy.keepEverything().withMaxFiles(4), null, new ManualTime(0));
         assertThat(retention.run().removed()).isEqualTo(names(0, 6));
         assertThat(store.files()).hasSize(4);
         assertPurgedIsStartOfOldest(store);
@@ -90,12 +95,14 @@ class RetentionTest {
   @Test
   void purgesUpToANamedFile() throws Exception {
     try (BinlogStore store = store(SyntheticBinlog.mariadb())) {
-      Retention retention = new Retention(store, RetentionPolicy.keepEverything(), null, new ManualTime(0));
+      Retention retention =
+          new Retention(store, RetentionPolicy.keepEverything(), null, new ManualTime(0));
       assertThat(retention.run().removed()).isEmpty();
       assertThat(retention.purgeTo(name(3), false).removed()).isEqualTo(names(0, 3));
       assertPurgedIsStartOfOldest(store);
       assertThatThrownBy(() -> retention.purgeTo("binlog.000077", false))
-          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("does not hold it");
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("does not hold it");
       assertThat(retention.purgeTo(name(9), false).removed()).isEqualTo(names(3, 9));
     }
   }
@@ -104,8 +111,15 @@ class RetentionTest {
   void neverRemovesTheFileBeingWrittenNorTheLastFile() throws Exception {
     try (BinlogStore store = store(SyntheticBinlog.mysql())) {
       assertThat(store.currentFile()).contains(name(FILES - 1));
-      Retention retention = new Retention(store, RetentionPolicy.keepEverything().withMaxFiles(1)
-          .withMaxAge(Duration.ofSeconds(1)).withMaxTotalBytes(1), null, new ManualTime(Long.MAX_VALUE / 2));
+      Retention retention =
+          new Retention(
+              store,
+              RetentionPolicy.keepEverything()
+                  .withMaxFiles(1)
+                  .withMaxAge(Duration.ofSeconds(1))
+                  .withMaxTotalBytes(1),
+              null,
+              new ManualTime(Long.MAX_VALUE / 2));
       RetentionRun run = retention.run();
       assertThat(run.removed()).isEqualTo(names(0, FILES - 1));
       assertThat(run.keptUnsafe()).containsExactly(name(FILES - 1));
@@ -118,9 +132,11 @@ class RetentionTest {
   void keepsTheFilesARegisteredReaderNeeds() throws Exception {
     ReaderRegistry registry = new ReaderRegistry();
     try (BinlogStore store = store(SyntheticBinlog.mysql())) {
-      Retention retention = new Retention(store, RetentionPolicy.keepEverything().withMaxFiles(2), registry,
-          new ManualTime(0));
-      ReaderRegistry.Registration replica = registry.register("replica 2", Position.startOf(name(3)));
+      Retention retention =
+          new Retention(
+              store, RetentionPolicy.keepEverything().withMaxFiles(2), registry, new ManualTime(0));
+      ReaderRegistry.Registration replica =
+          registry.register("replica 2", Position.startOf(name(3)));
       RetentionRun first = retention.run();
       assertThat(first.removed()).isEqualTo(names(0, 3));
       assertThat(first.keptForReaders()).isEqualTo(names(3, 8));
@@ -139,26 +155,37 @@ class RetentionTest {
   void aForcedPurgeRemovesReadersFilesAndCountsThem() throws Exception {
     ReaderRegistry registry = new ReaderRegistry();
     try (BinlogStore store = store(SyntheticBinlog.mysql())) {
-      Retention forcing = new Retention(store, RetentionPolicy.keepEverything().withMaxFiles(2)
-          .withPurgeFilesInUse(true), registry, new ManualTime(0));
-      try (BinlogReader reader = BinlogReader.open(store, Position.startOf(name(3)),
-          ReaderOptions.defaults().withRegistry(registry).withName("replica 3"))) {
+      Retention forcing =
+          new Retention(
+              store,
+              RetentionPolicy.keepEverything().withMaxFiles(2).withPurgeFilesInUse(true),
+              registry,
+              new ManualTime(0));
+      try (BinlogReader reader =
+          BinlogReader.open(
+              store,
+              Position.startOf(name(3)),
+              ReaderOptions.defaults().withRegistry(registry).withName("replica 3"))) {
         RetentionRun run = forcing.run();
         assertThat(run.removed()).isEqualTo(names(0, 8));
         assertThat(run.forced()).isEqualTo(5);
         assertThat(forcing.forcedPurges()).isEqualTo(5);
         assertPurgedIsStartOfOldest(store);
         // The reader still has its file open and reads it to the end, then finds the next one gone.
-        assertThatThrownBy(() -> {
-          for (ReadResult r = reader.poll(); !(r instanceof CaughtUp); r = reader.poll()) {
-            if (r instanceof EventBatch b) {
-              b.close();
-            }
-          }
-        }).isInstanceOfSatisfying(BinlogReadException.class,
-            e -> assertThat(e.reason()).isEqualTo(BinlogReadException.Reason.REMOVED));
+        assertThatThrownBy(
+                () -> {
+                  for (ReadResult r = reader.poll(); !(r instanceof CaughtUp); r = reader.poll()) {
+                    if (r instanceof EventBatch b) {
+                      b.close();
+                    }
+                  }
+                })
+            .isInstanceOfSatisfying(
+                BinlogReadException.class,
+                e -> assertThat(e.reason()).isEqualTo(BinlogReadException.Reason.REMOVED));
       }
-      Retention manual = new Retention(store, RetentionPolicy.keepEverything(), registry, new ManualTime(0));
+      Retention manual =
+          new Retention(store, RetentionPolicy.keepEverything(), registry, new ManualTime(0));
       registry.register("replica 4", Position.startOf(name(8)));
       assertThat(manual.purgeTo(name(9), false).keptForReaders()).containsExactly(name(8));
       RetentionRun forced = manual.purgeTo(name(9), true);

@@ -10,10 +10,11 @@ import java.util.function.BooleanSupplier;
 import org.binlogrelay.storage.Time;
 
 /**
- * Test side: a {@link Time} that moves only when the test says so ({@link #advance}). Its {@link #waitOn} (and so
- * {@link #sleep}) ends when the clock is moved past the deadline or the waited-for condition holds, never because
- * real time passed; each wait started is reported, so that a test can read the exact delays a component asks for
- * ({@link #nextWait}). Shared with the server's and the end-to-end tests through storage's test-jar. Thread-safe.
+ * Test side: a {@link Time} that moves only when the test says so ({@link #advance}). Its {@link
+ * #waitOn} (and so {@link #sleep}) ends when the clock is moved past the deadline or the waited-for
+ * condition holds, never because real time passed; each wait started is reported, so that a test
+ * can read the exact delays a component asks for ({@link #nextWait}). Shared with the server's and
+ * the end-to-end tests through storage's test-jar. Thread-safe.
  */
 public final class ManualTime implements Time {
   private volatile long nanos;
@@ -40,7 +41,8 @@ public final class ManualTime implements Time {
   }
 
   /**
-   * The length of the next wait started with {@link #waitOn} or {@link #sleep}, in the order they started.
+   * The length of the next wait started with {@link #waitOn} or {@link #sleep}, in the order they
+   * started.
    *
    * @param bound how long (real time) to wait for a component to start one
    * @throws AssertionError if none started within {@code bound}
@@ -69,7 +71,8 @@ public final class ManualTime implements Time {
   }
 
   @Override
-  public boolean waitOn(Object monitor, BooleanSupplier done, long deadlineNanos) throws InterruptedException {
+  public boolean waitOn(Object monitor, BooleanSupplier done, long deadlineNanos)
+      throws InterruptedException {
     monitors.add(monitor);
     try {
       waits.add(Duration.ofNanos(deadlineNanos - nanos));

@@ -5,10 +5,10 @@ import java.util.Objects;
 import org.binlogrelay.protocol.query.LikePattern;
 
 /**
- * The host part of an account, as MySQL writes it: an exact address ({@code 10.0.0.5}, {@code ::1}), or a
- * pattern with {@code %} (any run) and {@code _} (one character), such as {@code 10.0.0.%} or {@code %}.
- * The relay never resolves names, so patterns match the client's IP address text (as MySQL does with
- * {@code skip_name_resolve}). Immutable and thread-safe.
+ * The host part of an account, as MySQL writes it: an exact address ({@code 10.0.0.5}, {@code
+ * ::1}), or a pattern with {@code %} (any run) and {@code _} (one character), such as {@code
+ * 10.0.0.%} or {@code %}. The relay never resolves names, so patterns match the client's IP address
+ * text (as MySQL does with {@code skip_name_resolve}). Immutable and thread-safe.
  */
 public final class HostPattern implements Comparable<HostPattern> {
   private final String text;
@@ -24,7 +24,8 @@ public final class HostPattern implements Comparable<HostPattern> {
   public static HostPattern of(String text) {
     Objects.requireNonNull(text, "text");
     if (text.isEmpty() || text.length() > 255) {
-      throw new IllegalArgumentException("host pattern must be 1..255 characters, got '" + text + "'");
+      throw new IllegalArgumentException(
+          "host pattern must be 1..255 characters, got '" + text + "'");
     }
     return new HostPattern(text.toLowerCase(Locale.ROOT));
   }
@@ -39,8 +40,8 @@ public final class HostPattern implements Comparable<HostPattern> {
   }
 
   /**
-   * MySQL's order of preference when several accounts of one user match: exact addresses first, then
-   * patterns with more literal characters, {@code %} last.
+   * MySQL's order of preference when several accounts of one user match: exact addresses first,
+   * then patterns with more literal characters, {@code %} last.
    */
   @Override
   public int compareTo(HostPattern other) {

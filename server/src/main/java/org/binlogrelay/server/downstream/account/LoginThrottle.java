@@ -7,14 +7,14 @@ import java.util.Map;
 import org.binlogrelay.storage.Time;
 
 /**
- * Per-host rate limiting of failed logins. A host that fails {@code maxFailures} times within {@code window}
- * is blocked for {@code blockFor} after its last failure; a successful login clears its record (as MySQL
- * resets {@code max_connect_errors} counting on success). Unlike MySQL's block, which lasts until
- * {@code FLUSH HOSTS}, this one ends by itself.
+ * Per-host rate limiting of failed logins. A host that fails {@code maxFailures} times within
+ * {@code window} is blocked for {@code blockFor} after its last failure; a successful login clears
+ * its record (as MySQL resets {@code max_connect_errors} counting on success). Unlike MySQL's
+ * block, which lasts until {@code FLUSH HOSTS}, this one ends by itself.
  *
- * <p>Time is the wall clock of the {@link Time} passed in (STYLE.md section 8). At most {@code maxHosts} hosts are
- * tracked; when full, the least recently failed host is forgotten, so a flood of addresses costs bounded
- * memory.
+ * <p>Time is the wall clock of the {@link Time} passed in (STYLE.md section 8). At most {@code
+ * maxHosts} hosts are tracked; when full, the least recently failed host is forgotten, so a flood
+ * of addresses costs bounded memory.
  *
  * <p>Thread-safe: every method synchronizes on the throttle (logins are rare next to packets).
  */
@@ -32,10 +32,11 @@ public final class LoginThrottle {
   private final int maxHosts;
   private final Map<String, HostFailures> hosts;
 
-  public LoginThrottle(Time time, int maxFailures, Duration window, Duration blockFor, int maxHosts) {
+  public LoginThrottle(
+      Time time, int maxFailures, Duration window, Duration blockFor, int maxHosts) {
     if (maxFailures < 1 || window.isNegative() || blockFor.isNegative() || maxHosts < 1) {
-      throw new IllegalArgumentException("login throttle: maxFailures and maxHosts must be positive, durations not"
-          + " negative");
+      throw new IllegalArgumentException(
+          "login throttle: maxFailures and maxHosts must be positive, durations not" + " negative");
     }
     this.time = time;
     this.maxFailures = maxFailures;

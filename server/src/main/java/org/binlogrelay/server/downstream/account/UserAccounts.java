@@ -21,8 +21,8 @@ import org.binlogrelay.protocol.auth.Credential;
  *
  * Fields are separated by spaces or tabs; the hash is the rest of the line after the second field
  * (a {@code $A$} hash is exactly 70 characters and may itself contain spaces). {@code -} means no
- * privileges. The user name is everything before the last {@code @}. Hashes come from
- * {@link org.binlogrelay.protocol.auth.PasswordHashes} or from MySQL's {@code mysql.user}.
+ * privileges. The user name is everything before the last {@code @}. Hashes come from {@link
+ * org.binlogrelay.protocol.auth.PasswordHashes} or from MySQL's {@code mysql.user}.
  *
  * <p>Immutable and thread-safe.
  */
@@ -35,8 +35,12 @@ public final class UserAccounts {
     for (int i = 0; i < sorted.size(); i++) {
       for (int j = i + 1; j < sorted.size(); j++) {
         if (sorted.get(i).key().equals(sorted.get(j).key())) {
-          throw new IllegalArgumentException("account '" + sorted.get(i).user() + "'@'" + sorted.get(i).host()
-              + "' is defined twice");
+          throw new IllegalArgumentException(
+              "account '"
+                  + sorted.get(i).user()
+                  + "'@'"
+                  + sorted.get(i).host()
+                  + "' is defined twice");
         }
       }
     }
@@ -69,7 +73,8 @@ public final class UserAccounts {
     String userHost = line.substring(0, first);
     int second = indexOfSpace(line, skipSpaces(line, first));
     if (second < 0) {
-      throw new IllegalArgumentException("expected 'user@host privileges hash', the hash is missing");
+      throw new IllegalArgumentException(
+          "expected 'user@host privileges hash', the hash is missing");
     }
     String privileges = line.substring(skipSpaces(line, first), second);
     String hash = line.substring(skipSpaces(line, second));
@@ -88,8 +93,11 @@ public final class UserAccounts {
         set.add(Privilege.parse(p));
       }
     }
-    return new UserAccount(userHost.substring(0, at), HostPattern.of(userHost.substring(at + 1)),
-        Credential.parse(hash), set);
+    return new UserAccount(
+        userHost.substring(0, at),
+        HostPattern.of(userHost.substring(at + 1)),
+        Credential.parse(hash),
+        set);
   }
 
   private static int indexOfSpace(String s, int from) {

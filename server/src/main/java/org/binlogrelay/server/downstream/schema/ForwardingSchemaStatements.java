@@ -11,8 +11,8 @@ import org.binlogrelay.server.downstream.sql.SchemaStatements;
 import org.binlogrelay.server.downstream.sql.SessionVariables;
 
 /**
- * Statements that read table schemas, answered by the relay's {@link SchemaSource}, for accounts granted {@link
- * Privilege#SCHEMA_READ} only:
+ * Statements that read table schemas, answered by the relay's {@link SchemaSource}, for accounts
+ * granted {@link Privilege#SCHEMA_READ} only:
  *
  * <pre>
  *   no SCHEMA_READ                                 1227 Access denied; you need ... SCHEMA_READ privilege(s)
@@ -26,14 +26,18 @@ public final class ForwardingSchemaStatements implements SchemaStatements {
   private final SchemaSource source;
   private final String defaultResultsCharset;
 
-  /** Clients that did not set {@code character_set_results} get answers in utf8mb4, the relay's character set. */
+  /**
+   * Clients that did not set {@code character_set_results} get answers in utf8mb4, the relay's
+   * character set.
+   */
   public ForwardingSchemaStatements(SchemaSource source) {
     this.source = Objects.requireNonNull(source, "source");
     this.defaultResultsCharset = ServerSchemaConnection.DEFAULT_RESULTS_CHARSET;
   }
 
   @Override
-  public QueryResponse answer(MetadataStatement statement, ClientContext client, SessionVariables session) {
+  public QueryResponse answer(
+      MetadataStatement statement, ClientContext client, SessionVariables session) {
     if (!client.has(Privilege.SCHEMA_READ)) {
       return new QueryResponse.Err(SchemaErrors.notGranted());
     }
@@ -41,7 +45,8 @@ public final class ForwardingSchemaStatements implements SchemaStatements {
       return new QueryResponse.Err(ErrorMessages.noDatabaseSelected());
     }
     Optional<SessionVariables.Setting> set = session.system("character_set_results");
-    String resultsCharset = set.isPresent() ? set.get().value() : defaultResultsCharset; // value null: NULL
+    String resultsCharset =
+        set.isPresent() ? set.get().value() : defaultResultsCharset; // value null: NULL
     return new QueryResponse.Pending(source.forward(statement, session.database(), resultsCharset));
   }
 }

@@ -27,43 +27,57 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The relay's schema source: the MySQL or MariaDB server it forwards statements that read table schemas to, and
- * the small pool of connections it asks it through. Nothing is opened until a client asks; then:
+ * The relay's schema source: the MySQL or MariaDB server it forwards statements that read table
+ * schemas to, and the small pool of connections it asks it through. Nothing is opened until a
+ * client asks; then:
  *
  * <ul>
- *   <li>at most {@code maxConnections} connections, each running one statement at a time, on as many worker threads
- *       ({@code schema-source-N}, daemons): the blocking client code never runs on a Netty event loop;
- *   <li>at most {@code maxWaiting} statements wait for a worker; one more is refused at once (1430);
- *   <li>every answer within {@code timeout} of {@link #forward}: when it passes, the client gets 1430 and the
- *       connection in use, if any, is closed, which ends the worker's blocked read;
- *   <li>a connection is used again if it answered; one unused for {@code idleTimeout} is closed instead; one taken
- *       from the pool that fails is replaced once (the server may have closed it after its wait_timeout), a read
- *       timeout excepted;
- *   <li>the statement is written for the connection it runs on ({@link MetadataStatement#sql}: its sql_mode decides
- *       the quoting), so nothing the client typed reaches the server as text; the connection answers in the
- *       client's {@code character_set_results}, so column definitions and values are what the client would get
- *       from the server directly.
+ *   <li>at most {@code maxConnections} connections, each running one statement at a time, on as
+ *       many worker threads ({@code schema-source-N}, daemons): the blocking client code never runs
+ *       on a Netty event loop;
+ *   <li>at most {@code maxWaiting} statements wait for a worker; one more is refused at once
+ *       (1430);
+ *   <li>every answer within {@code timeout} of {@link #forward}: when it passes, the client gets
+ *       1430 and the connection in use, if any, is closed, which ends the worker's blocked read;
+ *   <li>a connection is used again if it answered; one unused for {@code idleTimeout} is closed
+ *       instead; one taken from the pool that fails is replaced once (the server may have closed it
+ *       after its wait_timeout), a read timeout excepted;
+ *   <li>the statement is written for the connection it runs on ({@link MetadataStatement#sql}: its
+ *       sql_mode decides the quoting), so nothing the client typed reaches the server as text; the
+ *       connection answers in the client's {@code character_set_results}, so column definitions and
+ *       values are what the client would get from the server directly.
  * </ul>
  *
- * The server's answer, ERR included, goes to the client as it came; only failures to get one are the relay's own
- * errors ({@link SchemaErrors}). A change between reachable and unreachable is logged once, not per statement.
+ * The server's answer, ERR included, goes to the client as it came; only failures to get one are
+ * the relay's own errors ({@link SchemaErrors}). A change between reachable and unreachable is
+ * logged once, not per statement.
  *
- * <p>Thread-safe. {@link #close()} stops the workers, closes every connection and answers what still waits.
+ * <p>Thread-safe. {@link #close()} stops the workers, closes every connection and answers what
+ * still waits.
  */
 public final class SchemaSource implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SchemaSource.class);
-  /** The largest packet read from the server: one frame, so that every row passes on as one packet. */
+
+  /**
+   * The largest packet read from the server: one frame, so that every row passes on as one packet.
+   */
   static final int MAX_PAYLOAD = 0xFFFFFE;
 
   /** What the log last said about the server. */
-  private enum Health { UNKNOWN, REACHABLE, UNREACHABLE }
+  private enum Health {
+    UNKNOWN,
+    REACHABLE,
+    UNREACHABLE
+  }
 
   private final SchemaSourceConfig config;
   private final SchemaConnection.Opener opener;
   private final Time time;
   private final ThreadPoolExecutor workers;
+
   /** Connections not in use, the most recently used first; guarded by itself. */
   private final Deque<Idle> idle = new ArrayDeque<>();
+
   private final Set<Request> running = ConcurrentHashMap.newKeySet();
   private final AtomicReference<Health> health = new AtomicReference<>(Health.UNKNOWN);
   private volatile boolean closed;
@@ -72,9 +86,9 @@ public final class SchemaSource implements AutoCloseable {
   private record Idle(SchemaConnection connection, long since) {}
 
   /**
-   * A schema source that connects to {@code config}'s server with the relay's MySQL client. Its sockets time out
-   * only after twice the timeout: a backstop, so that the deadline of {@link #forward} is what ends a wait and the
-   * client always reads the same error for it.
+   * A schema source that connects to {@code config}'s server with the relay's MySQL client. Its
+   * sockets time out only after twice the timeout: a backstop, so that the deadline of {@link
+   * #forward} is what ends a wait and the client always reads the same error for it.
    *
    * @param time the clock of idle connections ({@link Time#nanoseconds()})
    */
@@ -83,8 +97,14 @@ public final class SchemaSource implements AutoCloseable {
   }
 
   private static ServerEndpoint backstop(ServerEndpoint e) {
-    return new ServerEndpoint(e.role(), e.host(), e.port(), e.user(), e.password(),
-        e.connectTimeout().multipliedBy(2), e.tls());
+    return new ServerEndpoint(
+        e.role(),
+        e.host(),
+        e.port(),
+        e.user(),
+        e.password(),
+        e.connectTimeout().multipliedBy(2),
+        e.tls());
   }
 
   /**
@@ -96,12 +116,18 @@ public final class SchemaSource implements AutoCloseable {
     this.opener = opener;
     this.time = time;
     AtomicInteger threads = new AtomicInteger();
-    this.workers = new ThreadPoolExecutor(config.maxConnections(), config.maxConnections(), 60, TimeUnit.SECONDS,
-        new ArrayBlockingQueue<>(config.maxWaiting()), r -> {
-          Thread t = new Thread(r, "schema-source-" + threads.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
+    this.workers =
+        new ThreadPoolExecutor(
+            config.maxConnections(),
+            config.maxConnections(),
+            60,
+            TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(config.maxWaiting()),
+            r -> {
+              Thread t = new Thread(r, "schema-source-" + threads.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
     workers.allowCoreThreadTimeOut(true);
   }
 
@@ -110,14 +136,14 @@ public final class SchemaSource implements AutoCloseable {
   }
 
   /**
-   * Forwards {@code statement}; the answer completes within the timeout, always normally: the server's answer, or
-   * the relay's 1429 / 1430 saying why there is none.
+   * Forwards {@code statement}; the answer completes within the timeout, always normally: the
+   * server's answer, or the relay's 1429 / 1430 saying why there is none.
    *
    * @param currentDatabase the client's current database (fills in unqualified names), or null
    * @param resultsCharset the client's {@code character_set_results}, or null for none
    */
-  public CompletableFuture<QueryResponse> forward(MetadataStatement statement, String currentDatabase,
-      String resultsCharset) {
+  public CompletableFuture<QueryResponse> forward(
+      MetadataStatement statement, String currentDatabase, String resultsCharset) {
     if (closed) {
       return CompletableFuture.completedFuture(error(SchemaErrors.failed("the relay is stopping")));
     }
@@ -126,22 +152,33 @@ public final class SchemaSource implements AutoCloseable {
       workers.execute(request);
     } catch (RejectedExecutionException e) {
       LOG.debug("{}: refused a statement, {} are waiting", name(), config.maxWaiting());
-      return CompletableFuture.completedFuture(error(SchemaErrors.failed(config.maxWaiting() + " statements are"
-          + " already waiting for " + name() + "; try again later")));
+      return CompletableFuture.completedFuture(
+          error(
+              SchemaErrors.failed(
+                  config.maxWaiting()
+                      + " statements are"
+                      + " already waiting for "
+                      + name()
+                      + "; try again later")));
     }
     request.answer.orTimeout(config.timeout().toMillis(), TimeUnit.MILLISECONDS);
-    return request.answer.handle((answer, failure) -> {
-      if (failure == null) {
-        return answer;
-      }
-      request.abort();
-      if (failure instanceof TimeoutException) {
-        unreachable("no answer within " + config.timeout().toMillis() + " ms");
-        return error(SchemaErrors.failed(name() + " did not answer within " + config.timeout().toMillis()
-            + " ms (--schema-source-timeout)"));
-      }
-      return error(SchemaErrors.failed(name() + ": " + failure));
-    });
+    return request.answer.handle(
+        (answer, failure) -> {
+          if (failure == null) {
+            return answer;
+          }
+          request.abort();
+          if (failure instanceof TimeoutException) {
+            unreachable("no answer within " + config.timeout().toMillis() + " ms");
+            return error(
+                SchemaErrors.failed(
+                    name()
+                        + " did not answer within "
+                        + config.timeout().toMillis()
+                        + " ms (--schema-source-timeout)"));
+          }
+          return error(SchemaErrors.failed(name() + ": " + failure));
+        });
   }
 
   /** Connections open now, in use or idle (for tests and the log). */
@@ -183,7 +220,8 @@ public final class SchemaSource implements AutoCloseable {
   private void reachable(SchemaConnection connection) {
     Health before = health.getAndSet(Health.REACHABLE);
     if (before == Health.UNKNOWN) {
-      LOG.info("{} connected as '{}' ({})", name(), config.endpoint().user(), connection.describe());
+      LOG.info(
+          "{} connected as '{}' ({})", name(), config.endpoint().user(), connection.describe());
     } else if (before == Health.UNREACHABLE) {
       LOG.info("{} answers again ({})", name(), connection.describe());
     }
@@ -191,7 +229,9 @@ public final class SchemaSource implements AutoCloseable {
 
   private void unreachable(String reason) {
     if (health.getAndSet(Health.UNREACHABLE) != Health.UNREACHABLE) {
-      LOG.warn("{}: {}; statements that read table schemas get error 1429 or 1430 until it answers again", name(),
+      LOG.warn(
+          "{}: {}; statements that read table schemas get error 1429 or 1430 until it answers again",
+          name(),
           reason);
     } else {
       LOG.debug("{}: {}", name(), reason);
@@ -209,7 +249,10 @@ public final class SchemaSource implements AutoCloseable {
     return m == null || m.isBlank() ? e.getClass().getSimpleName() : m;
   }
 
-  /** Stops the workers, closes every connection and answers the statements still waiting. Idempotent. */
+  /**
+   * Stops the workers, closes every connection and answers the statements still waiting.
+   * Idempotent.
+   */
   @Override
   public void close() {
     closed = true;
@@ -228,14 +271,19 @@ public final class SchemaSource implements AutoCloseable {
     }
   }
 
-  /** One forwarded statement: runs on a worker, completes {@link #answer} unless the timeout did first. */
+  /**
+   * One forwarded statement: runs on a worker, completes {@link #answer} unless the timeout did
+   * first.
+   */
   private final class Request implements Runnable {
     final CompletableFuture<QueryResponse> answer = new CompletableFuture<>();
     private final MetadataStatement statement;
     private final String currentDatabase;
     private final String resultsCharset;
+
     /** The socket being connected, then the connection in use; what {@link #abort} closes. */
     private volatile Socket connecting;
+
     volatile SchemaConnection current;
 
     Request(MetadataStatement statement, String currentDatabase, String resultsCharset) {
@@ -268,7 +316,10 @@ public final class SchemaSource implements AutoCloseable {
         try {
           return forwardOn(pooled, true);
         } catch (StaleConnection e) {
-          LOG.debug("{}: a pooled connection failed ({}); opening another", name(), message(e.getCause()));
+          LOG.debug(
+              "{}: a pooled connection failed ({}); opening another",
+              name(),
+              message(e.getCause()));
         }
       }
       Socket socket = new Socket();
@@ -297,7 +348,8 @@ public final class SchemaSource implements AutoCloseable {
       }
     }
 
-    private QueryResponse forwardOn(SchemaConnection connection, boolean pooled) throws StaleConnection {
+    private QueryResponse forwardOn(SchemaConnection connection, boolean pooled)
+        throws StaleConnection {
       current = connection;
       if (answer.isDone()) {
         current = null;
@@ -306,7 +358,9 @@ public final class SchemaSource implements AutoCloseable {
       }
       String sql;
       try {
-        sql = statement.sql(new MetadataStatement.Rendering(currentDatabase, connection.backslashEscapes()));
+        sql =
+            statement.sql(
+                new MetadataStatement.Rendering(currentDatabase, connection.backslashEscapes()));
       } catch (IllegalStateException e) {
         current = null;
         release(connection);
@@ -322,8 +376,13 @@ public final class SchemaSource implements AutoCloseable {
         current = null;
         connection.close();
         LOG.info("{}: the answer to '{}' is over {} bytes; refused", name(), sql, e.limit());
-        return error(SchemaErrors.failed(name() + " answered with more than " + e.limit() + " bytes, more than the"
-            + " relay passes on; narrow the statement (LIKE, WHERE)"));
+        return error(
+            SchemaErrors.failed(
+                name()
+                    + " answered with more than "
+                    + e.limit()
+                    + " bytes, more than the"
+                    + " relay passes on; narrow the statement (LIKE, WHERE)"));
       } catch (IOException | RuntimeException e) {
         current = null;
         connection.close();

@@ -9,8 +9,8 @@ import org.binlogrelay.server.upstream.QueryConnection;
 import org.binlogrelay.server.upstream.ServerEndpoint;
 
 /**
- * A {@link SchemaConnection} to a real server, over the relay's own MySQL client ({@link QueryConnection}). After
- * logging in it sets the session up for forwarding:
+ * A {@link SchemaConnection} to a real server, over the relay's own MySQL client ({@link
+ * QueryConnection}). After logging in it sets the session up for forwarding:
  *
  * <pre>
  *   SET NAMES utf8mb4                  the relay's clients talk utf8mb4; character_set_results then follows
@@ -27,6 +27,7 @@ final class ServerSchemaConnection implements SchemaConnection {
 
   private final QueryConnection connection;
   private final boolean backslashEscapes;
+
   /** The session's character_set_results: a name, or null for none. */
   private String resultsCharset = DEFAULT_RESULTS_CHARSET;
 
@@ -40,13 +41,15 @@ final class ServerSchemaConnection implements SchemaConnection {
     return socket -> open(socket, endpoint, maxPayload);
   }
 
-  private static SchemaConnection open(Socket socket, ServerEndpoint endpoint, int maxPayload) throws IOException {
+  private static SchemaConnection open(Socket socket, ServerEndpoint endpoint, int maxPayload)
+      throws IOException {
     QueryConnection connection = QueryConnection.open(socket, endpoint, maxPayload);
     try {
       connection.execute("SET NAMES utf8mb4");
       connection.execute("SET SESSION TRANSACTION READ ONLY");
       String mode = connection.queryValue("SELECT @@SESSION.sql_mode");
-      boolean escapes = mode == null || !mode.toUpperCase(Locale.ROOT).contains("NO_BACKSLASH_ESCAPES");
+      boolean escapes =
+          mode == null || !mode.toUpperCase(Locale.ROOT).contains("NO_BACKSLASH_ESCAPES");
       return new ServerSchemaConnection(connection, escapes);
     } catch (IOException | RuntimeException e) {
       connection.close();
@@ -78,7 +81,8 @@ final class ServerSchemaConnection implements SchemaConnection {
 
   @Override
   public String describe() {
-    return connection.serverVersion() + (connection.tls() != null ? ", " + connection.tls() : ", no TLS");
+    return connection.serverVersion()
+        + (connection.tls() != null ? ", " + connection.tls() : ", no TLS");
   }
 
   @Override

@@ -5,21 +5,28 @@ import java.util.Set;
 import org.binlogrelay.server.downstream.account.Privilege;
 
 /**
- * Who sent a statement: the logged-in user, the host pattern of the account it matched, the address it
- * connects from, its connection id and privileges, and the TLS it connected with. Immutable.
+ * Who sent a statement: the logged-in user, the host pattern of the account it matched, the address
+ * it connects from, its connection id and privileges, and the TLS it connected with. Immutable.
  *
  * @param user the user name it logged in with
- * @param accountHost the account's host pattern, e.g. {@code %} ({@code CURRENT_USER()}, MySQL's access-denied
- *     errors after login)
+ * @param accountHost the account's host pattern, e.g. {@code %} ({@code CURRENT_USER()}, MySQL's
+ *     access-denied errors after login)
  * @param peerAddress the client's IP address ({@code USER()})
  * @param connectionId {@code CONNECTION_ID()}
  * @param privileges the account's privileges
- * @param tlsVersion the TLS protocol of the connection ({@code TLSv1.3}), empty over plain TCP ({@code Ssl_version})
- * @param tlsCipher the TLS cipher suite in OpenSSL's naming, as MySQL reports it ({@code Ssl_cipher}), empty over
- *     plain TCP
+ * @param tlsVersion the TLS protocol of the connection ({@code TLSv1.3}), empty over plain TCP
+ *     ({@code Ssl_version})
+ * @param tlsCipher the TLS cipher suite in OpenSSL's naming, as MySQL reports it ({@code
+ *     Ssl_cipher}), empty over plain TCP
  */
-public record ClientContext(String user, String accountHost, String peerAddress, long connectionId,
-    Set<Privilege> privileges, String tlsVersion, String tlsCipher) {
+public record ClientContext(
+    String user,
+    String accountHost,
+    String peerAddress,
+    long connectionId,
+    Set<Privilege> privileges,
+    String tlsVersion,
+    String tlsCipher) {
   public ClientContext {
     Objects.requireNonNull(user, "user");
     Objects.requireNonNull(accountHost, "accountHost");
@@ -30,7 +37,11 @@ public record ClientContext(String user, String accountHost, String peerAddress,
   }
 
   /** A client over plain TCP. */
-  public ClientContext(String user, String accountHost, String peerAddress, long connectionId,
+  public ClientContext(
+      String user,
+      String accountHost,
+      String peerAddress,
+      long connectionId,
       Set<Privilege> privileges) {
     this(user, accountHost, peerAddress, connectionId, privileges, "", "");
   }

@@ -1,26 +1,31 @@
 package org.binlogrelay.server.downstream.sql;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The variables MySQL and MariaDB share and that replicas, binlog clients, connectors and monitoring agents read
- * on connect (taken from captured transcripts: Connector/J reads twenty of them at once; replicas read
- * {@code server_id}; tools read {@code version_comment}), and the session variables JDBC drivers, CDC connectors
- * and agents set ({@code lock_wait_timeout}, {@code innodb_lock_wait_timeout}, {@code sql_select_limit}, {@code
- * session_track_*} ...): a session may set them and reads back what it set; they change nothing else in the
- * relay. Values describe the relay, not its upstream: it is read-only. The binlog variables are {@link
- * BinlogVariables}'. Stateless.
+ * The variables MySQL and MariaDB share and that replicas, binlog clients, connectors and
+ * monitoring agents read on connect (taken from captured transcripts: Connector/J reads twenty of
+ * them at once; replicas read {@code server_id}; tools read {@code version_comment}), and the
+ * session variables JDBC drivers, CDC connectors and agents set ({@code lock_wait_timeout}, {@code
+ * innodb_lock_wait_timeout}, {@code sql_select_limit}, {@code session_track_*} ...): a session may
+ * set them and reads back what it set; they change nothing else in the relay. Values describe the
+ * relay, not its upstream: it is read-only. The binlog variables are {@link BinlogVariables}'.
+ * Stateless.
  */
 final class CommonVariables {
   private CommonVariables() {}
 
   static List<SystemVariable> of(ServerIdentity id, SqlFlavor d) {
-    List<SystemVariable> v = new java.util.ArrayList<>(identity(id, d));
+    List<SystemVariable> v = new ArrayList<>(identity(id, d));
     v.addAll(clientSession());
     return v;
   }
 
-  /** What JDBC drivers, connectors and agents set or read per session; defaults as on MySQL 9.7 and MariaDB 10.11. */
+  /**
+   * What JDBC drivers, connectors and agents set or read per session; defaults as on MySQL 9.7 and
+   * MariaDB 10.11.
+   */
   private static List<SystemVariable> clientSession() {
     return List.of(
         SystemVariable.session("innodb_lock_wait_timeout", VariableType.UNSIGNED, "50"),
@@ -74,9 +79,12 @@ final class CommonVariables {
         SystemVariable.global("character_set_system", VariableType.STRING, "utf8mb3"),
         SystemVariable.global("init_connect", VariableType.STRING, ""),
         SystemVariable.global("max_connections", VariableType.UNSIGNED, "151"),
-        SystemVariable.session("max_allowed_packet", VariableType.UNSIGNED, Long.toString(id.maxAllowedPacket())),
-        SystemVariable.session("wait_timeout", VariableType.UNSIGNED, Long.toString(id.waitTimeoutSeconds())),
-        SystemVariable.session("interactive_timeout", VariableType.UNSIGNED, Long.toString(id.waitTimeoutSeconds())),
+        SystemVariable.session(
+            "max_allowed_packet", VariableType.UNSIGNED, Long.toString(id.maxAllowedPacket())),
+        SystemVariable.session(
+            "wait_timeout", VariableType.UNSIGNED, Long.toString(id.waitTimeoutSeconds())),
+        SystemVariable.session(
+            "interactive_timeout", VariableType.UNSIGNED, Long.toString(id.waitTimeoutSeconds())),
         SystemVariable.session("net_write_timeout", VariableType.UNSIGNED, "60"),
         SystemVariable.session("net_read_timeout", VariableType.UNSIGNED, "30"),
         SystemVariable.session("auto_increment_increment", VariableType.UNSIGNED, "1"),
@@ -86,7 +94,8 @@ final class CommonVariables {
         SystemVariable.session("time_zone", VariableType.STRING, "SYSTEM"),
         SystemVariable.session("character_set_client", VariableType.STRING, charset),
         SystemVariable.session("character_set_connection", VariableType.STRING, charset),
-        SystemVariable.session("character_set_results", VariableType.STRING, charset).withNullable(),
+        SystemVariable.session("character_set_results", VariableType.STRING, charset)
+            .withNullable(),
         SystemVariable.session("character_set_server", VariableType.STRING, charset),
         SystemVariable.session("character_set_database", VariableType.STRING, charset),
         SystemVariable.session("collation_connection", VariableType.STRING, d.collation()),

@@ -11,12 +11,13 @@ import org.binlogrelay.protocol.query.LikePattern;
 import org.binlogrelay.protocol.query.VariableScope;
 
 /**
- * Evaluates {@link Expression}s as MySQL does for the values the relay knows: literals, user and system
- * variables, functions ({@link Functions}), the columns of the row at hand (a SHOW statement's or a table's, in
- * {@code WHERE} and select lists), comparisons (text compares ignoring case, as under the servers' default {@code
- * _ci} collations; a number and a text compare as numbers), {@code AND} / {@code OR} / {@code NOT} with SQL's
- * three-valued logic, {@code IN}, {@code LIKE}, {@code IS NULL} and arithmetic ({@code /} gives 4 decimals, as with
- * {@code div_precision_increment=4}).
+ * Evaluates {@link Expression}s as MySQL does for the values the relay knows: literals, user and
+ * system variables, functions ({@link Functions}), the columns of the row at hand (a SHOW
+ * statement's or a table's, in {@code WHERE} and select lists), comparisons (text compares ignoring
+ * case, as under the servers' default {@code _ci} collations; a number and a text compare as
+ * numbers), {@code AND} / {@code OR} / {@code NOT} with SQL's three-valued logic, {@code IN},
+ * {@code LIKE}, {@code IS NULL} and arithmetic ({@code /} gives 4 decimals, as with {@code
+ * div_precision_increment=4}).
  *
  * <p>Not thread-safe: one per statement, on the connection's event loop.
  */
@@ -29,8 +30,13 @@ final class Evaluator {
   }
 
   private static final int DIVISION_SCALE = 4;
-  /** The most characters a number literal may have (MySQL keeps 65 decimal digits, doubles about 17). */
+
+  /**
+   * The most characters a number literal may have (MySQL keeps 65 decimal digits, doubles about
+   * 17).
+   */
   private static final int MAX_NUMBER_CHARS = 100;
+
   /** A double's largest decimal exponent. */
   private static final int MAX_EXPONENT = 308;
 
@@ -70,18 +76,23 @@ final class Evaluator {
     if (e instanceof Expression.Literal l) {
       switch (l.kind()) {
         case STRING:
-          return new Value(new UserValue(l.text(), UserValue.Kind.STRING), columns.stringValue(name, l.text()));
-        case INTEGER: {
-          checkNumber(l.text());
-          String n = integerLiteral(l.text());
-          return new Value(new UserValue(n, UserValue.Kind.INTEGER),
-              columns.integerValue(name, Math.max(1, n.length())));
-        }
-        case DECIMAL: {
-          checkNumber(l.text());
-          String d = new BigDecimal(l.text()).toPlainString();
-          return new Value(new UserValue(d, UserValue.Kind.DECIMAL), columns.decimalValue(name, d));
-        }
+          return new Value(
+              new UserValue(l.text(), UserValue.Kind.STRING), columns.stringValue(name, l.text()));
+        case INTEGER:
+          {
+            checkNumber(l.text());
+            String n = integerLiteral(l.text());
+            return new Value(
+                new UserValue(n, UserValue.Kind.INTEGER),
+                columns.integerValue(name, Math.max(1, n.length())));
+          }
+        case DECIMAL:
+          {
+            checkNumber(l.text());
+            String d = new BigDecimal(l.text()).toPlainString();
+            return new Value(
+                new UserValue(d, UserValue.Kind.DECIMAL), columns.decimalValue(name, d));
+          }
         default:
           return new Value(UserValue.NULL, columns.nullValue(name));
       }
@@ -133,15 +144,18 @@ final class Evaluator {
   }
 
   /**
-   * Numbers beyond a double's range (or with more digits than the servers keep) are MySQL's ER_ILLEGAL_VALUE_FOR_TYPE,
-   * and would otherwise cost memory out of proportion to the statement ({@code 1e999999999} written out).
+   * Numbers beyond a double's range (or with more digits than the servers keep) are MySQL's
+   * ER_ILLEGAL_VALUE_FOR_TYPE, and would otherwise cost memory out of proportion to the statement
+   * ({@code 1e999999999} written out).
    */
   private static void checkNumber(String text) {
     boolean tooLong = text.length() > MAX_NUMBER_CHARS;
     boolean tooLarge = false;
     if (!tooLong && !text.startsWith("0x") && !text.startsWith("0X")) {
       BigDecimal n = new BigDecimal(text);
-      tooLarge = n.signum() != 0 && (n.precision() - n.scale() > MAX_EXPONENT || n.scale() > MAX_NUMBER_CHARS);
+      tooLarge =
+          n.signum() != 0
+              && (n.precision() - n.scale() > MAX_EXPONENT || n.scale() > MAX_NUMBER_CHARS);
     }
     if (tooLong || tooLarge) {
       throw new StatementRefused(ErrorMessages.illegalDouble(text));
@@ -157,11 +171,17 @@ final class Evaluator {
 
   private Value systemVariable(Expression.SystemVariable s, String name) {
     Columns columns = env.columns();
-    SystemVariable variable = env.variables().find(s.name())
-        .orElseThrow(() -> new StatementRefused(ErrorMessages.unknownSystemVariable(s.name())));
+    SystemVariable variable =
+        env.variables()
+            .find(s.name())
+            .orElseThrow(() -> new StatementRefused(ErrorMessages.unknownSystemVariable(s.name())));
     String text = read(variable, s.scope(), s.name());
-    UserValue.Kind kind = text == null ? UserValue.Kind.NULL : variable.type() == VariableType.STRING
-        ? UserValue.Kind.STRING : UserValue.Kind.INTEGER;
+    UserValue.Kind kind =
+        text == null
+            ? UserValue.Kind.NULL
+            : variable.type() == VariableType.STRING
+                ? UserValue.Kind.STRING
+                : UserValue.Kind.INTEGER;
     UserValue v = new UserValue(text, kind);
     switch (variable.type()) {
       case UNSIGNED:
@@ -175,10 +195,14 @@ final class Evaluator {
     }
   }
 
-  /** The value {@code @@[scope.]name} reads: the session's own value if it has one, else the global one. */
+  /**
+   * The value {@code @@[scope.]name} reads: the session's own value if it has one, else the global
+   * one.
+   */
   String read(SystemVariable variable, VariableScope scope, String writtenName) {
     if (scope == VariableScope.SESSION && !variable.hasSessionValue()) {
-      throw new StatementRefused(ErrorMessages.globalOnlyVariable(writtenName.toLowerCase(Locale.ROOT)));
+      throw new StatementRefused(
+          ErrorMessages.globalOnlyVariable(writtenName.toLowerCase(Locale.ROOT)));
     }
     if (scope != VariableScope.GLOBAL && variable.hasSessionValue()) {
       var own = session.system(variable.name());
@@ -193,11 +217,22 @@ final class Evaluator {
     int index = table == null ? -1 : table.indexOf(c.name());
     if (index < 0 || row < 0) {
       String qualified = c.qualifier() == null ? c.name() : c.qualifier() + "." + c.name();
-      throw new StatementRefused(ErrorMessages.unknownColumn(qualified, env.dialect().columnClause(inWhere)));
+      throw new StatementRefused(
+          ErrorMessages.unknownColumn(qualified, env.dialect().columnClause(inWhere)));
     }
     ColumnDefinition def = table.columns().get(index);
-    ColumnDefinition renamed = new ColumnDefinition(def.schema(), def.table(), def.originalTable(), name,
-        def.originalName(), def.characterSet(), def.columnLength(), def.type(), def.flags(), def.decimals());
+    ColumnDefinition renamed =
+        new ColumnDefinition(
+            def.schema(),
+            def.table(),
+            def.originalTable(),
+            name,
+            def.originalName(),
+            def.characterSet(),
+            def.columnLength(),
+            def.type(),
+            def.flags(),
+            def.decimals());
     return new Value(table.value(row, index), renamed);
   }
 
@@ -216,33 +251,36 @@ final class Evaluator {
 
   private Value binary(Expression.Binary b, String name) {
     switch (b.operator()) {
-      case AND: {
-        Boolean left = truth(value(b.left(), name).value());
-        if (Boolean.FALSE.equals(left)) {
-          return bool(false, name);
+      case AND:
+        {
+          Boolean left = truth(value(b.left(), name).value());
+          if (Boolean.FALSE.equals(left)) {
+            return bool(false, name);
+          }
+          Boolean right = truth(value(b.right(), name).value());
+          if (Boolean.FALSE.equals(right)) {
+            return bool(false, name);
+          }
+          return bool(left == null || right == null ? null : true, name);
         }
-        Boolean right = truth(value(b.right(), name).value());
-        if (Boolean.FALSE.equals(right)) {
-          return bool(false, name);
+      case OR:
+        {
+          Boolean left = truth(value(b.left(), name).value());
+          if (Boolean.TRUE.equals(left)) {
+            return bool(true, name);
+          }
+          Boolean right = truth(value(b.right(), name).value());
+          if (Boolean.TRUE.equals(right)) {
+            return bool(true, name);
+          }
+          return bool(left == null || right == null ? null : false, name);
         }
-        return bool(left == null || right == null ? null : true, name);
-      }
-      case OR: {
-        Boolean left = truth(value(b.left(), name).value());
-        if (Boolean.TRUE.equals(left)) {
-          return bool(true, name);
+      case XOR:
+        {
+          Boolean left = truth(value(b.left(), name).value());
+          Boolean right = truth(value(b.right(), name).value());
+          return bool(left == null || right == null ? null : left ^ right, name);
         }
-        Boolean right = truth(value(b.right(), name).value());
-        if (Boolean.TRUE.equals(right)) {
-          return bool(true, name);
-        }
-        return bool(left == null || right == null ? null : false, name);
-      }
-      case XOR: {
-        Boolean left = truth(value(b.left(), name).value());
-        Boolean right = truth(value(b.right(), name).value());
-        return bool(left == null || right == null ? null : left ^ right, name);
-      }
       default:
         break;
     }
@@ -259,33 +297,34 @@ final class Evaluator {
       case LESS:
       case LESS_OR_EQUAL:
       case GREATER:
-      case GREATER_OR_EQUAL: {
-        if (left.text() == null || right.text() == null) {
-          return bool(null, name);
+      case GREATER_OR_EQUAL:
+        {
+          if (left.text() == null || right.text() == null) {
+            return bool(null, name);
+          }
+          int c = compare(left, right);
+          boolean result;
+          switch (b.operator()) {
+            case EQUAL:
+              result = c == 0;
+              break;
+            case NOT_EQUAL:
+              result = c != 0;
+              break;
+            case LESS:
+              result = c < 0;
+              break;
+            case LESS_OR_EQUAL:
+              result = c <= 0;
+              break;
+            case GREATER:
+              result = c > 0;
+              break;
+            default:
+              result = c >= 0;
+          }
+          return bool(result, name);
         }
-        int c = compare(left, right);
-        boolean result;
-        switch (b.operator()) {
-          case EQUAL:
-            result = c == 0;
-            break;
-          case NOT_EQUAL:
-            result = c != 0;
-            break;
-          case LESS:
-            result = c < 0;
-            break;
-          case LESS_OR_EQUAL:
-            result = c <= 0;
-            break;
-          case GREATER:
-            result = c > 0;
-            break;
-          default:
-            result = c >= 0;
-        }
-        return bool(result, name);
-      }
       default:
         return arithmetic(b.operator(), left, right, name);
     }
@@ -297,7 +336,8 @@ final class Evaluator {
     }
     BigDecimal l = number(left);
     BigDecimal r = number(right);
-    boolean integers = left.kind() == UserValue.Kind.INTEGER && right.kind() == UserValue.Kind.INTEGER;
+    boolean integers =
+        left.kind() == UserValue.Kind.INTEGER && right.kind() == UserValue.Kind.INTEGER;
     switch (op) {
       case PLUS:
         return numeric(l.add(r), integers, name);
@@ -309,7 +349,10 @@ final class Evaluator {
         if (r.signum() == 0) {
           return new Value(UserValue.NULL, env.columns().nullValue(name));
         }
-        return numeric(l.divide(r, Math.max(l.scale(), 0) + DIVISION_SCALE, RoundingMode.HALF_UP), false, name);
+        return numeric(
+            l.divide(r, Math.max(l.scale(), 0) + DIVISION_SCALE, RoundingMode.HALF_UP),
+            false,
+            name);
       case INTEGER_DIVIDE:
         if (r.signum() == 0) {
           return new Value(UserValue.NULL, env.columns().nullValue(name));
@@ -345,20 +388,27 @@ final class Evaluator {
   private Value numeric(BigDecimal n, boolean integer, String name) {
     if (integer) {
       String text = n.toBigInteger().toString();
-      return new Value(new UserValue(text, UserValue.Kind.INTEGER), env.columns().integerValue(name, text.length()));
+      return new Value(
+          new UserValue(text, UserValue.Kind.INTEGER),
+          env.columns().integerValue(name, text.length()));
     }
     String text = n.toPlainString();
-    return new Value(new UserValue(text, UserValue.Kind.DECIMAL), env.columns().decimalValue(name, text));
+    return new Value(
+        new UserValue(text, UserValue.Kind.DECIMAL), env.columns().decimalValue(name, text));
   }
 
   Value bool(Boolean b, String name) {
     if (b == null) {
       return new Value(UserValue.NULL, env.columns().integerValue(name, 1));
     }
-    return new Value(new UserValue(b ? "1" : "0", UserValue.Kind.INTEGER), env.columns().integerValue(name, 1));
+    return new Value(
+        new UserValue(b ? "1" : "0", UserValue.Kind.INTEGER), env.columns().integerValue(name, 1));
   }
 
-  /** SQL truth: NULL is unknown, a number is true unless 0, a text is true if it starts with a non-zero number. */
+  /**
+   * SQL truth: NULL is unknown, a number is true unless 0, a text is true if it starts with a
+   * non-zero number.
+   */
   static Boolean truth(UserValue v) {
     if (v.text() == null) {
       return null;
@@ -367,17 +417,22 @@ final class Evaluator {
   }
 
   /**
-   * Compares as MySQL does: two texts ignoring case (the _ci collations of variable names, states and users), and
-   * as numbers when either side is a number.
+   * Compares as MySQL does: two texts ignoring case (the _ci collations of variable names, states
+   * and users), and as numbers when either side is a number.
    */
   static int compare(UserValue a, UserValue b) {
-    boolean numeric = a.kind() == UserValue.Kind.INTEGER || a.kind() == UserValue.Kind.DECIMAL
-        || b.kind() == UserValue.Kind.INTEGER || b.kind() == UserValue.Kind.DECIMAL;
+    boolean numeric =
+        a.kind() == UserValue.Kind.INTEGER
+            || a.kind() == UserValue.Kind.DECIMAL
+            || b.kind() == UserValue.Kind.INTEGER
+            || b.kind() == UserValue.Kind.DECIMAL;
     if (numeric) {
       return number(a).compareTo(number(b));
     }
-    return a.text().toLowerCase(Locale.ROOT).stripTrailing().compareTo(b.text().toLowerCase(Locale.ROOT)
-        .stripTrailing());
+    return a.text()
+        .toLowerCase(Locale.ROOT)
+        .stripTrailing()
+        .compareTo(b.text().toLowerCase(Locale.ROOT).stripTrailing());
   }
 
   /** A value as a number: MySQL reads the leading number of a text ("12abc" is 12, "abc" is 0). */
@@ -410,6 +465,8 @@ final class Evaluator {
 
   /** Whether a result column holds numbers (for MySQL's shapes of function results). */
   static boolean numericColumn(ColumnDefinition c) {
-    return c.type() == ColumnType.LONGLONG || c.type() == ColumnType.NEWDECIMAL || c.type() == ColumnType.LONG;
+    return c.type() == ColumnType.LONGLONG
+        || c.type() == ColumnType.NEWDECIMAL
+        || c.type() == ColumnType.LONG;
   }
 }

@@ -15,23 +15,42 @@ import org.binlogrelay.protocol.query.TextResultSet;
 import org.binlogrelay.server.downstream.account.Privilege;
 
 /**
- * The relay as a MySQL 8.4 / 9.x server: {@code caching_sha2_password} by default, utf8mb4_0900_ai_ci,
- * {@code gtid_mode}, {@code server_uuid}, the 8.4 grammar (no SHOW MASTER STATUS, SHOW SLAVE HOSTS, SHOW
- * MASTER LOGS) and the column shapes MySQL 9.7 sends (checked against captured transcripts). Stateless.
+ * The relay as a MySQL 8.4 / 9.x server: {@code caching_sha2_password} by default,
+ * utf8mb4_0900_ai_ci, {@code gtid_mode}, {@code server_uuid}, the 8.4 grammar (no SHOW MASTER
+ * STATUS, SHOW SLAVE HOSTS, SHOW MASTER LOGS) and the column shapes MySQL 9.7 sends (checked
+ * against captured transcripts). Stateless.
  */
 public final class MysqlSqlFlavor implements SqlFlavor {
   public static final MysqlSqlFlavor INSTANCE = new MysqlSqlFlavor();
-  private static final Set<String> SPELLINGS = Set.of("BINARY LOGS", "BINARY LOG STATUS", "REPLICAS",
-      "REPLICA STATUS");
-  private static final List<String> COUNTERS = List.of("Com_begin", "Com_change_db", "Com_commit", "Com_kill",
-      "Com_rollback", "Com_select", "Com_set_option", "Com_show_binary_log_status", "Com_show_binlog_events",
-      "Com_show_binlogs", "Com_show_create_table", "Com_show_databases", "Com_show_fields", "Com_show_processlist",
-      "Com_show_replica_status", "Com_show_replicas", "Com_show_status", "Com_show_tables", "Com_show_variables",
-      "Com_show_warnings");
+  private static final Set<String> SPELLINGS =
+      Set.of("BINARY LOGS", "BINARY LOG STATUS", "REPLICAS", "REPLICA STATUS");
+  private static final List<String> COUNTERS =
+      List.of(
+          "Com_begin",
+          "Com_change_db",
+          "Com_commit",
+          "Com_kill",
+          "Com_rollback",
+          "Com_select",
+          "Com_set_option",
+          "Com_show_binary_log_status",
+          "Com_show_binlog_events",
+          "Com_show_binlogs",
+          "Com_show_create_table",
+          "Com_show_databases",
+          "Com_show_fields",
+          "Com_show_processlist",
+          "Com_show_replica_status",
+          "Com_show_replicas",
+          "Com_show_status",
+          "Com_show_tables",
+          "Com_show_variables",
+          "Com_show_warnings");
 
   /** The isolation levels in MySQL's order (SET transaction_isolation = 0..3). */
-  static final String[] ISOLATION_LEVELS = {"READ-UNCOMMITTED", "READ-COMMITTED", "REPEATABLE-READ",
-      "SERIALIZABLE"};
+  static final String[] ISOLATION_LEVELS = {
+    "READ-UNCOMMITTED", "READ-COMMITTED", "REPEATABLE-READ", "SERIALIZABLE"
+  };
 
   private MysqlSqlFlavor() {}
 
@@ -86,14 +105,19 @@ public final class MysqlSqlFlavor implements SqlFlavor {
   }
 
   @Override
-  public List<SystemVariable> variables(ServerIdentity id, BinlogListing binlogs, ReplicationSource source) {
+  public List<SystemVariable> variables(
+      ServerIdentity id, BinlogListing binlogs, ReplicationSource source) {
     List<SystemVariable> v = new ArrayList<>(CommonVariables.of(id, this));
     v.addAll(BinlogVariables.mysql(source));
     v.add(SystemVariable.session("lock_wait_timeout", VariableType.UNSIGNED, "31536000"));
-    v.add(SystemVariable.session("session_track_system_variables", VariableType.STRING,
-        "time_zone,autocommit,character_set_client,character_set_results,character_set_connection"));
-    v.add(SystemVariable.session("session_track_gtids", VariableType.STRING, "OFF")
-        .withAllowed("OFF", "OWN_GTID", "ALL_GTIDS"));
+    v.add(
+        SystemVariable.session(
+            "session_track_system_variables",
+            VariableType.STRING,
+            "time_zone,autocommit,character_set_client,character_set_results,character_set_connection"));
+    v.add(
+        SystemVariable.session("session_track_gtids", VariableType.STRING, "OFF")
+            .withAllowed("OFF", "OWN_GTID", "ALL_GTIDS"));
     v.add(SystemVariable.session("transaction_read_only", VariableType.BOOLEAN, "0"));
     v.add(SystemVariable.session("max_execution_time", VariableType.UNSIGNED, "0"));
     v.add(SystemVariable.session("group_concat_max_len", VariableType.UNSIGNED, "1024"));
@@ -107,16 +131,25 @@ public final class MysqlSqlFlavor implements SqlFlavor {
     v.add(SystemVariable.live("gtid_purged", VariableType.STRING, binlogs::purgedGtids));
     v.add(SystemVariable.global("log_replica_updates", VariableType.BOOLEAN, "1"));
     v.add(SystemVariable.global("rpl_semi_sync_source_enabled", VariableType.BOOLEAN, "0"));
-    v.add(SystemVariable.session("transaction_isolation", VariableType.STRING, "REPEATABLE-READ")
-        .withAllowed(ISOLATION_LEVELS));
-    v.add(SystemVariable.session("sql_mode", VariableType.STRING, "ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,"
-        + "NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION"));
-    v.add(SystemVariable.global("default_authentication_plugin", VariableType.STRING, defaultAuthPlugin()));
+    v.add(
+        SystemVariable.session("transaction_isolation", VariableType.STRING, "REPEATABLE-READ")
+            .withAllowed(ISOLATION_LEVELS));
+    v.add(
+        SystemVariable.session(
+            "sql_mode",
+            VariableType.STRING,
+            "ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,"
+                + "NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION"));
+    v.add(
+        SystemVariable.global(
+            "default_authentication_plugin", VariableType.STRING, defaultAuthPlugin()));
     return v;
   }
 
   /** The spellings MySQL 8.4 removed, which 8.0 (announced when the primary is 8.0) still has. */
-  private static final Set<String> BEFORE_84 = Set.of("MASTER STATUS", "MASTER LOGS", "SLAVE HOSTS", "SLAVE STATUS");
+  private static final Set<String> BEFORE_84 =
+      Set.of("MASTER STATUS", "MASTER LOGS", "SLAVE HOSTS", "SLAVE STATUS");
+
   private static final int MYSQL_84 = 80400;
 
   @Override
@@ -141,29 +174,51 @@ public final class MysqlSqlFlavor implements SqlFlavor {
     for (BinlogListing.BinlogFile f : files) {
       rows.add(List.of(f.name(), Long.toString(f.size()), "No"));
     }
-    return new TextResultSet(List.of(c.text("Log_name", 1020, true), c.number("File_size", ColumnType.LONGLONG, 21),
-        c.text("Encrypted", 12, true)), rows);
+    return new TextResultSet(
+        List.of(
+            c.text("Log_name", 1020, true),
+            c.number("File_size", ColumnType.LONGLONG, 21),
+            c.text("Encrypted", 12, true)),
+        rows);
   }
 
   @Override
-  public TextResultSet binaryLogStatus(Columns c, Optional<BinlogListing.Position> position, String executedGtids) {
-    List<List<String>> rows = position.map(p -> List.of(List.of(p.file(), Long.toString(p.offset()), "", "",
-        executedGtids))).orElse(List.of());
-    return new TextResultSet(List.of(c.text("File", 2048, true), c.number("Position", ColumnType.LONGLONG, 21),
-        c.text("Binlog_Do_DB", 1020, true), c.text("Binlog_Ignore_DB", 1020, true),
-        c.text("Executed_Gtid_Set", 160, true)), rows);
+  public TextResultSet binaryLogStatus(
+      Columns c, Optional<BinlogListing.Position> position, String executedGtids) {
+    List<List<String>> rows =
+        position
+            .map(p -> List.of(List.of(p.file(), Long.toString(p.offset()), "", "", executedGtids)))
+            .orElse(List.of());
+    return new TextResultSet(
+        List.of(
+            c.text("File", 2048, true),
+            c.number("Position", ColumnType.LONGLONG, 21),
+            c.text("Binlog_Do_DB", 1020, true),
+            c.text("Binlog_Ignore_DB", 1020, true),
+            c.text("Executed_Gtid_Set", 160, true)),
+        rows);
   }
 
   @Override
   public TextResultSet replicas(Columns c, List<ReplicaInfo> replicas) {
     List<List<String>> rows = new ArrayList<>();
     for (ReplicaInfo r : replicas) {
-      rows.add(List.of(Long.toString(r.serverId()), r.host(), Integer.toString(r.port()), Long.toString(r.sourceId()),
-          r.uuid()));
+      rows.add(
+          List.of(
+              Long.toString(r.serverId()),
+              r.host(),
+              Integer.toString(r.port()),
+              Long.toString(r.sourceId()),
+              r.uuid()));
     }
-    return new TextResultSet(List.of(c.number("Server_Id", ColumnType.LONG, 11), c.text("Host", 1020, true),
-        c.number("Port", ColumnType.LONG, 8), c.number("Source_Id", ColumnType.LONG, 11),
-        c.text("Replica_UUID", 144, true)), rows);
+    return new TextResultSet(
+        List.of(
+            c.number("Server_Id", ColumnType.LONG, 11),
+            c.text("Host", 1020, true),
+            c.number("Port", ColumnType.LONG, 8),
+            c.number("Source_Id", ColumnType.LONG, 11),
+            c.text("Replica_UUID", 144, true)),
+        rows);
   }
 
   @Override
@@ -203,7 +258,8 @@ public final class MysqlSqlFlavor implements SqlFlavor {
 
   @Override
   public ErrPacket unknownFunction(String name, String database) {
-    return database == null ? ErrorMessages.noDatabaseSelected()
+    return database == null
+        ? ErrorMessages.noDatabaseSelected()
         : ErrorMessages.functionDoesNotExist(database + "." + name);
   }
 
@@ -222,21 +278,26 @@ public final class MysqlSqlFlavor implements SqlFlavor {
     return mysqlName;
   }
 
-  /** MySQL 9.7 lists semi-sync status only with the plugins loaded; the relay reports both sides. */
+  /**
+   * MySQL 9.7 lists semi-sync status only with the plugins loaded; the relay reports both sides.
+   */
   @Override
-  public Map<String, String> replicationStatus(Optional<SourceStatus> source, int registeredReplicas, long dumps) {
+  public Map<String, String> replicationStatus(
+      Optional<SourceStatus> source, int registeredReplicas, long dumps) {
     Map<String, String> m = new LinkedHashMap<>();
-    m.put("Rpl_semi_sync_replica_status", source.map(s -> s.io() == SourceStatus.IoState.STREAMING
-        && s.semiSync() ? "ON" : "OFF")
-        .orElse("OFF"));
+    m.put(
+        "Rpl_semi_sync_replica_status",
+        source
+            .map(s -> s.io() == SourceStatus.IoState.STREAMING && s.semiSync() ? "ON" : "OFF")
+            .orElse("OFF"));
     m.put("Rpl_semi_sync_source_status", "OFF");
     m.put("Rpl_semi_sync_source_clients", "0");
     return m;
   }
 
   @Override
-  public ResultTable replicaStatus(Columns columns, Optional<SourceStatus> source, boolean all,
-      boolean slaveSpelling) {
+  public ResultTable replicaStatus(
+      Columns columns, Optional<SourceStatus> source, boolean all, boolean slaveSpelling) {
     ResultTable table = ReplicaStatusTables.mysql(columns, source);
     return slaveSpelling ? ReplicaStatusTables.oldNames(table) : table;
   }
@@ -252,7 +313,10 @@ public final class MysqlSqlFlavor implements SqlFlavor {
   }
 
   @Override
-  public Optional<ResultTable> systemTable(TableName table, Columns columns, List<ProcessInfo> processes,
+  public Optional<ResultTable> systemTable(
+      TableName table,
+      Columns columns,
+      List<ProcessInfo> processes,
       Optional<SourceStatus> source) {
     if (table.is("information_schema", "PROCESSLIST")) {
       return Optional.of(ProcessListTables.table(columns, processes, false));

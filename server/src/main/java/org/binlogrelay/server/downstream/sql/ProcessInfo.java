@@ -3,8 +3,8 @@ package org.binlogrelay.server.downstream.sql;
 import java.util.Objects;
 
 /**
- * One connection of the relay as {@code SHOW PROCESSLIST} and {@code information_schema.PROCESSLIST} list it.
- * Immutable.
+ * One connection of the relay as {@code SHOW PROCESSLIST} and {@code
+ * information_schema.PROCESSLIST} list it. Immutable.
  *
  * @param id the connection id ({@code CONNECTION_ID()}, what {@code KILL} takes)
  * @param user the user it logged in as
@@ -14,10 +14,19 @@ import java.util.Objects;
  * @param seconds how long it has been doing it
  * @param info the statement it runs, null when idle or dumping
  * @param millis the same time in milliseconds (MariaDB's TIME_MS)
- * @param gtidDump whether its dump came as COM_BINLOG_DUMP_GTID (MySQL's Command {@code Binlog Dump GTID})
+ * @param gtidDump whether its dump came as COM_BINLOG_DUMP_GTID (MySQL's Command {@code Binlog Dump
+ *     GTID})
  */
-public record ProcessInfo(long id, String user, String host, String database, Activity activity, long seconds,
-    String info, long millis, boolean gtidDump) {
+public record ProcessInfo(
+    long id,
+    String user,
+    String host,
+    String database,
+    Activity activity,
+    long seconds,
+    String info,
+    long millis,
+    boolean gtidDump) {
 
   /** What a connection does; the dialect words the Command and State columns. */
   public enum Activity {

@@ -1,8 +1,8 @@
 package org.binlogrelay.server.downstream.sql;
 
 /**
- * One row of {@code SHOW REPLICAS} / {@code SHOW SLAVE HOSTS}: a replica that sent COM_REGISTER_SLAVE on a
- * connection that is still open. Immutable.
+ * One row of {@code SHOW REPLICAS} / {@code SHOW SLAVE HOSTS}: a replica that sent
+ * COM_REGISTER_SLAVE on a connection that is still open. Immutable.
  *
  * @param serverId the replica's server id
  * @param host its {@code report_host}, often empty

@@ -2,6 +2,7 @@ package org.binlogrelay.server.downstream.sql;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import org.binlogrelay.protocol.query.ColumnDefinition;
@@ -10,9 +11,9 @@ import org.binlogrelay.protocol.query.TextResultSet;
 
 /**
  * Rows under named, typed columns: what a SHOW statement or one of the relay's tables ({@code
- * information_schema.PROCESSLIST}, {@code performance_schema.replication_connection_status}) holds before a
- * {@code WHERE}, {@code ORDER BY} or {@code LIMIT} is applied ({@link TableQuery}). Column names compare ignoring
- * case, as MySQL's do. Immutable.
+ * information_schema.PROCESSLIST}, {@code performance_schema.replication_connection_status}) holds
+ * before a {@code WHERE}, {@code ORDER BY} or {@code LIMIT} is applied ({@link TableQuery}). Column
+ * names compare ignoring case, as MySQL's do. Immutable.
  */
 record ResultTable(List<ColumnDefinition> columns, List<List<String>> rows) {
   ResultTable {
@@ -20,11 +21,12 @@ record ResultTable(List<ColumnDefinition> columns, List<List<String>> rows) {
     List<List<String>> copy = new ArrayList<>(rows.size());
     for (List<String> row : rows) {
       if (row.size() != columns.size()) {
-        throw new IllegalArgumentException("row of " + row.size() + " values for " + columns.size() + " columns");
+        throw new IllegalArgumentException(
+            "row of " + row.size() + " values for " + columns.size() + " columns");
       }
-      copy.add(java.util.Collections.unmodifiableList(new ArrayList<>(row)));
+      copy.add(Collections.unmodifiableList(new ArrayList<>(row)));
     }
-    rows = java.util.Collections.unmodifiableList(copy);
+    rows = Collections.unmodifiableList(copy);
   }
 
   /** A row from values, nulls allowed. */

@@ -1,8 +1,8 @@
 package org.binlogrelay.server.downstream.sql;
 
 /**
- * The downstream server's counters that {@code SHOW GLOBAL STATUS} reports. Implemented by the downstream
- * server; thread-safe.
+ * The downstream server's counters that {@code SHOW GLOBAL STATUS} reports. Implemented by the
+ * downstream server; thread-safe.
  */
 public interface ServerCounters {
 
@@ -21,7 +21,10 @@ public interface ServerCounters {
   /** Bytes received from every client ({@code Bytes_received}). */
   long bytesReceived();
 
-  /** Connections that failed to log in or were refused before the greeting ({@code Aborted_connects}). */
+  /**
+   * Connections that failed to log in or were refused before the greeting ({@code
+   * Aborted_connects}).
+   */
   long abortedConnects();
 
   /** TLS handshakes started ({@code Ssl_accepts}). */
@@ -34,50 +37,51 @@ public interface ServerCounters {
   boolean tlsConfigured();
 
   /** No counters (a responder without a server, in tests): everything 0, started at 0. */
-  ServerCounters NONE = new ServerCounters() {
-    @Override
-    public long startedAtMillis() {
-      return 0;
-    }
+  ServerCounters NONE =
+      new ServerCounters() {
+        @Override
+        public long startedAtMillis() {
+          return 0;
+        }
 
-    @Override
-    public long connections() {
-      return 0;
-    }
+        @Override
+        public long connections() {
+          return 0;
+        }
 
-    @Override
-    public long maxUsedConnections() {
-      return 0;
-    }
+        @Override
+        public long maxUsedConnections() {
+          return 0;
+        }
 
-    @Override
-    public long bytesSent() {
-      return 0;
-    }
+        @Override
+        public long bytesSent() {
+          return 0;
+        }
 
-    @Override
-    public long bytesReceived() {
-      return 0;
-    }
+        @Override
+        public long bytesReceived() {
+          return 0;
+        }
 
-    @Override
-    public long abortedConnects() {
-      return 0;
-    }
+        @Override
+        public long abortedConnects() {
+          return 0;
+        }
 
-    @Override
-    public long tlsAccepts() {
-      return 0;
-    }
+        @Override
+        public long tlsAccepts() {
+          return 0;
+        }
 
-    @Override
-    public long tlsFinishedAccepts() {
-      return 0;
-    }
+        @Override
+        public long tlsFinishedAccepts() {
+          return 0;
+        }
 
-    @Override
-    public boolean tlsConfigured() {
-      return false;
-    }
-  };
+        @Override
+        public boolean tlsConfigured() {
+          return false;
+        }
+      };
 }

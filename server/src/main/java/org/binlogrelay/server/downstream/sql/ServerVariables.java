@@ -1,15 +1,16 @@
 package org.binlogrelay.server.downstream.sql;
 
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The system variables the relay answers for, by lower-case name, in name order (as {@code SHOW VARIABLES}
- * lists them). Built once from the dialect's defaults and the configuration; a name that is not here is
- * "Unknown system variable" (1193), as on a real server.
+ * The system variables the relay answers for, by lower-case name, in name order (as {@code SHOW
+ * VARIABLES} lists them). Built once from the dialect's defaults and the configuration; a name that
+ * is not here is "Unknown system variable" (1193), as on a real server.
  *
  * <p>Immutable and thread-safe (live values come from thread-safe suppliers).
  */
@@ -21,7 +22,7 @@ public final class ServerVariables {
     for (SystemVariable v : variables) {
       map.put(v.name(), v);
     }
-    this.byName = java.util.Collections.unmodifiableMap(map);
+    this.byName = Collections.unmodifiableMap(map);
   }
 
   public Optional<SystemVariable> find(String name) {

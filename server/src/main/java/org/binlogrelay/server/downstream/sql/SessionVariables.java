@@ -7,18 +7,21 @@ import java.util.Optional;
 import org.binlogrelay.protocol.packet.OkPacket;
 
 /**
- * One connection's state that statements change: user variables ({@code SET @master_binlog_checksum = ...},
- * {@code @slave_connect_state}, {@code @master_heartbeat_period} ...), session values of system variables,
- * the current database, whether a transaction is open ({@code BEGIN} ... {@code COMMIT}), and the session's
- * statement counters ({@code SHOW SESSION STATUS LIKE 'Com_%'}). A replica's dump reads several of these.
+ * One connection's state that statements change: user variables ({@code SET @master_binlog_checksum
+ * = ...}, {@code @slave_connect_state}, {@code @master_heartbeat_period} ...), session values of
+ * system variables, the current database, whether a transaction is open ({@code BEGIN} ... {@code
+ * COMMIT}), and the session's statement counters ({@code SHOW SESSION STATUS LIKE 'Com_%'}). A
+ * replica's dump reads several of these.
  *
- * <p>Transactions: the relay changes no data, so a transaction only changes what the server status flags of its
- * answers say, as on a MySQL session that changed nothing: {@code SERVER_STATUS_IN_TRANS} (and {@code
- * _IN_TRANS_READONLY}) from {@code BEGIN} / {@code START TRANSACTION} until {@code COMMIT}, {@code ROLLBACK} or
- * {@code SET autocommit = 1}; {@code SERVER_STATUS_AUTOCOMMIT} while {@code autocommit} is 1.
+ * <p>Transactions: the relay changes no data, so a transaction only changes what the server status
+ * flags of its answers say, as on a MySQL session that changed nothing: {@code
+ * SERVER_STATUS_IN_TRANS} (and {@code _IN_TRANS_READONLY}) from {@code BEGIN} / {@code START
+ * TRANSACTION} until {@code COMMIT}, {@code ROLLBACK} or {@code SET autocommit = 1}; {@code
+ * SERVER_STATUS_AUTOCOMMIT} while {@code autocommit} is 1.
  *
- * <p>Hard limits: at most {@link #MAX_USER_VARIABLES} user variables and {@link #MAX_VALUE_CHARS} characters per
- * value, so a client cannot grow a connection's memory without bound; past them {@link #setUser} refuses.
+ * <p>Hard limits: at most {@link #MAX_USER_VARIABLES} user variables and {@link #MAX_VALUE_CHARS}
+ * characters per value, so a client cannot grow a connection's memory without bound; past them
+ * {@link #setUser} refuses.
  *
  * <p>Not thread-safe: owned by the connection's event loop.
  */
@@ -28,17 +31,18 @@ public final class SessionVariables {
 
   /** Bytes a connection sent and received, for {@code SHOW SESSION STATUS}. */
   public interface Traffic {
-    Traffic NONE = new Traffic() {
-      @Override
-      public long bytesSent() {
-        return 0;
-      }
+    Traffic NONE =
+        new Traffic() {
+          @Override
+          public long bytesSent() {
+            return 0;
+          }
 
-      @Override
-      public long bytesReceived() {
-        return 0;
-      }
-    };
+          @Override
+          public long bytesReceived() {
+            return 0;
+          }
+        };
 
     long bytesSent();
 
@@ -104,7 +108,10 @@ public final class SessionVariables {
     this.database = name;
   }
 
-  /** Opens a transaction (BEGIN, START TRANSACTION, COMMIT AND CHAIN); one already open is committed first. */
+  /**
+   * Opens a transaction (BEGIN, START TRANSACTION, COMMIT AND CHAIN); one already open is committed
+   * first.
+   */
   public void beginTransaction(boolean readOnly) {
     inTransaction = true;
     readOnlyTransaction = readOnly;
@@ -120,12 +127,17 @@ public final class SessionVariables {
     return inTransaction;
   }
 
-  /** Whether {@code autocommit} is on for this session (its own value, else on, the servers' default). */
+  /**
+   * Whether {@code autocommit} is on for this session (its own value, else on, the servers'
+   * default).
+   */
   public boolean autocommit() {
     return system("autocommit").map(s -> !"0".equals(s.value())).orElse(true);
   }
 
-  /** The server status flags of an answer to this session: AUTOCOMMIT, IN_TRANS, IN_TRANS_READONLY. */
+  /**
+   * The server status flags of an answer to this session: AUTOCOMMIT, IN_TRANS, IN_TRANS_READONLY.
+   */
   public int statusFlags() {
     int flags = autocommit() ? OkPacket.SERVER_STATUS_AUTOCOMMIT : 0;
     if (inTransaction) {
@@ -165,7 +177,9 @@ public final class SessionVariables {
     this.traffic = t == null ? Traffic.NONE : t;
   }
 
-  /** COM_RESET_CONNECTION: forget everything but the counters (an open transaction is rolled back). */
+  /**
+   * COM_RESET_CONNECTION: forget everything but the counters (an open transaction is rolled back).
+   */
   public void reset() {
     user.clear();
     system.clear();

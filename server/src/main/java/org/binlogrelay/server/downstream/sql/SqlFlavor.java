@@ -11,11 +11,11 @@ import org.binlogrelay.protocol.query.TextResultSet;
 import org.binlogrelay.server.downstream.account.Privilege;
 
 /**
- * Everything the downstream server answers differently as a MySQL or as a MariaDB server: its variables,
- * the statement spellings its grammar still has, the shape of the replication SHOW statements, the
- * privilege names in errors, and how a replica asks for GTID positioning. One class per flavour
- * ({@link MysqlSqlFlavor}, {@link MariadbSqlFlavor}), chosen once from the upstream's flavour, so no code asks
- * "is this MariaDB?".
+ * Everything the downstream server answers differently as a MySQL or as a MariaDB server: its
+ * variables, the statement spellings its grammar still has, the shape of the replication SHOW
+ * statements, the privilege names in errors, and how a replica asks for GTID positioning. One class
+ * per flavour ({@link MysqlSqlFlavor}, {@link MariadbSqlFlavor}), chosen once from the upstream's
+ * flavour, so no code asks "is this MariaDB?".
  *
  * <p>Implementations are stateless and thread-safe.
  */
@@ -34,15 +34,17 @@ public interface SqlFlavor {
   /** How the server names itself in ER_PARSE_ERROR: "MySQL" or "MariaDB". */
   String productName();
 
-  /** The version number announced when nothing is known of the upstream ({@code AnnouncedVersion}). */
+  /**
+   * The version number announced when nothing is known of the upstream ({@code AnnouncedVersion}).
+   */
   String defaultVersionNumber();
 
   /** What follows the version number in this server's version string: "" or "-MariaDB". */
   String versionTag();
 
   /**
-   * The version string of the handshake greeting for {@code version}, the announced one ({@code VERSION()} and
-   * {@code @@version} keep it as is): a MariaDB 10.x server puts "5.5.5-" before it.
+   * The version string of the handshake greeting for {@code version}, the announced one ({@code
+   * VERSION()} and {@code @@version} keep it as is): a MariaDB 10.x server puts "5.5.5-" before it.
    */
   String greetingVersion(String version);
 
@@ -62,26 +64,31 @@ public interface SqlFlavor {
   String defaultAuthPlugin();
 
   /**
-   * The variables such a server has, with the relay's values; the GTID variables read {@code binlogs} live, the
-   * binlog format variables the primary's values from {@code source} ({@link BinlogVariables}).
+   * The variables such a server has, with the relay's values; the GTID variables read {@code
+   * binlogs} live, the binlog format variables the primary's values from {@code source} ({@link
+   * BinlogVariables}).
    */
-  List<SystemVariable> variables(ServerIdentity identity, BinlogListing binlogs, ReplicationSource source);
+  List<SystemVariable> variables(
+      ServerIdentity identity, BinlogListing binlogs, ReplicationSource source);
 
-  /** {@link #variables(ServerIdentity, BinlogListing, ReplicationSource)} of a relay without a primary. */
+  /**
+   * {@link #variables(ServerIdentity, BinlogListing, ReplicationSource)} of a relay without a
+   * primary.
+   */
   default List<SystemVariable> variables(ServerIdentity identity, BinlogListing binlogs) {
     return variables(identity, binlogs, ReplicationSource.NONE);
   }
 
   /**
-   * Whether this server's grammar has a SHOW spelling such as "MASTER STATUS": -1 if it does, else the index of the
-   * word its parser fails at (MySQL fails "BINLOG STATUS" at STATUS, having SHOW BINLOG EVENTS), which its
-   * ER_PARSE_ERROR quotes from.
+   * Whether this server's grammar has a SHOW spelling such as "MASTER STATUS": -1 if it does, else
+   * the index of the word its parser fails at (MySQL fails "BINLOG STATUS" at STATUS, having SHOW
+   * BINLOG EVENTS), which its ER_PARSE_ERROR quotes from.
    */
   int rejectedWordIndex(String showSpelling);
 
   /**
-   * {@link #rejectedWordIndex(String)} for a server announcing {@code versionNumber} (80036 for 8.0.36): MySQL
-   * before 8.4 still has the MASTER and SLAVE spellings.
+   * {@link #rejectedWordIndex(String)} for a server announcing {@code versionNumber} (80036 for
+   * 8.0.36): MySQL before 8.4 still has the MASTER and SLAVE spellings.
    */
   default int rejectedWordIndex(String showSpelling, int versionNumber) {
     return rejectedWordIndex(showSpelling);
@@ -89,7 +96,8 @@ public interface SqlFlavor {
 
   TextResultSet binaryLogs(Columns columns, List<BinlogListing.BinlogFile> files);
 
-  TextResultSet binaryLogStatus(Columns columns, Optional<BinlogListing.Position> position, String executedGtids);
+  TextResultSet binaryLogStatus(
+      Columns columns, Optional<BinlogListing.Position> position, String executedGtids);
 
   TextResultSet replicas(Columns columns, List<ReplicaInfo> replicas);
 
@@ -109,35 +117,53 @@ public interface SqlFlavor {
   boolean hasBinlogGtidPos();
 
   /**
-   * The GTID position a replica asked for outside the dump packet: MariaDB's {@code @slave_connect_state}; empty
-   * for MySQL (whose COM_BINLOG_DUMP_GTID carries it) or when unset. IllegalArgumentException with the server's
-   * wording if the state is malformed.
+   * The GTID position a replica asked for outside the dump packet: MariaDB's
+   * {@code @slave_connect_state}; empty for MySQL (whose COM_BINLOG_DUMP_GTID carries it) or when
+   * unset. IllegalArgumentException with the server's wording if the state is malformed.
    */
   Optional<GtidSet> connectState(SessionVariables session);
 
   /** Whether MySQL's {@code GTID_SUBTRACT()} and {@code GTID_SUBSET()} exist. */
   boolean hasGtidSetFunctions();
 
-  /** The error for a function the server does not have, with {@code database} the current one (null if none). */
+  /**
+   * The error for a function the server does not have, with {@code database} the current one (null
+   * if none).
+   */
   ErrPacket unknownFunction(String name, String database);
 
-  /** How ER_BAD_FIELD_ERROR (1054) names the clause: 'field list' / 'where clause', or MariaDB's 'SELECT' / 'WHERE'. */
+  /**
+   * How ER_BAD_FIELD_ERROR (1054) names the clause: 'field list' / 'where clause', or MariaDB's
+   * 'SELECT' / 'WHERE'.
+   */
   String columnClause(boolean where);
 
-  /** The statement counters of SHOW STATUS, in this server's names ({@code Com_show_replica_status} ...). */
+  /**
+   * The statement counters of SHOW STATUS, in this server's names ({@code Com_show_replica_status}
+   * ...).
+   */
   List<String> statementCounters();
 
-  /** This server's name for the counter MySQL calls {@code mysqlName} (MariaDB: {@code Com_show_slave_status}). */
+  /**
+   * This server's name for the counter MySQL calls {@code mysqlName} (MariaDB: {@code
+   * Com_show_slave_status}).
+   */
   String counterName(String mysqlName);
 
-  /** The replication rows of SHOW STATUS: semi-sync, and MariaDB's {@code Slave_running}, {@code Slaves_*}. */
-  Map<String, String> replicationStatus(Optional<SourceStatus> source, int registeredReplicas, long dumps);
+  /**
+   * The replication rows of SHOW STATUS: semi-sync, and MariaDB's {@code Slave_running}, {@code
+   * Slaves_*}.
+   */
+  Map<String, String> replicationStatus(
+      Optional<SourceStatus> source, int registeredReplicas, long dumps);
 
   /**
-   * SHOW REPLICA STATUS; {@code all} for MariaDB's SHOW ALL SLAVES STATUS; {@code slaveSpelling} for SHOW SLAVE
-   * STATUS, which MySQL before 8.4 answers with the old column names (Master_Host, Slave_IO_Running ...).
+   * SHOW REPLICA STATUS; {@code all} for MariaDB's SHOW ALL SLAVES STATUS; {@code slaveSpelling}
+   * for SHOW SLAVE STATUS, which MySQL before 8.4 answers with the old column names (Master_Host,
+   * Slave_IO_Running ...).
    */
-  ResultTable replicaStatus(Columns columns, Optional<SourceStatus> source, boolean all, boolean slaveSpelling);
+  ResultTable replicaStatus(
+      Columns columns, Optional<SourceStatus> source, boolean all, boolean slaveSpelling);
 
   /** The error for SHOW REPLICA STATUS of a channel or connection name that does not exist. */
   ErrPacket noSuchChannel(String name);
@@ -146,14 +172,16 @@ public interface SqlFlavor {
   ResultTable processList(Columns columns, List<ProcessInfo> processes, boolean full);
 
   /**
-   * The tables of {@code performance_schema} / {@code information_schema} this server has and the relay fills
-   * ({@code information_schema.PROCESSLIST}, MySQL's {@code performance_schema.replication_connection_*}); empty
-   * for any other table.
+   * The tables of {@code performance_schema} / {@code information_schema} this server has and the
+   * relay fills ({@code information_schema.PROCESSLIST}, MySQL's {@code
+   * performance_schema.replication_connection_*}); empty for any other table.
    */
-  Optional<ResultTable> systemTable(TableName table, Columns columns, List<ProcessInfo> processes,
-      Optional<SourceStatus> source);
+  Optional<ResultTable> systemTable(
+      TableName table, Columns columns, List<ProcessInfo> processes, Optional<SourceStatus> source);
 
-  /** The privileges named when SHOW REPLICA STATUS is refused (it needs REPLICATION CLIENT here). */
+  /**
+   * The privileges named when SHOW REPLICA STATUS is refused (it needs REPLICATION CLIENT here).
+   */
   String replicaMonitorPrivileges();
 
   /** The privilege SHOW BINLOG EVENTS needs, and the names its refusal gives. */

@@ -11,9 +11,9 @@ import org.binlogrelay.protocol.query.Statement;
 import org.binlogrelay.protocol.query.TextResultSet;
 
 /**
- * Runs a {@code SELECT} over a {@link ResultTable} ({@code WHERE}, the select list with {@code *} and {@code
- * COUNT(*)}, {@code ORDER BY} by column or position, {@code LIMIT [offset,] n}), and applies a SHOW statement's
- * {@code LIKE} or {@code WHERE}. Stateless.
+ * Runs a {@code SELECT} over a {@link ResultTable} ({@code WHERE}, the select list with {@code *}
+ * and {@code COUNT(*)}, {@code ORDER BY} by column or position, {@code LIMIT [offset,] n}), and
+ * applies a SHOW statement's {@code LIKE} or {@code WHERE}. Stateless.
  */
 final class TableQuery {
   private TableQuery() {}
@@ -54,7 +54,8 @@ final class TableQuery {
       matching.sort(order(select, table, evaluator));
     }
     long from = Math.min(select.offset(), matching.size());
-    long to = select.limit() < 0 ? matching.size() : Math.min(matching.size(), from + select.limit());
+    long to =
+        select.limit() < 0 ? matching.size() : Math.min(matching.size(), from + select.limit());
     List<ColumnDefinition> columns = null;
     List<List<String>> rows = new ArrayList<>();
     for (int r = (int) from; r < to; r++) {
@@ -71,8 +72,13 @@ final class TableQuery {
     return new TextResultSet(columns, rows);
   }
 
-  private static void project(List<SelectItem> items, ResultTable table, int row, Evaluator evaluator,
-      List<ColumnDefinition> columns, List<String> values) {
+  private static void project(
+      List<SelectItem> items,
+      ResultTable table,
+      int row,
+      Evaluator evaluator,
+      List<ColumnDefinition> columns,
+      List<String> values) {
     for (SelectItem item : items) {
       if (item.expression() instanceof Expression.AllColumns) {
         columns.addAll(table.columns());
@@ -85,14 +91,16 @@ final class TableQuery {
         columns.add(shapeOnly(item, table, evaluator));
         continue;
       }
-      Evaluator.Value v = evaluator.at(table, row, false).value(item.expression(), item.columnName());
+      Evaluator.Value v =
+          evaluator.at(table, row, false).value(item.expression(), item.columnName());
       columns.add(v.column());
       values.add(v.text());
     }
   }
 
   /** The column an item would have, for an empty result: evaluated against a row of NULLs. */
-  private static ColumnDefinition shapeOnly(SelectItem item, ResultTable table, Evaluator evaluator) {
+  private static ColumnDefinition shapeOnly(
+      SelectItem item, ResultTable table, Evaluator evaluator) {
     List<String> nulls = new ArrayList<>();
     for (int i = 0; i < table.columns().size(); i++) {
       nulls.add(null);
@@ -106,14 +114,15 @@ final class TableQuery {
   }
 
   /** {@code SELECT COUNT(*) | COUNT(column), ... FROM t [WHERE]}: one row (no GROUP BY here). */
-  private static TextResultSet count(Statement.Select select, ResultTable table, List<Integer> matching,
-      Evaluator evaluator) {
+  private static TextResultSet count(
+      Statement.Select select, ResultTable table, List<Integer> matching, Evaluator evaluator) {
     List<ColumnDefinition> columns = new ArrayList<>();
     List<String> values = new ArrayList<>();
     Columns shapes = new Columns(ColumnDefinition.BINARY);
     for (SelectItem item : select.items()) {
       if (!isCount(item)) {
-        throw new StatementRefused(ErrorMessages.notSupportedYet("aggregate and plain columns in one SELECT"));
+        throw new StatementRefused(
+            ErrorMessages.notSupportedYet("aggregate and plain columns in one SELECT"));
       }
       Expression.FunctionCall f = (Expression.FunctionCall) item.expression();
       if (f.arguments().size() != 1) {
@@ -135,17 +144,19 @@ final class TableQuery {
     return new TextResultSet(columns, shown ? List.of(values) : List.of());
   }
 
-  private static Comparator<Integer> order(Statement.Select select, ResultTable table, Evaluator evaluator) {
+  private static Comparator<Integer> order(
+      Statement.Select select, ResultTable table, Evaluator evaluator) {
     Comparator<Integer> order = null;
     for (Statement.Ordering o : select.orderBy()) {
-      Comparator<Integer> key = (a, b) -> {
-        UserValue va = key(o.key(), select, table, a, evaluator);
-        UserValue vb = key(o.key(), select, table, b, evaluator);
-        if (va.text() == null || vb.text() == null) {
-          return va.text() == null ? (vb.text() == null ? 0 : -1) : 1;
-        }
-        return Evaluator.compare(va, vb);
-      };
+      Comparator<Integer> key =
+          (a, b) -> {
+            UserValue va = key(o.key(), select, table, a, evaluator);
+            UserValue vb = key(o.key(), select, table, b, evaluator);
+            if (va.text() == null || vb.text() == null) {
+              return va.text() == null ? (vb.text() == null ? 0 : -1) : 1;
+            }
+            return Evaluator.compare(va, vb);
+          };
       if (o.descending()) {
         key = key.reversed();
       }
@@ -154,9 +165,12 @@ final class TableQuery {
     return order;
   }
 
-  /** An ORDER BY key's value in a row: a 1-based position in the select list, an alias, or an expression. */
-  private static UserValue key(Expression key, Statement.Select select, ResultTable table, int row,
-      Evaluator evaluator) {
+  /**
+   * An ORDER BY key's value in a row: a 1-based position in the select list, an alias, or an
+   * expression.
+   */
+  private static UserValue key(
+      Expression key, Statement.Select select, ResultTable table, int row, Evaluator evaluator) {
     if (key instanceof Expression.Literal l && l.kind() == Expression.Literal.Kind.INTEGER) {
       int position = Integer.parseInt(l.text());
       if (position < 1 || position > select.items().size()) {

@@ -8,8 +8,10 @@ import org.binlogrelay.storage.testing.ManualTime;
 import org.junit.jupiter.api.Test;
 
 class LoginThrottleTest {
-  private final ManualTime clock = new ManualTime(Instant.parse("2026-01-01T00:00:00Z").toEpochMilli());
-  private final LoginThrottle throttle = new LoginThrottle(clock, 3, Duration.ofMinutes(1), Duration.ofMinutes(5), 2);
+  private final ManualTime clock =
+      new ManualTime(Instant.parse("2026-01-01T00:00:00Z").toEpochMilli());
+  private final LoginThrottle throttle =
+      new LoginThrottle(clock, 3, Duration.ofMinutes(1), Duration.ofMinutes(5), 2);
 
   @Test
   void blocksAfterMaxFailuresWithinTheWindowUntilTheBlockEnds() {

@@ -3,7 +3,9 @@ package org.binlogrelay.server.downstream.schema;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
+import java.io.EOFException;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -29,14 +31,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The schema source's pool with connections that fail on purpose (the real server's behaviour is SchemaSourceIT's):
- * statements are written for the connection, connections are used again, replaced when stale or idle too long,
- * closed when an answer is too large or too late; every failure is an answer (1429, 1430), never a hang.
+ * The schema source's pool with connections that fail on purpose (the real server's behaviour is
+ * SchemaSourceIT's): statements are written for the connection, connections are used again,
+ * replaced when stale or idle too long, closed when an answer is too large or too late; every
+ * failure is an answer (1429, 1430), never a hang.
  */
 class SchemaSourceTest {
-  private static final MetadataStatement SHOW_CREATE = new MetadataStatement.ShowCreateTable(
-      new MetadataStatement.TableName(null, "it's"));
+  private static final MetadataStatement SHOW_CREATE =
+      new MetadataStatement.ShowCreateTable(new MetadataStatement.TableName(null, "it's"));
   private static final QueryResponse OK = new QueryResponse.Ok(OkPacket.ok());
+
   /** Waits on answers are bounded; a hang fails the test instead of blocking the build. */
   private static final long BOUND_SECONDS = 30;
 
@@ -99,10 +103,14 @@ class SchemaSourceTest {
   }
 
   private SchemaSource source(Duration timeout, int connections, SchemaConnection.Opener opener) {
-    ServerEndpoint endpoint = new ServerEndpoint("schema source", "127.0.0.1", 3306, "schema", "pw", timeout,
-        TlsConfig.DISABLED);
-    SchemaSource source = new SchemaSource(new SchemaSourceConfig(endpoint, connections, 1 << 20,
-        Duration.ofSeconds(60)), opener, time);
+    ServerEndpoint endpoint =
+        new ServerEndpoint(
+            "schema source", "127.0.0.1", 3306, "schema", "pw", timeout, TlsConfig.DISABLED);
+    SchemaSource source =
+        new SchemaSource(
+            new SchemaSourceConfig(endpoint, connections, 1 << 20, Duration.ofSeconds(60)),
+            opener,
+            time);
     sources.add(source);
     return source;
   }
@@ -131,18 +139,22 @@ class SchemaSourceTest {
     assertThat(get(source.forward(SHOW_CREATE, "shop", "utf8mb4"))).isEqualTo(OK);
     assertThat(get(source.forward(SHOW_CREATE, "sh\\op", null))).isEqualTo(OK);
     assertThat(opened).hasSize(1);
-    assertThat(opened.get(0).statements).containsExactly("SHOW CREATE TABLE `shop`.`it's`",
-        "SHOW CREATE TABLE `sh\\op`.`it's`");
-    assertThat(opened.get(0).charsets).as("each in its client's character_set_results").containsExactly("utf8mb4",
-        null);
+    assertThat(opened.get(0).statements)
+        .containsExactly("SHOW CREATE TABLE `shop`.`it's`", "SHOW CREATE TABLE `sh\\op`.`it's`");
+    assertThat(opened.get(0).charsets)
+        .as("each in its client's character_set_results")
+        .containsExactly("utf8mb4", null);
     assertThat(source.openConnections()).isEqualTo(1);
   }
 
   @Test
   void theServersOwnErrorsReachTheClientUnchanged() throws Exception {
     ErrPacket noSuchTable = new ErrPacket(1146, "42S02", "Table 'shop.it's' doesn't exist");
-    SchemaSource source = source(Duration.ofSeconds(10), 1, scripted(true,
-        List.of(() -> new QueryResponse.Err(noSuchTable))));
+    SchemaSource source =
+        source(
+            Duration.ofSeconds(10),
+            1,
+            scripted(true, List.of(() -> new QueryResponse.Err(noSuchTable))));
     assertThat(err(get(source.forward(SHOW_CREATE, "shop", "utf8mb4")))).isEqualTo(noSuchTable);
     assertThat(get(source.forward(SHOW_CREATE, "shop", "utf8mb4"))).isEqualTo(OK);
     assertThat(opened).hasSize(1);
@@ -150,45 +162,71 @@ class SchemaSourceTest {
 
   @Test
   void anUnreachableServerIs1429NamingIt() throws Exception {
-    SchemaSource source = source(Duration.ofSeconds(10), 1, socket -> {
-      throw new java.net.ConnectException("Connection refused");
-    });
+    SchemaSource source =
+        source(
+            Duration.ofSeconds(10),
+            1,
+            socket -> {
+              throw new ConnectException("Connection refused");
+            });
     ErrPacket e = err(get(source.forward(SHOW_CREATE, "shop", "utf8mb4")));
     assertThat(e.code()).isEqualTo(1429);
     assertThat(e.sqlState()).isEqualTo("HY000");
-    assertThat(e.message()).isEqualTo("Unable to connect to foreign data source: schema source 127.0.0.1:3306:"
-        + " Connection refused");
+    assertThat(e.message())
+        .isEqualTo(
+            "Unable to connect to foreign data source: schema source 127.0.0.1:3306:"
+                + " Connection refused");
   }
 
   @Test
   void aServerThatNeverGreetsIsAnErrorWithinTheTimeout() throws Exception {
     try (ServerSocket blackHole = new ServerSocket(0, 10, InetAddress.getLoopbackAddress())) {
-      ServerEndpoint endpoint = new ServerEndpoint("schema source", "127.0.0.1", blackHole.getLocalPort(), "schema",
-          "pw", Duration.ofMillis(300), TlsConfig.DISABLED);
+      ServerEndpoint endpoint =
+          new ServerEndpoint(
+              "schema source",
+              "127.0.0.1",
+              blackHole.getLocalPort(),
+              "schema",
+              "pw",
+              Duration.ofMillis(300),
+              TlsConfig.DISABLED);
       SchemaSource source = new SchemaSource(SchemaSourceConfig.of(endpoint), Time.SYSTEM);
       sources.add(source);
       ErrPacket e = err(get(source.forward(SHOW_CREATE, "shop", "utf8mb4")));
       assertThat(e.code()).as("the deadline, not the socket's backstop timeout").isEqualTo(1430);
-      assertThat(e.message()).endsWith("schema source 127.0.0.1:" + blackHole.getLocalPort() + " did not answer"
-          + " within 300 ms (--schema-source-timeout)");
+      assertThat(e.message())
+          .endsWith(
+              "schema source 127.0.0.1:"
+                  + blackHole.getLocalPort()
+                  + " did not answer"
+                  + " within 300 ms (--schema-source-timeout)");
     }
   }
 
   @Test
   void anAnswerThatTakesTooLongIs1430AndItsConnectionIsClosed() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
-    SchemaSource source = source(Duration.ofMillis(200), 1, scripted(true, List.of(() -> {
-      try {
-        release.await(BOUND_SECONDS, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      throw new SocketException("Socket closed");
-    })));
+    SchemaSource source =
+        source(
+            Duration.ofMillis(200),
+            1,
+            scripted(
+                true,
+                List.of(
+                    () -> {
+                      try {
+                        release.await(BOUND_SECONDS, TimeUnit.SECONDS);
+                      } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                      }
+                      throw new SocketException("Socket closed");
+                    })));
     ErrPacket e = err(get(source.forward(SHOW_CREATE, "shop", "utf8mb4")));
     assertThat(e.code()).isEqualTo(1430);
-    assertThat(e.message()).isEqualTo("There was a problem processing the query on the foreign data source. Data"
-        + " source error: schema source 127.0.0.1:3306 did not answer within 200 ms (--schema-source-timeout)");
+    assertThat(e.message())
+        .isEqualTo(
+            "There was a problem processing the query on the foreign data source. Data"
+                + " source error: schema source 127.0.0.1:3306 did not answer within 200 ms (--schema-source-timeout)");
     assertThat(opened.get(0).closed).isTrue();
     release.countDown();
     assertThat(get(source.forward(SHOW_CREATE, "shop", "utf8mb4"))).isEqualTo(OK);
@@ -197,9 +235,16 @@ class SchemaSourceTest {
 
   @Test
   void aTooLargeAnswerIsRefusedAndItsConnectionReplaced() throws Exception {
-    SchemaSource source = source(Duration.ofSeconds(10), 1, scripted(true, List.of(() -> {
-      throw new QueryConnection.AnswerTooLargeException("too much", 1 << 20);
-    })));
+    SchemaSource source =
+        source(
+            Duration.ofSeconds(10),
+            1,
+            scripted(
+                true,
+                List.of(
+                    () -> {
+                      throw new QueryConnection.AnswerTooLargeException("too much", 1 << 20);
+                    })));
     ErrPacket e = err(get(source.forward(SHOW_CREATE, "shop", "utf8mb4")));
     assertThat(e.code()).isEqualTo(1430);
     assertThat(e.message()).contains("more than 1048576 bytes").contains("narrow the statement");
@@ -211,17 +256,28 @@ class SchemaSourceTest {
   @Test
   void aPooledConnectionTheServerClosedIsReplacedOnce() throws Exception {
     AtomicInteger opens = new AtomicInteger();
-    SchemaSource source = source(Duration.ofSeconds(10), 1, socket -> {
-      FakeConnection c = new FakeConnection(true, opens.incrementAndGet() == 1
-          ? List.of(() -> OK, () -> {
-            throw new java.io.EOFException("the primary closed the connection");
-          })
-          : List.of());
-      opened.add(c);
-      return c;
-    });
+    SchemaSource source =
+        source(
+            Duration.ofSeconds(10),
+            1,
+            socket -> {
+              FakeConnection c =
+                  new FakeConnection(
+                      true,
+                      opens.incrementAndGet() == 1
+                          ? List.of(
+                              () -> OK,
+                              () -> {
+                                throw new EOFException("the primary closed the connection");
+                              })
+                          : List.of());
+              opened.add(c);
+              return c;
+            });
     assertThat(get(source.forward(SHOW_CREATE, "shop", "utf8mb4"))).isEqualTo(OK);
-    assertThat(get(source.forward(SHOW_CREATE, "shop", "utf8mb4"))).as("answered on a new connection").isEqualTo(OK);
+    assertThat(get(source.forward(SHOW_CREATE, "shop", "utf8mb4")))
+        .as("answered on a new connection")
+        .isEqualTo(OK);
     assertThat(opened).hasSize(2);
     assertThat(opened.get(0).closed).isTrue();
   }
@@ -241,15 +297,22 @@ class SchemaSourceTest {
   void statementsBeyondTheWaitingLimitAreRefusedAtOnce() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     CountDownLatch started = new CountDownLatch(1);
-    SchemaSource source = source(Duration.ofSeconds(BOUND_SECONDS), 1, scripted(true, List.of(() -> {
-      started.countDown();
-      try {
-        release.await(BOUND_SECONDS, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      return OK;
-    })));
+    SchemaSource source =
+        source(
+            Duration.ofSeconds(BOUND_SECONDS),
+            1,
+            scripted(
+                true,
+                List.of(
+                    () -> {
+                      started.countDown();
+                      try {
+                        release.await(BOUND_SECONDS, TimeUnit.SECONDS);
+                      } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                      }
+                      return OK;
+                    })));
     List<CompletableFuture<QueryResponse>> answers = new ArrayList<>();
     answers.add(source.forward(SHOW_CREATE, "shop", "utf8mb4"));
     assertThat(started.await(BOUND_SECONDS, TimeUnit.SECONDS)).isTrue();
@@ -270,16 +333,24 @@ class SchemaSourceTest {
   @Test
   void closingAnswersWhatWaitsAndClosesTheConnections() throws Exception {
     CountDownLatch started = new CountDownLatch(1);
-    SchemaSource source = source(Duration.ofSeconds(BOUND_SECONDS), 1, scripted(true, List.of(() -> {
-      started.countDown();
-      try {
-        // A server that never answers (the fault under test): the statement ends when close interrupts it.
-        Thread.sleep(TimeUnit.SECONDS.toMillis(BOUND_SECONDS));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      throw new SocketException("Socket closed");
-    })));
+    SchemaSource source =
+        source(
+            Duration.ofSeconds(BOUND_SECONDS),
+            1,
+            scripted(
+                true,
+                List.of(
+                    () -> {
+                      started.countDown();
+                      try {
+                        // A server that never answers (the fault under test): the statement ends
+                        // when close interrupts it.
+                        Thread.sleep(TimeUnit.SECONDS.toMillis(BOUND_SECONDS));
+                      } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                      }
+                      throw new SocketException("Socket closed");
+                    })));
     CompletableFuture<QueryResponse> running = source.forward(SHOW_CREATE, "shop", "utf8mb4");
     assertThat(started.await(BOUND_SECONDS, TimeUnit.SECONDS)).isTrue();
     CompletableFuture<QueryResponse> waiting = source.forward(SHOW_CREATE, "shop", "utf8mb4");
@@ -287,7 +358,8 @@ class SchemaSourceTest {
     assertThat(err(get(waiting)).message()).contains("the relay is stopping");
     assertThat(err(get(running)).code()).isEqualTo(1430);
     assertThat(opened.get(0).closed).isTrue();
-    assertThat(err(get(source.forward(SHOW_CREATE, "shop", "utf8mb4"))).message()).contains("the relay is stopping");
+    assertThat(err(get(source.forward(SHOW_CREATE, "shop", "utf8mb4"))).message())
+        .contains("the relay is stopping");
   }
 
   @Test
@@ -299,17 +371,24 @@ class SchemaSourceTest {
   @Test
   void theSocketOfAnAttemptIsClosedWhenTheTimeoutPasses() throws Exception {
     CompletableFuture<Socket> given = new CompletableFuture<>();
-    SchemaSource source = source(Duration.ofMillis(200), 1, socket -> {
-      given.complete(socket);
-      try {
-        eventually(Duration.ofSeconds(BOUND_SECONDS), "the attempt's socket closed", socket::isClosed);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      } catch (AssertionError stillOpen) {
-        // reported by the assertion on the socket below
-      }
-      throw new SocketException("Socket closed");
-    });
+    SchemaSource source =
+        source(
+            Duration.ofMillis(200),
+            1,
+            socket -> {
+              given.complete(socket);
+              try {
+                eventually(
+                    Duration.ofSeconds(BOUND_SECONDS),
+                    "the attempt's socket closed",
+                    socket::isClosed);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              } catch (AssertionError stillOpen) {
+                // reported by the assertion on the socket below
+              }
+              throw new SocketException("Socket closed");
+            });
     assertThat(err(get(source.forward(SHOW_CREATE, "shop", "utf8mb4"))).code()).isEqualTo(1430);
     assertThat(given.get(BOUND_SECONDS, TimeUnit.SECONDS).isClosed()).isTrue();
   }

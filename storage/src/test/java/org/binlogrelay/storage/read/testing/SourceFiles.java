@@ -26,9 +26,10 @@ import org.binlogrelay.protocol.txn.TransactionBoundaries;
 
 /**
  * Test side: the binlog files of a real server (the protocol module's fixtures, {@code
- * fixtures/<dir>/...} on the test classpath) with an account of them made with protocol classes only: every
- * event's offset, the transaction boundaries and the transactions of each file. {@link #dumpStream()} replays
- * them as a primary's dump thread sends them, for {@code BinlogStore.append}.
+ * fixtures/<dir>/...} on the test classpath) with an account of them made with protocol classes
+ * only: every event's offset, the transaction boundaries and the transactions of each file. {@link
+ * #dumpStream()} replays them as a primary's dump thread sends them, for {@code
+ * BinlogStore.append}.
  */
 public final class SourceFiles {
   public static final int MAX_EVENT_SIZE = 16 << 20;
@@ -85,7 +86,8 @@ public final class SourceFiles {
   private InputStream resource(String name) {
     InputStream in = SourceFiles.class.getResourceAsStream("/fixtures/" + directory + "/" + name);
     if (in == null) {
-      throw new IllegalStateException("fixture " + directory + "/" + name + " missing from the test classpath");
+      throw new IllegalStateException(
+          "fixture " + directory + "/" + name + " missing from the test classpath");
     }
     return in;
   }
@@ -93,8 +95,10 @@ public final class SourceFiles {
   private void walk(String name) {
     byte[] file = bytes.get(name);
     BinlogFileParser parser = new BinlogFileParser(file, MAX_EVENT_SIZE);
-    TransactionBoundaries<?> tracker = flavor == GtidFlavor.MYSQL ? new MysqlTransactionBoundaries(4)
-        : new MariadbTransactionBoundaries(4);
+    TransactionBoundaries<?> tracker =
+        flavor == GtidFlavor.MYSQL
+            ? new MysqlTransactionBoundaries(4)
+            : new MariadbTransactionBoundaries(4);
     NavigableSet<Long> b = new TreeSet<>(List.of(4L));
     NavigableSet<Long> starts = new TreeSet<>();
     while (parser.hasNext()) {
@@ -153,7 +157,10 @@ public final class SourceFiles {
     return out;
   }
 
-  /** One file as the dump sends it from offset 4: artificial ROTATE, FORMAT_DESCRIPTION (in-use cleared), events. */
+  /**
+   * One file as the dump sends it from offset 4: artificial ROTATE, FORMAT_DESCRIPTION (in-use
+   * cleared), events.
+   */
   public List<BinlogEvent> dumpStreamOf(String name) {
     byte[] b = bytes.get(name);
     boolean checksum = formatOf(name).eventsHaveChecksum();
@@ -173,21 +180,23 @@ public final class SourceFiles {
   }
 
   public static BinlogEvent artificialRotate(String file, boolean checksum) {
-    EventHeader h = new EventHeader(0, EventType.ROTATE.code(), 1, 0, 0, EventHeader.LOG_EVENT_ARTIFICIAL_F);
+    EventHeader h =
+        new EventHeader(0, EventType.ROTATE.code(), 1, 0, 0, EventHeader.LOG_EVENT_ARTIFICIAL_F);
     return BinlogEvent.assemble(h, new RotateEvent(4, file).encodeBody(), checksum);
   }
 
   /**
-   * True if {@code actual} equals {@code expected} except for the FORMAT_DESCRIPTION's in-use flag (byte 21 of
-   * the file), which the store sets while a file is open and clears some time after it is closed.
+   * True if {@code actual} equals {@code expected} except for the FORMAT_DESCRIPTION's in-use flag
+   * (byte 21 of the file), which the store sets while a file is open and clears some time after it
+   * is closed.
    */
   public static boolean sameBinlogBytes(byte[] actual, byte[] expected) {
     return firstDifference(actual, expected, 0) < 0;
   }
 
   /**
-   * The index of the first byte where {@code actual} and {@code expected}, both starting at file offset {@code
-   * from}, differ (the in-use flag aside), -1 if they are equal (lengths included).
+   * The index of the first byte where {@code actual} and {@code expected}, both starting at file
+   * offset {@code from}, differ (the in-use flag aside), -1 if they are equal (lengths included).
    */
   public static int firstDifference(byte[] actual, byte[] expected, long from) {
     int n = Math.min(actual.length, expected.length);
@@ -205,7 +214,8 @@ public final class SourceFiles {
   public static BinlogEvent withTimestamp(BinlogEvent event, long timestamp) {
     byte[] b = event.toByteArray();
     EventHeader h = EventHeader.parse(b, 0);
-    new EventHeader(timestamp, h.typeCode(), h.serverId(), h.eventSize(), h.logPos(), h.flags()).encodeTo(b, 0);
+    new EventHeader(timestamp, h.typeCode(), h.serverId(), h.eventSize(), h.logPos(), h.flags())
+        .encodeTo(b, 0);
     if (event.hasChecksum()) {
       BinlogChecksum.patch(b, 0, b.length);
     }

@@ -19,10 +19,11 @@ import org.binlogrelay.protocol.gtid.MysqlGtid;
 import org.binlogrelay.protocol.gtid.MysqlGtidSet;
 
 /**
- * Test side: a synthetic dump stream of small binlog files with correct sizes, log_pos and CRC32s, for tests
- * that need many files or chosen timestamps. The FORMAT_DESCRIPTION body is the fixture server's own; other
- * bodies are laid out as the servers write them (only the fields the trackers read are meaningful).
- * Transactions: MySQL {@code GTID, BEGIN, INSERT, XID}; MariaDB {@code GTID, INSERT, XID}. Not thread-safe.
+ * Test side: a synthetic dump stream of small binlog files with correct sizes, log_pos and CRC32s,
+ * for tests that need many files or chosen timestamps. The FORMAT_DESCRIPTION body is the fixture
+ * server's own; other bodies are laid out as the servers write them (only the fields the trackers
+ * read are meaningful). Transactions: MySQL {@code GTID, BEGIN, INSERT, XID}; MariaDB {@code GTID,
+ * INSERT, XID}. Not thread-safe.
  */
 public final class SyntheticBinlog {
   public static final UUID SOURCE = UUID.fromString("3b1e7c52-0000-4000-8000-00000000f001");
@@ -122,9 +123,15 @@ public final class SyntheticBinlog {
   }
 
   public SyntheticBinlog mysqlTransaction(MysqlGtid gtid) {
-    ByteWriter w = new ByteWriter().u8(0)
-        .u64be(gtid.sourceId().getMostSignificantBits()).u64be(gtid.sourceId().getLeastSignificantBits())
-        .u64(gtid.gno()).u8(2).u64(0).u64(1);
+    ByteWriter w =
+        new ByteWriter()
+            .u8(0)
+            .u64be(gtid.sourceId().getMostSignificantBits())
+            .u64be(gtid.sourceId().getLeastSignificantBits())
+            .u64(gtid.gno())
+            .u8(2)
+            .u64(0)
+            .u64(1);
     event(EventType.GTID, w.toByteArray());
     event(EventType.QUERY, query("BEGIN"));
     event(EventType.QUERY, query("INSERT INTO t VALUES (" + gtid.gno() + ")"));
@@ -155,8 +162,16 @@ public final class SyntheticBinlog {
 
   private static byte[] query(String sql) {
     byte[] db = "fx".getBytes(StandardCharsets.US_ASCII);
-    return new ByteWriter().u32(7).u32(0).u8(db.length).u16(0).u16(0).bytes(db).u8(0)
-        .bytes(sql.getBytes(StandardCharsets.UTF_8)).toByteArray();
+    return new ByteWriter()
+        .u32(7)
+        .u32(0)
+        .u8(db.length)
+        .u16(0)
+        .u16(0)
+        .bytes(db)
+        .u8(0)
+        .bytes(sql.getBytes(StandardCharsets.UTF_8))
+        .toByteArray();
   }
 
   private void event(EventType type, byte[] body) {

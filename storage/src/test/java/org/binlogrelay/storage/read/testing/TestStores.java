@@ -25,7 +25,10 @@ public final class TestStores {
     return StoreConfig.builder(dir, flavor).maxEventSize(SourceFiles.MAX_EVENT_SIZE);
   }
 
-  /** Opens a store in {@code dir} and appends every file of {@code source}; the last file stays open. */
+  /**
+   * Opens a store in {@code dir} and appends every file of {@code source}; the last file stays
+   * open.
+   */
   public static BinlogStore filled(Path dir, SourceFiles source) throws IOException {
     BinlogStore store = BinlogStore.open(config(dir, source.flavor).build());
     try {
@@ -39,7 +42,8 @@ public final class TestStores {
   }
 
   /** Opens a store that does not force transactions (bulk tests), appends {@code events}. */
-  public static BinlogStore unsynced(Path dir, GtidFlavor flavor, List<BinlogEvent> events) throws IOException {
+  public static BinlogStore unsynced(Path dir, GtidFlavor flavor, List<BinlogEvent> events)
+      throws IOException {
     BinlogStore store = BinlogStore.open(config(dir, flavor).syncPolicy(SyncPolicy.off()).build());
     try {
       store.startStream();
@@ -52,19 +56,25 @@ public final class TestStores {
   }
 
   /**
-   * Waits (up to 2 minutes) until everything written is durable and every file but the last is closed: closing and
-   * forcing happen on the store's syncer thread.
+   * Waits (up to 2 minutes) until everything written is durable and every file but the last is
+   * closed: closing and forcing happen on the store's syncer thread.
    */
   public static void settle(BinlogStore store) throws Exception {
     store.sync().get(2, TimeUnit.MINUTES);
-    eventually(Duration.ofMinutes(2), () -> {
-      List<FileMetadata> files = store.files();
-      boolean closed = files.subList(0, Math.max(0, files.size() - 1)).stream().allMatch(FileMetadata::closed);
-      Position readable = store.readableEnd();
-      Position durable = store.durableEnd();
-      assertThat(closed && (readable == null || (durable != null && !durable.isBefore(readable))))
-          .as("store settled: files %s, durable %s", files, durable).isTrue();
-    });
+    eventually(
+        Duration.ofMinutes(2),
+        () -> {
+          List<FileMetadata> files = store.files();
+          boolean closed =
+              files.subList(0, Math.max(0, files.size() - 1)).stream()
+                  .allMatch(FileMetadata::closed);
+          Position readable = store.readableEnd();
+          Position durable = store.durableEnd();
+          assertThat(
+                  closed && (readable == null || (durable != null && !durable.isBefore(readable))))
+              .as("store settled: files %s, durable %s", files, durable)
+              .isTrue();
+        });
   }
 
   public static void append(BinlogStore store, List<BinlogEvent> events) throws IOException {
