@@ -191,8 +191,8 @@ class MetricsUnderLoadIT {
     eventually(
         Duration.ofMinutes(1),
         WARM_TRANSACTIONS + " transactions sent to the replica",
-        () -> gauge(scrape(api), "binlogrelay_replica_sent_transactions_total", labels),
-        sent -> sent >= WARM_TRANSACTIONS);
+        () -> seriesOrNull(scrape(api), "binlogrelay_replica_sent_transactions_total", labels),
+        sent -> sent != null && sent >= WARM_TRANSACTIONS);
     eventually(
         Duration.ofMinutes(1),
         "pt-heartbeat's rows on the replica",
@@ -750,13 +750,25 @@ class MetricsUnderLoadIT {
    * for none.
    */
   static double gauge(String scrape, String name, String labels) {
-    Map<String, Double> found = new HashMap<>();
-    Matcher m =
-        Pattern.compile("(?m)^" + Pattern.quote(name) + "(\\{[^}]*\\})? (\\S+)$").matcher(scrape);
-    while (m.find()) {
-      String l = m.group(1) == null ? "" : m.group(1).substring(1, m.group(1).length() - 1);
-      found.put(l, Double.parseDouble(m.group(2)));
+    Double v = seriesOrNull(scrape, name, labels);
+    if (v == null) {
+      throw new AssertionError(
+          "no series "
+              + name
+              + "{"
+              + labels
+              + "} in the scrape; found "
+              + series(scrape, name).keySet());
     }
+    return v;
+  }
+
+  /**
+   * Like {@link #gauge}, but null while the series is not in the scrape (a replica's series appear
+   * once it has registered).
+   */
+  static Double seriesOrNull(String scrape, String name, String labels) {
+    Map<String, Double> found = series(scrape, name);
     Double v = found.get(labels);
     if (v == null) {
       for (Map.Entry<String, Double> e : found.entrySet()) {
@@ -764,9 +776,19 @@ class MetricsUnderLoadIT {
           return e.getValue();
         }
       }
-      throw new AssertionError(
-          "no series " + name + "{" + labels + "} in the scrape; found " + found.keySet());
     }
     return v;
+  }
+
+  /** Every series of {@code name} in a scrape, by label text. */
+  private static Map<String, Double> series(String scrape, String name) {
+    Map<String, Double> found = new HashMap<>();
+    Matcher m =
+        Pattern.compile("(?m)^" + Pattern.quote(name) + "(\\{[^}]*\\})? (\\S+)$").matcher(scrape);
+    while (m.find()) {
+      String l = m.group(1) == null ? "" : m.group(1).substring(1, m.group(1).length() - 1);
+      found.put(l, Double.parseDouble(m.group(2)));
+    }
+    return found;
   }
 }
