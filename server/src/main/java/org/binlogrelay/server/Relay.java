@@ -185,7 +185,8 @@ public final class Relay implements AutoCloseable {
           throw new RelayStartException("stopped before the relay finished starting");
         }
         flavor = detected;
-        LOG.info("acting as {}, learnt from {}", name(detected.flavor()), detected.source());
+        LOG.info(
+            "acting as {}, learnt from {}", detected.flavor().productName(), detected.source());
         metrics =
             new RelayMetrics(
                 time, () -> store, this::retentions, upstreams, () -> dumps, () -> replicaServer);
@@ -516,7 +517,7 @@ public final class Relay implements AutoCloseable {
   }
 
   private String summary() {
-    return name(flavor.flavor())
+    return flavor.flavor().productName()
         + " relay, replicas on "
         + replicaServer.address()
         + " (server_id "
@@ -526,10 +527,6 @@ public final class Relay implements AutoCloseable {
             .replicator()
             .map(r -> "following " + r.config().host() + ":" + r.config().port())
             .orElse("no primary");
-  }
-
-  private static String name(GtidFlavor f) {
-    return f.productName();
   }
 
   /**

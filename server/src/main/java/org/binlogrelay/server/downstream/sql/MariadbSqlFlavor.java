@@ -73,11 +73,6 @@ public final class MariadbSqlFlavor implements SqlFlavor {
   }
 
   @Override
-  public String productName() {
-    return "MariaDB";
-  }
-
-  @Override
   public String defaultVersionNumber() {
     return "10.11.0";
   }

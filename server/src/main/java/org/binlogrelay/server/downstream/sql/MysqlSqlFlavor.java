@@ -60,11 +60,6 @@ public final class MysqlSqlFlavor implements SqlFlavor {
   }
 
   @Override
-  public String productName() {
-    return "MySQL";
-  }
-
-  @Override
   public String defaultVersionNumber() {
     return "8.4.0";
   }

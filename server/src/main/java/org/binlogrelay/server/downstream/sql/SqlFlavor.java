@@ -31,8 +31,12 @@ public interface SqlFlavor {
 
   GtidFlavor flavor();
 
-  /** How the server names itself in ER_PARSE_ERROR: "MySQL" or "MariaDB". */
-  String productName();
+  /**
+   * How the server names itself in ER_PARSE_ERROR: "MySQL" or "MariaDB" (its GTID flavour's name).
+   */
+  default String productName() {
+    return flavor().productName();
+  }
 
   /**
    * The version number announced when nothing is known of the upstream ({@code AnnouncedVersion}).
