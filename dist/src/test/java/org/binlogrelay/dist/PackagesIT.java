@@ -195,7 +195,7 @@ class PackagesIT {
     // verify only warns (exit 0) about unknown keys and values it cannot parse: no output at all
     assertThat(verify.output()).as("systemd-analyze verify's warnings").isEmpty();
 
-    // The sandbox in numbers: systemd's exposure score, 3.0 when written ("OK"; 10 is no sandbox).
+    // The sandbox in numbers: systemd's exposure score, 3.1 when written ("OK"; 10 is no sandbox).
     Result security =
         run(
             List.of(
