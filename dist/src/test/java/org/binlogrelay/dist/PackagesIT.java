@@ -104,6 +104,52 @@ class PackagesIT {
   }
 
   @Test
+  void relayStopsCleanlyOnSigtermToItsLauncher(@TempDir Path dir) throws Exception {
+    Result untar = run(List.of("tar", "-xzf", tarball.toString(), "-C", dir.toString()), Map.of());
+    assertThat(untar.exit()).as(untar.output()).isZero();
+    Path launcher = dir.resolve("binlog-relay-" + version + "/bin/binlog-relay");
+    Path log = dir.resolve("relay.log");
+    // No primary: with --flavor the relay runs and serves its (empty) store, which is all this
+    // needs.
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                launcher.toString(),
+                "--flavor=mysql",
+                "--server-id=9001",
+                "--data-dir=" + dir.resolve("data"),
+                "--port=0",
+                "--admin-port=0")
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    builder.environment().remove("JAVA_OPTS");
+    Process relay = builder.start();
+    try {
+      long deadline = System.nanoTime() + JVM_BOUND.toNanos();
+      while (!Files.readString(log).contains("Relay: relay running:")) {
+        assertThat(relay.isAlive()).as(Files.readString(log)).isTrue();
+        assertThat(System.nanoTime() - deadline)
+            .as("relay running within " + JVM_BOUND)
+            .isNegative();
+        Thread.sleep(100);
+      }
+      // The launcher exec'ed the JVM: the process systemd (or a shell) signals is the relay itself.
+      assertThat(relay.info().command()).hasValueSatisfying(c -> assertThat(c).endsWith("/java"));
+
+      relay.destroy(); // SIGTERM
+      assertThat(relay.waitFor(JVM_BOUND.toMillis(), TimeUnit.MILLISECONDS))
+          .as("stopped within " + JVM_BOUND)
+          .isTrue();
+      String out = Files.readString(log);
+      assertThat(relay.exitValue()).as(out).isZero();
+      assertThat(out)
+          .contains("shutdown requested (SIGTERM or SIGINT)")
+          .contains("relay closed: stopped");
+    } finally {
+      relay.destroyForcibly().waitFor();
+    }
+  }
+
+  @Test
   void debInstallsIntoAFreshDebianRoot() throws Exception {
     String image = System.getProperty("packages.testImage", "binlog-relay-ci/jre:17");
     String name = "binlog-relay-pkg-it-" + UUID.randomUUID().toString().substring(0, 8);
