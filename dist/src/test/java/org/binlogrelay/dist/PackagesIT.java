@@ -14,6 +14,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,10 +26,11 @@ import org.junit.jupiter.api.io.TempDir;
  * --version} and {@code relayctl --help} run, and its systemd unit passes {@code systemd-analyze
  * verify} and a security review.
  *
- * <p>Needs {@code docker} with the image built ({@code scripts/docker/build-images}), {@code
- * dpkg-deb} and {@code systemd-analyze} ({@code scripts/provision-packaging-test.sh}); a missing
- * tool or image fails the test, it never skips. Not thread-safe: JUnit runs its methods one at a
- * time.
+ * <p>Needs {@code dpkg-deb} and {@code systemd-analyze} ({@code
+ * scripts/provision-packaging-test.sh}), and for the method tagged {@code docker} (which {@code
+ * scripts/test-all} runs in its docker stage, once the images are built) {@code docker} with the
+ * image ({@code scripts/docker/build-images}); a missing tool or image fails the test, it never
+ * skips. Not thread-safe: JUnit runs its methods one at a time.
  */
 class PackagesIT {
   private static final Duration JVM_BOUND = Duration.ofMinutes(2);
@@ -150,6 +152,7 @@ class PackagesIT {
   }
 
   @Test
+  @Tag("docker") // needs the engine and the image: scripts/test-all's docker stage runs it
   void debInstallsIntoAFreshDebianRoot() throws Exception {
     String image = System.getProperty("packages.testImage", "binlog-relay-ci/jre:17");
     String name = "binlog-relay-pkg-it-" + UUID.randomUUID().toString().substring(0, 8);
