@@ -2,8 +2,8 @@
 # Installs what dist/'s PackagesIT needs besides the Docker engine and the local images, idempotently, on a
 # Debian 12 machine: systemd-analyze (Debian package systemd: the tool and systemd's own unit files; it is
 # only installed, nothing is started) and dpkg-deb (package dpkg, always there). The fresh Debian root the
-# .deb is installed into is the local image binlog-relay-ci/jre:17, built by scripts/docker/build-images
-# before the tests; this script checks that it exists when a Docker engine answers.
+# .deb is installed into is the local image binlog-relay-ci/jre:17, which scripts/docker/build-images builds
+# (PackagesIT's test of the .deb is tagged docker and runs once the images are there).
 # Needs root (apt-get); uses sudo when not run as root. Called by scripts/test-all.
 set -euo pipefail
 
@@ -23,13 +23,4 @@ if [ "${#need[@]}" -gt 0 ]; then
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 else
   log "systemd-analyze and dpkg-deb already installed"
-fi
-
-image="${PACKAGES_TEST_IMAGE:-binlog-relay-ci/jre:17}"
-if docker info >/dev/null 2>&1; then
-  docker image inspect "$image" >/dev/null 2>&1 \
-    || { log "image $image is missing: build it with scripts/docker/build-images (PackagesIT needs it)"; exit 1; }
-  log "image $image present"
-else
-  log "no Docker engine answers: PackagesIT will fail (scripts/test-all starts one)"
 fi
