@@ -13,14 +13,18 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.OptionalDouble;
+import java.util.function.Consumer;
 import org.binlogrelay.testcontainers.ReplicaAccount.AuthPlugin;
 import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.output.FrameConsumerResultCallback;
+import org.testcontainers.containers.output.OutputFrame;
 import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.images.builder.Transferable;
 import org.testcontainers.utility.DockerImageName;
@@ -684,9 +688,33 @@ public class BinlogRelayContainer extends GenericContainer<BinlogRelayContainer>
    */
   public void restartAfterKill() {
     String id = requireContainerId();
+    int since = (int) Instant.now().getEpochSecond();
     getDockerClient().startContainerCmd(id).exec();
     restartedInfo = getDockerClient().inspectContainerCmd(id).exec();
+    followLogsSince(id, since);
     waitUntilContainerStarted();
+  }
+
+  /**
+   * Hands the restarted relay's output to the {@code withLogConsumer} consumers (the stream they
+   * followed ended with the kill); lines of the second of the restart may appear twice.
+   */
+  private void followLogsSince(String id, int epochSecond) {
+    if (getLogConsumers().isEmpty()) {
+      return;
+    }
+    FrameConsumerResultCallback callback = new FrameConsumerResultCallback();
+    for (Consumer<OutputFrame> consumer : getLogConsumers()) {
+      callback.addConsumer(OutputFrame.OutputType.STDOUT, consumer);
+      callback.addConsumer(OutputFrame.OutputType.STDERR, consumer);
+    }
+    getDockerClient()
+        .logContainerCmd(id)
+        .withStdOut(true)
+        .withStdErr(true)
+        .withFollowStream(true)
+        .withSince(epochSecond)
+        .exec(callback);
   }
 
   /** {@link #kill()}, then {@link #restartAfterKill()}. */

@@ -7,7 +7,9 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import org.testcontainers.containers.Network;
+import org.testcontainers.containers.output.Slf4jLogConsumer;
 import org.testcontainers.mariadb.MariaDBContainer;
 
 /**
@@ -28,7 +30,8 @@ class MariadbThroughRelayIT {
             new BinlogRelayContainer(Sql.localImage("relay.image", "binlog-relay:ci"))
                 .withPrimary(primary)
                 .withPrimaryCredentials("repl", "repl-pass")
-                .withReplicaAccount("replica", "replica-pass");
+                .withReplicaAccount("replica", "replica-pass")
+                .withLogConsumer(new Slf4jLogConsumer(LoggerFactory.getLogger("tc.relay")));
         MariaDBContainer replica = mariadb(network, "replica", 3)) {
       primary.start();
       try (Connection p = connect(primary)) {
@@ -38,6 +41,7 @@ class MariadbThroughRelayIT {
             "GRANT REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO 'repl'@'%'",
             "CREATE DATABASE app",
             "CREATE TABLE app.t (id INT PRIMARY KEY, v VARCHAR(40))",
+            "USE app",
             "INSERT INTO app.t SELECT seq, CONCAT('row-', seq) FROM seq_1_to_500");
       }
       relay.start();

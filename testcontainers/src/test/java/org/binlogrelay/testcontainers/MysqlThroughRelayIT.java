@@ -11,10 +11,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import org.testcontainers.containers.Network;
+import org.testcontainers.containers.output.Slf4jLogConsumer;
 import org.testcontainers.mysql.MySQLContainer;
 
 /**
@@ -49,7 +52,8 @@ class MysqlThroughRelayIT {
             .withPrimary(primary)
             .withPrimaryCredentials("repl", "repl-pass")
             .withReplicaAccount("replica", "replica-pass")
-            .withRelayOption("heartbeat-period", "500ms");
+            .withRelayOption("heartbeat-period", "500ms")
+            .withLogConsumer(new Slf4jLogConsumer(LoggerFactory.getLogger("tc.relay")));
     relay.start();
     replica = mysql("replica", 3);
     replica.start();
@@ -139,6 +143,7 @@ class MysqlThroughRelayIT {
       Sql.run(
           p, "CREATE TABLE app.events (id INT PRIMARY KEY AUTO_INCREMENT, payload VARCHAR(200))");
       AtomicBoolean writing = new AtomicBoolean(true);
+      AtomicInteger committed = new AtomicInteger();
       ExecutorService executor = Executors.newSingleThreadExecutor();
       try {
         Future<Integer> writer =
@@ -152,6 +157,7 @@ class MysqlThroughRelayIT {
                       insert.setString(1, "event-" + rows + "-" + "x".repeat(150));
                       insert.executeUpdate();
                       rows++;
+                      committed.set(rows);
                     }
                   }
                   return rows;
@@ -160,10 +166,14 @@ class MysqlThroughRelayIT {
         relay.waitUntilCaughtUp(
             BinlogRelayContainer.executedGtids(p), WAIT); // at least the CREATE TABLE
         relay.kill();
+        int atKill = committed.get();
         relay.restartAfterKill();
+        int atRestart = committed.get();
         writing.set(false);
         int rows = writer.get();
-        assertThat(rows).isGreaterThanOrEqualTo(300);
+        // the primary committed while the relay was down, and after it came back
+        assertThat(atRestart).isGreaterThan(atKill);
+        assertThat(rows).isGreaterThan(atRestart).isGreaterThanOrEqualTo(300);
 
         relay.waitUntilCaughtUp(p, WAIT);
         String primaryGtids = BinlogRelayContainer.executedGtids(p);
