@@ -42,7 +42,7 @@ import org.testcontainers.utility.MountableFile;
  *     .withNetwork(network)
  *     .withCommand("--gtid-mode=ON", "--enforce-gtid-consistency=ON");
  * BinlogRelayContainer relay = new BinlogRelayContainer(
- *         DockerImageName.parse("ghcr.io/binlog-relay/binlog-relay:0.1.0"))
+ *         DockerImageName.parse("binlog-relay:latest"))    // docker/Dockerfile
  *     .withPrimary(primary)                              // same network; started first
  *     .withPrimaryCredentials("repl", "repl-pass")       // REPLICATION SLAVE, REPLICATION CLIENT
  *     .withReplicaAccount("replica", "replica-pass");    // what replicas log in with
