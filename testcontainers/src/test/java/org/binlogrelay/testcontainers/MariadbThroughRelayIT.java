@@ -64,6 +64,9 @@ class MariadbThroughRelayIT {
         Sql.awaitReplica(r, primaryGtids, WAIT);
         assertThat(Sql.checksum(r, "app.t")).isEqualTo(Sql.checksum(p, "app.t"));
         assertThat(Sql.string(r, "SELECT COUNT(*) FROM app.t")).isEqualTo("500");
+        // over TLS, the relay's generated certificate verified by the replica
+        assertThat(Sql.replicaStatus(r, "Master_SSL_Allowed")).isEqualTo("Yes");
+        assertThat(Sql.replicaStatus(r, "Master_SSL_Verify_Server_Cert")).isEqualTo("Yes");
       }
     }
   }

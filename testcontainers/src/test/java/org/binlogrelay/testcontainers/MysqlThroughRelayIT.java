@@ -133,6 +133,7 @@ class MysqlThroughRelayIT {
       Sql.awaitReplica(r, primaryGtids, WAIT);
       assertThat(Sql.checksum(r, "app.orders")).isEqualTo(Sql.checksum(p, "app.orders"));
       assertThat(Sql.string(r, "SELECT COUNT(*) FROM app.orders")).isEqualTo("200");
+      assertThat(Sql.replicaStatus(r, "Source_SSL_Allowed")).isEqualTo("Yes");
     }
   }
 

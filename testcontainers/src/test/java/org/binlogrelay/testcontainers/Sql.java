@@ -102,6 +102,16 @@ final class Sql {
     }
   }
 
+  /** One column of {@code SHOW SLAVE STATUS} (MariaDB) or {@code SHOW REPLICA STATUS} (MySQL). */
+  static String replicaStatus(Connection replica, String column) throws SQLException {
+    boolean mariaDb = string(replica, "SELECT @@version").contains("MariaDB");
+    try (Statement statement = replica.createStatement();
+        ResultSet rs =
+            statement.executeQuery(mariaDb ? "SHOW SLAVE STATUS" : "SHOW REPLICA STATUS")) {
+      return rs.next() ? rs.getString(column) : null;
+    }
+  }
+
   private static Map<String, String> replicaStatus(Connection replica, boolean mariaDb)
       throws SQLException {
     Map<String, String> out = new LinkedHashMap<>();
