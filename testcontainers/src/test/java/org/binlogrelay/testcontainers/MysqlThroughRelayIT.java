@@ -90,6 +90,8 @@ class MysqlThroughRelayIT {
                 .asCompatibleSubstituteFor("mysql"))
         .withUsername("root")
         .withPassword(ROOT_PASSWORD)
+        .withEnv(
+            "MYSQL_INITDB_SKIP_TZINFO", "1") // the official image's switch: a faster first start
         .withNetwork(network)
         .withNetworkAliases(name)
         .withCommand("--server-id=" + serverId, "--gtid-mode=ON", "--enforce-gtid-consistency=ON");
