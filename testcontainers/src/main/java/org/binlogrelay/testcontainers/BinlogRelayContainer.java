@@ -1,11 +1,6 @@
 package org.binlogrelay.testcontainers;
 
 import com.github.dockerjava.api.command.InspectContainerResponse;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.sql.Connection;
@@ -119,13 +114,11 @@ public class BinlogRelayContainer extends GenericContainer<BinlogRelayContainer>
   private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(2);
   private static final Duration DEFAULT_CATCH_UP_TIMEOUT = Duration.ofSeconds(60);
   private static final Duration POLL_INTERVAL = Duration.ofMillis(100);
-  private static final Duration HTTP_TIMEOUT = Duration.ofSeconds(30);
 
   private final String adminToken;
   private final List<ReplicaAccount> replicaAccounts = new ArrayList<>();
   private final List<String> accountsLines = new ArrayList<>();
-  private final HttpClient http =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final AdminHttp admin = new AdminHttp(this::getAdminUrl, this::getAdminToken);
 
   private GenericContainer<?> primaryContainer;
   private int primaryContainerPort;
@@ -352,14 +345,7 @@ public class BinlogRelayContainer extends GenericContainer<BinlogRelayContainer>
       throw new IllegalStateException(
           "no replication account for the primary: call withPrimaryCredentials(user, password)");
     }
-    withEnv(
-        "BINLOG_RELAY_SOURCE",
-        "mysql://"
-            + percentEncode(primaryUser)
-            + "@"
-            + hostForUrl(primaryHost)
-            + ":"
-            + primaryPort);
+    withEnv("BINLOG_RELAY_SOURCE", SourceUrl.of(primaryUser, primaryHost, primaryPort));
     withCopyToContainer(file(primaryPassword + "\n"), PRIMARY_PASSWORD_FILE);
     withEnv("BINLOG_RELAY_PRIMARY_PASSWORD_FILE", PRIMARY_PASSWORD_FILE);
     withEnv("BINLOG_RELAY_SERVER_ID", Long.toString(serverId));
@@ -401,27 +387,6 @@ public class BinlogRelayContainer extends GenericContainer<BinlogRelayContainer>
       throw new IllegalArgumentException("port " + port + " is outside 1..65535");
     }
     return port;
-  }
-
-  private static String hostForUrl(String host) {
-    return host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host;
-  }
-
-  /** Percent-encodes what a URL's user part may not hold as it is (RFC 3986 unreserved stays). */
-  private static String percentEncode(String text) {
-    StringBuilder out = new StringBuilder();
-    for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
-      char c = (char) (b & 0xff);
-      if ((c >= 'a' && c <= 'z')
-          || (c >= 'A' && c <= 'Z')
-          || (c >= '0' && c <= '9')
-          || "-._~".indexOf(c) >= 0) {
-        out.append(c);
-      } else {
-        out.append('%').append(String.format(Locale.ROOT, "%02X", b & 0xff));
-      }
-    }
-    return out.toString();
   }
 
   // --- where it is -------------------------------------------------------------------------------
@@ -493,7 +458,7 @@ public class BinlogRelayContainer extends GenericContainer<BinlogRelayContainer>
    * with the relay's error.
    */
   public String adminGet(String path) {
-    return admin(HttpRequest.newBuilder(adminUri(path)).GET(), path);
+    return admin.get(path, getContainerName());
   }
 
   /**
@@ -502,14 +467,7 @@ public class BinlogRelayContainer extends GenericContainer<BinlogRelayContainer>
    * IllegalStateException}.
    */
   public String adminPost(String path, String jsonBody) {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(adminUri(path))
-            .header("Content-Type", "application/json")
-            .POST(
-                jsonBody == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(jsonBody, StandardCharsets.UTF_8));
-    return admin(request, path);
+    return admin.post(path, jsonBody, getContainerName());
   }
 
   /** The Prometheus text of {@code /metrics}. */
@@ -621,42 +579,6 @@ public class BinlogRelayContainer extends GenericContainer<BinlogRelayContainer>
         return set == null ? "" : set.replace("\n", "");
       }
     }
-  }
-
-  private URI adminUri(String path) {
-    Objects.requireNonNull(path, "path");
-    if (!path.startsWith("/")) {
-      throw new IllegalArgumentException("an admin API path starts with '/': '" + path + "'");
-    }
-    return URI.create(getAdminUrl() + path);
-  }
-
-  private String admin(HttpRequest.Builder request, String path) {
-    HttpRequest built =
-        request.header("Authorization", "Bearer " + adminToken).timeout(HTTP_TIMEOUT).build();
-    HttpResponse<String> response;
-    try {
-      response = http.send(built, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      throw new IllegalStateException(
-          "admin API of relay " + getContainerName() + " unreachable at " + built.uri(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while asking the relay's admin API", e);
-    }
-    if (response.statusCode() != 200) {
-      throw new IllegalStateException(
-          built.method()
-              + " "
-              + path
-              + " on relay "
-              + getContainerName()
-              + " answered "
-              + response.statusCode()
-              + ": "
-              + response.body());
-    }
-    return response.body();
   }
 
   // --- crash tests -------------------------------------------------------------------------------
