@@ -11,6 +11,7 @@ import java.net.SocketException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 import org.binlogrelay.e2e.servers.HostAndPort;
 
@@ -160,12 +161,30 @@ public final class FaultyProxy implements AutoCloseable {
     }
   }
 
+  /**
+   * Stops accepting, closes every connection, and waits (at most 10 s) until the acceptor and every
+   * pump thread have ended, so that nothing is forwarded after this returns: neither a connection
+   * the acceptor took just before the listener closed (it would become a link after the others were
+   * closed) nor bytes a pump read before its sockets closed.
+   */
   @Override
   public void close() throws IOException {
     listener.close();
-    for (Link l : links) {
-      l.keepClient = false;
-      l.close();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    try {
+      // A connection accepted just before the listener closed becomes a link after this; wait
+      // for the acceptor to end so that the loop below closes that link too.
+      acceptor.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+      for (Link l : links) {
+        l.keepClient = false;
+        l.close();
+      }
+      for (Link l : links) {
+        l.awaitEnded(deadline);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while closing the proxy to " + target, e);
     }
   }
 
@@ -176,6 +195,7 @@ public final class FaultyProxy implements AutoCloseable {
     final IntSupplier rate;
     volatile boolean frozen;
     volatile boolean keepClient;
+    final List<Thread> pumps = new CopyOnWriteArrayList<>();
 
     Link(Socket client, Socket server, IntSupplier rate) {
       this.client = client;
@@ -184,11 +204,21 @@ public final class FaultyProxy implements AutoCloseable {
     }
 
     void start() throws IOException {
-      pump(client.getInputStream(), server.getOutputStream(), "up");
-      pump(server.getInputStream(), client.getOutputStream(), "down");
+      pumps.add(pump(client.getInputStream(), server.getOutputStream(), "up"));
+      pumps.add(pump(server.getInputStream(), client.getOutputStream(), "down"));
     }
 
-    private void pump(InputStream in, OutputStream out, String direction) {
+    /** Waits until both pump threads have ended, or until {@code deadline} (System.nanoTime). */
+    void awaitEnded(long deadline) throws InterruptedException, IOException {
+      for (Thread t : pumps) {
+        t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        if (t.isAlive()) {
+          throw new IOException(t.getName() + " still forwards 10 s after the proxy was closed");
+        }
+      }
+    }
+
+    private Thread pump(InputStream in, OutputStream out, String direction) {
       Thread t =
           new Thread(
               () -> {
@@ -208,6 +238,7 @@ public final class FaultyProxy implements AutoCloseable {
               "proxy-" + direction + "-" + client.getPort());
       t.setDaemon(true);
       t.start();
+      return t;
     }
 
     /**
