@@ -31,7 +31,7 @@ import org.yaml.snakeyaml.Yaml;
  * the image's entrypoint and health check run outside the image: the entrypoint starts the built
  * jar with the container defaults and the demo's accounts file and stops it cleanly on SIGTERM; the
  * health check tells a 200 from a 404 and from a closed port. Building the image and running the
- * topology are not checked here.
+ * topology are not checked here: {@link ComposeDemoIT} runs the topology.
  */
 class DockerFilesIT {
   private static final Duration BOUND = Duration.ofSeconds(90);
