@@ -99,7 +99,21 @@ class ComposeDemoIT {
     for (String port : List.of("RELAY", "ADMIN", "PROMETHEUS", "GRAFANA")) {
       environment.put("BINLOG_RELAY_DEMO_" + port + "_PORT", "0");
     }
-    LOG.info("compose project {} with {}", project, String.join(" ", compose));
+    List<String> version = new ArrayList<>(compose);
+    version.add("version");
+    CommandResult installed = run(COMMAND, version);
+    if (installed.exitCode() != 0) {
+      throw new AssertionError(
+          String.join(" ", compose)
+              + " does not run: scripts/docker/start-engine installs Debian's docker-compose"
+              + " (scripts/test-all runs it); -Dcompose.command=\"docker compose\" for the v2 plugin\n"
+              + Tails.of(installed.outputFile(), 5));
+    }
+    LOG.info(
+        "compose project {} with {}: {}",
+        project,
+        String.join(" ", compose),
+        installed.output().lines().findFirst().orElse(""));
     boolean passed = false;
     try {
       List<String> up =
