@@ -31,7 +31,7 @@ import org.yaml.snakeyaml.Yaml;
  * the image's entrypoint and health check run outside the image: the entrypoint starts the built
  * jar with the container defaults and the demo's accounts file and stops it cleanly on SIGTERM; the
  * health check tells a 200 from a 404 and from a closed port. Building the image and running the
- * topology are not checked here.
+ * topology are not checked here: {@link ComposeDemoIT} runs the topology.
  */
 class DockerFilesIT {
   private static final Duration BOUND = Duration.ofSeconds(90);
@@ -52,6 +52,21 @@ class DockerFilesIT {
         (Map<String, Map<String, Object>>) compose.get("services");
     assertThat(services)
         .containsKeys("primary", "relay", "replica1", "replica2", "prometheus", "grafana");
+    assertThat(compose)
+        .as("no top-level name: docker-compose 1.29 rejects it (the project name is given with -p)")
+        .doesNotContainKey("name");
+    for (Map.Entry<String, Map<String, Object>> service : services.entrySet()) {
+      Object image = service.getValue().get("image");
+      if (image != null) {
+        assertThat((String) image)
+            .as(
+                service.getKey()
+                    + "'s image: a variable (ComposeDemoIT substitutes local images) whose default"
+                    + " is the public image users pull")
+            .matches("\\$\\{BINLOG_RELAY_DEMO_[A-Z]+_IMAGE:-[^}]+}")
+            .doesNotContain("binlog-relay-ci");
+      }
+    }
     Map<String, Object> secrets = (Map<String, Object>) compose.get("secrets");
     Map<String, Object> volumes = (Map<String, Object>) compose.get("volumes");
     for (Map.Entry<String, Map<String, Object>> service : services.entrySet()) {
