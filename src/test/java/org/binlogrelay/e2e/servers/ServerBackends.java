@@ -9,9 +9,10 @@ import org.testcontainers.DockerClientFactory;
 
 /**
  * Chooses the JVM's {@link ServerBackend} from the system property {@code binlogrelay.servers}
- * (Maven: {@code -Dservers=}): {@code local}, {@code docker}, or {@code auto} (the default: Docker
- * if an engine is reachable, else local). The backend lives until the JVM exits; its shutdown hook
- * cleans up.
+ * (Maven: {@code -Dservers=}): {@code local} (the default), {@code docker}, or {@code auto} (Docker
+ * if an engine is reachable, else local). The default is {@code local}, not {@code auto}: an engine
+ * running on the machine (as on CI, for the docker-backend subset) must not silently move the whole
+ * suite into containers. The backend lives until the JVM exits; its shutdown hook cleans up.
  */
 public final class ServerBackends {
 
@@ -24,13 +25,13 @@ public final class ServerBackends {
 
   public static synchronized ServerBackend shared() {
     if (shared == null) {
-      shared = create(System.getProperty(PROPERTY, "auto"));
+      shared = create(System.getProperty(PROPERTY, "local"));
     }
     return shared;
   }
 
   static ServerBackend create(String choice) {
-    String normalized = choice.isBlank() ? "auto" : choice.strip().toLowerCase(Locale.ROOT);
+    String normalized = choice.isBlank() ? "local" : choice.strip().toLowerCase(Locale.ROOT);
     ServerBackend backend =
         switch (normalized) {
           case "local" -> new LocalServerBackend();

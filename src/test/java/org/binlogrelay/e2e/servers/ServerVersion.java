@@ -2,6 +2,7 @@ package org.binlogrelay.e2e.servers;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -10,11 +11,21 @@ import java.util.Objects;
  *
  * <p>The local backend has the series of {@link #local()} installed ({@link #MYSQL_9_7}, {@link
  * #MARIADB_10_11} and {@link #MARIADB_11_8}, see {@code scripts/provision-test-servers.sh}) and
- * refuses any other with a message; the Docker backend runs {@link #dockerImage()}. {@link
+ * refuses any other with a message; the Docker backend runs {@link #dockerImage()}: for those three
+ * series the images {@code scripts/docker/build-images} builds on this machine ({@code
+ * binlog-relay-ci/mysql:9.7}, {@code binlog-relay-ci/mariadb:10.11}, {@code
+ * binlog-relay-ci/mariadb:11.8}, which honour the official images' contract), for others the
+ * official image; a system property per series chooses another ({@link #dockerImageProperty()},
+ * e.g. {@code -Dbinlogrelay.image.mysql-9.7=mysql:9.7} where a registry is reachable). {@link
  * #mariadbSeries()} is the MariaDB version matrix: what every MariaDB scenario runs against as its
  * primary.
  */
-public record ServerVersion(ServerFlavor flavor, String series, String dockerImage) {
+public record ServerVersion(ServerFlavor flavor, String series, String defaultDockerImage) {
+
+  /**
+   * Prefix of the system properties that choose a series' image ({@link #dockerImageProperty()}).
+   */
+  public static final String IMAGE_PROPERTY_PREFIX = "binlogrelay.image.";
 
   /**
    * Narrows {@link #mariadbSeries()}: a comma-separated list such as {@code 10.11} or {@code
@@ -25,21 +36,40 @@ public record ServerVersion(ServerFlavor flavor, String series, String dockerIma
   public static final ServerVersion MYSQL_8_4 =
       new ServerVersion(ServerFlavor.MYSQL, "8.4", "mysql:8.4");
   public static final ServerVersion MYSQL_9_7 =
-      new ServerVersion(ServerFlavor.MYSQL, "9.7", "mysql:9.7");
+      new ServerVersion(ServerFlavor.MYSQL, "9.7", "binlog-relay-ci/mysql:9.7");
   public static final ServerVersion MARIADB_10_11 =
-      new ServerVersion(ServerFlavor.MARIADB, "10.11", "mariadb:10.11");
+      new ServerVersion(ServerFlavor.MARIADB, "10.11", "binlog-relay-ci/mariadb:10.11");
 
   /**
    * MariaDB's current LTS: {@code binlog_legacy_event_pos=OFF} and {@code binlog_gtid_index=ON} by
    * default.
    */
   public static final ServerVersion MARIADB_11_8 =
-      new ServerVersion(ServerFlavor.MARIADB, "11.8", "mariadb:11.8");
+      new ServerVersion(ServerFlavor.MARIADB, "11.8", "binlog-relay-ci/mariadb:11.8");
 
   public ServerVersion {
     Objects.requireNonNull(flavor, "flavor");
     Objects.requireNonNull(series, "series");
-    Objects.requireNonNull(dockerImage, "dockerImage");
+    Objects.requireNonNull(defaultDockerImage, "defaultDockerImage");
+  }
+
+  /**
+   * The image the Docker backend runs for this series: the system property {@link
+   * #dockerImageProperty()} if set, else {@link #defaultDockerImage()}.
+   */
+  public String dockerImage() {
+    String chosen = System.getProperty(dockerImageProperty(), "");
+    return chosen.isBlank() ? defaultDockerImage : chosen.strip();
+  }
+
+  /** {@code binlogrelay.image.mysql-9.7}, {@code binlogrelay.image.mariadb-11.8}, ... */
+  public String dockerImageProperty() {
+    return IMAGE_PROPERTY_PREFIX + flavor.name().toLowerCase(Locale.ROOT) + "-" + series;
+  }
+
+  /** The official image of this series on Docker Hub: {@code mysql:9.7}, {@code mariadb:11.8}. */
+  public String officialDockerImage() {
+    return flavor.name().toLowerCase(Locale.ROOT) + ":" + series;
   }
 
   /** Every series the harness knows, for parameterised tests. */

@@ -14,14 +14,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * new port. Ports 3380-3399 are never handed out (they are used by hand on shared development
  * machines), nor is any port twice in one JVM. Thread-safe.
  */
-final class FreePorts {
+public final class FreePorts {
 
   private static final int RESERVED_FIRST = 3380;
   private static final int RESERVED_LAST = 3399;
 
   private final Set<Integer> handedOut = ConcurrentHashMap.newKeySet();
 
-  int next() {
+  public int next() {
     for (int attempt = 0; attempt < 100; attempt++) {
       int port;
       try (ServerSocket socket = new ServerSocket()) {
