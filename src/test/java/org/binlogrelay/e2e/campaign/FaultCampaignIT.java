@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * MariadbSeriesTest}).
  *
  * <p>System properties: {@code campaign.seed} (default: random, logged and in the report), {@code
- * campaign.minutes} (default 3: one deck of every fault, then more until 3 minutes have passed; at
+ * campaign.minutes} (default 2: one deck of every fault, then more until 2 minutes have passed; at
  * most 80), {@code campaign.rate} (sysbench transactions per second, default 25), {@code
  * campaign.report.dir} (default {@code target/fault-campaign}). The long run: {@code
  * scripts/fault-campaign.sh}.
@@ -65,7 +65,7 @@ class FaultCampaignIT {
   }
 
   private static double minutes() {
-    double m = Double.parseDouble(System.getProperty("campaign.minutes", "3"));
+    double m = Double.parseDouble(System.getProperty("campaign.minutes", "2"));
     if (!(m > 0 && m <= 80)) {
       throw new IllegalArgumentException(
           "campaign.minutes="
