@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 import org.testcontainers.containers.Network;
@@ -18,6 +19,8 @@ import org.testcontainers.mariadb.MariaDBContainer;
  * certificate, which the replica verifies (the {@code mysql_native_password} account the container
  * makes for a MariaDB primary lets it).
  */
+@Tag(
+    "docker") // needs the engine and the local images: scripts/test-all runs it in its docker stage
 class MariadbThroughRelayIT {
   private static final String ROOT_PASSWORD = "root-pass";
   private static final Duration WAIT = Duration.ofSeconds(90);

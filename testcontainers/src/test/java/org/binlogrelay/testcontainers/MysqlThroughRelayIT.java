@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 import org.testcontainers.containers.Network;
@@ -26,6 +27,8 @@ import org.testcontainers.mysql.MySQLContainer;
  * test looks like. One topology for the class (three container starts); each test writes its own
  * table, so they do not depend on each other's order.
  */
+@Tag(
+    "docker") // needs the engine and the local images: scripts/test-all runs it in its docker stage
 class MysqlThroughRelayIT {
   private static final String ROOT_PASSWORD = "root-pass";
   private static final Duration WAIT = Duration.ofSeconds(90);
