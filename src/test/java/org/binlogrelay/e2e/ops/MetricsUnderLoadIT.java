@@ -549,10 +549,24 @@ class MetricsUnderLoadIT {
         "the relay's readable GTIDs at the primary's " + onPrimary,
         () -> relay.store().readableSnapshot().executedGtids(),
         onPrimary::equals);
-    JsonNode status = get(api + "/api/v1/status");
-    Map<String, String> rs = ReplicaStatus.of(replica).columns();
-    JsonNode head = status.get("store").get("head");
-    JsonNode p = get(api + "/api/v1/replicas/" + dumpId);
+    // pt-heartbeat still writes once a second, so the head can move between the three reads: take
+    // a reading in which the head is the same before and after (bounded: a heartbeat every second).
+    JsonNode head;
+    Map<String, String> rs;
+    JsonNode p;
+    int attempts = 0;
+    while (true) {
+      head = get(api + "/api/v1/status").get("store").get("head");
+      rs = ReplicaStatus.of(replica).columns();
+      p = get(api + "/api/v1/replicas/" + dumpId);
+      JsonNode after = get(api + "/api/v1/status").get("store").get("head");
+      if (head.equals(after)) {
+        break;
+      }
+      assertThat(++attempts)
+          .as("readings with the relay's head unchanged (it moved from %s to %s)", head, after)
+          .isLessThan(20);
+    }
     assertThat(rs.get("Source_Log_File")).isEqualTo(head.get("file").asText());
     long byPositions =
         head.get("position").asLong() - Long.parseLong(rs.get("Read_Source_Log_Pos"));
