@@ -31,6 +31,12 @@ import org.junit.jupiter.api.io.TempDir;
 class UpstreamMetersTest {
   @TempDir Path dir;
 
+  /**
+   * Micrometer's function counters hold their object weakly: kept in a field (as RelayMetrics keeps
+   * its own) so that a GC during the test does not freeze every counter at its last reading.
+   */
+  private UpstreamMeters meters;
+
   private static int closedPort() throws IOException {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return s.getLocalPort();
@@ -57,7 +63,8 @@ class UpstreamMetersTest {
     try (BinlogStore store = BinlogStore.open(StoreConfig.builder(dir, GtidFlavor.MYSQL).build())) {
       UpstreamSuccession upstreams = new UpstreamSuccession();
       SimpleMeterRegistry registry = new SimpleMeterRegistry();
-      new UpstreamMeters(upstreams, Time.SYSTEM).bind(registry);
+      meters = new UpstreamMeters(upstreams, Time.SYSTEM);
+      meters.bind(registry);
       UpstreamConfig config =
           UpstreamConfig.builder("127.0.0.1", closedPort(), "repl", "pw")
               .serverId(9001)
