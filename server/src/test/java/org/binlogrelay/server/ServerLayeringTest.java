@@ -26,6 +26,16 @@ class ServerLayeringTest {
           .dependOnClassesThat()
           .resideInAPackage("org.binlogrelay.cli..");
 
+  /** The object store stays behind archive/: the server talks to org.binlogrelay.archive only. */
+  @ArchTest
+  static final ArchRule noObjectStoreClient =
+      noClasses()
+          .that()
+          .resideInAPackage("org.binlogrelay.server..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage("software.amazon..", "com.github.luben..");
+
   /**
    * The admin API and the meters read the relay's parts; only the composition root knows them all.
    */
