@@ -26,6 +26,7 @@ import java.util.regex.Pattern;
 import org.binlogrelay.e2e.process.ChildProcesses;
 import org.binlogrelay.e2e.process.CommandResult;
 import org.binlogrelay.e2e.process.Tails;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
@@ -51,6 +52,7 @@ import org.slf4j.LoggerFactory;
  * of the file's image variables ({@code -DBINLOG_RELAY_DEMO_RELAY_IMAGE=...}) for another local
  * image.
  */
+@Tag("docker") // needs the engine and the local images: scripts/test-all's docker stage runs it
 class ComposeDemoIT {
   private static final Logger LOG = LoggerFactory.getLogger(ComposeDemoIT.class);
 
