@@ -13,7 +13,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.binlogrelay.storage.BinlogFileName;
-import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.BinlogSource;
 import org.binlogrelay.storage.FileMetadata;
 import org.binlogrelay.storage.Position;
 import org.binlogrelay.storage.StoreFailedException;
@@ -24,7 +24,7 @@ import org.binlogrelay.storage.read.ReaderRegistry.Registration;
  * Tails the store for one replica: hands out the stored events from a start position up to the
  * store's readable boundary, never past it, and follows the binlog across files. Like MySQL's dump
  * thread reading up to its "safe read boundary", it needs no lock with the writer: the boundary
- * ({@link BinlogStore#readable()}) is a published position that only moves forward, to transaction
+ * ({@link BinlogSource#readable()}) is a published position that only moves forward, to transaction
  * boundaries.
  *
  * <h2>Reading</h2>
@@ -61,7 +61,7 @@ import org.binlogrelay.storage.read.ReaderRegistry.Registration;
  * closed from any thread.
  */
 public final class BinlogReader implements Closeable {
-  private final BinlogStore store;
+  private final BinlogSource store;
   private final ReaderOptions options;
   private final int maxEventSize;
   private final TransactionFilter filter;
@@ -73,10 +73,10 @@ public final class BinlogReader implements Closeable {
   private long verifiedLength;
   private boolean closed;
 
-  private BinlogReader(BinlogStore store, ReaderOptions options, Registration registration) {
+  private BinlogReader(BinlogSource store, ReaderOptions options, Registration registration) {
     this.store = store;
     this.options = options;
-    this.maxEventSize = store.config().maxEventSize();
+    this.maxEventSize = store.maxEventSize();
     this.filter = options.filter();
     this.registration = registration;
   }
@@ -91,7 +91,7 @@ public final class BinlogReader implements Closeable {
    *     stored
    * @throws IllegalArgumentException if the offset is below 4 or past the readable part of the file
    */
-  public static BinlogReader open(BinlogStore store, Position start, ReaderOptions options)
+  public static BinlogReader open(BinlogSource store, Position start, ReaderOptions options)
       throws IOException {
     if (start.offset() < BinlogFileName.FIRST_EVENT_OFFSET) {
       throw new IllegalArgumentException("a reader starts at offset 4 or later, not " + start);
@@ -190,13 +190,13 @@ public final class BinlogReader implements Closeable {
    * @throws IllegalStateException if the store was closed while the reader waited
    */
   public ReadResult read(Duration timeout) throws IOException, InterruptedException {
-    long deadline = store.config().time().nanoseconds() + timeout.toNanos();
+    long deadline = store.time().nanoseconds() + timeout.toNanos();
     while (true) {
       ReadResult result = poll();
       if (!(result instanceof CaughtUp)) {
         return result;
       }
-      long remaining = deadline - store.config().time().nanoseconds();
+      long remaining = deadline - store.time().nanoseconds();
       if (remaining <= 0) {
         return result;
       }
