@@ -235,7 +235,12 @@ public final class TieredBinlog implements BinlogSource {
                     new NoSuchFileException(
                         name, null, "neither stored locally nor archived (purged from both?)"));
     OpenedFile opened = openCached(meta);
-    prefetchAfter(name);
+    try {
+      prefetchAfter(name);
+    } catch (RuntimeException e) {
+      // the archive changed under the view (a file deleted by archive retention): nothing to fetch
+      LOG.debug("Prefetching after {} failed: {}", name, e.toString());
+    }
     return opened;
   }
 
@@ -255,19 +260,27 @@ public final class TieredBinlog implements BinlogSource {
       FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
       pinHandedOver = true; // from here OpenedFile unpins, also if it fails
       OpenedFile opened = OpenedFile.immutable(name, channel, path, () -> tier.unpin(name));
-      long size = channel.size();
-      if (size != meta.size()) {
-        opened.close();
-        throw new StoreException(
-            "the archive's cached copy of "
-                + name
-                + " at "
-                + path
-                + " has "
-                + size
-                + " bytes but the archive lists "
-                + meta.size()
-                + ": the cache is damaged; remove the copy so that it is fetched again");
+      try {
+        long size = channel.size();
+        if (size != meta.size()) {
+          throw new StoreException(
+              "the archive's cached copy of "
+                  + name
+                  + " at "
+                  + path
+                  + " has "
+                  + size
+                  + " bytes but the archive lists "
+                  + meta.size()
+                  + ": the cache is damaged; remove the copy so that it is fetched again");
+        }
+      } catch (IOException | RuntimeException e) {
+        try {
+          opened.close();
+        } catch (IOException closing) {
+          e.addSuppressed(closing);
+        }
+        throw e;
       }
       return opened;
     } finally {

@@ -180,6 +180,25 @@ class TieredBinlogTest {
   }
 
   @Test
+  void aDamagedCachedCopyIsRefusedWithAClearError() throws Exception {
+    SourceFiles source = SourceFiles.mysql();
+    List<String> f = source.files;
+    try (BinlogStore store = settled(dir.resolve("store"), source)) {
+      DirectoryArchiveTier tier =
+          DirectoryArchiveTier.of(dir.resolve("tier"), store, f.subList(0, 2));
+      store.removeFilesBefore(f.get(2));
+      java.nio.file.Files.write(dir.resolve("tier/cache").resolve(f.get(0)), new byte[] {1, 2});
+      TieredBinlog view = new TieredBinlog(store, tier, 0);
+      assertThatThrownBy(() -> view.open(f.get(0)))
+          .isInstanceOf(org.binlogrelay.storage.StoreException.class)
+          .hasMessageContaining("cached copy of " + f.get(0))
+          .hasMessageContaining(
+              "has 2 bytes but the archive lists " + source.bytes(f.get(0)).length);
+      assertThat(tier.pins(f.get(0))).isZero();
+    }
+  }
+
+  @Test
   void openingAnArchivedFilePrefetchesTheNextArchivedOnes() throws Exception {
     SourceFiles source = SourceFiles.mysql();
     List<String> f = source.files;
