@@ -180,6 +180,29 @@ class TieredReaderTest {
   }
 
   @Test
+  void overAnEmptyStoreAReaderReadsTheArchiveToItsEndAndWaitsForTheStore() throws Exception {
+    SourceFiles source = SourceFiles.mariadb();
+    List<String> f = source.files;
+    try (Pair p = pair(dir.resolve("pair"), source, 2, 2);
+        BinlogStore empty =
+            BinlogStore.open(TestStores.config(dir.resolve("empty"), source.flavor).build())) {
+      TieredBinlog tiered = new TieredBinlog(empty, p.tier());
+      Position start = Position.startOf(f.get(0));
+      Collected expected = read(p.local(), start, ReaderOptions.defaults(), false);
+      try (BinlogReader reader = BinlogReader.open(tiered, start, ReaderOptions.defaults())) {
+        Collected c = Collected.drain(reader, false);
+        Position archiveEnd = new Position(f.get(1), source.bytes(f.get(1)).length);
+        assertThat(reader.position()).isEqualTo(archiveEnd);
+        assertThat(c.changes).containsExactly(new FileChange(f.get(0), f.get(1)));
+        for (String name : f.subList(0, 2)) {
+          assertThat(c.of(name)).as(name).isEqualTo(expected.of(name));
+        }
+        assertThat(reader.whenReadable()).as("waits for the store's first file").isNotDone();
+      }
+    }
+  }
+
+  @Test
   void aFailedFetchIsAClearReadError() throws Exception {
     SourceFiles source = SourceFiles.mysql();
     List<String> f = source.files;
