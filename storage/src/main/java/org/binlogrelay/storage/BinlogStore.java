@@ -82,7 +82,7 @@ import org.slf4j.LoggerFactory;
  * serving what is readable. {@link #tryResume()} returns the store to accepting once the condition
  * has cleared (docs/storage.md, section 7).
  */
-public final class BinlogStore implements Closeable {
+public final class BinlogStore implements BinlogSource, Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(BinlogStore.class);
 
   private final StoreConfig config;
@@ -294,6 +294,7 @@ public final class BinlogStore implements Closeable {
   }
 
   /** The readable boundary: readers never read past it (see the class comment). */
+  @Override
   public StoreWatch readable() {
     return readable;
   }
@@ -304,6 +305,7 @@ public final class BinlogStore implements Closeable {
   }
 
   /** Shorthand for {@code readable().position()}; {@code null} for an empty store. */
+  @Override
   public Position readableEnd() {
     return readable.position();
   }
@@ -338,6 +340,7 @@ public final class BinlogStore implements Closeable {
    * after it. Read in the other order, the boundary may have moved on in between; for the pair at
    * one instant use {@link #readableSnapshot()}.
    */
+  @Override
   public GtidSet executedGtids() {
     return views.executedGtids();
   }
@@ -354,6 +357,7 @@ public final class BinlogStore implements Closeable {
    * The GTID set before the oldest stored file (a copy): what a replica can no longer get from this
    * store, the equivalent of {@code @@gtid_purged}. Empty for an empty store.
    */
+  @Override
   public GtidSet purgedGtids() {
     return views.purgedGtids();
   }
@@ -383,6 +387,7 @@ public final class BinlogStore implements Closeable {
    * Only the {@code .meta} files on disk are as of the last checkpoint (they are what recovery
    * starts from).
    */
+  @Override
   public List<FileMetadata> files() {
     return views.list();
   }
@@ -390,6 +395,7 @@ public final class BinlogStore implements Closeable {
   /**
    * The metadata of {@code name} (see {@link #files()}), or empty if the store does not hold it.
    */
+  @Override
   public Optional<FileMetadata> file(String name) {
     return views.get(name);
   }
@@ -399,6 +405,7 @@ public final class BinlogStore implements Closeable {
    *
    * @throws java.util.NoSuchElementException if the store does not hold {@code name}
    */
+  @Override
   public Optional<String> nextFile(String name) {
     return catalog.next(name);
   }
@@ -411,6 +418,7 @@ public final class BinlogStore implements Closeable {
    * @throws java.util.NoSuchElementException if the store does not hold the file (not yet, or
    *     removed)
    */
+  @Override
   public long readableLength(String name) {
     return views.readableLength(name);
   }
@@ -425,6 +433,7 @@ public final class BinlogStore implements Closeable {
   /**
    * Event boundaries found in stored files by earlier position checks (hints for the next ones).
    */
+  @Override
   public EventBoundaries boundaries() {
     return boundaries;
   }
@@ -434,12 +443,34 @@ public final class BinlogStore implements Closeable {
     return dir.path();
   }
 
+  @Override
   public GtidFlavor flavor() {
     return config.flavor();
   }
 
   public StoreConfig config() {
     return config;
+  }
+
+  @Override
+  public int maxEventSize() {
+    return config.maxEventSize();
+  }
+
+  @Override
+  public Time time() {
+    return config.time();
+  }
+
+  /**
+   * {@link #openFile} with the file's identity, to tell a file recreated under the same name from
+   * the one opened.
+   *
+   * @throws java.nio.file.NoSuchFileException if the file is not (or no longer) stored
+   */
+  @Override
+  public OpenedFile open(String name) throws IOException {
+    return OpenedFile.local(name, openFile(name), dir.path().resolve(name));
   }
 
   /**
@@ -487,6 +518,7 @@ public final class BinlogStore implements Closeable {
    * The I/O error that stopped the store, while it does not accept writes (empty after {@link
    * #tryResume()}).
    */
+  @Override
   public Optional<Throwable> failure() {
     return Optional.ofNullable(availability.cause());
   }

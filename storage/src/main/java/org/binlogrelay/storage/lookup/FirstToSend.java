@@ -1,9 +1,9 @@
 package org.binlogrelay.storage.lookup;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import org.binlogrelay.storage.BinlogFileName;
-import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.BinlogSource;
+import org.binlogrelay.storage.OpenedFile;
 import org.binlogrelay.storage.Position;
 import org.binlogrelay.storage.read.StoredTransaction;
 import org.binlogrelay.storage.read.TransactionFilter;
@@ -26,18 +26,18 @@ final class FirstToSend {
    */
   record Result(Position position, boolean firstSkipped) {}
 
-  static Result find(BinlogStore store, String file, TransactionFilter filter) throws IOException {
+  static Result find(BinlogSource store, String file, TransactionFilter filter) throws IOException {
     long readable = store.readableLength(file);
     TransactionFilter dryRun = filter.copy();
-    try (FileChannel channel = store.openFile(file)) {
+    try (OpenedFile opened = store.open(file)) {
       TransactionIterator transactions =
           TransactionIterator.open(
               file,
-              channel,
+              opened.channel(),
               store.flavor(),
               BinlogFileName.FIRST_EVENT_OFFSET,
               readable,
-              store.config().maxEventSize());
+              store.maxEventSize());
       boolean first = true;
       boolean firstSkipped = false;
       for (StoredTransaction t = transactions.next(); t != null; t = transactions.next()) {

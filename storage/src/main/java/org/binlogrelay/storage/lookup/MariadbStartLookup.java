@@ -11,7 +11,7 @@ import java.util.TreeMap;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.protocol.gtid.MariadbGtid;
 import org.binlogrelay.protocol.gtid.MariadbGtidSet;
-import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.BinlogSource;
 import org.binlogrelay.storage.FileMetadata;
 import org.binlogrelay.storage.Position;
 import org.binlogrelay.storage.read.MariadbGtidFilter;
@@ -24,7 +24,7 @@ import org.binlogrelay.storage.read.MariadbStartException.Kind;
  *
  * <ol>
  *   <li>{@code check_slave_start_position}: each GTID of the position must be in the binlog state
- *       ({@link BinlogStore#executedGtids()}, {@code @@gtid_binlog_state}): the same domain and
+ *       ({@link BinlogSource#executedGtids()}, {@code @@gtid_binlog_state}): the same domain and
  *       server with a sequence number at least as high. A domain the state does not have at all is
  *       accepted and checked again when its first group arrives. Otherwise {@link
  *       MariadbStart.Refused}: {@link Kind#DIVERGED} if the domain has a higher sequence number
@@ -44,9 +44,9 @@ import org.binlogrelay.storage.read.MariadbStartException.Kind;
  * <p>Thread-safe.
  */
 public final class MariadbStartLookup {
-  private final BinlogStore store;
+  private final BinlogSource store;
 
-  public MariadbStartLookup(BinlogStore store) {
+  public MariadbStartLookup(BinlogSource store) {
     if (store.flavor() != GtidFlavor.MARIADB) {
       throw new IllegalArgumentException("MariaDB GTID lookup on a " + store.flavor() + " store");
     }

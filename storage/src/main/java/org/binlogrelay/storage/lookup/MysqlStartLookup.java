@@ -7,7 +7,7 @@ import java.util.Set;
 import java.util.UUID;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.protocol.gtid.MysqlGtidSet;
-import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.BinlogSource;
 import org.binlogrelay.storage.FileMetadata;
 import org.binlogrelay.storage.Position;
 import org.binlogrelay.storage.read.MysqlGtidFilter;
@@ -21,7 +21,7 @@ import org.binlogrelay.storage.read.MysqlGtidFilter;
  *       tags) that the store has not executed. MySQL checks only its own {@code server_uuid},
  *       against {@code gtid_executed} plus owned GTIDs; a relay has no transactions of its own, so
  *       the caller names the UUIDs to check (typically the primary's), or none;
- *   <li>{@link MysqlStart.Purged} if the store's purged set ({@link BinlogStore#purgedGtids()}) is
+ *   <li>{@link MysqlStart.Purged} if the store's purged set ({@link BinlogSource#purgedGtids()}) is
  *       not contained in the replica's set;
  *   <li>the start file: the newest file whose start set (PREVIOUS_GTIDS) the replica's set
  *       contains, as {@code MYSQL_BIN_LOG::find_first_log_not_in_gtid_set} finds it; {@link
@@ -34,9 +34,9 @@ import org.binlogrelay.storage.read.MysqlGtidFilter;
  * <p>Thread-safe.
  */
 public final class MysqlStartLookup {
-  private final BinlogStore store;
+  private final BinlogSource store;
 
-  public MysqlStartLookup(BinlogStore store) {
+  public MysqlStartLookup(BinlogSource store) {
     if (store.flavor() != GtidFlavor.MYSQL) {
       throw new IllegalArgumentException("MySQL GTID lookup on a " + store.flavor() + " store");
     }

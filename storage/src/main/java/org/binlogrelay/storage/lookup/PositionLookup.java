@@ -2,16 +2,15 @@ package org.binlogrelay.storage.lookup;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import org.binlogrelay.storage.BinlogFileName;
-import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.BinlogSource;
 import org.binlogrelay.storage.EventBoundaries;
 import org.binlogrelay.storage.FileMetadata;
+import org.binlogrelay.storage.OpenedFile;
 import org.binlogrelay.storage.Position;
 import org.binlogrelay.storage.lookup.PositionCheck.Invalid;
 import org.binlogrelay.storage.lookup.PositionCheck.Problem;
@@ -32,9 +31,9 @@ import org.binlogrelay.storage.read.EventCursor;
  * <p>Thread-safe (stateless over the thread-safe store).
  */
 public final class PositionLookup {
-  private final BinlogStore store;
+  private final BinlogSource store;
 
-  public PositionLookup(BinlogStore store) {
+  public PositionLookup(BinlogSource store) {
     this.store = store;
   }
 
@@ -91,8 +90,9 @@ public final class PositionLookup {
       return offset;
     }
     EventBoundaries hints = store.boundaries();
-    try (FileChannel channel = store.openFile(name)) {
-      Object identity = identity(name);
+    try (OpenedFile opened = store.open(name)) {
+      FileChannel channel = opened.channel();
+      Object identity = opened.fileKey();
       long from =
           identity == null
               ? BinlogFileName.FIRST_EVENT_OFFSET
@@ -112,8 +112,7 @@ public final class PositionLookup {
   private long walk(
       String name, FileChannel channel, Object identity, long from, long offset, long readable)
       throws IOException {
-    EventCursor cursor =
-        new EventCursor(name, channel, from, readable, store.config().maxEventSize());
+    EventCursor cursor = new EventCursor(name, channel, from, readable, store.maxEventSize());
     long[] found = new long[16];
     int count = 0;
     long lastRecorded = from;
@@ -141,12 +140,5 @@ public final class PositionLookup {
       store.boundaries().record(name, identity, found, count);
     }
     return result;
-  }
-
-  /** The file's identity for {@link EventBoundaries}, {@code null} if the file system has none. */
-  private Object identity(String name) throws IOException {
-    BasicFileAttributes attributes =
-        Files.readAttributes(store.directory().resolve(name), BasicFileAttributes.class);
-    return attributes.fileKey();
   }
 }

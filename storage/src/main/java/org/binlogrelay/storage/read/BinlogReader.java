@@ -13,18 +13,19 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.binlogrelay.storage.BinlogFileName;
-import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.BinlogSource;
 import org.binlogrelay.storage.FileMetadata;
 import org.binlogrelay.storage.Position;
 import org.binlogrelay.storage.StoreFailedException;
 import org.binlogrelay.storage.read.BinlogReadException.Reason;
 import org.binlogrelay.storage.read.ReaderRegistry.Registration;
+import org.binlogrelay.storage.tier.ArchiveFetchPending;
 
 /**
  * Tails the store for one replica: hands out the stored events from a start position up to the
  * store's readable boundary, never past it, and follows the binlog across files. Like MySQL's dump
  * thread reading up to its "safe read boundary", it needs no lock with the writer: the boundary
- * ({@link BinlogStore#readable()}) is a published position that only moves forward, to transaction
+ * ({@link BinlogSource#readable()}) is a published position that only moves forward, to transaction
  * boundaries.
  *
  * <h2>Reading</h2>
@@ -38,6 +39,16 @@ import org.binlogrelay.storage.read.ReaderRegistry.Registration;
  * <p>At the end of a file that is complete (the readable boundary is in a later file), the reader
  * opens the next file in the store's serving order and reports a {@link FileChange}; the next batch
  * starts with that file's FORMAT_DESCRIPTION at offset 4.
+ *
+ * <h2>Tiers</h2>
+ *
+ * Over a {@link org.binlogrelay.storage.tier.TieredBinlog} the next file may be archived and not
+ * fetched yet ({@link ArchiveFetchPending}): the reader then returns {@link CaughtUp} at the end of
+ * the file it finished, and {@link #whenReadable()} completes when the fetch is over; the next
+ * {@link #poll()} opens the file and reports the {@link FileChange} as between two local files. A
+ * fetch that failed is a {@link BinlogReadException} ({@link Reason#REMOVED}) saying so. Opening a
+ * reader in an archived file that is not fetched yet throws {@link ArchiveFetchPending} from {@link
+ * #open}: wait for its fetch and open again.
  *
  * <h2>Batches</h2>
  *
@@ -61,7 +72,7 @@ import org.binlogrelay.storage.read.ReaderRegistry.Registration;
  * closed from any thread.
  */
 public final class BinlogReader implements Closeable {
-  private final BinlogStore store;
+  private final BinlogSource store;
   private final ReaderOptions options;
   private final int maxEventSize;
   private final TransactionFilter filter;
@@ -71,12 +82,13 @@ public final class BinlogReader implements Closeable {
   private BatchCutter batches;
   private FilteredRange filtered;
   private long verifiedLength;
+  private ArchiveFetchPending pendingNext;
   private boolean closed;
 
-  private BinlogReader(BinlogStore store, ReaderOptions options, Registration registration) {
+  private BinlogReader(BinlogSource store, ReaderOptions options, Registration registration) {
     this.store = store;
     this.options = options;
-    this.maxEventSize = store.config().maxEventSize();
+    this.maxEventSize = store.maxEventSize();
     this.filter = options.filter();
     this.registration = registration;
   }
@@ -89,9 +101,11 @@ public final class BinlogReader implements Closeable {
    *
    * @throws BinlogReadException with {@link Reason#REMOVED} if the file is not (or no longer)
    *     stored
+   * @throws ArchiveFetchPending if the file is archived and its copy is being fetched: open the
+   *     reader again once the fetch completes
    * @throws IllegalArgumentException if the offset is below 4 or past the readable part of the file
    */
-  public static BinlogReader open(BinlogStore store, Position start, ReaderOptions options)
+  public static BinlogReader open(BinlogSource store, Position start, ReaderOptions options)
       throws IOException {
     if (start.offset() < BinlogFileName.FIRST_EVENT_OFFSET) {
       throw new IllegalArgumentException("a reader starts at offset 4 or later, not " + start);
@@ -190,13 +204,13 @@ public final class BinlogReader implements Closeable {
    * @throws IllegalStateException if the store was closed while the reader waited
    */
   public ReadResult read(Duration timeout) throws IOException, InterruptedException {
-    long deadline = store.config().time().nanoseconds() + timeout.toNanos();
+    long deadline = store.time().nanoseconds() + timeout.toNanos();
     while (true) {
       ReadResult result = poll();
       if (!(result instanceof CaughtUp)) {
         return result;
       }
-      long remaining = deadline - store.config().time().nanoseconds();
+      long remaining = deadline - store.time().nanoseconds();
       if (remaining <= 0) {
         return result;
       }
@@ -219,10 +233,14 @@ public final class BinlogReader implements Closeable {
   /**
    * A future completed once {@link #poll()} has something other than {@link CaughtUp} to return (at
    * once if it already has); completed exceptionally if the store fails or closes first. Completed
-   * on the store's writer thread: hand the work to your own executor or event loop.
+   * on the store's writer thread (or, while the next file is being fetched from the archive, on the
+   * archive's thread): hand the work to your own executor or event loop.
    */
   public CompletableFuture<Void> whenReadable() {
     requireOpen();
+    if (pendingNext != null) {
+      return pendingNext.whenDone();
+    }
     Position next = new Position(file.name(), cursor.position() + 1);
     return store.readable().whenReached(next).thenApply(p -> null);
   }
@@ -281,12 +299,46 @@ public final class BinlogReader implements Closeable {
 
   private ReadResult rotate() throws IOException {
     String from = file.name();
+    if (pendingNext != null) {
+      if (!pendingNext.fetch().isDone()) {
+        return new CaughtUp(position());
+      }
+      ArchiveFetchPending done = pendingNext;
+      pendingNext = null;
+      if (done.failure() != null) {
+        throw fetchFailed(done);
+      }
+    }
     String next = nextFile(from);
     if (next == null) {
       return new CaughtUp(position());
     }
-    openFile(next, BinlogFileName.FIRST_EVENT_OFFSET);
+    try {
+      openFile(next, BinlogFileName.FIRST_EVENT_OFFSET);
+    } catch (ArchiveFetchPending pending) {
+      if (pending.failure() != null) {
+        throw fetchFailed(pending);
+      }
+      pendingNext = pending;
+      return new CaughtUp(position());
+    }
     return new FileChange(from, next);
+  }
+
+  private BinlogReadException fetchFailed(ArchiveFetchPending pending) {
+    Throwable cause = pending.failure();
+    return new BinlogReadException(
+        Reason.REMOVED,
+        position(),
+        options.name()
+            + " finished "
+            + file.name()
+            + ", but fetching the next file, "
+            + pending.file()
+            + ", from the archive failed ("
+            + cause
+            + "); the replica can reconnect to try again once the archive is reachable",
+        cause);
   }
 
   /**

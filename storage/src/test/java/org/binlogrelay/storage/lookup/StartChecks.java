@@ -8,7 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
-import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.BinlogSource;
 import org.binlogrelay.storage.Position;
 import org.binlogrelay.storage.read.BinlogReader;
 import org.binlogrelay.storage.read.CaughtUp;
@@ -30,7 +30,7 @@ final class StartChecks {
    * from the start file on was sent whole except the transactions {@code skip} picks.
    */
   static void assertSends(
-      BinlogStore store,
+      BinlogSource store,
       SourceFiles source,
       Position start,
       TransactionFilter filter,
