@@ -61,7 +61,10 @@ final class FileUpload {
 
   /** How an attempt ended. */
   enum Result {
-    /** This relay completed the upload (wrote the metadata object). */
+    /**
+     * This relay completed the upload (wrote the metadata object, maybe before a crash or a lost
+     * answer).
+     */
     VERIFIED_SENT,
     /** The metadata object was there already with the same bytes: nothing sent. */
     VERIFIED_FOUND,
@@ -193,7 +196,8 @@ final class FileUpload {
           file.name(),
           existing.uploadedBy(),
           existing.uploadedAt());
-      return new Outcome(Result.VERIFIED_FOUND, existing, null);
+      boolean ours = existing.uploadedBy().equals(config.uploadedBy());
+      return new Outcome(ours ? Result.VERIFIED_SENT : Result.VERIFIED_FOUND, existing, null);
     }
     return conflict(
         state,
