@@ -4,7 +4,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.FileChannel;
-import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -13,7 +12,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
-import java.util.regex.Pattern;
 import org.binlogrelay.archive.ArchivedFileRecord;
 import org.binlogrelay.archive.objectstore.ObjectStore;
 import org.binlogrelay.archive.objectstore.ObjectStore.ObjectInfo;
@@ -56,8 +54,6 @@ import org.slf4j.LoggerFactory;
  */
 final class FileUpload {
   private static final Logger LOG = LoggerFactory.getLogger(FileUpload.class);
-  private static final Pattern SINGLE_MD5 = Pattern.compile("[0-9a-f]{32}");
-  private static final Pattern MULTIPART_MD5 = Pattern.compile("[0-9a-f]{32}-[0-9]+");
 
   /** How an attempt ended. */
   enum Result {
@@ -86,6 +82,7 @@ final class FileUpload {
   private final FileRegionBody.Opener opener;
   private final StepHook hook;
   private final Time time;
+  private final ObjectCheck check;
   private String digestKey;
   private LocalDigest digest;
 
@@ -102,6 +99,7 @@ final class FileUpload {
     this.opener = opener;
     this.hook = hook;
     this.time = time;
+    this.check = new ObjectCheck(objects, config);
   }
 
   /**
@@ -143,14 +141,14 @@ final class FileUpload {
 
     String dataKey = ArchivedFileRecord.dataKey(config.prefix(), name);
     Optional<ObjectInfo> data = objects.head(dataKey);
-    if (data.isPresent() && matches(data.get(), d, dataKey)) {
+    if (data.isPresent() && check.matches(data.get(), d, dataKey)) {
       if (state.phase() != Phase.UPLOADED) {
         LOG.info(
             "archive: {} is already complete in the object store (ETag {}): writing its metadata",
             dataKey,
             data.get().etag());
         abortQuietly(name, state);
-        state = persist(digested(state, d).uploaded(normalize(data.get().etag())));
+        state = persist(digested(state, d).uploaded(ObjectCheck.normalize(data.get().etag())));
         hook.reached(name, UploadStep.UPLOADED_PERSISTED);
       }
     } else {
@@ -280,7 +278,7 @@ final class FileUpload {
         return null;
       }
       String etag =
-          normalize(
+          ObjectCheck.normalize(
               objects.uploadPart(
                   dataKey,
                   state.uploadId(),
@@ -289,7 +287,7 @@ final class FileUpload {
                   d.partLength(n),
                   d.partMd5(n)));
       hook.reached(name, UploadStep.PART_SENT);
-      if (SINGLE_MD5.matcher(etag).matches() && !etag.equals(d.partMd5Hex(n))) {
+      if (ObjectCheck.SINGLE_MD5.matcher(etag).matches() && !etag.equals(d.partMd5Hex(n))) {
         throw new ObjectStoreException(
             ObjectStoreException.Kind.CHECKSUM,
             "part "
@@ -338,7 +336,7 @@ final class FileUpload {
                   Part server = byNumber.get(p.number());
                   return p.number() <= d.parts()
                       && server != null
-                      && normalize(server.etag()).equals(p.etag())
+                      && ObjectCheck.normalize(server.etag()).equals(p.etag())
                       && p.md5().equals(d.partMd5Hex(p.number()))
                       && (server.size() == 0 || server.size() == d.partLength(p.number()));
                 })
@@ -365,7 +363,7 @@ final class FileUpload {
                     new ObjectStoreException(
                         ObjectStoreException.Kind.NOT_FOUND,
                         dataKey + " is missing right after it was written (ETag " + etag + ")"));
-    if (!matches(info, d, dataKey)) {
+    if (!check.matches(info, d, dataKey)) {
       persist(state.queuedWith(d.size(), d.md5Hex(), d.sha256()));
       throw new ObjectStoreException(
           ObjectStoreException.Kind.CHECKSUM,
@@ -380,7 +378,7 @@ final class FileUpload {
               + d.expectedEtag()
               + "; uploading it again");
     }
-    UploadState uploaded = persist(state.uploaded(normalize(info.etag())));
+    UploadState uploaded = persist(state.uploaded(ObjectCheck.normalize(info.etag())));
     hook.reached(state.name(), UploadStep.UPLOADED_PERSISTED);
     return uploaded;
   }
@@ -388,7 +386,7 @@ final class FileUpload {
   private Outcome writeMeta(FileMetadata file, UploadState state, LocalDigest d, String metaKey)
       throws IOException {
     String etag = state.objectEtag();
-    int parts = partsOf(etag);
+    int parts = ObjectCheck.partsOf(etag);
     long partSize =
         parts == 0 ? 0 : parts == d.parts() ? d.partSize() : (d.size() + parts - 1) / parts;
     ArchivedFileRecord record =
@@ -414,9 +412,10 @@ final class FileUpload {
                     new ObjectStoreException(
                         ObjectStoreException.Kind.NOT_FOUND,
                         metaKey + " is missing right after it was written"));
-    String metaEtag = normalize(info.etag());
+    String metaEtag = ObjectCheck.normalize(info.etag());
     if (info.size() != bytes.length
-        || (SINGLE_MD5.matcher(metaEtag).matches() && !metaEtag.equals(LocalDigest.hex(md5)))) {
+        || (ObjectCheck.SINGLE_MD5.matcher(metaEtag).matches()
+            && !metaEtag.equals(LocalDigest.hex(md5)))) {
       throw new ObjectStoreException(
           ObjectStoreException.Kind.CHECKSUM,
           metaKey
@@ -432,51 +431,6 @@ final class FileUpload {
     persist(state.verified(etag, config.uploadedBy()));
     hook.reached(file.name(), UploadStep.VERIFIED_PERSISTED);
     return new Outcome(Result.VERIFIED_SENT, record, null);
-  }
-
-  /** Whether the stored object {@code info} holds the local file's bytes. */
-  private boolean matches(ObjectInfo info, LocalDigest d, String key) throws IOException {
-    if (info.size() != d.size()) {
-      return false;
-    }
-    String etag = normalize(info.etag());
-    if (config.verify() == UploadConfig.Verify.READ_BACK) {
-      return readBackSha256(key).equals(d.sha256());
-    }
-    if (SINGLE_MD5.matcher(etag).matches()) {
-      return etag.equals(d.md5Hex());
-    }
-    if (MULTIPART_MD5.matcher(etag).matches()) {
-      if (d.partSize() > 0 && etag.equals(d.expectedEtag())) {
-        return true;
-      }
-      if (d.partSize() > 0 && partsOf(etag) == d.parts()) {
-        return false;
-      }
-    }
-    if (config.readBackOpaqueEtags()) {
-      LOG.info(
-          "archive: {} has ETag {}, not comparable with the local MD5: reading it back", key, etag);
-      return readBackSha256(key).equals(d.sha256());
-    }
-    LOG.warn(
-        "archive: {} has ETag {}, not comparable with the local MD5; its size matches and"
-            + " read-back is off: accepted on size alone",
-        key,
-        etag);
-    return true;
-  }
-
-  private String readBackSha256(String key) throws IOException {
-    MessageDigest sha = LocalDigest.digest("SHA-256");
-    byte[] buf = new byte[64 << 10];
-    try (InputStream in = objects.get(key, 0, -1)) {
-      int n;
-      while ((n = in.read(buf)) > 0) {
-        sha.update(buf, 0, n);
-      }
-    }
-    return LocalDigest.hex(sha.digest());
   }
 
   private byte[] readAll(String key) throws IOException {
@@ -561,26 +515,5 @@ final class FileUpload {
         Long.toString(d.size()),
         "encoding",
         ArchivedFileRecord.IDENTITY);
-  }
-
-  /** The part count of a multipart ETag ("...-N"), 0 for others. */
-  private static int partsOf(String etag) {
-    if (!MULTIPART_MD5.matcher(etag).matches()) {
-      return 0;
-    }
-    try {
-      return Integer.parseInt(etag.substring(etag.indexOf('-') + 1));
-    } catch (NumberFormatException e) {
-      return 0;
-    }
-  }
-
-  /** An ETag without quotes, in lower case. */
-  static String normalize(String etag) {
-    String e = etag.strip();
-    if (e.length() >= 2 && e.startsWith("\"") && e.endsWith("\"")) {
-      e = e.substring(1, e.length() - 1);
-    }
-    return e.toLowerCase(java.util.Locale.ROOT);
   }
 }

@@ -226,7 +226,7 @@ final class DirectoryObjectStore implements ObjectStore {
         }
         byte[] bytes = Files.readAllBytes(p);
         byte[] md5 = md5(bytes);
-        if (!HEX.formatHex(md5).equals(FileUpload.normalize(part.etag()))) {
+        if (!HEX.formatHex(md5).equals(ObjectCheck.normalize(part.etag()))) {
           throw new ObjectStoreException(
               Kind.REJECTED, key + ": InvalidPart " + part.number() + " (ETag)");
         }
