@@ -21,6 +21,9 @@ import java.util.Objects;
  * @param maxBackoff the longest wait after retryable failures (60 s)
  * @param slowRetry the wait after a failure that needs an operator (403, no bucket: 5 min)
  * @param idleCheck how often the uploader looks for work without being woken (60 s)
+ * @param uploadDelay how long after its last event a file waits before its upload starts (0; e.g. 2
+ *     minutes on the second of two relays sharing a prefix, so that it finds the first relay's
+ *     upload and sends nothing)
  */
 public record UploadConfig(
     String prefix,
@@ -31,7 +34,8 @@ public record UploadConfig(
     Duration firstBackoff,
     Duration maxBackoff,
     Duration slowRetry,
-    Duration idleCheck) {
+    Duration idleCheck,
+    Duration uploadDelay) {
 
   /** The default multipart threshold, 16 MiB. */
   public static final long DEFAULT_MULTIPART_THRESHOLD = 16L << 20;
@@ -64,6 +68,9 @@ public record UploadConfig(
         throw new IllegalArgumentException("upload waits must be positive: " + d);
       }
     }
+    if (uploadDelay.isNegative()) {
+      throw new IllegalArgumentException("upload delay " + uploadDelay + " < 0");
+    }
     if (maxBackoff.compareTo(firstBackoff) < 0) {
       throw new IllegalArgumentException("max back-off " + maxBackoff + " < first " + firstBackoff);
     }
@@ -80,7 +87,8 @@ public record UploadConfig(
         Duration.ofSeconds(1),
         Duration.ofSeconds(60),
         Duration.ofMinutes(5),
-        Duration.ofSeconds(60));
+        Duration.ofSeconds(60),
+        Duration.ZERO);
   }
 
   public UploadConfig withMultipartThreshold(long bytes) {
@@ -93,7 +101,8 @@ public record UploadConfig(
         firstBackoff,
         maxBackoff,
         slowRetry,
-        idleCheck);
+        idleCheck,
+        uploadDelay);
   }
 
   public UploadConfig withVerify(Verify mode, boolean readBackOpaque) {
@@ -106,7 +115,8 @@ public record UploadConfig(
         firstBackoff,
         maxBackoff,
         slowRetry,
-        idleCheck);
+        idleCheck,
+        uploadDelay);
   }
 
   public UploadConfig withBackoff(Duration first, Duration max, Duration slow) {
@@ -119,6 +129,21 @@ public record UploadConfig(
         first,
         max,
         slow,
-        idleCheck);
+        idleCheck,
+        uploadDelay);
+  }
+
+  public UploadConfig withUploadDelay(Duration delay) {
+    return new UploadConfig(
+        prefix,
+        uploadedBy,
+        multipartThreshold,
+        verify,
+        readBackOpaqueEtags,
+        firstBackoff,
+        maxBackoff,
+        slowRetry,
+        idleCheck,
+        delay);
   }
 }

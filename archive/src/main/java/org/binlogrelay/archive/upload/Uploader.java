@@ -50,6 +50,10 @@ import org.slf4j.LoggerFactory;
  * already closed when {@link #start()} runs count as settled, so start the uploader after {@code
  * BinlogStore.open} and before the store is written to (as the relay does).
  *
+ * <p>With {@link UploadConfig#uploadDelay()}, a file's upload starts that long after its last event
+ * (the second of two relays sharing a prefix then usually finds the first one's upload and sends
+ * nothing).
+ *
  * <p>State files live in {@code <data-dir>/archive/uploads/} ({@link #stateDirectory}); those of
  * files the store no longer holds are deleted. Thread-safe: {@link #start}, {@link #stop}, {@link
  * #wake}, {@link #status}, {@link #counters} and {@link #gate} may be called from any thread.
@@ -253,7 +257,13 @@ public final class Uploader implements AutoCloseable {
         }
         FileMetadata next = nextPending();
         if (next == null) {
-          waitForWork();
+          waitForWork(config.idleCheck());
+          continue;
+        }
+        long dueMillis = next.lastEventTime() * 1000 + config.uploadDelay().toMillis();
+        if (!config.uploadDelay().isZero() && time.milliseconds() < dueMillis) {
+          Duration left = Duration.ofMillis(dueMillis - time.milliseconds());
+          waitForWork(left.compareTo(config.idleCheck()) < 0 ? left : config.idleCheck());
           continue;
         }
         attempt(next);
@@ -486,12 +496,11 @@ public final class Uploader implements AutoCloseable {
     }
   }
 
-  /** Waits until woken, stopped or {@link UploadConfig#idleCheck()} passed. */
-  private void waitForWork() {
+  /** Waits until woken, stopped or {@code most} passed. */
+  private void waitForWork(Duration most) {
     synchronized (monitor) {
       try {
-        time.waitOn(
-            monitor, () -> stopping || woken, time.nanoseconds() + config.idleCheck().toNanos());
+        time.waitOn(monitor, () -> stopping || woken, time.nanoseconds() + most.toNanos());
       } catch (InterruptedException e) {
         stopping = true;
       }

@@ -75,7 +75,9 @@ final class ClosedBinlogs {
       byte[] b = FixtureBinlogs.bytes(DIR, name);
       out.add(artificialRotate(name));
       boolean first = true;
+      long lastTime = 0;
       for (byte[] event : FixtureBinlogs.events(b)) {
+        lastTime = EventHeader.parse(event, 0).timestamp();
         if (first) {
           event[EventHeader.FLAGS_OFFSET] &= ~EventHeader.LOG_EVENT_BINLOG_IN_USE_F;
           first = false;
@@ -87,9 +89,7 @@ final class ClosedBinlogs {
         long end = (long) b.length + EventHeader.SIZE + body.length + 4;
         out.add(
             BinlogEvent.assemble(
-                new EventHeader(1_795_319_900L, EventType.ROTATE.code(), 1, 0, end, 0),
-                body,
-                true));
+                new EventHeader(lastTime, EventType.ROTATE.code(), 1, 0, end, 0), body, true));
       }
     }
     return out;

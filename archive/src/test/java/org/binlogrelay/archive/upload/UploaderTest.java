@@ -226,6 +226,41 @@ class UploaderTest {
   }
 
   @Test
+  void aRelayWithAnUploadDelayWaitsThenFindsTheOtherRelaysUpload() throws Exception {
+    DirectoryObjectStore objects = new DirectoryObjectStore(tmp.resolve("s3"));
+    BinlogStore b = store("b");
+    List<FileMetadata> files = ClosedBinlogs.closed(b);
+    long firstClosed = files.stream().mapToLong(FileMetadata::lastEventTime).min().orElseThrow();
+    long lastClosed = files.stream().mapToLong(FileMetadata::lastEventTime).max().orElseThrow();
+    ManualTime time = new ManualTime(firstClosed * 1000);
+    Uploader delayed =
+        uploader(
+            b,
+            objects,
+            UploadConfig.defaults(PREFIX, "2@relay-b")
+                .withMultipartThreshold(64 << 10)
+                .withUploadDelay(Duration.ofMinutes(2)),
+            time,
+            StepHook.NONE);
+    delayed.start();
+    assertThat(time.nextWait(WAIT))
+        .as("min(delay left, idle check)")
+        .isEqualTo(Duration.ofMinutes(1));
+    assertThat(objects.calls(Op.HEAD)).isZero();
+
+    BinlogStore a = store("a");
+    Uploader first = uploader(a, objects, config(64 << 10), Time.SYSTEM, StepHook.NONE);
+    first.start();
+    awaitArchived(first, ClosedBinlogs.NAMES);
+
+    time.advance(Duration.ofMinutes(2).plusSeconds(lastClosed - firstClosed));
+    awaitArchived(delayed, ClosedBinlogs.NAMES);
+    assertArchivedOnce(b, objects);
+    assertThat(delayed.counters().alreadyArchivedFiles()).isEqualTo(3);
+    assertThat(delayed.counters().uploadedFiles()).isZero();
+  }
+
+  @Test
   void otherBytesUnderTheSameNameStopArchivingWithAConflict() throws Exception {
     BinlogStore store = store("a");
     DirectoryObjectStore objects = new DirectoryObjectStore(tmp.resolve("s3"));
@@ -431,6 +466,10 @@ class UploaderTest {
     return u;
   }
 
+  /**
+   * Waits until every file in {@code names} is VERIFIED and the uploader has counted and announced
+   * it (it has looked for the next file: nothing pending).
+   */
   private static void awaitArchived(Uploader uploader, List<String> names) throws Exception {
     eventually(
         WAIT,
@@ -445,6 +484,7 @@ class UploaderTest {
           }
           return done;
         });
+    eventually(WAIT, "nothing pending", () -> uploader.counters().pendingFiles() == 0);
   }
 
   private static ArchivedFileRecord record(DirectoryObjectStore objects, String name)
