@@ -11,7 +11,10 @@ import java.util.Objects;
  * @param prefix the archive's key prefix, empty or ending in '/'
  * @param uploadedBy written into each metadata object ({@code server_id@host} of the relay)
  * @param multipartThreshold files of at least this many bytes go multipart (16 MiB); the part size
- *     is {@code max(threshold, ceil(size / 9000))}
+ *     is {@code max(threshold, ceil(size / 9000))}. S3 and s3proxy refuse parts below 5 MiB but the
+ *     last ({@code EntityTooSmall}, reported as a non-retryable REJECTED failure), so a relay
+ *     option must not go below {@link #MIN_S3_PART_SIZE}; tests with a directory store use tiny
+ *     values
  * @param verify how a completed object is checked against the local file
  * @param readBackOpaqueEtags with {@link Verify#ETAG}: when the server's ETag is not MD5-based
  *     (SSE-KMS, some S3-compatibles), read the object back and compare its SHA-256; false: accept
@@ -36,6 +39,9 @@ public record UploadConfig(
     Duration slowRetry,
     Duration idleCheck,
     Duration uploadDelay) {
+
+  /** The smallest part S3 accepts (but the last), 5 MiB. */
+  public static final long MIN_S3_PART_SIZE = 5L << 20;
 
   /** The default multipart threshold, 16 MiB. */
   public static final long DEFAULT_MULTIPART_THRESHOLD = 16L << 20;
