@@ -1,0 +1,92 @@
+package org.binlogrelay.archive.upload;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The uploader's measurements, plain atomics for the server to map to meters (archive/ knows no
+ * metrics library): the backlog (pending files and bytes, the oldest one's age), what was uploaded
+ * (files, bytes; files found already archived by another relay), failures by kind, and the last
+ * file's upload duration. Written by the uploader's thread; read from any thread.
+ */
+public final class UploadCounters {
+  private final AtomicLong pendingFiles = new AtomicLong();
+  private final AtomicLong pendingBytes = new AtomicLong();
+  private final AtomicLong oldestPendingEventTime = new AtomicLong();
+  private final AtomicLong uploadedFiles = new AtomicLong();
+  private final AtomicLong uploadedBytes = new AtomicLong();
+  private final AtomicLong alreadyArchivedFiles = new AtomicLong();
+  private final AtomicLong lastUploadNanos = new AtomicLong();
+  private final Map<FailureKind, AtomicLong> failures = new EnumMap<>(FailureKind.class);
+
+  UploadCounters() {
+    for (FailureKind k : FailureKind.values()) {
+      failures.put(k, new AtomicLong());
+    }
+  }
+
+  /** Closed files not archived yet. */
+  public long pendingFiles() {
+    return pendingFiles.get();
+  }
+
+  /** Their bytes. */
+  public long pendingBytes() {
+    return pendingBytes.get();
+  }
+
+  /**
+   * How old the oldest pending file is, in seconds at {@code nowMillis} (its last event's header
+   * time, about when the primary closed it); 0 when nothing is pending.
+   */
+  public long oldestPendingAgeSeconds(long nowMillis) {
+    long t = oldestPendingEventTime.get();
+    return t == 0 ? 0 : Math.max(0, nowMillis / 1000 - t);
+  }
+
+  /** Files this relay uploaded and verified. */
+  public long uploadedFiles() {
+    return uploadedFiles.get();
+  }
+
+  /** Their bytes (the data objects'). */
+  public long uploadedBytes() {
+    return uploadedBytes.get();
+  }
+
+  /** Files found archived already (by another relay, or before a restart), no bytes sent. */
+  public long alreadyArchivedFiles() {
+    return alreadyArchivedFiles.get();
+  }
+
+  /** Failed attempts of {@code kind}. */
+  public long failures(FailureKind kind) {
+    return failures.get(kind).get();
+  }
+
+  /** How long the last file took from its first attempt to VERIFIED, in nanoseconds. */
+  public long lastUploadNanos() {
+    return lastUploadNanos.get();
+  }
+
+  void pending(long files, long bytes, long oldestEventTime) {
+    pendingFiles.set(files);
+    pendingBytes.set(bytes);
+    oldestPendingEventTime.set(files == 0 ? 0 : Math.max(1, oldestEventTime));
+  }
+
+  void uploaded(long bytes, long nanos) {
+    uploadedFiles.incrementAndGet();
+    uploadedBytes.addAndGet(bytes);
+    lastUploadNanos.set(nanos);
+  }
+
+  void alreadyArchived() {
+    alreadyArchivedFiles.incrementAndGet();
+  }
+
+  void failed(FailureKind kind) {
+    failures.get(kind).incrementAndGet();
+  }
+}
