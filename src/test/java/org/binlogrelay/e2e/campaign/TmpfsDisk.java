@@ -61,9 +61,20 @@ final class TmpfsDisk implements RelayDisk {
    */
   @Override
   public long fill(long headroom) {
-    long to = (used() + headroom + PAGE - 1) / PAGE * PAGE;
-    SystemCommand.run("mount", "-o", "remount,size=" + to, mountPoint.toString());
-    return to;
+    // The kernel refuses (EINVAL, "bad option") a size below what the tmpfs holds at the remount;
+    // what it holds can grow between the reading and the remount (a loop device's writeback into
+    // an image file on it), so a refusal with more in use than the size asked is measured again.
+    for (int attempt = 1; ; attempt++) {
+      long to = (used() + headroom + PAGE - 1) / PAGE * PAGE;
+      try {
+        SystemCommand.run("mount", "-o", "remount,size=" + to, mountPoint.toString());
+        return to;
+      } catch (AssertionError e) {
+        if (attempt == 10 || used() <= to) {
+          throw e;
+        }
+      }
+    }
   }
 
   /** Back to the size it was mounted with. */
