@@ -258,6 +258,40 @@ class S3ObjectStoreTest {
     assertThat(proxy.completedWrites("/" + S3ProxyProcess.BUCKET + "/t6/always")).isZero();
   }
 
+  /**
+   * What goes on the wire: Content-MD5 on every PUT and UploadPart, no flexible-checksum trailer
+   * (s3proxy 2.6.0 refuses x-amz-trailer, gaul/s3proxy#795).
+   */
+  @Test
+  void writesCarryContentMd5AndNoChecksumTrailer() {
+    S3ObjectStore s = viaProxy(x -> x);
+    byte[] b = randomBytes(70_000);
+    s.put("t12/single", body(b), b.length, md5(b), Map.of());
+    String upload = s.createMultipart("t12/multi", Map.of());
+    String e1 = s.uploadPart("t12/multi", upload, 1, body(b), b.length, md5(b));
+    s.completeMultipart("t12/multi", upload, List.of(new Part(1, e1, 0)));
+
+    List<S3FaultProxy.Exchange> writes =
+        proxy.exchanges().stream().filter(e -> e.method().equals("PUT")).toList();
+    assertThat(writes).hasSize(2);
+    String md5 = java.util.Base64.getEncoder().encodeToString(md5(b));
+    for (S3FaultProxy.Exchange e : writes) {
+      // Over plain http the SDK signs each chunk (aws-chunked, STREAMING-AWS4-HMAC-SHA256-PAYLOAD,
+      // no trailer); s3proxy 2.6.0 accepts it and still checks Content-MD5.
+      assertThat(e.headers())
+          .containsEntry("content-md5", md5)
+          .doesNotContainKey("x-amz-trailer")
+          .doesNotContainKey("x-amz-checksum-crc32");
+      assertThat(e.headers().get("x-amz-content-sha256")).doesNotContain("TRAILER");
+      assertThat(
+              e.headers()
+                  .getOrDefault("x-amz-decoded-content-length", e.headers().get("content-length")))
+          .isEqualTo(Integer.toString(b.length));
+    }
+    assertThat(proxy.completedWrites("/" + S3ProxyProcess.BUCKET + "/t12/single")).isEqualTo(1);
+    assertThat(proxy.completedWrites("/" + S3ProxyProcess.BUCKET + "/t12/multi")).isEqualTo(1);
+  }
+
   @Test
   void accessDeniedNamesThePermission() {
     S3ObjectStore s = viaProxy(x -> x);

@@ -222,9 +222,20 @@ public final class S3FaultProxy implements AutoCloseable {
    * @param query the query, without {@code ?} (empty if none)
    * @param status the status the client got, or -1 if none (stall, reset, a broken connection)
    * @param fault the fault applied, or null
+   * @param headers the request's headers, names in lower case (the last value of a repeated one)
    */
   public record Exchange(
-      int connection, String method, String path, String query, int status, Fault fault) {
+      int connection,
+      String method,
+      String path,
+      String query,
+      int status,
+      Fault fault,
+      Map<String, String> headers) {
+    public Exchange {
+      headers = Map.copyOf(headers);
+    }
+
     /** A 200 answer to a single PUT or to a multipart upload's completion. */
     public boolean completedWrite() {
       if (status != 200) {
@@ -400,7 +411,14 @@ public final class S3FaultProxy implements AutoCloseable {
 
   private void record(int number, Head request, int status, Fault fault) {
     exchanges.add(
-        new Exchange(number, request.method(), request.path(), request.query(), status, fault));
+        new Exchange(
+            number,
+            request.method(),
+            request.path(),
+            request.query(),
+            status,
+            fault,
+            request.headers()));
   }
 
   private static byte[] errorAnswer(Answer a, Head request) {

@@ -134,6 +134,19 @@ class S3FaultProxyTest {
   }
 
   @Test
+  void aDelayedRequestIsForwarded() throws IOException {
+    proxy.add(Rule.on("GET", "/b/slow").fault(Fault.delay(java.time.Duration.ofMillis(200))));
+    try (Socket s = connect()) {
+      send(s, "GET /b/slow HTTP/1.1\r\nHost: x\r\n\r\n");
+      assertThat(readAnswer(reader(s))).isEqualTo("200 got 0");
+    }
+    assertThat(proxy.exchanges())
+        .singleElement()
+        .satisfies(e -> assertThat(e.fault()).isInstanceOf(S3FaultProxy.Delay.class))
+        .satisfies(e -> assertThat(e.headers()).containsEntry("host", "x"));
+  }
+
+  @Test
   void resetsHalfwayThroughTheBody() throws IOException {
     proxy.add(Rule.on("PUT", ".*").fault(Fault.reset()));
     try (Socket s = connect()) {
