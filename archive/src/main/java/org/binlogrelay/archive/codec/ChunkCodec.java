@@ -108,8 +108,7 @@ public final class ChunkCodec {
       MessageDigest md5 = digest("MD5");
       MessageDigest sha = digest("SHA-256");
       EncodedObject result;
-      try (OutputStream file =
-              Files.newOutputStream(tmp, StandardOpenOption.WRITE, StandardOpenOption.SYNC);
+      try (OutputStream file = Files.newOutputStream(tmp, StandardOpenOption.WRITE);
           DigestOutputStream out =
               new DigestOutputStream(new BufferedOutputStream(file, COPY_BUFFER), md5)) {
         result = encode(in, name, out, sha, tmp, md5);

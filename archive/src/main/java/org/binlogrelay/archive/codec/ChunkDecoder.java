@@ -50,7 +50,7 @@ final class ChunkDecoder {
     ObjectHeader header = readHeader(in);
     ArchiveKey key = header.key(keys, file);
     ChunkSeal seal = ChunkSeal.of(key);
-    ObjectLayout layout = new ObjectLayout(header, file, seal.overhead());
+    ObjectLayout layout = new ObjectLayout(header, file, seal);
     ChunkOpener opener = new ChunkOpener(layout, seal);
     byte[] recordHeader = new byte[ObjectLayout.RECORD_HEADER];
     long[] offsets = new long[16];

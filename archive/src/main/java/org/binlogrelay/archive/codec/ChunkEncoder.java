@@ -26,7 +26,7 @@ final class ChunkEncoder {
     this.encoding = encoding;
     ObjectHeader header = ObjectHeader.create(encoding, chunkSize, key);
     this.seal = ChunkSeal.of(key);
-    this.layout = new ObjectLayout(header, file, seal.overhead());
+    this.layout = new ObjectLayout(header, file, seal);
     this.plain = new byte[chunkSize];
     this.compressed = encoding.compressed() ? new byte[layout.maxPayload()] : null;
     this.payload = new byte[layout.maxPayload()];

@@ -29,7 +29,7 @@ record ChunkIndex(long plainLength, byte[] sha256, long[] offsets, long indexOff
       b.putLong(o);
     }
     int body = b.position();
-    byte[] sealed = new byte[seal.overhead()];
+    byte[] sealed = new byte[seal.sealedLength(0)];
     seal.seal(layout.indexAad(b.array(), body), new byte[0], 0, sealed);
     b.put(sealed).putInt(length).put(ObjectLayout.END_MAGIC);
     return b.array();
@@ -69,12 +69,13 @@ record ChunkIndex(long plainLength, byte[] sha256, long[] offsets, long indexOff
         || !Arrays.equals(bytes, length + 4, length + 8, ObjectLayout.END_MAGIC, 0, 4)) {
       throw damaged(layout, "its tail (length and BREN) is damaged");
     }
-    int body = length - seal.overhead();
+    int sealed = seal.sealedLength(0);
+    int body = length - sealed;
     try {
       seal.open(
           layout.indexAad(bytes, body),
           Arrays.copyOfRange(bytes, body, length),
-          seal.overhead(),
+          sealed,
           new byte[0]);
     } catch (ChunkSeal.BrokenSealException e) {
       throw damaged(layout, "it fails its check (" + e.getMessage() + ")");
@@ -101,11 +102,11 @@ record ChunkIndex(long plainLength, byte[] sha256, long[] offsets, long indexOff
       throw damaged(layout, "chunk 0 is not right after the header");
     }
     for (int i = 1; i < count; i++) {
-      if (offsets[i] < offsets[i - 1] + ObjectLayout.RECORD_HEADER + seal.overhead()) {
+      if (offsets[i] < offsets[i - 1] + ObjectLayout.RECORD_HEADER + seal.sealedLength(0)) {
         throw damaged(layout, "chunk offsets are not ascending at chunk " + i);
       }
     }
-    if (indexOffset < offsets[count - 1] + ObjectLayout.RECORD_HEADER + seal.overhead()) {
+    if (indexOffset < offsets[count - 1] + ObjectLayout.RECORD_HEADER + seal.sealedLength(0)) {
       throw damaged(layout, "the last chunk overlaps the index");
     }
     return new ChunkIndex(plainLength, sha, offsets, indexOffset);

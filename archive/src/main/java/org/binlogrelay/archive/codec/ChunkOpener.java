@@ -57,9 +57,9 @@ final class ChunkOpener {
       problem = "plaintext length " + p + " is out of range";
     } else if ((flags & ObjectLayout.LAST) == 0 ? p != chunkSize : p == 0 && index != 0) {
       problem = "plaintext length " + p + " does not fit its place";
-    } else if (s < seal.overhead() || s > layout.maxPayload()) {
+    } else if (s < seal.sealedLength(0) || s > layout.maxPayload()) {
       problem = "payload length " + s + " is out of range";
-    } else if ((flags & ObjectLayout.ZSTD) == 0 && s != p + seal.overhead()) {
+    } else if ((flags & ObjectLayout.ZSTD) == 0 && s != seal.sealedLength(p)) {
       problem = "payload length " + s + " does not fit plaintext length " + p;
     }
     if (problem != null) {

@@ -10,20 +10,20 @@ package org.binlogrelay.archive.codec;
  */
 interface ChunkSeal {
 
-  /** Bytes a sealed payload has beyond its data. */
-  int overhead();
+  /** The length of the payload that seals {@code dataLength} bytes of data. */
+  int sealedLength(int dataLength);
 
   /**
    * Seals {@code data[0, length)}, writing the payload into {@code out} from 0.
    *
-   * @return the payload's length, {@code length + overhead()}
+   * @return the payload's length, {@link #sealedLength}{@code (length)}
    */
   int seal(byte[] aad, byte[] data, int length, byte[] out);
 
   /**
    * Opens the payload {@code payload[0, length)}, writing its data into {@code out} from 0.
    *
-   * @return the data's length, {@code length - overhead()}
+   * @return the data's length
    * @throws BrokenSealException if the payload or its authenticated data were changed
    */
   int open(byte[] aad, byte[] payload, int length, byte[] out) throws BrokenSealException;

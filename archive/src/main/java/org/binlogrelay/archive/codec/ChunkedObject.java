@@ -68,7 +68,7 @@ public final class ChunkedObject {
     }
     ArchiveKey key = header.key(keys, file);
     ChunkSeal seal = ChunkSeal.of(key);
-    ObjectLayout layout = new ObjectLayout(header, file, seal.overhead());
+    ObjectLayout layout = new ObjectLayout(header, file, seal);
     byte[] tail = read(ranges, size - ObjectLayout.TAIL, ObjectLayout.TAIL, file, size);
     if (!Arrays.equals(tail, 4, 8, ObjectLayout.END_MAGIC, 0, 4)) {
       throw truncated(file, size, "without its end (BREN): cut or damaged");
@@ -76,7 +76,7 @@ public final class ChunkedObject {
     int indexLength = ByteBuffer.wrap(tail).getInt();
     long indexOffset = size - ObjectLayout.TAIL - indexLength;
     if (indexLength < layout.indexLength(1)
-        || indexOffset < headerLength + ObjectLayout.RECORD_HEADER + seal.overhead()) {
+        || indexOffset < headerLength + ObjectLayout.RECORD_HEADER + seal.sealedLength(0)) {
       throw ChunkIndex.damaged(layout, "its length " + indexLength + " does not fit the object");
     }
     byte[] bytes = read(ranges, indexOffset, indexLength + ObjectLayout.TAIL, file, size);

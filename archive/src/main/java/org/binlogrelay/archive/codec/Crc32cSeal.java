@@ -11,8 +11,8 @@ final class Crc32cSeal implements ChunkSeal {
   private final CRC32C crc = new CRC32C();
 
   @Override
-  public int overhead() {
-    return 4;
+  public int sealedLength(int dataLength) {
+    return dataLength + 4;
   }
 
   @Override

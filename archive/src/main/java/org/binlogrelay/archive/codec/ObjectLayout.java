@@ -12,14 +12,15 @@ import java.nio.charset.StandardCharsets;
  *   4   payload length s
  *   4   plaintext length p (the chunk size, except in the last chunk)
  *   1   flags: 1 = last chunk, 2 = zstd-compressed (a chunk that zstd does not shrink is stored as is)
- *   s   payload: the sealed data (see ChunkSeal: nonce, ciphertext, tag; or data, CRC32C)
+ *   s   payload: the sealed data (AesGcmSeal: nonce, then ciphertext and tag per 64 KiB
+ *       segment; Crc32cSeal: data, CRC32C)
  * index:
  *   4   magic "BRIX"
  *   4   chunk count n
  *   8   plaintext length (the file's size)
  *   32  SHA-256 of the plaintext
  *   8n  object offset of each chunk record
- *   t   the seal of an empty payload over the index bytes above (AES-GCM: nonce and tag; else CRC32C)
+ *   t   the seal of no data over the index bytes above (AES-GCM: nonce and tag; else CRC32C)
  *   4   index length (from "BRIX" through the seal)
  *   4   magic "BREN"
  * </pre>
@@ -50,12 +51,13 @@ final class ObjectLayout {
   private final String file;
   private final byte[] bound;
   private final int maxPayload;
-  private final int sealOverhead;
+  private final ChunkSeal seal;
 
-  ObjectLayout(ObjectHeader header, String file, int sealOverhead) {
+  /** {@code seal} is used for its lengths only. */
+  ObjectLayout(ObjectHeader header, String file, ChunkSeal seal) {
     this.header = header;
     this.file = file;
-    this.sealOverhead = sealOverhead;
+    this.seal = seal;
     byte[] name = file.getBytes(StandardCharsets.UTF_8);
     byte[] h = header.bytes();
     this.bound =
@@ -64,8 +66,7 @@ final class ObjectLayout {
             .putShort((short) name.length)
             .put(name)
             .array();
-    this.maxPayload =
-        (int) Math.min(Integer.MAX_VALUE, compressBound(header.chunkSize())) + sealOverhead;
+    this.maxPayload = seal.sealedLength((int) compressBound(header.chunkSize()));
   }
 
   /**
@@ -90,13 +91,14 @@ final class ObjectLayout {
     return maxPayload;
   }
 
-  int sealOverhead() {
-    return sealOverhead;
+  /** The payload length of {@code dataLength} bytes of data. */
+  int sealedLength(int dataLength) {
+    return seal.sealedLength(dataLength);
   }
 
   /** The length of the index of {@code count} chunks, without the tail. */
   int indexLength(int count) {
-    return INDEX_FIXED + 8 * count + sealOverhead;
+    return INDEX_FIXED + 8 * count + seal.sealedLength(0);
   }
 
   byte[] chunkAad(long index, int plainLength, int flags) {
