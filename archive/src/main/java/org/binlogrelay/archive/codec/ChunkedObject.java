@@ -124,16 +124,24 @@ public final class ChunkedObject {
         || length > ObjectLayout.RECORD_HEADER + layout.maxPayload()) {
       throw opener.damaged(i, offset, "its record length " + length + " is out of range");
     }
-    byte[] record = read(ranges, offset, (int) length, layout.file(), -1);
-    ChunkOpener.ChunkRecord r = opener.record(record, i, offset);
-    boolean last = i == index.count() - 1;
-    long expectedPlain = last ? index.plainLength() - plainOffset(i) : chunkSize();
-    if (ObjectLayout.RECORD_HEADER + r.payloadLength() != length
-        || r.last() != last
-        || r.plainLength() != expectedPlain) {
-      throw opener.damaged(i, offset, "its record does not fit the index");
+    byte[] header = new byte[ObjectLayout.RECORD_HEADER];
+    ChunkOpener.ChunkRecord r;
+    try (InputStream in = ranges.open(offset, length)) {
+      if (in.readNBytes(header, 0, header.length) != header.length) {
+        throw truncated(layout.file(), -1, "chunk " + i + " at " + offset + " is cut short");
+      }
+      r = opener.record(header, i, offset);
+      boolean last = i == index.count() - 1;
+      long expectedPlain = last ? index.plainLength() - plainOffset(i) : chunkSize();
+      if (ObjectLayout.RECORD_HEADER + r.payloadLength() != length
+          || r.last() != last
+          || r.plainLength() != expectedPlain) {
+        throw opener.damaged(i, offset, "its record does not fit the index");
+      }
+      if (in.readNBytes(opener.payload(), 0, r.payloadLength()) != r.payloadLength()) {
+        throw truncated(layout.file(), -1, "chunk " + i + " at " + offset + " is cut short");
+      }
     }
-    System.arraycopy(record, ObjectLayout.RECORD_HEADER, opener.payload(), 0, r.payloadLength());
     return Arrays.copyOf(opener.open(r, i, offset), r.plainLength());
   }
 
