@@ -12,6 +12,10 @@ import org.binlogrelay.storage.tier.ArchiveGate;
  * for the reader, so a slow replica no longer fills the disk. Without one ({@link #none()}), the
  * gate is never asked and retention behaves exactly as it does without tiers.
  *
+ * <p>The gate is asked once per candidate file while a purge decides, with new readers held off
+ * ({@link org.binlogrelay.storage.read.ReaderRegistry#whilePurging}): it must answer from memory.
+ * It must also stop reporting a file archived once the archive's own retention deleted it.
+ *
  * @param gate which files are archived and verified; {@link ArchiveGate#NONE} for no archive
  * @param readersPinOnlyUnarchived with an archive, a registered reader holds only the files it
  *     needs that are not archived (true, the default); false keeps every file a reader needs,
