@@ -15,6 +15,11 @@ import java.util.List;
  *     yet
  * @param forced files removed although a registered reader still needed them ({@link
  *     RetentionPolicy#purgeFilesInUse()} or a forced {@link Retention#purgeTo})
+ * @param keptUnarchived with an archive: files that would have gone but stay because they, or an
+ *     earlier file, are not archived yet (they go once uploaded); empty without an archive
+ * @param removedUnarchived with an archive: files removed although not archived, by a purge that
+ *     allowed it ({@link Retention#purgeTo(String, boolean, boolean)}): they are in neither tier
+ *     now
  */
 public record RetentionRun(
     List<String> removed,
@@ -22,15 +27,19 @@ public record RetentionRun(
     int wanted,
     List<String> keptForReaders,
     List<String> keptUnsafe,
-    int forced) {
+    int forced,
+    List<String> keptUnarchived,
+    List<String> removedUnarchived) {
 
   public RetentionRun {
     removed = List.copyOf(removed);
     keptForReaders = List.copyOf(keptForReaders);
     keptUnsafe = List.copyOf(keptUnsafe);
+    keptUnarchived = List.copyOf(keptUnarchived);
+    removedUnarchived = List.copyOf(removedUnarchived);
   }
 
   static RetentionRun nothing() {
-    return new RetentionRun(List.of(), 0, 0, List.of(), List.of(), 0);
+    return new RetentionRun(List.of(), 0, 0, List.of(), List.of(), 0, List.of(), List.of());
   }
 }

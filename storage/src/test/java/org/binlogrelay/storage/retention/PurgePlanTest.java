@@ -98,6 +98,125 @@ class PurgePlanTest {
     assertThat(past.keptForReaders()).containsExactly("binlog.000003", "binlog.000004");
   }
 
+  @Test
+  void withAnArchiveUnarchivedFilesStayEvenWhenForced() {
+    List<FileMetadata> files = files(6);
+    Position durable = Position.startOf("binlog.000007");
+    ArchiveRules rules = ArchiveRules.of(new ArchivedFiles("binlog.000001", "binlog.000002"));
+    for (boolean force : new boolean[] {false, true}) {
+      PurgePlan plan =
+          PurgePlan.decide(files, null, durable, 5, Optional.empty(), force, rules, false);
+      assertThat(plan.firstKept()).isEqualTo(2);
+      assertThat(plan.keptUnarchived())
+          .containsExactly("binlog.000003", "binlog.000004", "binlog.000005");
+      assertThat(plan.keptUnsafe()).isEmpty();
+      assertThat(plan.removedUnarchived()).isEmpty();
+      assertThat(plan.forced()).isZero();
+    }
+    // Files go as a prefix: an archived file after an unarchived one stays too.
+    PurgePlan hole =
+        PurgePlan.decide(
+            files,
+            null,
+            durable,
+            5,
+            Optional.empty(),
+            false,
+            ArchiveRules.of(new ArchivedFiles("binlog.000001", "binlog.000003")),
+            false);
+    assertThat(hole.firstKept()).isEqualTo(1);
+    assertThat(hole.keptUnarchived())
+        .containsExactly("binlog.000002", "binlog.000003", "binlog.000004", "binlog.000005");
+    // The unsafe files are reported as such, not as unarchived.
+    PurgePlan unsafe =
+        PurgePlan.decide(files, "binlog.000004", durable, 5, Optional.empty(), false, rules, false);
+    assertThat(unsafe.keptUnsafe()).containsExactly("binlog.000004", "binlog.000005");
+    assertThat(unsafe.keptUnarchived()).containsExactly("binlog.000003");
+  }
+
+  @Test
+  void withAnArchiveReadersHoldOnlyFilesNotArchived() {
+    List<FileMetadata> files = files(6);
+    Position durable = Position.startOf("binlog.000007");
+    Optional<Position> reader = Optional.of(new Position("binlog.000002", 400));
+    ArchivedFiles gate =
+        new ArchivedFiles("binlog.000001", "binlog.000002", "binlog.000003", "binlog.000004");
+    PurgePlan released =
+        PurgePlan.decide(files, null, durable, 5, reader, false, ArchiveRules.of(gate), false);
+    assertThat(released.firstKept()).isEqualTo(4);
+    assertThat(released.keptForReaders()).isEmpty();
+    assertThat(released.keptUnarchived()).containsExactly("binlog.000005");
+    assertThat(released.forced()).as("an archived file is fetched back, not forced").isZero();
+
+    PurgePlan pinned =
+        PurgePlan.decide(
+            files,
+            null,
+            durable,
+            5,
+            reader,
+            false,
+            ArchiveRules.of(gate).withReadersPinOnlyUnarchived(false),
+            false);
+    assertThat(pinned.firstKept()).isEqualTo(1);
+    assertThat(pinned.keptForReaders())
+        .containsExactly("binlog.000002", "binlog.000003", "binlog.000004");
+    assertThat(pinned.keptUnarchived()).containsExactly("binlog.000005");
+  }
+
+  @Test
+  void unarchivedFilesGoOnlyWhenAllowedAndAreReported() {
+    List<FileMetadata> files = files(6);
+    Position durable = Position.startOf("binlog.000007");
+    ArchiveRules rules = ArchiveRules.of(new ArchivedFiles("binlog.000001"));
+    PurgePlan all = PurgePlan.decide(files, null, durable, 5, Optional.empty(), false, rules, true);
+    assertThat(all.firstKept()).isEqualTo(5);
+    assertThat(all.keptUnarchived()).isEmpty();
+    assertThat(all.removedUnarchived())
+        .containsExactly("binlog.000002", "binlog.000003", "binlog.000004", "binlog.000005");
+
+    // A reader still holds the unarchived files it needs, unless forced too.
+    Optional<Position> reader = Optional.of(Position.startOf("binlog.000003"));
+    PurgePlan held = PurgePlan.decide(files, null, durable, 5, reader, false, rules, true);
+    assertThat(held.firstKept()).isEqualTo(2);
+    assertThat(held.keptForReaders())
+        .containsExactly("binlog.000003", "binlog.000004", "binlog.000005");
+    assertThat(held.removedUnarchived()).containsExactly("binlog.000002");
+    PurgePlan forced = PurgePlan.decide(files, null, durable, 5, reader, true, rules, true);
+    assertThat(forced.firstKept()).isEqualTo(5);
+    assertThat(forced.forced()).isEqualTo(3);
+    assertThat(forced.removedUnarchived()).hasSize(4);
+  }
+
+  @Test
+  void withoutAnArchiveTheGateIsNeverAskedAndNothingChanges() {
+    List<FileMetadata> files = files(6);
+    Position durable = Position.startOf("binlog.000007");
+    List<Optional<Position>> readers =
+        List.of(
+            Optional.empty(),
+            Optional.of(new Position("binlog.000003", 400)),
+            Optional.of(Position.startOf("binlog.000001")));
+    for (ArchiveRules rules :
+        List.of(
+            ArchiveRules.none(),
+            ArchiveRules.of(ArchivedFiles.disabledAndNeverAsked()),
+            new ArchiveRules(ArchivedFiles.disabledAndNeverAsked(), true))) {
+      for (Optional<Position> reader : readers) {
+        for (boolean force : new boolean[] {false, true}) {
+          for (boolean purgeUnarchived : new boolean[] {false, true}) {
+            for (String current : new String[] {null, "binlog.000004"}) {
+              assertThat(
+                      PurgePlan.decide(
+                          files, current, durable, 5, reader, force, rules, purgeUnarchived))
+                  .isEqualTo(PurgePlan.decide(files, current, durable, 5, reader, force));
+            }
+          }
+        }
+      }
+    }
+  }
+
   private static List<FileMetadata> files(int n) {
     List<FileMetadata> out = new ArrayList<>();
     for (int i = 1; i <= n; i++) {

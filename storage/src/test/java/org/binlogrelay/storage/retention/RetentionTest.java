@@ -194,6 +194,101 @@ class RetentionTest {
     }
   }
 
+  @Test
+  void withAnArchiveOnlyArchivedFilesGoAndTheRestAreCounted() throws Exception {
+    ArchivedFiles archive = new ArchivedFiles(names(0, 4).toArray(String[]::new));
+    try (BinlogStore store = store(SyntheticBinlog.mysql())) {
+      Retention retention =
+          new Retention(
+              store,
+              RetentionPolicy.keepEverything().withMaxFiles(2),
+              null,
+              new ManualTime(0),
+              ArchiveRules.of(archive));
+      RetentionRun run = retention.run();
+      assertThat(run.removed()).isEqualTo(names(0, 4));
+      assertThat(run.keptUnarchived()).isEqualTo(names(4, 8));
+      assertThat(run.removedUnarchived()).isEmpty();
+      assertThat(retention.keptUnarchivedFiles()).isEqualTo(4);
+      assertPurgedIsStartOfOldest(store);
+
+      assertThat(retention.run().removed()).as("nothing newly archived").isEmpty();
+      archive.add(names(4, 9).toArray(String[]::new));
+      RetentionRun caughtUp = retention.run();
+      assertThat(caughtUp.removed()).isEqualTo(names(4, 8));
+      assertThat(caughtUp.keptUnarchived()).isEmpty();
+      assertThat(retention.keptUnarchivedFiles()).isZero();
+      assertThat(retention.unarchivedPurges()).isZero();
+      assertPurgedIsStartOfOldest(store);
+    }
+  }
+
+  @Test
+  void withAnArchiveASlowReaderNoLongerHoldsArchivedFiles() throws Exception {
+    ReaderRegistry registry = new ReaderRegistry();
+    ArchivedFiles archive = new ArchivedFiles(names(0, 6).toArray(String[]::new));
+    try (BinlogStore store = store(SyntheticBinlog.mariadb())) {
+      registry.register("slow replica", new Position(name(2), 100));
+      Retention pinning =
+          new Retention(
+              store,
+              RetentionPolicy.keepEverything().withMaxFiles(2),
+              registry,
+              new ManualTime(0),
+              ArchiveRules.of(archive).withReadersPinOnlyUnarchived(false));
+      RetentionRun held = pinning.run();
+      assertThat(held.removed()).isEqualTo(names(0, 2));
+      assertThat(held.keptUnarchived()).isEqualTo(names(6, 8));
+      assertThat(held.keptForReaders()).isEqualTo(names(2, 6));
+
+      Retention releasing =
+          new Retention(
+              store,
+              RetentionPolicy.keepEverything().withMaxFiles(2),
+              registry,
+              new ManualTime(0),
+              ArchiveRules.of(archive));
+      RetentionRun run = releasing.run();
+      assertThat(run.removed()).isEqualTo(names(2, 6));
+      assertThat(run.keptForReaders()).isEmpty();
+      assertThat(run.forced()).isZero();
+      assertThat(releasing.forcedPurges()).isZero();
+      assertPurgedIsStartOfOldest(store);
+    }
+  }
+
+  @Test
+  void aForcedPurgeKeepsUnarchivedFilesUnlessToldTheyMayBeLost() throws Exception {
+    ReaderRegistry registry = new ReaderRegistry();
+    ArchivedFiles archive = new ArchivedFiles(name(0), name(1));
+    try (BinlogStore store = store(SyntheticBinlog.mysql())) {
+      Retention retention =
+          new Retention(
+              store,
+              RetentionPolicy.keepEverything(),
+              registry,
+              new ManualTime(0),
+              ArchiveRules.of(archive));
+      RetentionRun forced = retention.purgeTo(name(9), true);
+      assertThat(forced.removed()).isEqualTo(names(0, 2));
+      assertThat(forced.keptUnarchived()).isEqualTo(names(2, 9));
+
+      registry.register("replica", Position.startOf(name(6)));
+      RetentionRun lossy = retention.purgeTo(name(9), false, true);
+      assertThat(lossy.removed()).isEqualTo(names(2, 6));
+      assertThat(lossy.removedUnarchived()).isEqualTo(names(2, 6));
+      assertThat(lossy.keptForReaders()).isEqualTo(names(6, 9));
+      assertThat(retention.unarchivedPurges()).isEqualTo(4);
+      RetentionRun all = retention.purgeTo(name(9), true, true);
+      assertThat(all.removed()).isEqualTo(names(6, 9));
+      assertThat(all.removedUnarchived()).isEqualTo(names(6, 9));
+      assertThat(all.forced()).isEqualTo(3);
+      assertThat(retention.unarchivedPurges()).isEqualTo(7);
+      assertThat(store.files()).extracting(FileMetadata::name).containsExactly(name(9));
+      assertPurgedIsStartOfOldest(store);
+    }
+  }
+
   private BinlogStore store(SyntheticBinlog b) throws Exception {
     return store(b, dir);
   }
