@@ -345,7 +345,7 @@ public class BinlogRelayContainer extends GenericContainer<BinlogRelayContainer>
       throw new IllegalStateException(
           "no replication account for the primary: call withPrimaryCredentials(user, password)");
     }
-    withEnv("BINLOG_RELAY_SOURCE", SourceUrl.of(primaryUser, primaryHost, primaryPort));
+    withEnv("BINLOG_RELAY_SOURCE", SourceArgument.of(primaryUser, primaryHost, primaryPort));
     withCopyToContainer(file(primaryPassword + "\n"), PRIMARY_PASSWORD_FILE);
     withEnv("BINLOG_RELAY_PRIMARY_PASSWORD_FILE", PRIMARY_PASSWORD_FILE);
     withEnv("BINLOG_RELAY_SERVER_ID", Long.toString(serverId));

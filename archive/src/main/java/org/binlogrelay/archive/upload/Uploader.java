@@ -70,7 +70,7 @@ public final class Uploader implements AutoCloseable {
   private final Time time;
   private final Path stateDir;
   private final FileUpload upload;
-  private final Backoff backoff;
+  private final UploadBackoff backoff;
   private final UploadCounters counters = new UploadCounters();
   private final List<UploadListener> listeners = new CopyOnWriteArrayList<>();
   private final Object monitor = new Object();
@@ -140,7 +140,7 @@ public final class Uploader implements AutoCloseable {
     this.time = time;
     this.stateDir = stateDirectory(store.directory());
     this.upload = new FileUpload(objects, config, stateDir, store::openFile, hook, time);
-    this.backoff = new Backoff(config.firstBackoff(), config.maxBackoff(), jitter);
+    this.backoff = new UploadBackoff(config.firstBackoff(), config.maxBackoff(), jitter);
   }
 
   /** Where the upload states of a store in {@code dataDir} are kept. */

@@ -8,8 +8,8 @@ import java.util.Locale;
  * percent-encoded (docs/running.md, "Options") and an IPv6 host in brackets. The password is not
  * part of it: it goes in a file. Stateless and thread-safe.
  */
-final class SourceUrl {
-  private SourceUrl() {}
+final class SourceArgument {
+  private SourceArgument() {}
 
   static String of(String user, String host, int port) {
     String bracketed = host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host;

@@ -9,7 +9,7 @@ import java.util.function.DoubleSupplier;
  * an object store do not retry in step; {@link #reset} after a success. The jitter source is passed
  * in (tests make it exact). Not thread-safe: the uploader's thread owns it.
  */
-final class Backoff {
+final class UploadBackoff {
   private final Duration first;
   private final Duration max;
   private final DoubleSupplier random;
@@ -18,7 +18,7 @@ final class Backoff {
   /**
    * @param random values in {@code [0, 1)}
    */
-  Backoff(Duration first, Duration max, DoubleSupplier random) {
+  UploadBackoff(Duration first, Duration max, DoubleSupplier random) {
     this.first = first;
     this.max = max;
     this.random = random;

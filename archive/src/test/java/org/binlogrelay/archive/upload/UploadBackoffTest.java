@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class BackoffTest {
+class UploadBackoffTest {
   @Test
   void doublesFromTheFirstWaitUpToTheMaximumWithinTheUpperHalf() {
     List<Duration> low = waits(() -> 0.0, 9);
@@ -29,7 +29,7 @@ class BackoffTest {
 
   @Test
   void startsOverAfterASuccess() {
-    Backoff b = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(60), () -> 0.0);
+    UploadBackoff b = new UploadBackoff(Duration.ofSeconds(1), Duration.ofSeconds(60), () -> 0.0);
     b.next();
     b.next();
     assertThat(b.failures()).isEqualTo(2);
@@ -38,7 +38,7 @@ class BackoffTest {
   }
 
   private static List<Duration> waits(java.util.function.DoubleSupplier random, int n) {
-    Backoff b = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(60), random);
+    UploadBackoff b = new UploadBackoff(Duration.ofSeconds(1), Duration.ofSeconds(60), random);
     List<Duration> out = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       out.add(b.next());
