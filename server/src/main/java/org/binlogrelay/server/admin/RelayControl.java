@@ -3,9 +3,11 @@ package org.binlogrelay.server.admin;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import org.binlogrelay.archive.Archive;
 import org.binlogrelay.server.metrics.ReplicaView;
 import org.binlogrelay.server.upstream.SourceSwitch;
 import org.binlogrelay.server.upstream.UpstreamReplicator;
+import org.binlogrelay.storage.BinlogSource;
 import org.binlogrelay.storage.BinlogStore;
 import org.binlogrelay.storage.read.ReaderRegistry;
 import org.binlogrelay.storage.retention.RetentionRun;
@@ -23,6 +25,20 @@ public interface RelayControl {
 
   /** The store, {@code null} before it is open. */
   BinlogStore store();
+
+  /**
+   * What replicas, listings and point-in-time recovery read: the store and, with an archive
+   * configured, the archived files before it ({@code TieredBinlog}); {@code null} before the store
+   * is open.
+   */
+  default BinlogSource binlogs() {
+    return store();
+  }
+
+  /** The archive, if one is configured ({@code --archive}). */
+  default Optional<Archive> archive() {
+    return Optional.empty();
+  }
 
   /** The readers of the store (replicas' dumps), for each file's reader count. */
   ReaderRegistry readers();
