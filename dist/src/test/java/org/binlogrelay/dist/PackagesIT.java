@@ -1,6 +1,7 @@
 package org.binlogrelay.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -126,14 +127,15 @@ class PackagesIT {
     builder.environment().remove("JAVA_OPTS");
     Process relay = builder.start();
     try {
-      long deadline = System.nanoTime() + JVM_BOUND.toNanos();
-      while (!Files.readString(log).contains("Relay: relay running:")) {
-        assertThat(relay.isAlive()).as(Files.readString(log)).isTrue();
-        assertThat(System.nanoTime() - deadline)
-            .as("relay running within " + JVM_BOUND)
-            .isNegative();
-        Thread.sleep(100);
-      }
+      eventually(
+          JVM_BOUND,
+          "the relay running",
+          () -> {
+            String text = Files.readString(log);
+            assertThat(relay.isAlive()).as(text).isTrue();
+            return text;
+          },
+          text -> text.contains("Relay: relay running:"));
       // The launcher exec'ed the JVM: the process systemd (or a shell) signals is the relay itself.
       assertThat(relay.info().command()).hasValueSatisfying(c -> assertThat(c).endsWith("/java"));
 

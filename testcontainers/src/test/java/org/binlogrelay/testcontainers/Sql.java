@@ -1,5 +1,7 @@
 package org.binlogrelay.testcontainers;
 
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
+
 import com.github.dockerjava.api.exception.NotFoundException;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -75,31 +77,34 @@ final class Sql {
     boolean mariaDb = string(replica, "SELECT @@version").contains("MariaDB");
     String executedQuery =
         mariaDb ? "SELECT @@GLOBAL.gtid_slave_pos" : "SELECT @@GLOBAL.gtid_executed";
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (true) {
-      String executed = string(replica, executedQuery).replace("\n", "");
-      if (GtidSetText.contains(executed, gtidSet)) {
-        return;
-      }
-      Map<String, String> status = replicaStatus(replica, mariaDb);
-      String error =
-          status.getOrDefault("Last_IO_Error", "") + status.getOrDefault("Last_SQL_Error", "");
-      boolean stopped =
-          "No".equals(status.get("Replica_IO_Running"))
-              || "No".equals(status.get("Slave_IO_Running"))
-              || "No".equals(status.get("Replica_SQL_Running"))
-              || "No".equals(status.get("Slave_SQL_Running"));
-      if ((stopped && !error.isEmpty()) || System.nanoTime() - deadline > 0) {
-        throw new AssertionError(
-            "replica did not reach "
-                + gtidSet
-                + " (it executed "
-                + executed
-                + "); replica status: "
-                + status);
-      }
-      Thread.sleep(200);
-    }
+    eventually(
+        timeout,
+        "the replica executing " + gtidSet,
+        () -> {
+          String executed = string(replica, executedQuery).replace("\n", "");
+          if (GtidSetText.contains(executed, gtidSet)) {
+            return true;
+          }
+          Map<String, String> status = replicaStatus(replica, mariaDb);
+          String error =
+              status.getOrDefault("Last_IO_Error", "") + status.getOrDefault("Last_SQL_Error", "");
+          boolean stopped =
+              "No".equals(status.get("Replica_IO_Running"))
+                  || "No".equals(status.get("Slave_IO_Running"))
+                  || "No".equals(status.get("Replica_SQL_Running"))
+                  || "No".equals(status.get("Slave_SQL_Running"));
+          if (stopped && !error.isEmpty()) {
+            throw new AssertionError(
+                "replica did not reach "
+                    + gtidSet
+                    + " (it executed "
+                    + executed
+                    + "); replica status: "
+                    + status);
+          }
+          return false;
+        },
+        reached -> reached);
   }
 
   /** One column of {@code SHOW SLAVE STATUS} (MariaDB) or {@code SHOW REPLICA STATUS} (MySQL). */

@@ -1,5 +1,7 @@
 package org.binlogrelay.archive.testing;
 
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -253,25 +255,27 @@ public final class S3ProxyProcess implements AutoCloseable {
 
   /** Bounded poll: an HTTP answer (any status) on the port means the server is up. */
   private void awaitAnswer() throws IOException {
-    long deadline = System.nanoTime() + START_LIMIT.toNanos();
-    while (true) {
-      if (!process.isAlive()) {
-        throw new IOException(
-            "s3proxy exited with status " + process.exitValue() + " while starting: " + tail());
-      }
-      if (answers()) {
-        return;
-      }
-      if (System.nanoTime() > deadline) {
-        process.destroyForcibly();
-        throw new IOException("s3proxy did not answer within " + START_LIMIT + ": " + tail());
-      }
-      try {
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted while waiting for s3proxy", e);
-      }
+    try {
+      eventually(
+          START_LIMIT,
+          "s3proxy answering",
+          () -> {
+            if (!process.isAlive()) {
+              throw new IOException(
+                  "s3proxy exited with status "
+                      + process.exitValue()
+                      + " while starting: "
+                      + tail());
+            }
+            return answers();
+          },
+          answered -> answered);
+    } catch (AssertionError e) {
+      process.destroyForcibly();
+      throw new IOException("s3proxy did not answer within " + START_LIMIT + ": " + tail(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while waiting for s3proxy", e);
     }
   }
 
