@@ -109,6 +109,11 @@ class ArchiveS3Test {
   }
 
   private ArchiveConfig config(String by, long cacheBytes, Duration retention) {
+    return config(by, cacheBytes, retention, Duration.ofSeconds(30));
+  }
+
+  private ArchiveConfig config(
+      String by, long cacheBytes, Duration retention, Duration fetchTimeout) {
     if (prefix == null) {
       prefixes++;
       prefix = "a" + prefixes + "/";
@@ -121,7 +126,7 @@ class ArchiveS3Test {
         S3Settings.forBucket(S3ProxyProcess.BUCKET),
         upload,
         cacheBytes,
-        Duration.ofSeconds(30),
+        fetchTimeout,
         retention,
         2);
   }
@@ -137,10 +142,11 @@ class ArchiveS3Test {
 
   /** An archive of {@code store}, started, once its three files are archived and listed. */
   private Archive archived(BinlogStore store, long cacheBytes) throws Exception {
-    Archive a =
-        keep(
-            Archive.open(
-                objects(), config("1@relay-a", cacheBytes, Duration.ZERO), store, Time.SYSTEM));
+    return archived(store, config("1@relay-a", cacheBytes, Duration.ZERO));
+  }
+
+  private Archive archived(BinlogStore store, ArchiveConfig config) throws Exception {
+    Archive a = keep(Archive.open(objects(), config, store, Time.SYSTEM));
     a.start();
     eventually(WAIT, "three files archived", () -> a.tier().files().size() == NAMES.size());
     return a;
@@ -326,6 +332,28 @@ class ArchiveS3Test {
       s3.restart();
     }
     assertThat(get(a.tier().fetch(name))).hasBinaryContent(ClosedBinlogs.local(store, name));
+  }
+
+  @Test
+  void aStalledFetchTimesOutAndTheNextCallFetchesAgain() throws Exception {
+    BinlogStore store = filled("a");
+    Archive a =
+        archived(
+            store,
+            config(
+                "1@relay-a",
+                ArchiveConfig.DEFAULT_CACHE_BYTES,
+                Duration.ZERO,
+                Duration.ofSeconds(2)));
+    String name = NAMES.get(0);
+    proxy.add(Rule.on("GET", "/.*/binlogs/" + name).times(1).fault(Fault.stall()));
+    assertThatThrownBy(() -> get(a.tier().fetch(name)))
+        .isInstanceOf(ExecutionException.class)
+        .hasMessageContaining("took longer than PT2S (--archive-fetch-timeout)");
+    assertThat(a.tier().cached(name)).isEmpty();
+    assertThat(a.status().fetchFailures()).isEqualTo(1);
+    assertThat(get(a.tier().fetch(name))).hasBinaryContent(ClosedBinlogs.local(store, name));
+    assertThat(gets(name)).isEqualTo(2);
   }
 
   @Test

@@ -54,13 +54,15 @@ public final class ArchiveCatalog {
   /** The greatest metadata key known; guarded by refreshLock. */
   private String lastKey;
 
-  private volatile Snapshot snapshot = new Snapshot(List.of(), Map.of());
+  private volatile Snapshot snapshot = new Snapshot(List.of(), Map.of(), Map.of());
   private volatile boolean loaded;
   private String lastGapReported;
 
-  /** An immutable view: the contiguous records and all records by name. */
+  /** An immutable view: the contiguous records, the same by name, and all records by name. */
   private record Snapshot(
-      List<ArchivedFileRecord> contiguous, Map<String, ArchivedFileRecord> all) {}
+      List<ArchivedFileRecord> contiguous,
+      Map<String, ArchivedFileRecord> viewed,
+      Map<String, ArchivedFileRecord> all) {}
 
   /**
    * @param prefix the archive's key prefix (empty or ending with {@code /})
@@ -223,8 +225,7 @@ public final class ArchiveCatalog {
 
   /** The record of {@code name} if it is in the view. */
   public Optional<ArchivedFileRecord> record(String name) {
-    ArchivedFileRecord r = snapshot.all().get(name);
-    return r != null && snapshot.contiguous().contains(r) ? Optional.of(r) : Optional.empty();
+    return Optional.ofNullable(snapshot.viewed().get(name));
   }
 
   private void ensureLoaded() throws IOException {
@@ -323,7 +324,9 @@ public final class ArchiveCatalog {
     if (!gap) {
       lastGapReported = null;
     }
-    snapshot = new Snapshot(List.copyOf(contiguous), Map.copyOf(all));
+    Map<String, ArchivedFileRecord> viewed = new java.util.HashMap<>();
+    contiguous.forEach(r -> viewed.put(r.name(), r));
+    snapshot = new Snapshot(List.copyOf(contiguous), Map.copyOf(viewed), Map.copyOf(all));
   }
 
   /** Whether {@code next} continues {@code previous}: file name and GTIDs. */

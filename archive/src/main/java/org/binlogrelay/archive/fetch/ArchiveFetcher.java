@@ -340,7 +340,7 @@ public final class ArchiveFetcher implements ArchiveTier, AutoCloseable {
     return fetchFailures.get();
   }
 
-  /** Stops the downloads; pending fetches fail. */
+  /** Stops the downloads (waits up to 2 s for them); pending fetches fail. */
   @Override
   public void close() {
     List<CompletableFuture<Path>> pending;
@@ -353,7 +353,9 @@ public final class ArchiveFetcher implements ArchiveTier, AutoCloseable {
       f.completeExceptionally(new IOException("the archive is closed"));
     }
     try {
-      executor.awaitTermination(10, TimeUnit.SECONDS);
+      // a download stuck in a read ends at the client's read timeout and then deletes its
+      // temporary file; the threads are daemons, so the relay's stop does not wait for it
+      executor.awaitTermination(2, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
