@@ -29,7 +29,8 @@ final class AdminObjects {
   private AdminObjects() {}
 
   /** {@code GET /api/v1/status}. */
-  record StatusObject(JsonNode relay, JsonNode upstream, JsonNode store, JsonNode replicas) {}
+  record StatusObject(
+      JsonNode relay, JsonNode upstream, JsonNode store, JsonNode archive, JsonNode replicas) {}
 
   /** The {@code replicas} of {@link StatusObject}. */
   record ReplicaCountObject(JsonNode connected) {}
@@ -87,7 +88,33 @@ final class AdminObjects {
       JsonNode firstEventAt,
       JsonNode lastEventAt,
       JsonNode open,
-      JsonNode readers) {}
+      JsonNode readers,
+      JsonNode tier) {}
+
+  /** Archive ({@code GET /api/v1/archive}, the {@code archive} of {@link StatusObject}). */
+  record ArchiveObject(
+      JsonNode location,
+      JsonNode state,
+      JsonNode currentFile,
+      JsonNode pendingFiles,
+      JsonNode pendingBytes,
+      JsonNode oldestPendingAgeSeconds,
+      JsonNode uploadedFiles,
+      JsonNode uploadedBytes,
+      JsonNode archivedFiles,
+      JsonNode archivedBytes,
+      JsonNode firstArchived,
+      JsonNode lastArchived,
+      JsonNode cacheBytes,
+      JsonNode fetches,
+      JsonNode fetchedBytes,
+      JsonNode fetchFailures,
+      JsonNode deletedFiles,
+      JsonNode lastErrorKind,
+      JsonNode lastError,
+      JsonNode advice,
+      JsonNode lastErrorAt,
+      JsonNode nextAttemptAt) {}
 
   /** {@code GET /api/v1/gtid}. */
   record GtidObject(JsonNode flavor, JsonNode executed, JsonNode purged) {}

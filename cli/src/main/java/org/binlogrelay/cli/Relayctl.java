@@ -39,6 +39,7 @@ import picocli.CommandLine.ScopeType;
       StatusCommand.class,
       ReplicasCommand.class,
       BinlogsCommand.class,
+      ArchiveCommand.class,
       GtidCommand.class,
       PurgeCommand.class,
       RotateCommand.class,

@@ -5,12 +5,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /**
- * {@code relayctl status}: {@code GET /api/v1/status} as relay, upstream, store and replica
- * sections.
+ * {@code relayctl status}: {@code GET /api/v1/status} as relay, upstream, store, archive (when the
+ * relay has one) and replica sections.
  */
 @Command(
     name = "status",
-    description = "Shows the relay, its upstream connection, its store and its replica count.",
+    description =
+        "Shows the relay, its upstream connection, its store, its archive and its replica count.",
     footer = {
       "",
       "Examples:",
@@ -61,6 +62,9 @@ final class StatusCommand extends RelayCommand {
         .field("Purged GTIDs", GtidCommand.lines(store.purgedGtids()));
     if (HumanUnits.known(store.lastError())) {
       d.field("Last error", store.lastError().asText());
+    }
+    if (HumanUnits.known(answer.archive())) {
+      ArchiveCommand.summarize(d, answer.archive());
     }
     AdminObjects.ReplicaCountObject replicas =
         AdminObjects.of(answer.replicas(), AdminObjects.ReplicaCountObject.class);

@@ -25,6 +25,7 @@ class AdminObjectsTest {
     assertKeys(status.get("relay"), AdminObjects.RelayObject.class);
     assertKeys(status.get("upstream"), AdminObjects.UpstreamObject.class);
     assertKeys(status.get("store"), AdminObjects.StoreObject.class);
+    assertKeys(status.get("archive"), AdminObjects.ArchiveObject.class);
     assertKeys(status.get("replicas"), AdminObjects.ReplicaCountObject.class);
   }
 
@@ -35,6 +36,11 @@ class AdminObjectsTest {
     assertThat(binlogs).isNotEmpty();
     binlogs.forEach(b -> assertKeys(b, AdminObjects.BinlogObject.class));
     assertKeys(answer("gtid"), AdminObjects.GtidObject.class);
+  }
+
+  @Test
+  void archiveIsTheContractsObject() throws Exception {
+    assertKeys(answer("archive"), AdminObjects.ArchiveObject.class);
   }
 
   @Test

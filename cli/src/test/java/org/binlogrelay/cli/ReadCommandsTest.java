@@ -3,6 +3,7 @@ package org.binlogrelay.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +30,8 @@ class ReadCommandsTest {
             .answer("GET", "/api/v1/gtid", Contract.json("gtid"))
             .answer("GET", "/api/v1/replicas", Contract.json("replicas"))
             .answer("GET", "/api/v1/replicas/3", Contract.json("replica"))
-            .answer("GET", "/api/v1/lag", Contract.json("lag"));
+            .answer("GET", "/api/v1/lag", Contract.json("lag"))
+            .answer("GET", "/api/v1/archive", Contract.json("archive"));
   }
 
   @AfterEach
@@ -75,10 +77,100 @@ class ReadCommandsTest {
           Executed GTIDs:   3e11fa47-71ca-11e1-9e33-c80aa9429562:1-1207,
                             8a94f357-aab4-11df-86ab-c80aa9429562:1-5
           Purged GTIDs:     (empty)
+        Archive
+          Location:         s3://binlog-archive/relay1/
+          State:            OK, uploading binlog.000041
+          Pending:          1 file (205 MiB), the oldest closed 12 s ago
+          Archived:         40 files (40 GiB), binlog.000001 to binlog.000040
         Replicas
           Connected:        2
         """);
     assertThat(r.err()).isEmpty();
+  }
+
+  @Test
+  void statusWithoutArchiveHasNoArchiveSection() throws Exception {
+    JsonNode status = AdminClient.JSON.readTree(Contract.json("status"));
+    ((ObjectNode) status).putNull("archive");
+    try (StubRelay noArchive = new StubRelay().answer("GET", "/api/v1/status", status.toString())) {
+      Run.Result r = Run.against(noArchive, "status");
+      assertThat(r.code()).isZero();
+      assertThat(r.out())
+          .doesNotContain("Archive")
+          .contains("Purged GTIDs:     (empty)\nReplicas\n");
+    }
+  }
+
+  @Test
+  void statusShowsTheArchivesFailureAndAdvice() throws Exception {
+    JsonNode status = AdminClient.JSON.readTree(Contract.json("status"));
+    ((ObjectNode) status).set("archive", AdminClient.JSON.readTree(Contract.json("archive")));
+    try (StubRelay failing = new StubRelay().answer("GET", "/api/v1/status", status.toString())) {
+      Run.Result r = Run.against(failing, "status");
+      assertThat(r.code()).isZero();
+      assertThat(r.out())
+          .contains(
+              """
+          Archive
+            Location:         s3://binlog-archive/relay1/
+            State:            RETRYING, uploading binlog.000041
+            Pending:          1 file (205 MiB), the oldest closed 6m52s ago
+            Archived:         40 files (40 GiB), binlog.000001 to binlog.000040
+            Last error:       UNREACHABLE: binlog.000041: PUT s3://binlog-archive/relay1/binlog.000041.zst:\
+           connection refused (s3.internal:9000) (at 2026-11-20 09:59:41)
+            Advice:           check the archive endpoint, DNS and the network between the relay and it;\
+           uploads resume by themselves
+            Next attempt:     2026-11-20 10:00:05
+          Replicas
+          """);
+    }
+  }
+
+  @Test
+  void archive() {
+    Run.Result r = Run.against(stub, "archive");
+    assertThat(r.code()).as(r.toString()).isZero();
+    assertThat(stub.only())
+        .isEqualTo(new StubRelay.Request("GET", "/api/v1/archive", null, null, ""));
+    assertThat(r.out())
+        .isEqualTo(
+            """
+        Archive
+          Location:      s3://binlog-archive/relay1/
+          State:         RETRYING, uploading binlog.000041
+          Pending:       1 file (205 MiB), the oldest closed 6m52s ago
+          Uploaded:      2 files (2.0 GiB) since the start
+          Archived:      40 files (40 GiB), binlog.000001 to binlog.000040
+          Cache:         1.0 GiB
+          Fetched:       3 files (3.0 GiB), 0 failed
+          Deleted:       0 files (archive retention)
+          Last error:    UNREACHABLE: binlog.000041: PUT s3://binlog-archive/relay1/binlog.000041.zst:\
+         connection refused (s3.internal:9000) (at 2026-11-20 09:59:41)
+          Advice:        check the archive endpoint, DNS and the network between the relay and it;\
+         uploads resume by themselves
+          Next attempt:  2026-11-20 10:00:05
+        """);
+    assertThat(r.err()).isEmpty();
+  }
+
+  @Test
+  void archiveWithoutOneIsTheRelaysError() throws Exception {
+    try (StubRelay none =
+        new StubRelay()
+            .answer(
+                "GET",
+                "/api/v1/archive",
+                409,
+                "{\"error\":\"no archive is configured: the relay keeps its binlogs in its data"
+                    + " directory only\",\"code\":\"conflict\"}")) {
+      Run.Result r = Run.against(none, "archive");
+      assertThat(r.code()).isEqualTo(Relayctl.RELAY_ERROR);
+      assertThat(r.out()).isEmpty();
+      assertThat(r.err())
+          .isEqualTo(
+              "relayctl: no archive is configured: the relay keeps its binlogs in its data"
+                  + " directory only\n");
+    }
   }
 
   @Test
@@ -183,19 +275,41 @@ class ReadCommandsTest {
 
   @Test
   void binlogs() {
-    Run.Result r = Run.against(stub, "binlogs");
+    Run.Result r = new Run().terminal(false, 100).on(stub, "binlogs");
     assertThat(r.code()).as(r.toString()).isZero();
     assertThat(stub.only().path()).isEqualTo("/api/v1/binlogs");
     assertThat(r.out())
         .isEqualTo(
             """
-        NAME           SIZE     FIRST EVENT (UTC)    LAST EVENT (UTC)     READERS
-        binlog.000040  1.0 GiB  2026-11-13 00:00:01  2026-11-18 12:00:00  0
-        binlog.000041  205 MiB  2026-11-18 12:00:00  2026-11-20 09:00:00  1
-        binlog.000042  157 B    2026-11-20 09:00:00  -                    1
+        NAME           SIZE     FIRST EVENT (UTC)    LAST EVENT (UTC)     READERS  TIER
+        binlog.000039  1.0 GiB  2026-11-06 00:00:02  2026-11-13 00:00:01  0        archive
+        binlog.000040  1.0 GiB  2026-11-13 00:00:01  2026-11-18 12:00:00  0        local,archive
+        binlog.000041  205 MiB  2026-11-18 12:00:00  2026-11-20 09:00:00  1        local
+        binlog.000042  157 B    2026-11-20 09:00:00  -                    1        local
 
-        3 files, 1.2 GiB; being written: binlog.000042
+        4 files, 2.2 GiB (1 only in the archive); being written: binlog.000042
         """);
+  }
+
+  @Test
+  void binlogsWithoutArchiveHaveNoTierColumn() throws Exception {
+    JsonNode binlogs = AdminClient.JSON.readTree(Contract.json("binlogs"));
+    ((ArrayNode) binlogs).remove(0);
+    binlogs.forEach(b -> ((ObjectNode) b).put("tier", "local"));
+    try (StubRelay local = new StubRelay().answer("GET", "/api/v1/binlogs", binlogs.toString())) {
+      Run.Result r = Run.against(local, "binlogs");
+      assertThat(r.code()).as(r.toString()).isZero();
+      assertThat(r.out())
+          .isEqualTo(
+              """
+          NAME           SIZE     FIRST EVENT (UTC)    LAST EVENT (UTC)     READERS
+          binlog.000040  1.0 GiB  2026-11-13 00:00:01  2026-11-18 12:00:00  0
+          binlog.000041  205 MiB  2026-11-18 12:00:00  2026-11-20 09:00:00  1
+          binlog.000042  157 B    2026-11-20 09:00:00  -                    1
+
+          3 files, 1.2 GiB; being written: binlog.000042
+          """);
+    }
   }
 
   @Test
@@ -238,7 +352,8 @@ class ReadCommandsTest {
     "gtid, /api/v1/gtid, gtid",
     "replicas, /api/v1/replicas, replicas",
     "replicas show 3, /api/v1/replicas/3, replica",
-    "lag, /api/v1/lag, lag"
+    "lag, /api/v1/lag, lag",
+    "archive, /api/v1/archive, archive"
   })
   void jsonPrintsTheAnswerAsItIsPretty(String command, String path, String answer)
       throws Exception {

@@ -138,6 +138,9 @@ public final class AdminApi {
       case "/api/v1/lag":
         requireGet(method);
         return ok(Views.lag(relay));
+      case "/api/v1/archive":
+        requireGet(method);
+        return ok(Views.archive(relay.archive().orElseThrow(AdminApi::noArchive)));
       default:
         return replica(method, path);
     }
@@ -217,6 +220,12 @@ public final class AdminApi {
           "no primary is configured: the relay only serves its stored binlogs (start it"
               + " with --primary)");
     }
+  }
+
+  private static ApiException noArchive() {
+    return ApiException.conflict(
+        "no archive is configured: the relay keeps its binlogs in its data directory only (start"
+            + " it with --archive s3://bucket/prefix, see docs/archive.md)");
   }
 
   private Views.SwitchedUpstreamJson change(byte[] body) throws ApiException {

@@ -6,12 +6,16 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.binlogrelay.archive.Archive;
+import org.binlogrelay.archive.ArchiveStatus;
+import org.binlogrelay.archive.upload.UploadStatus;
 import org.binlogrelay.server.metrics.ReplicaView;
 import org.binlogrelay.server.serving.DumpStatus;
 import org.binlogrelay.server.upstream.IngestStats;
 import org.binlogrelay.server.upstream.UpstreamReplicator;
 import org.binlogrelay.server.upstream.UpstreamState;
 import org.binlogrelay.server.upstream.UpstreamStatus;
+import org.binlogrelay.storage.BinlogSource;
 import org.binlogrelay.storage.BinlogStore;
 import org.binlogrelay.storage.FileMetadata;
 import org.binlogrelay.storage.Position;
@@ -31,9 +35,13 @@ import org.binlogrelay.storage.retention.RetentionRun;
 final class Views {
   private Views() {}
 
-  /** {@code GET /api/v1/status}. */
+  /** {@code GET /api/v1/status}: {@code upstream} and {@code archive} {@code null} if none. */
   record StatusJson(
-      RelayJson relay, UpstreamJson upstream, StoreJson store, ReplicaCountJson replicas) {}
+      RelayJson relay,
+      UpstreamJson upstream,
+      StoreJson store,
+      ArchiveJson archive,
+      ReplicaCountJson replicas) {}
 
   /** The {@code replicas} of {@link StatusJson}. */
   record ReplicaCountJson(int connected) {}
@@ -107,14 +115,56 @@ final class Views {
   /** Store before it is open: {@code {"condition": null}}. */
   record NoStoreJson(String condition) implements StoreJson {}
 
-  /** Binlog. */
+  /**
+   * Binlog; {@code tier} is where the relay holds it: {@code local}, {@code local,archive} or
+   * {@code archive} (see {@link #TIER_LOCAL}).
+   */
   record BinlogJson(
       String name,
       long size,
       String firstEventAt,
       String lastEventAt,
       boolean open,
-      long readers) {}
+      long readers,
+      String tier) {}
+
+  /** A file only in the data directory (every file without an archive). */
+  static final String TIER_LOCAL = "local";
+
+  /** A file in the data directory and archived (uploaded and verified). */
+  static final String TIER_BOTH = "local,archive";
+
+  /** A file only in the archive (served after a fetch into the cache). */
+  static final String TIER_ARCHIVE = "archive";
+
+  /**
+   * Archive ({@code GET /api/v1/archive}, the {@code archive} of {@link StatusJson}): the
+   * uploader's state and backlog, what the archive holds, the fetch cache, and the last failure
+   * with what to do about it.
+   */
+  record ArchiveJson(
+      String location,
+      String state,
+      String currentFile,
+      long pendingFiles,
+      long pendingBytes,
+      long oldestPendingAgeSeconds,
+      long uploadedFiles,
+      long uploadedBytes,
+      int archivedFiles,
+      long archivedBytes,
+      String firstArchived,
+      String lastArchived,
+      long cacheBytes,
+      long fetches,
+      long fetchedBytes,
+      long fetchFailures,
+      long deletedFiles,
+      String lastErrorKind,
+      String lastError,
+      String advice,
+      String lastErrorAt,
+      String nextAttemptAt) {}
 
   /** {@code GET /api/v1/gtid}. */
   record GtidJson(String flavor, String executed, String purged) {}
@@ -236,26 +286,78 @@ final class Views {
         health.lastError());
   }
 
+  /**
+   * The files replicas can be served, oldest first: with an archive, the archived files before the
+   * store's ({@link RelayControl#binlogs()}), each with its tier.
+   */
   static List<BinlogJson> binlogs(RelayControl relay) {
     BinlogStore store = relay.store();
     if (store == null) {
       return List.of();
     }
+    BinlogSource source = relay.binlogs() == null ? store : relay.binlogs();
+    Optional<Archive> archive = relay.archive();
     ReaderRegistry readers = relay.readers();
     List<ReaderRegistry.Registration> registered = readers == null ? List.of() : readers.readers();
     String current = store.currentFile().orElse(null);
     List<BinlogJson> out = new ArrayList<>();
-    for (FileMetadata f : store.files()) {
+    for (FileMetadata f : source.files()) {
+      boolean local = store.file(f.name()).isPresent();
       out.add(
           new BinlogJson(
               f.name(),
               f.size(),
               f.firstEventTime() == 0 ? null : time(f.firstEventTime() * 1000),
               f.lastEventTime() == 0 ? null : time(f.lastEventTime() * 1000),
-              !f.closed() || f.name().equals(current),
-              registered.stream().filter(r -> r.position().file().equals(f.name())).count()));
+              local && (!f.closed() || f.name().equals(current)),
+              registered.stream().filter(r -> r.position().file().equals(f.name())).count(),
+              tier(f, local, archive)));
     }
     return out;
+  }
+
+  private static String tier(FileMetadata f, boolean local, Optional<Archive> archive) {
+    if (archive.isEmpty()) {
+      return TIER_LOCAL;
+    }
+    if (!local) {
+      return TIER_ARCHIVE;
+    }
+    if (!f.closed()) {
+      return TIER_LOCAL; // the open file is archived only once closed
+    }
+    Archive a = archive.get();
+    // the catalog (in memory) first; the uploader's state file for a file this relay uploaded
+    return a.tier().archived(f.name()) || a.gate().archived(f.name()) ? TIER_BOTH : TIER_LOCAL;
+  }
+
+  /** The archive's state now. */
+  static ArchiveJson archive(Archive archive) {
+    ArchiveStatus s = archive.status();
+    UploadStatus u = s.upload();
+    return new ArchiveJson(
+        s.location(),
+        u == null ? null : u.state().name(),
+        u == null ? null : u.currentFile(),
+        s.pendingFiles(),
+        s.pendingBytes(),
+        s.oldestPendingAgeSeconds(),
+        s.uploadedFiles(),
+        s.uploadedBytes(),
+        s.archivedFiles(),
+        s.archivedBytes(),
+        s.firstArchived(),
+        s.lastArchived(),
+        s.cacheBytes(),
+        s.fetches(),
+        s.fetchedBytes(),
+        s.fetchFailures(),
+        s.deletedFiles(),
+        u == null || u.lastFailureKind() == null ? null : u.lastFailureKind().name(),
+        u == null ? null : u.lastError(),
+        u == null ? null : u.advice(),
+        u == null || u.lastErrorAt() == null ? null : u.lastErrorAt().toString(),
+        u == null || u.nextAttempt() == null ? null : u.nextAttempt().toString());
   }
 
   static GtidJson gtid(RelayControl relay) {
@@ -298,6 +400,7 @@ final class Views {
         relay(relay.relay()),
         relay.primaryConfigured() ? upstream(relay) : null,
         store(relay),
+        relay.archive().map(Views::archive).orElse(null),
         new ReplicaCountJson(relay.replicas().size()));
   }
 

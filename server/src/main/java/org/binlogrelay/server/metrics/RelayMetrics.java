@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
+import org.binlogrelay.archive.Archive;
 import org.binlogrelay.server.downstream.ReplicaServer;
 import org.binlogrelay.server.serving.StoreDumpHandler;
 import org.binlogrelay.server.upstream.IngestStats;
@@ -28,9 +29,9 @@ import org.binlogrelay.storage.retention.Retention;
 
 /**
  * Every meter of the relay in one Prometheus registry (names and units in docs/metrics.md):
- * upstream, store, per-replica feeds, relay-added latency, JVM and process. The parts are read
- * through suppliers, so that the meters follow a store opened late and an upstream replicator
- * replaced through the admin API.
+ * upstream, store, per-replica feeds, relay-added latency, JVM and process, and the archive once
+ * the relay has one ({@link #archive}). The parts are read through suppliers, so that the meters
+ * follow a store opened late and an upstream replicator replaced through the admin API.
  *
  * <p>{@link #sample()} must run once a second (the relay's metrics thread): it measures the
  * replicas' lag and rates ({@link ReplicaLag}), updates their labelled meters and the upstream info
@@ -61,6 +62,12 @@ public final class RelayMetrics implements AutoCloseable {
 
   private final Supplier<ReplicaServer> replicaServer;
 
+  private final Time time;
+  private final Supplier<List<Retention>> retentions;
+
+  /** The archive's meters once {@link #archive} registered them (held: see upstreamMeters). */
+  private volatile ArchiveMeters archiveMeters;
+
   /**
    * @param store the store, {@code null} before it is open
    * @param retentions the retentions whose purges count (scheduled and manual)
@@ -76,6 +83,8 @@ public final class RelayMetrics implements AutoCloseable {
       Supplier<StoreDumpHandler> dumps,
       Supplier<ReplicaServer> replicaServer) {
     this.upstream = upstream;
+    this.time = time;
+    this.retentions = retentions;
     this.boundaries = new BoundaryLog(time);
     this.latency = new RelayLatency(boundaries, time, registry);
     this.storeMeters = new StoreMeters(store, retentions, registry);
@@ -135,6 +144,24 @@ public final class RelayMetrics implements AutoCloseable {
    */
   public List<StoreListener> storeListeners() {
     return List.of(boundaries, storeMeters);
+  }
+
+  /**
+   * Registers the archive's meters ({@code binlogrelay_archive_*} and {@code
+   * binlogrelay_retention_kept_unarchived_files}, docs/metrics.md): once, when the relay has opened
+   * its archive. Without an archive they are not exported at all.
+   *
+   * @throws IllegalStateException if an archive was registered already
+   */
+  public void archive(Archive archive) {
+    synchronized (this) {
+      if (archiveMeters != null) {
+        throw new IllegalStateException("the archive's meters are registered already");
+      }
+      ArchiveMeters meters = new ArchiveMeters(archive, retentions, time);
+      meters.bind(registry);
+      archiveMeters = meters;
+    }
   }
 
   /** Give to serving ({@code ServingConfig.Builder#observer}): relay-added latency. */

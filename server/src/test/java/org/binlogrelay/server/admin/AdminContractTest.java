@@ -1,18 +1,29 @@
 package org.binlogrelay.server.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import org.binlogrelay.archive.Archive;
+import org.binlogrelay.archive.ArchiveConfig;
+import org.binlogrelay.archive.ArchiveLocation;
+import org.binlogrelay.archive.objectstore.S3Settings;
+import org.binlogrelay.archive.upload.UploadConfig;
+import org.binlogrelay.archive.upload.UploadStatus;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.server.metrics.ReplicaView;
 import org.binlogrelay.server.serving.DumpStatus;
@@ -20,7 +31,9 @@ import org.binlogrelay.server.upstream.SourceSwitch;
 import org.binlogrelay.server.upstream.UpstreamConfig;
 import org.binlogrelay.server.upstream.UpstreamReplicator;
 import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.FileMetadata;
 import org.binlogrelay.storage.StoreConfig;
+import org.binlogrelay.storage.Time;
 import org.binlogrelay.storage.read.ReaderRegistry;
 import org.binlogrelay.storage.retention.RetentionRun;
 import org.junit.jupiter.api.AfterEach;
@@ -34,7 +47,9 @@ import org.junit.jupiter.api.io.TempDir;
  * replicas answers JSON of the shape of {@code docs/admin-api/NAME.json} (on the test classpath as
  * {@code /admin-api/NAME.json}), the same files relayctl's tests are fed with and its {@code
  * AdminObjectsTest} checks its records against: the same keys in the same order at every level, and
- * the same JSON type wherever both sides are not {@code null}.
+ * the same JSON type wherever both sides are not {@code null}. With an archive (an S3 endpoint on a
+ * loopback port nobody listens on, so that the uploader fails and reports why), the archive
+ * endpoint, the status's archive block and the binlogs' tiers too.
  */
 class AdminContractTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -44,6 +59,7 @@ class AdminContractTest {
   private BinlogStore store;
   private UpstreamReplicator upstream;
   private AdminApi api;
+  private Archive archive;
 
   @BeforeEach
   void open() throws IOException {
@@ -62,6 +78,9 @@ class AdminContractTest {
 
   @AfterEach
   void close() throws IOException {
+    if (archive != null) {
+      archive.close();
+    }
     upstream.close();
     store.close();
   }
@@ -96,6 +115,73 @@ class AdminContractTest {
   void lagHasTheContractsShape() throws IOException {
     assertShape("lag", "/api/v1/lag");
     assertShape("lag-2", "/api/v1/lag");
+  }
+
+  @Test
+  void archiveHasTheContractsShape() throws Exception {
+    archive = unreachableArchive();
+    archive.start();
+    eventually(
+        Duration.ofSeconds(60),
+        "the uploader retrying with its last error",
+        () -> archive.status().upload().state() == UploadStatus.State.RETRYING);
+    assertShape("archive", "/api/v1/archive");
+    assertShape("status", "/api/v1/status");
+    assertShape("binlogs", "/api/v1/binlogs");
+    JsonNode answer = JSON.readTree(api.handle("GET", "/api/v1/archive", null, new byte[0]).body());
+    assertThat(answer.get("location").asText()).isEqualTo("s3://binlog-archive/relay1/");
+    assertThat(answer.get("lastErrorKind").asText()).isEqualTo("UNREACHABLE");
+    assertThat(answer.get("advice").asText()).contains("check the archive endpoint");
+    assertThat(answer.get("pendingFiles").asLong())
+        .as("the closed files, none archived")
+        .isEqualTo(store.files().stream().filter(FileMetadata::closed).count());
+    assertThat(answer.get("lastErrorAt").asText()).endsWith("Z");
+    JsonNode binlogs =
+        JSON.readTree(api.handle("GET", "/api/v1/binlogs", null, new byte[0]).body());
+    assertThat(binlogs.findValuesAsText("tier"))
+        .as("nothing uploaded yet: both files only local")
+        .containsExactly("local", "local");
+  }
+
+  @Test
+  void withoutAnArchiveTheArchiveEndpointIsAConflictAndEveryFileIsLocal() throws IOException {
+    Answer answer = api.handle("GET", "/api/v1/archive", null, new byte[0]);
+    assertThat(answer.status()).isEqualTo(409);
+    JsonNode error = JSON.readTree(answer.body());
+    assertThat(error.get("code").asText()).isEqualTo("conflict");
+    assertThat(error.get("error").asText())
+        .startsWith("no archive is configured")
+        .contains("--archive s3://bucket/prefix");
+    JsonNode status = JSON.readTree(api.handle("GET", "/api/v1/status", null, new byte[0]).body());
+    assertThat(status.has("archive")).as("the key is there, null: " + status).isTrue();
+    assertThat(status.get("archive").isNull()).isTrue();
+    JsonNode binlogs =
+        JSON.readTree(api.handle("GET", "/api/v1/binlogs", null, new byte[0]).body());
+    assertThat(binlogs.findValuesAsText("tier")).containsExactly("local", "local");
+    assertThat(api.handle("POST", "/api/v1/archive", null, new byte[0]).status()).isEqualTo(405);
+  }
+
+  /** An archive whose S3 endpoint is a loopback port nobody listens on (no call until started). */
+  private Archive unreachableArchive() throws IOException {
+    int port;
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = s.getLocalPort();
+    }
+    S3Settings s3 =
+        S3Settings.forBucket("binlog-archive")
+            .withEndpoint(URI.create("http://127.0.0.1:" + port))
+            .withPathStyle(true)
+            .withRegion("us-east-1")
+            .withStaticCredentials("id", "secret")
+            .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(2), Duration.ofSeconds(5))
+            .withMaxAttempts(1);
+    UploadConfig upload =
+        UploadConfig.defaults("relay1/", "9001@contract")
+            .withBackoff(Duration.ofMillis(10), Duration.ofSeconds(30), Duration.ofSeconds(30));
+    return Archive.open(
+        ArchiveConfig.defaults(ArchiveLocation.parse("s3://binlog-archive/relay1/"), s3, upload),
+        store,
+        Time.SYSTEM);
   }
 
   private void assertShape(String contract, String path) throws IOException {
@@ -202,6 +288,11 @@ class AdminContractTest {
     @Override
     public BinlogStore store() {
       return store;
+    }
+
+    @Override
+    public Optional<Archive> archive() {
+      return Optional.ofNullable(archive);
     }
 
     @Override
