@@ -45,6 +45,7 @@ import picocli.CommandLine.ScopeType;
       SourceCommand.class,
       ReplicaCommand.class,
       LagCommand.class,
+      PitrCommand.class,
       BenchCommand.class,
       CompletionCommand.class,
       CommandLine.HelpCommand.class,

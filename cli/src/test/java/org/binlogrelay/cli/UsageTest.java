@@ -88,7 +88,8 @@ class UsageTest {
     assertThat(r.out())
         .startsWith("#!/usr/bin/env bash")
         .contains("complete -F _complete_relayctl")
-        .contains("status replicas binlogs gtid purge rotate source replica lag bench completion")
+        .contains(
+            "status replicas binlogs gtid purge rotate source replica lag pitr bench completion")
         .contains("catchup fanout lag stop-catchup")
         .contains("--watch")
         .contains("pause resume kick");
