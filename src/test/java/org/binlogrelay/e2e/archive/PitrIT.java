@@ -21,6 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.binlogrelay.cli.Environment;
 import org.binlogrelay.cli.Relayctl;
@@ -28,7 +30,6 @@ import org.binlogrelay.cli.Terminal;
 import org.binlogrelay.e2e.process.ChildProcesses;
 import org.binlogrelay.e2e.process.CommandResult;
 import org.binlogrelay.e2e.process.Tails;
-import org.binlogrelay.e2e.servers.Credentials;
 import org.binlogrelay.e2e.servers.DatabaseServer;
 import org.binlogrelay.e2e.servers.Provisioning;
 import org.binlogrelay.e2e.servers.ServerException;
@@ -36,7 +37,6 @@ import org.binlogrelay.e2e.servers.ServerFarm;
 import org.binlogrelay.e2e.servers.ServerFarmExtension;
 import org.binlogrelay.e2e.servers.ServerSpec;
 import org.binlogrelay.e2e.servers.ServerVersion;
-import org.binlogrelay.protocol.auth.PasswordHashes;
 import org.binlogrelay.server.RelayMain;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -147,6 +147,138 @@ class PitrIT {
     // Case 2: the same server made fresh again, stop by the time just before the DROP.
     recover(
         target, root, inChroot, "by-time", beforeDrop, "--until-time", beforeDropTime.toString());
+  }
+
+  /**
+   * The same on MariaDB 10.11 with the host's MariaDB tools: a {@code mariadb-dump --gtid} backup,
+   * its {@code gtid_slave_pos} as the backup set, {@code mariadb-binlog --start-position=P ... |
+   * mariadb} as relayctl prints it. By GTID, then by a time on a whole-second boundary (MariaDB's
+   * binlog has commit times in seconds).
+   */
+  @Test
+  void mariadbRestoreThenRollForward(ServerFarm farm) throws Exception {
+    DatabaseServer primary =
+        farm.start(
+            ServerSpec.of(ServerVersion.MARIADB_10_11)
+                .named("primary")
+                .withMaxBinlogSize(64 * 1024));
+    DatabaseServer target = farm.start(ServerVersion.MARIADB_10_11, "restore-target");
+    work = Files.createDirectories(dir.resolve("work"));
+    primary.execute(
+        "CREATE DATABASE p",
+        "CREATE TABLE p.orders (id INT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(200))",
+        "CREATE TABLE p.customers (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(200))",
+        "CREATE TABLE p.audit (id INT AUTO_INCREMENT PRIMARY KEY, what VARCHAR(200))");
+    write(primary, "p.orders", "v", 50);
+    write(primary, "p.customers", "name", 50);
+    relay = startRelay(primary);
+    hostShell(
+            Provisioning.executable("mariadb-dump", "mariadb-dump (MariaDB client)")
+                + " --no-defaults --protocol=TCP -h127.0.0.1 -P"
+                + primary.address().port()
+                + " -u"
+                + primary.credentials().user()
+                + " -p"
+                + primary.credentials().password()
+                + " --single-transaction --gtid --master-data=2 --databases p > "
+                + work.resolve("backup.sql"))
+        .requireSuccess("mariadb-dump");
+    Matcher pos =
+        Pattern.compile("gtid_slave_pos='([^']*)'")
+            .matcher(Files.readString(work.resolve("backup.sql")));
+    assertThat(pos.find()).as("the dump's gtid_slave_pos").isTrue();
+    String backup = pos.group(1);
+    for (int i = 0; i < 6; i++) {
+      write(primary, "p.orders", "v", 60);
+      write(primary, "p.customers", "name", 30);
+      write(primary, "p.audit", "what", 40);
+    }
+    primary.execute("UPDATE p.customers SET name = CONCAT(name, '!') WHERE id % 3 = 0");
+    Map<String, String> beforeDrop = checksums(primary);
+    // A whole second after the last write, so that a stop by time in seconds falls between.
+    Instant lastWrite = Instant.now();
+    Instant boundary = lastWrite.plusSeconds(1).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    while (Instant.now().isBefore(boundary.plusMillis(50))) {
+      Thread.sleep(50);
+    }
+    primary.execute("DROP TABLE p.customers");
+    String dropGtid = primary.queryValue("SELECT @@gtid_binlog_pos");
+    write(primary, "p.orders", "v", 40);
+    write(primary, "p.audit", "what", 40);
+    String primaryFinal = primary.queryValue("SELECT @@gtid_binlog_pos");
+    assertThat(primary.queryRows("SHOW BINARY LOGS").size()).as("binlog files").isGreaterThan(3);
+    await(
+        "the relay to have the primary's GTIDs",
+        () ->
+            relayctl("gtid", "--json")
+                .json()
+                .path("executed")
+                .asText()
+                .replaceAll("\\s", "")
+                .contains(primaryFinal));
+
+    mariadbRecover(target, "by-gtid", backup, beforeDrop, "--stop-before-gtid", dropGtid);
+    mariadbRecover(target, "by-time", backup, beforeDrop, "--until-time", boundary.toString());
+  }
+
+  private void mariadbRecover(
+      DatabaseServer target,
+      String name,
+      String backup,
+      Map<String, String> expected,
+      String... stop)
+      throws Exception {
+    target.execute("DROP DATABASE IF EXISTS p", "RESET MASTER");
+    String client =
+        Provisioning.executable("mariadb", "mariadb (MariaDB client)")
+            + " --no-defaults --protocol=TCP -h127.0.0.1 -P"
+            + target.address().port()
+            + " -u"
+            + target.credentials().user()
+            + " -p"
+            + target.credentials().password();
+    // The restore is not binlogged (its GTIDs would clash with the primary's in strict mode).
+    hostShell("(echo 'SET sql_log_bin=0;'; cat " + work.resolve("backup.sql") + ") | " + client)
+        .requireSuccess("restoring the backup");
+    List<String> args = new ArrayList<>(List.of("pitr"));
+    args.addAll(List.of(stop));
+    args.addAll(List.of("--backup-gtids", backup));
+    JsonNode planJson = relayctl(concat(args, "--json")).ok().json();
+    LOG.info("mariadb {}: plan {}", name, planJson);
+    Path out = work.resolve(name);
+    Result written = relayctl(concat(args, "--write", out.toString())).ok();
+    String apply =
+        written
+            .out()
+            .lines()
+            .map(String::strip)
+            .filter(l -> l.startsWith("mariadb-binlog "))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no apply command in\n" + written.out()));
+    String binlog = apply.substring(0, apply.indexOf(" | "));
+    long from = planJson.path("start").path("position").asLong();
+    assertThat(binlog)
+        .startsWith(from > 4 ? "mariadb-binlog --start-position=" + from + " " : "mariadb-binlog ");
+    hostShell(
+            binlog.replaceFirst(
+                    "^mariadb-binlog",
+                    Provisioning.executable("mariadb-binlog", "mariadb-binlog") + " --no-defaults")
+                + " | "
+                + client)
+        .requireSuccess("mariadb-binlog | mariadb");
+    assertThat(checksums(target)).as(name + ": the tables as before the drop").isEqualTo(expected);
+    assertThat(target.queryValue("SELECT @@gtid_binlog_pos"))
+        .as(name + ": nothing after the stop applied")
+        .isEqualTo(planJson.path("stop").path("lastGtid").asText());
+  }
+
+  private CommandResult hostShell(String script) {
+    return ChildProcesses.run(
+        List.of("/bin/sh", "-c", script),
+        dir,
+        dir.resolve("shell-" + System.nanoTime() + ".out"),
+        null,
+        Duration.ofMinutes(2));
   }
 
   /**
@@ -276,13 +408,6 @@ class PitrIT {
     Path passwordFile =
         Files.writeString(
             dir.resolve("primary-password"), primary.replicationCredentials().password() + "\n");
-    Path accounts =
-        Files.writeString(
-            dir.resolve("accounts"),
-            Credentials.REPLICATION.user()
-                + "@% REPLICATION_SLAVE,REPLICATION_CLIENT "
-                + PasswordHashes.cachingSha2(Credentials.REPLICATION.password())
-                + "\n");
     int adminPort = freePort();
     adminUrl = "http://127.0.0.1:" + adminPort;
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -308,8 +433,6 @@ class PitrIT {
             dir.resolve("relay-data").toString(),
             "--port",
             "0",
-            "--accounts-file",
-            accounts.toString(),
             "--heartbeat-period",
             "500ms",
             "--admin-port",
