@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,6 +16,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 
 /**
@@ -58,6 +62,52 @@ final class AdminClient {
   /** A command; {@code body} may be null (no body). */
   JsonNode post(String path, ObjectNode body) {
     return send("POST", path, body);
+  }
+
+  /**
+   * {@code GET path} streamed into {@code target} (replaced), for the one binary answer (a binlog
+   * file to apply); an error answer becomes a {@link RelayctlException} as for JSON.
+   *
+   * @return the bytes written
+   */
+  long download(String path, Path target) {
+    URI uri = URI.create(base + path);
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(uri).timeout(timeout).header("User-Agent", "relayctl").GET();
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    HttpResponse<InputStream> response;
+    try {
+      response = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+    } catch (HttpConnectTimeoutException e) {
+      throw unreachable("no connection within " + HumanUnits.duration(timeout));
+    } catch (HttpTimeoutException e) {
+      throw unreachable("no answer within " + HumanUnits.duration(timeout));
+    } catch (ConnectException e) {
+      throw unreachable("connection refused");
+    } catch (IOException e) {
+      throw unreachable(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RelayctlException(Relayctl.RELAY_ERROR, "interrupted while waiting for the relay");
+    }
+    try (InputStream in = response.body()) {
+      int status = response.statusCode();
+      if (status / 100 != 2) {
+        JsonNode answer = parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        JsonNode error = answer == null ? null : answer.get("error");
+        throw new RelayctlException(
+            status == 401 ? Relayctl.UNAUTHORIZED : Relayctl.RELAY_ERROR,
+            error != null && error.isTextual()
+                ? oneLine(error.asText())
+                : "HTTP " + status + " from GET " + path);
+      }
+      return Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw new RelayctlException(
+          Relayctl.RELAY_ERROR, "downloading " + uri + " to " + target + " failed: " + e);
+    }
   }
 
   private JsonNode send(String method, String path, ObjectNode body) {

@@ -46,6 +46,7 @@ import picocli.CommandLine.ScopeType;
       SourceCommand.class,
       ReplicaCommand.class,
       LagCommand.class,
+      PitrCommand.class,
       BenchCommand.class,
       CompletionCommand.class,
       CommandLine.HelpCommand.class,

@@ -89,7 +89,7 @@ class UsageTest {
         .startsWith("#!/usr/bin/env bash")
         .contains("complete -F _complete_relayctl")
         .contains(
-            "status replicas binlogs archive gtid purge rotate source replica lag bench completion")
+            "status replicas binlogs archive gtid purge rotate source replica lag pitr bench completion")
         .contains("catchup fanout lag stop-catchup")
         .contains("--watch")
         .contains("pause resume kick");

@@ -9,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -141,6 +143,13 @@ public final class AdminApi {
       case "/api/v1/archive":
         requireGet(method);
         return ok(Views.archive(relay.archive().orElseThrow(AdminApi::noArchive)));
+      case PitrDownload.PATH:
+        // GET is streamed by AdminServer (pitrDownload); HEAD and the rest get here.
+        throw new ApiException(
+            405, "method_not_allowed", method + " is not allowed here; download with GET");
+      case "/api/v1/pitr/plan":
+        requirePost(method);
+        return ok(pitrPlan(body));
       default:
         return replica(method, path);
     }
@@ -276,6 +285,46 @@ public final class AdminApi {
       force = b.get("force").asBoolean();
     }
     return Views.purge(relay.purge(to, before, force));
+  }
+
+  private PitrPlanner.PlanJson pitrPlan(byte[] body) throws ApiException {
+    JsonNode b = object(body, true);
+    var request =
+        new PitrPlanner.Request(
+            text(b, "untilTime"),
+            text(b, "stopBeforeGtid"),
+            text(b, "stopAfterGtids"),
+            text(b, "backupGtids"));
+    try {
+      return PitrPlanner.plan(relay.binlogs(), request);
+    } catch (IOException e) {
+      LOG.warn("admin API: planning a recovery failed", e);
+      throw new ApiException(500, "internal", "reading the binlog failed: " + oneLine(e));
+    }
+  }
+
+  /**
+   * {@code GET /api/v1/pitr/binlog?name=F&end=P} (the one streamed answer, written by {@link
+   * AdminServer}): the file to stream, or the error to answer.
+   *
+   * @param authorization the {@code Authorization} header, {@code null} if absent
+   * @param query the query parameters
+   */
+  PitrDownload.Outcome pitrDownload(String authorization, Map<String, List<String>> query) {
+    try {
+      if (!authorized(authorization)) {
+        return new PitrDownload.Outcome(
+            handle("GET", PitrDownload.PATH, authorization, null), null);
+      }
+      return new PitrDownload.Outcome(null, PitrDownload.open(relay.binlogs(), query));
+    } catch (ApiException e) {
+      return new PitrDownload.Outcome(error(e), null);
+    } catch (IOException | RuntimeException e) {
+      LOG.error("admin API: GET {} failed", PitrDownload.PATH, e);
+      return new PitrDownload.Outcome(
+          error(new ApiException(500, "internal", "reading the binlog failed: " + oneLine(e))),
+          null);
+    }
   }
 
   private JsonNode object(byte[] body, boolean required) throws ApiException {

@@ -17,25 +17,31 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpChunkedInput;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
+import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -118,6 +124,7 @@ public final class AdminServer implements AutoCloseable {
                         .addLast("http", new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, 8192))
                         .addLast("keep-alive", new HttpServerKeepAliveHandler())
                         .addLast("aggregate", new LimitedAggregator(config.maxRequestBytes()))
+                        .addLast("chunked", new ChunkedWriteHandler())
                         .addLast("api", new Handler(api, commands, reads));
                   }
                 })
@@ -199,6 +206,7 @@ public final class AdminServer implements AutoCloseable {
       String method,
       String path,
       String authorization,
+      Map<String, List<String>> query,
       byte[] body,
       boolean keepAlive,
       boolean head) {}
@@ -239,11 +247,13 @@ public final class AdminServer implements AutoCloseable {
             false);
         return;
       }
+      QueryStringDecoder uri = new QueryStringDecoder(request.uri());
       Request r =
           new Request(
               request.method().name(),
-              new QueryStringDecoder(request.uri()).path(),
+              uri.path(),
               request.headers().get(HttpHeaderNames.AUTHORIZATION),
+              uri.parameters(),
               ByteBufUtil.getBytes(request.content()),
               HttpUtil.isKeepAlive(request),
               request.method().equals(HttpMethod.HEAD));
@@ -274,6 +284,10 @@ public final class AdminServer implements AutoCloseable {
       inFlight = true;
       ctx.channel().config().setAutoRead(false);
       Executor pool = r.method().equals("GET") || r.head() ? reads : commands;
+      if (r.path().equals(PitrDownload.PATH) && method.equals("GET")) {
+        download(ctx, r);
+        return;
+      }
       try {
         pool.execute(
             () -> {
@@ -297,10 +311,93 @@ public final class AdminServer implements AutoCloseable {
       }
     }
 
+    /**
+     * {@code GET /api/v1/pitr/binlog}: opens the file on a read worker (an archived file may have
+     * to be fetched), then streams it from the I/O thread in chunks as the socket takes them.
+     */
+    private void download(ChannelHandlerContext ctx, Request r) {
+      try {
+        reads.execute(
+            () -> {
+              PitrDownload.Outcome o = api.pitrDownload(r.authorization(), r.query());
+              try {
+                ctx.executor()
+                    .execute(
+                        () -> {
+                          if (o.error() != null) {
+                            respond(ctx, r, o.error());
+                          } else {
+                            stream(ctx, r, o.download());
+                          }
+                        });
+              } catch (RejectedExecutionException e) {
+                if (o.download() != null) {
+                  closeQuietly(o.download());
+                }
+              }
+            });
+      } catch (RejectedExecutionException e) {
+        respond(ctx, r, errorAnswer(503, "the admin API is busy; retry in a moment"));
+      }
+    }
+
+    private void stream(ChannelHandlerContext ctx, Request r, PitrDownload d) {
+      if (!ctx.channel().isActive()) {
+        closeQuietly(d);
+        return;
+      }
+      HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+      response
+          .headers()
+          .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_OCTET_STREAM);
+      response.headers().set(HttpHeaderNames.CONTENT_LENGTH, d.length());
+      response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-store");
+      response
+          .headers()
+          .set(HttpHeaderNames.CONTENT_DISPOSITION, "attachment; filename=\"" + d.name() + "\"");
+      if (r.keepAlive()) {
+        HttpUtil.setKeepAlive(response, true);
+      } else {
+        response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+      }
+      ctx.write(response);
+      ctx.writeAndFlush(new HttpChunkedInput(d))
+          .addListener(
+              (ChannelFutureListener)
+                  f -> {
+                    if (!f.isSuccess()) {
+                      LOG.debug(
+                          "admin connection {}: download of {} failed: {}",
+                          ctx.channel().remoteAddress(),
+                          d.name(),
+                          String.valueOf(f.cause()));
+                      ctx.close();
+                      return;
+                    }
+                    if (!r.keepAlive()) {
+                      ctx.close();
+                    }
+                    readOn(ctx, r);
+                  });
+    }
+
+    private static void closeQuietly(PitrDownload d) {
+      try {
+        d.close();
+      } catch (IOException e) {
+        LOG.debug("closing {}: {}", d.name(), e.toString());
+      }
+    }
+
     /** Writes the answer, then reads on: the next pipelined request, or the socket. */
     private void respond(ChannelHandlerContext ctx, Request r, Answer a) {
-      inFlight = false;
       write(ctx, a, r.keepAlive(), r.head());
+      readOn(ctx, r);
+    }
+
+    /** After an answer: the next pipelined request, or the socket (or nothing once closing). */
+    private void readOn(ChannelHandlerContext ctx, Request r) {
+      inFlight = false;
       if (!ctx.channel().isActive() || !r.keepAlive()) {
         pipelined.clear();
         return;

@@ -1,13 +1,15 @@
 package org.binlogrelay.storage.pitr;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Predicate;
 import org.binlogrelay.protocol.gtid.GtidSet;
-import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.BinlogSource;
 import org.binlogrelay.storage.FileMetadata;
+import org.binlogrelay.storage.OpenedFile;
 import org.binlogrelay.storage.pitr.StopPointException.Reason;
 
 /**
@@ -29,15 +31,41 @@ import org.binlogrelay.storage.pitr.StopPointException.Reason;
  * stop is right at the start of a file: the previous file's last transaction is the last included).
  * This assumes the primary's clock does not go backwards across a rotation.
  *
- * <p>Thread-safe: each call reads the store's current files on its own.
+ * <p>Works on any {@link BinlogSource}: over the tiered view, files that only the archive holds are
+ * fetched (and waited for, up to the fetch timeout) when they must be scanned.
+ *
+ * <p>Thread-safe: each call reads the source's current files on its own.
  */
 public final class StopPointFinder {
-  private final BinlogStore store;
-  private final PitrFlavor flavor;
+  /** How long a scan waits for an archived file's fetch by default. */
+  public static final Duration DEFAULT_FETCH_TIMEOUT = Duration.ofMinutes(5);
 
-  public StopPointFinder(BinlogStore store) {
+  private final BinlogSource store;
+  private final PitrFlavor flavor;
+  private final Duration fetchTimeout;
+
+  public StopPointFinder(BinlogSource store) {
+    this(store, DEFAULT_FETCH_TIMEOUT);
+  }
+
+  /**
+   * @param fetchTimeout how long a scan waits for an archived file's local copy
+   */
+  public StopPointFinder(BinlogSource store, Duration fetchTimeout) {
     this.store = Objects.requireNonNull(store, "store");
     this.flavor = PitrFlavor.of(store.flavor());
+    this.fetchTimeout = Objects.requireNonNull(fetchTimeout, "fetchTimeout");
+  }
+
+  /**
+   * Opens {@code file} of {@code source} for reading, waiting up to {@code fetchTimeout} for an
+   * archived file's local copy (what a download of a file to roll forward with needs).
+   *
+   * @throws IOException if the file cannot be opened, or its fetch failed or timed out
+   */
+  public static OpenedFile open(BinlogSource source, String file, Duration fetchTimeout)
+      throws IOException {
+    return CommitTimeReader.openWaiting(source, file, fetchTimeout);
   }
 
   /**
@@ -265,7 +293,7 @@ public final class StopPointFinder {
     GtidSet set = file.gtidsAtStart();
     CommittedTransaction last = null;
     GtidSet atLast = null;
-    try (CommitTimeReader reader = CommitTimeReader.open(store, file.name())) {
+    try (CommitTimeReader reader = CommitTimeReader.open(store, file.name(), fetchTimeout)) {
       for (CommittedTransaction tx = reader.next(); tx != null; tx = reader.next()) {
         if (stopBefore.test(tx)) {
           return new Walk(last, atLast, tx, -1);

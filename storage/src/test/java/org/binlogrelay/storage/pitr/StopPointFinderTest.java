@@ -28,6 +28,8 @@ import org.binlogrelay.storage.pitr.StopPointException.Reason;
 import org.binlogrelay.storage.read.testing.SourceFiles;
 import org.binlogrelay.storage.read.testing.SyntheticBinlog;
 import org.binlogrelay.storage.read.testing.TestStores;
+import org.binlogrelay.storage.testing.DirectoryArchiveTier;
+import org.binlogrelay.storage.tier.TieredBinlog;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -69,6 +71,32 @@ class StopPointFinderTest {
           assertThat(after.reason()).startsWith("after " + tx.gtid() + " at ");
           assertStopAfter(finder.afterGtids(single(source.flavor, tx.gtid())), tx, label);
         }
+      }
+    }
+  }
+
+  /**
+   * Over the tiered view with the two oldest files only in the archive (removed locally): the same
+   * stop at every boundary, the archived files fetched for the scans.
+   */
+  @Test
+  void everyBoundaryByGtidAcrossTiers() throws Exception {
+    for (SourceFiles source : SourceFiles.all()) {
+      List<Expected> txs = account(source);
+      List<String> f = source.files;
+      try (BinlogStore store = filled(source)) {
+        DirectoryArchiveTier tier =
+            DirectoryArchiveTier.of(
+                dir.resolve(source.directory + "-tier"), store, f.subList(0, 2));
+        store.removeFilesBefore(f.get(2));
+        StopPointFinder finder = new StopPointFinder(new TieredBinlog(store, tier));
+        for (int i = 1; i < txs.size(); i++) {
+          Expected tx = txs.get(i);
+          String label = source.directory + " (tiered) transaction " + i + " " + tx.gtid();
+          assertStopAfter(finder.beforeGtid(tx.gtid().toString()), txs.get(i - 1), label);
+          assertStopAfter(finder.afterGtids(tx.after()), tx, label + " (set after it)");
+        }
+        assertThat(tier.downloads()).as(source.directory).isNotEmpty();
       }
     }
   }
