@@ -162,6 +162,7 @@ public final class Relay implements AutoCloseable {
   private RetentionSchedule retentionSchedule;
   private volatile boolean closedCleanly = true;
   private volatile StoreDumpHandler dumps;
+  private volatile BinlogListing listing;
   private volatile RelayMetrics metrics;
   private volatile AdminServer adminServer;
   private final UpstreamSuccession upstreams = new UpstreamSuccession();
@@ -367,6 +368,7 @@ public final class Relay implements AutoCloseable {
             metrics.dumpObserver(),
             time);
     dumps = serving.dumpHandler();
+    listing = serving.listing();
     SqlFlavor dialect = SqlFlavor.of(gtidFlavor);
     String version = AnnouncedVersion.choose(null, upstreamVersion(), dialect);
     LOG.info("announcing server version '{}' to replicas", version);
@@ -787,6 +789,11 @@ public final class Relay implements AutoCloseable {
    */
   public Optional<Retention> retention() {
     return Optional.ofNullable(retention);
+  }
+
+  /** What SHOW BINARY LOGS and the GTID variables answer from; null before replicas are served. */
+  BinlogListing listing() {
+    return listing;
   }
 
   /** The dumps being served; null before replicas are served. */
