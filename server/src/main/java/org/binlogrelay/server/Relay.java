@@ -550,13 +550,13 @@ public final class Relay implements AutoCloseable {
         && config.retention().maxTotalBytes() == 0
         && config.retention().maxFiles() == 0) {
       LOG.info("retention off: every stored file is kept");
-      purges = new ManualPurge(store, readers, time, null, this::state);
+      purges = new ManualPurge(store, readers, time, null, this::state, archiveRules());
       return;
     }
     Archive a = archive;
-    ArchiveRules rules = a == null ? ArchiveRules.none() : ArchiveRules.of(a.gate());
+    ArchiveRules rules = archiveRules();
     retention = new Retention(store, config.retention(), readers, time, rules);
-    purges = new ManualPurge(store, readers, time, retention, this::state);
+    purges = new ManualPurge(store, readers, time, retention, this::state, rules);
     retentionSchedule =
         RetentionSchedule.start(retention, store, scheduler, config.retentionInterval());
     if (a != null) {
@@ -569,6 +569,12 @@ public final class Relay implements AutoCloseable {
         "retention at each rotation and every {} s: {}",
         config.retentionInterval().toSeconds(),
         describe(config));
+  }
+
+  /** Retention's view of the archive: which files are archived; none without an archive. */
+  private ArchiveRules archiveRules() {
+    Archive a = archive;
+    return a == null ? ArchiveRules.none() : ArchiveRules.of(a.gate());
   }
 
   private static String describe(RelayConfig c) {
