@@ -317,6 +317,7 @@ public final class Relay implements AutoCloseable {
           "cannot open the archive " + archiveConfig.location() + ": " + e.getMessage(), e);
     }
     archive = opened;
+    metrics.archive(opened);
     try {
       opened.start();
     } catch (IOException | UncheckedIOException e) {
