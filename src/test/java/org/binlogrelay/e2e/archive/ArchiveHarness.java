@@ -348,8 +348,8 @@ final class ArchiveHarness implements AutoCloseable {
   }
 
   /**
-   * A background writer: one ~48 KiB row every 100 ms until stopped, so that ingest and serving are
-   * exercised while a fault lasts. Thread-safe.
+   * A background writer: one ~48 KiB row every 250 ms until stopped (a 1 MiB file closes about
+   * every 5 s), so that ingest and serving are exercised while a fault lasts. Thread-safe.
    */
   static final class Writer implements AutoCloseable {
     private final AtomicBoolean stop = new AtomicBoolean();
@@ -365,7 +365,7 @@ final class ArchiveHarness implements AutoCloseable {
                   while (!stop.get()) {
                     write(primary, 1);
                     rows.incrementAndGet();
-                    Thread.sleep(100);
+                    Thread.sleep(250);
                   }
                 } catch (InterruptedException e) {
                   Thread.currentThread().interrupt();
