@@ -342,7 +342,7 @@ final class ArchiveHarness implements AutoCloseable {
   static void write(DatabaseServer primary, int rows) {
     String[] statements = new String[rows];
     for (int i = 0; i < rows; i++) {
-      statements[i] = "INSERT INTO arch.t (v) SELECT REPEAT(MD5(RAND()), 1536)";
+      statements[i] = "INSERT INTO arch.t (v) VALUES (REPEAT(MD5(RAND()), 1536))";
     }
     primary.execute(statements);
   }
