@@ -1,6 +1,8 @@
 package org.binlogrelay.server;
 
+import java.net.URI;
 import java.time.Duration;
+import org.binlogrelay.archive.ArchiveLocation;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.server.upstream.StartPosition;
 import org.binlogrelay.server.upstream.TlsMode;
@@ -91,6 +93,20 @@ final class OptionConverters {
     @Override
     Duration parse(String value) {
       return OptionValues.duration(value);
+    }
+  }
+
+  static final class ArchiveLocationConverter extends Converter<ArchiveLocation> {
+    @Override
+    ArchiveLocation parse(String value) {
+      return ArchiveLocation.parse(value.strip());
+    }
+  }
+
+  static final class EndpointConverter extends Converter<URI> {
+    @Override
+    URI parse(String value) {
+      return OptionValues.endpoint(value);
     }
   }
 }

@@ -1,6 +1,8 @@
 package org.binlogrelay.server;
 
 import java.math.BigDecimal;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.Locale;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
@@ -48,6 +50,47 @@ public final class OptionValues {
               + "' not understood; use seconds (30, 0.5) or a"
               + " number with a unit (500ms, 2s, 5m, 1h)");
     }
+  }
+
+  /**
+   * An object store's endpoint: {@code http://HOST[:PORT]} or {@code https://HOST[:PORT]}, with no
+   * path, query or credentials.
+   */
+  public static URI endpoint(String text) {
+    String t = text.strip();
+    URI uri;
+    try {
+      uri = new URI(t);
+    } catch (URISyntaxException e) {
+      throw badEndpoint(text, e.getReason());
+    }
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (!scheme.equals("http") && !scheme.equals("https")) {
+      throw badEndpoint(text, "it does not start with http:// or https://");
+    }
+    if (uri.getHost() == null) {
+      throw badEndpoint(text, "it names no host");
+    }
+    if (uri.getUserInfo() != null) {
+      throw badEndpoint(
+          text, "it holds credentials; they come from the AWS SDK's chain, never an option");
+    }
+    if (uri.getQuery() != null || uri.getFragment() != null) {
+      throw badEndpoint(text, "it has a query or fragment");
+    }
+    if (uri.getPath() != null && !uri.getPath().isEmpty() && !uri.getPath().equals("/")) {
+      throw badEndpoint(text, "it has a path; the bucket and prefix go in --archive");
+    }
+    return URI.create(scheme + "://" + uri.getRawAuthority());
+  }
+
+  private static IllegalArgumentException badEndpoint(String text, String why) {
+    return new IllegalArgumentException(
+        "endpoint '"
+            + text
+            + "' not understood: "
+            + why
+            + "; use http(s)://HOST[:PORT] (e.g. http://127.0.0.1:9000)");
   }
 
   /**

@@ -14,6 +14,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.binlogrelay.archive.Archive;
+import org.binlogrelay.archive.ArchiveConfig;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.server.admin.AdminApi;
 import org.binlogrelay.server.admin.AdminConfig;
@@ -35,6 +37,7 @@ import org.binlogrelay.server.upstream.SourceRefusedException;
 import org.binlogrelay.server.upstream.SourceSwitch;
 import org.binlogrelay.server.upstream.UpstreamConfig;
 import org.binlogrelay.server.upstream.UpstreamReplicator;
+import org.binlogrelay.storage.BinlogSource;
 import org.binlogrelay.storage.BinlogStore;
 import org.binlogrelay.storage.RecoveryReport;
 import org.binlogrelay.storage.StoreConfig;
@@ -43,8 +46,10 @@ import org.binlogrelay.storage.StoreHealth;
 import org.binlogrelay.storage.StoreListener;
 import org.binlogrelay.storage.Time;
 import org.binlogrelay.storage.read.ReaderRegistry;
+import org.binlogrelay.storage.retention.ArchiveRules;
 import org.binlogrelay.storage.retention.Retention;
 import org.binlogrelay.storage.retention.RetentionRun;
+import org.binlogrelay.storage.tier.TieredBinlog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,12 +58,15 @@ import org.slf4j.LoggerFactory;
  * that fills it from the primary, the {@link ReplicaServer} that serves it, and {@link Retention}.
  *
  * <pre>
- *   start():  flavour ({@link FlavorDetection}) -> open the store (recovery) -> listen for replicas (with the
+ *   start():  flavour ({@link FlavorDetection}) -> open the store (recovery) -> open and start the archive (if
+ *             configured: uploads closed files; replicas then read the store and the archive before it,
+ *             {@link TieredBinlog}) -> listen for replicas (with the
  *             schema source, if configured: {@link SchemaSource}, connected on demand)
  *             -> admin HTTP server (if configured) -> follow the primary (if one is configured)
  *             -> schedule retention and the metrics sampler
  *   close():  stop accepting replicas (and close their connections) -> close the schema source's connections
- *             -> stop the admin server (waits for the commands in work) -> stop retention -> stop upstream
+ *             -> stop the admin server (waits for the commands in work) -> stop archiving (the uploader
+ *             persists where it is) -> stop retention -> stop upstream
  *             -> close the store (final force)
  * </pre>
  *
@@ -129,6 +137,13 @@ public final class Relay implements AutoCloseable {
   private volatile State state = State.NEW;
   private volatile FlavorDetection flavor;
   private volatile BinlogStore store;
+
+  /** The archive ({@code --archive}); null without one or before the store is open. */
+  private volatile Archive archive;
+
+  /** What replicas and listings read: the store, or the store and the archive before it. */
+  private volatile BinlogSource binlogs;
+
   private volatile ReaderRegistry readers;
   private volatile ReplicaServer replicaServer;
   private volatile SchemaSource schemaSource;
@@ -191,6 +206,7 @@ public final class Relay implements AutoCloseable {
             new RelayMetrics(
                 time, () -> store, this::retentions, upstreams, () -> dumps, () -> replicaServer);
         openStore(detected.flavor());
+        openArchive();
         listenForReplicas(detected.flavor());
         serveAdmin();
         followPrimary();
@@ -283,6 +299,45 @@ public final class Relay implements AutoCloseable {
   }
 
   /**
+   * Opens and starts the archive over the open store, if one is configured; serving reads through
+   * it from then on. No network call: an unreachable archive is retried by the uploader.
+   */
+  private void openArchive() throws RelayStartException {
+    ArchiveConfig archiveConfig = config.archive();
+    if (archiveConfig == null) {
+      binlogs = store;
+      return;
+    }
+    Archive opened;
+    try {
+      opened = Archive.open(archiveConfig, store, time);
+    } catch (RuntimeException e) {
+      throw new RelayStartException(
+          "cannot open the archive " + archiveConfig.location() + ": " + e.getMessage(), e);
+    }
+    archive = opened;
+    try {
+      opened.start();
+    } catch (IOException | UncheckedIOException e) {
+      throw new RelayStartException(
+          "cannot start archiving to "
+              + archiveConfig.location()
+              + ": "
+              + e.getMessage()
+              + "; check that "
+              + config.dataDir().toAbsolutePath().resolve("archive")
+              + " is writable",
+          e);
+    }
+    binlogs = new TieredBinlog(store, opened.tier(), archiveConfig.prefetchFiles());
+    LOG.info(
+        "archiving closed binlogs to {} ({}; credentials from {}), serving archived files from it",
+        archiveConfig.location(),
+        archiveConfig.s3().endpoint().map(e -> "endpoint " + e).orElse("AWS"),
+        archiveConfig.s3().credentialsSource());
+  }
+
+  /**
    * The primary's version: from its greeting or the stored files; null if neither told it
    * (--flavor, empty).
    */
@@ -304,7 +359,13 @@ public final class Relay implements AutoCloseable {
     readers = new ReaderRegistry();
     ServingWiring serving =
         ServingWiring.over(
-            store, readers, config.downstream().serverId(), metrics.dumpObserver(), time);
+            store,
+            binlogs,
+            archive,
+            readers,
+            config.downstream().serverId(),
+            metrics.dumpObserver(),
+            time);
     dumps = serving.dumpHandler();
     SqlFlavor dialect = SqlFlavor.of(gtidFlavor);
     String version = AnnouncedVersion.choose(null, upstreamVersion(), dialect);
@@ -404,7 +465,13 @@ public final class Relay implements AutoCloseable {
   }
 
   private void followPrimary() {
-    upstream.follow(store);
+    Archive a = archive;
+    if (a == null) {
+      upstream.follow(store);
+    } else {
+      // an empty store continues the archive (ArchiveStart), found when the upstream connects
+      upstream.follow(store, new ArchiveStart(a));
+    }
   }
 
   /**
@@ -484,10 +551,18 @@ public final class Relay implements AutoCloseable {
       purges = new ManualPurge(store, readers, time, null, this::state);
       return;
     }
-    retention = new Retention(store, config.retention(), readers, time);
+    Archive a = archive;
+    ArchiveRules rules = a == null ? ArchiveRules.none() : ArchiveRules.of(a.gate());
+    retention = new Retention(store, config.retention(), readers, time, rules);
     purges = new ManualPurge(store, readers, time, retention, this::state);
     retentionSchedule =
         RetentionSchedule.start(retention, store, scheduler, config.retentionInterval());
+    if (a != null) {
+      // a file may go once it is archived: retention runs again then
+      RetentionSchedule schedule = retentionSchedule;
+      a.addListener((record, sent) -> schedule.runSoon());
+      LOG.info("retention removes only archived files (and runs again when one is verified)");
+    }
     LOG.info(
         "retention at each rotation and every {} s: {}",
         config.retentionInterval().toSeconds(),
@@ -569,6 +644,9 @@ public final class Relay implements AutoCloseable {
     }
     if (adminServer != null) {
       step("stop the admin server", adminServer::close);
+    }
+    if (archive != null) {
+      step("stop archiving", archive::close);
     }
     if (retentionSchedule != null) {
       step("stop retention", retentionSchedule::close);
@@ -674,6 +752,19 @@ public final class Relay implements AutoCloseable {
   /** The store; null before it was opened. */
   public BinlogStore store() {
     return store;
+  }
+
+  /** The archive; empty without {@code --archive} or before the store was opened. */
+  public Optional<Archive> archive() {
+    return Optional.ofNullable(archive);
+  }
+
+  /**
+   * What replicas, listings and lookups read: the store, and with an archive the archived files
+   * before it ({@link TieredBinlog}); null before the store was opened.
+   */
+  public BinlogSource binlogs() {
+    return binlogs;
   }
 
   /** The upstream replicator; empty without a primary or before it was started. */

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
+import org.binlogrelay.archive.Archive;
 import org.binlogrelay.server.admin.ApiException;
 import org.binlogrelay.server.admin.RelayControl;
 import org.binlogrelay.server.metrics.ReplicaView;
@@ -19,6 +20,7 @@ import org.binlogrelay.server.upstream.SourceSwitch;
 import org.binlogrelay.server.upstream.UpstreamConfig;
 import org.binlogrelay.server.upstream.UpstreamReplicator;
 import org.binlogrelay.server.upstream.UpstreamStatus;
+import org.binlogrelay.storage.BinlogSource;
 import org.binlogrelay.storage.BinlogStore;
 import org.binlogrelay.storage.FileMetadata;
 import org.binlogrelay.storage.Position;
@@ -77,6 +79,17 @@ final class RelayAdmin implements RelayControl {
   @Override
   public BinlogStore store() {
     return relay.store();
+  }
+
+  /** The store and, with an archive, the archived files before it; null before the store opens. */
+  @Override
+  public BinlogSource binlogs() {
+    return relay.binlogs();
+  }
+
+  @Override
+  public Optional<Archive> archive() {
+    return relay.archive();
   }
 
   @Override

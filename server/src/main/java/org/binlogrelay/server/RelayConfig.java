@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import org.binlogrelay.archive.ArchiveConfig;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.server.admin.AdminConfig;
 import org.binlogrelay.server.downstream.schema.SchemaSourceConfig;
@@ -30,6 +31,7 @@ import org.binlogrelay.storage.retention.RetentionPolicy;
  *     none
  * @param schemaSource the server statements that read table schemas are forwarded to, {@code null}
  *     to refuse them (ER_NOT_SUPPORTED_YET)
+ * @param archive the archive ({@code --archive}), {@code null} for none
  */
 public record RelayConfig(
     Path dataDir,
@@ -41,7 +43,8 @@ public record RelayConfig(
     DownstreamSettings downstream,
     Duration detectionTimeout,
     AdminConfig admin,
-    SchemaSourceConfig schemaSource) {
+    SchemaSourceConfig schemaSource,
+    ArchiveConfig archive) {
 
   /**
    * Retention runs once a minute by default; MySQL purges at each rotation, which is rarer on a
@@ -98,6 +101,53 @@ public record RelayConfig(
         null);
   }
 
+  /** A configuration without an archive. */
+  public RelayConfig(
+      Path dataDir,
+      GtidFlavor flavor,
+      SyncPolicy syncPolicy,
+      RetentionPolicy retention,
+      Duration retentionInterval,
+      UpstreamConfig upstream,
+      DownstreamSettings downstream,
+      Duration detectionTimeout,
+      AdminConfig admin,
+      SchemaSourceConfig schemaSource) {
+    this(
+        dataDir,
+        flavor,
+        syncPolicy,
+        retention,
+        retentionInterval,
+        upstream,
+        downstream,
+        detectionTimeout,
+        admin,
+        schemaSource,
+        null);
+  }
+
+  /** The same configuration with {@code archiveConfig} ({@code null}: no archive). */
+  public RelayConfig withArchive(ArchiveConfig archiveConfig) {
+    return new RelayConfig(
+        dataDir,
+        flavor,
+        syncPolicy,
+        retention,
+        retentionInterval,
+        upstream,
+        downstream,
+        detectionTimeout,
+        admin,
+        schemaSource,
+        archiveConfig);
+  }
+
+  /** The archive, if the relay has one. */
+  public Optional<ArchiveConfig> archiveConfig() {
+    return Optional.ofNullable(archive);
+  }
+
   /** The same configuration with {@code adminConfig} ({@code null}: no admin server). */
   public RelayConfig withAdmin(AdminConfig adminConfig) {
     return new RelayConfig(
@@ -110,7 +160,8 @@ public record RelayConfig(
         downstream,
         detectionTimeout,
         adminConfig,
-        schemaSource);
+        schemaSource,
+        archive);
   }
 
   /** The same configuration with {@code source} as the schema source ({@code null}: none). */
@@ -125,7 +176,8 @@ public record RelayConfig(
         downstream,
         detectionTimeout,
         admin,
-        source);
+        source,
+        archive);
   }
 
   public RelayConfig {

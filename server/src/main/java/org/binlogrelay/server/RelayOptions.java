@@ -3,6 +3,7 @@ package org.binlogrelay.server;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,6 +12,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.binlogrelay.archive.ArchiveConfig;
+import org.binlogrelay.archive.ArchiveLocation;
+import org.binlogrelay.archive.objectstore.S3Settings;
+import org.binlogrelay.archive.upload.UploadConfig;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.server.admin.AdminConfig;
 import org.binlogrelay.server.downstream.ReplicaServerConfig;
@@ -23,6 +28,7 @@ import org.binlogrelay.server.upstream.TlsMode;
 import org.binlogrelay.server.upstream.UpstreamConfig;
 import org.binlogrelay.storage.SyncPolicy;
 import org.binlogrelay.storage.retention.RetentionPolicy;
+import org.binlogrelay.storage.tier.TieredBinlog;
 import picocli.CommandLine.Option;
 
 /**
@@ -418,6 +424,99 @@ public final class RelayOptions {
           "Connections to the schema source at most, opened on demand (default: ${DEFAULT-VALUE}).")
   int schemaSourceConnections;
 
+  @Option(
+      names = "--archive",
+      paramLabel = "s3://BUCKET[/PREFIX]",
+      order = 80,
+      converter = OptionConverters.ArchiveLocationConverter.class,
+      description = {
+        "Archive every closed binlog to this S3 (or S3-compatible) bucket and prefix, serve archived"
+            + " files back to replicas, and start an empty store where the archive ends. Credentials come"
+            + " from the AWS SDK's default chain ($AWS_ACCESS_KEY_ID and $AWS_SECRET_ACCESS_KEY, the"
+            + " profile, a container or instance role), never from an option. Default: no archive."
+      })
+  ArchiveLocation archive;
+
+  @Option(
+      names = "--archive-endpoint",
+      paramLabel = "URL",
+      order = 81,
+      converter = OptionConverters.EndpointConverter.class,
+      description =
+          "The S3-compatible server's URL, http(s)://HOST[:PORT] (MinIO, Ceph, ...). Default: AWS's"
+              + " endpoint for the region.")
+  URI archiveEndpoint;
+
+  @Option(
+      names = "--archive-region",
+      paramLabel = "REGION",
+      order = 82,
+      description =
+          "The bucket's region. Default: from the AWS SDK ($AWS_REGION, the profile, instance"
+              + " metadata), else us-east-1 with --archive-endpoint.")
+  String archiveRegion;
+
+  @Option(
+      names = "--archive-path-style",
+      paramLabel = "true|false",
+      order = 83,
+      arity = "0..1",
+      fallbackValue = "true",
+      description =
+          "Address the bucket as http://HOST/BUCKET/KEY instead of http://BUCKET.HOST/KEY (most"
+              + " S3-compatible servers need it). Default: false.")
+  Boolean archivePathStyle;
+
+  @Option(
+      names = "--archive-cache-bytes",
+      paramLabel = "SIZE",
+      order = 84,
+      converter = OptionConverters.ByteSizeConverter.class,
+      description =
+          "The most bytes of archived files fetched back for readers kept in <data-dir>/archive/"
+              + " (512M, 4G). Default: 4G.")
+  Long archiveCacheBytes;
+
+  @Option(
+      names = "--archive-fetch-timeout",
+      paramLabel = "DURATION",
+      order = 85,
+      converter = OptionConverters.DurationConverter.class,
+      description =
+          "How long a dump waits for an archived file to be fetched before it ends with error 1236."
+              + " Default: 5m.")
+  Duration archiveFetchTimeout;
+
+  @Option(
+      names = "--archive-retention",
+      paramLabel = "DURATION",
+      order = 86,
+      converter = OptionConverters.DurationConverter.class,
+      description =
+          "Delete archived files whose last event is older than this (30d is 720h); 0 keeps them for"
+              + " ever. Default: 0.")
+  Duration archiveRetention;
+
+  @Option(
+      names = "--archive-upload-delay",
+      paramLabel = "DURATION",
+      order = 87,
+      converter = OptionConverters.DurationConverter.class,
+      description =
+          "How long a closed file waits before its upload starts; e.g. 2m on the second of two relays"
+              + " archiving one primary into one prefix, so that it finds the first one's upload. Default: 0.")
+  Duration archiveUploadDelay;
+
+  @Option(
+      names = "--archive-multipart-threshold",
+      paramLabel = "SIZE",
+      order = 88,
+      converter = OptionConverters.ByteSizeConverter.class,
+      description =
+          "Files of at least this size are uploaded in parts (at least 5M, S3's smallest part)."
+              + " Default: 16M.")
+  Long archiveMultipartThreshold;
+
   /**
    * The configuration these options describe.
    *
@@ -457,7 +556,104 @@ public final class RelayOptions {
         downstream,
         RelayConfig.DEFAULT_DETECTION_TIMEOUT,
         admin(),
-        schemaSource(environment));
+        schemaSource(environment),
+        archive(id));
+  }
+
+  /** The archive, or null without {@code --archive}. */
+  private ArchiveConfig archive(long serverId) {
+    if (archive == null) {
+      List<String> set = new ArrayList<>();
+      if (archiveEndpoint != null) {
+        set.add("--archive-endpoint");
+      }
+      if (archiveRegion != null) {
+        set.add("--archive-region");
+      }
+      if (archivePathStyle != null) {
+        set.add("--archive-path-style");
+      }
+      if (archiveCacheBytes != null) {
+        set.add("--archive-cache-bytes");
+      }
+      if (archiveFetchTimeout != null) {
+        set.add("--archive-fetch-timeout");
+      }
+      if (archiveRetention != null) {
+        set.add("--archive-retention");
+      }
+      if (archiveUploadDelay != null) {
+        set.add("--archive-upload-delay");
+      }
+      if (archiveMultipartThreshold != null) {
+        set.add("--archive-multipart-threshold");
+      }
+      if (!set.isEmpty()) {
+        throw new IllegalArgumentException(
+            String.join(", ", set)
+                + (set.size() == 1 ? " needs" : " need")
+                + " --archive s3://BUCKET[/PREFIX]");
+      }
+      return null;
+    }
+    S3Settings s3 = S3Settings.forBucket(archive.bucket());
+    if (archiveEndpoint != null) {
+      s3 = s3.withEndpoint(archiveEndpoint);
+    }
+    if (archiveRegion != null) {
+      if (archiveRegion.isBlank() || !archiveRegion.strip().matches("[a-z0-9-]+")) {
+        throw new IllegalArgumentException(
+            "--archive-region '"
+                + archiveRegion
+                + "' is not a region name (lower-case letters, digits and dashes, e.g. eu-west-1)");
+      }
+      s3 = s3.withRegion(archiveRegion.strip());
+    }
+    if (archivePathStyle != null) {
+      s3 = s3.withPathStyle(archivePathStyle);
+    }
+    long threshold =
+        archiveMultipartThreshold == null
+            ? UploadConfig.DEFAULT_MULTIPART_THRESHOLD
+            : archiveMultipartThreshold;
+    if (threshold < UploadConfig.MIN_S3_PART_SIZE || threshold > 5L << 30) {
+      throw new IllegalArgumentException(
+          "--archive-multipart-threshold "
+              + threshold
+              + " is outside 5M..5G (S3 refuses parts below 5M, and a single upload above 5G)");
+    }
+    Duration delay = archiveUploadDelay == null ? Duration.ZERO : archiveUploadDelay;
+    if (delay.compareTo(Duration.ofDays(1)) > 0) {
+      throw new IllegalArgumentException(
+          "--archive-upload-delay " + delay.toSeconds() + " s is more than a day (24h)");
+    }
+    UploadConfig upload =
+        UploadConfig.defaults(archive.prefix(), serverId + "@" + DerivedServerId.hostName())
+            .withMultipartThreshold(threshold)
+            .withUploadDelay(delay);
+    long cacheBytes =
+        archiveCacheBytes == null ? ArchiveConfig.DEFAULT_CACHE_BYTES : archiveCacheBytes;
+    if (cacheBytes < 1L << 20) {
+      throw new IllegalArgumentException(
+          "--archive-cache-bytes "
+              + cacheBytes
+              + " is below 1M: the cache must hold at least one binlog file");
+    }
+    Duration fetchTimeout =
+        archiveFetchTimeout == null ? ArchiveConfig.DEFAULT_FETCH_TIMEOUT : archiveFetchTimeout;
+    if (fetchTimeout.toMillis() < 1 || fetchTimeout.compareTo(Duration.ofDays(1)) > 0) {
+      throw new IllegalArgumentException(
+          "--archive-fetch-timeout " + fetchTimeout.toMillis() + " ms is outside 1 ms .. 24h");
+    }
+    Duration retention = archiveRetention == null ? Duration.ZERO : archiveRetention;
+    return new ArchiveConfig(
+        archive,
+        s3,
+        upload,
+        cacheBytes,
+        fetchTimeout,
+        retention,
+        TieredBinlog.DEFAULT_PREFETCH_FILES);
   }
 
   /** The schema source, or null without {@code --schema-source}. */

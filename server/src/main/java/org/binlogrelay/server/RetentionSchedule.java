@@ -78,8 +78,11 @@ final class RetentionSchedule implements AutoCloseable {
     return schedule;
   }
 
-  /** Queues a run unless one is queued already (on the store's syncer thread: must not block). */
-  private void runSoon() {
+  /**
+   * Queues a run unless one is queued already; never blocks (called on the store's syncer thread,
+   * and on the archive's uploader thread when a file is archived).
+   */
+  void runSoon() {
     if (queued.compareAndSet(false, true)) {
       try {
         executor.execute(

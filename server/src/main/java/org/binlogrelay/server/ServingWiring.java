@@ -1,11 +1,13 @@
 package org.binlogrelay.server;
 
 import java.util.Objects;
+import org.binlogrelay.archive.Archive;
 import org.binlogrelay.server.downstream.sql.BinlogListing;
 import org.binlogrelay.server.serving.DumpObserver;
 import org.binlogrelay.server.serving.ServingConfig;
 import org.binlogrelay.server.serving.StoreBinlogListing;
 import org.binlogrelay.server.serving.StoreDumpHandler;
+import org.binlogrelay.storage.BinlogSource;
 import org.binlogrelay.storage.BinlogStore;
 import org.binlogrelay.storage.Time;
 import org.binlogrelay.storage.read.ReaderRegistry;
@@ -40,13 +42,40 @@ record ServingWiring(StoreDumpHandler dumpHandler, BinlogListing listing) {
    */
   static ServingWiring over(
       BinlogStore store, ReaderRegistry readers, long serverId, DumpObserver observer, Time time) {
-    ServingConfig config =
+    return over(store, store, null, readers, serverId, observer, time);
+  }
+
+  /**
+   * The serving parts over {@code binlogs}: the store, or with an archive the store and the
+   * archived files before it.
+   *
+   * @param store the store (the sources of its newest transaction are checked)
+   * @param binlogs what dumps and listings read ({@code store} itself without an archive)
+   * @param archive the archive, null without one: dumps wait for its fetches up to its fetch
+   *     timeout and {@code SHOW BINARY LOGS} says where each file is ({@code Tier})
+   */
+  static ServingWiring over(
+      BinlogStore store,
+      BinlogSource binlogs,
+      Archive archive,
+      ReaderRegistry readers,
+      long serverId,
+      DumpObserver observer,
+      Time time) {
+    ServingConfig.Builder builder =
         ServingConfig.builder(serverId)
             .readers(readers)
             .observer(observer)
             .time(time)
-            .checkedSources(() -> PrimarySources.of(store))
-            .build();
-    return new ServingWiring(new StoreDumpHandler(store, config), new StoreBinlogListing(store));
+            .checkedSources(() -> PrimarySources.of(store));
+    if (archive != null) {
+      builder.archive(archive.location().toString(), archive.config().fetchTimeout());
+    }
+    ServingConfig config = builder.build();
+    return new ServingWiring(
+        new StoreDumpHandler(binlogs, config),
+        archive == null
+            ? new StoreBinlogListing(binlogs)
+            : new StoreBinlogListing(binlogs, store, archive.tier()));
   }
 }

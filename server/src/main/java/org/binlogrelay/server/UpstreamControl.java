@@ -8,6 +8,7 @@ import java.util.function.Supplier;
 import org.binlogrelay.server.metrics.UpstreamSuccession;
 import org.binlogrelay.server.upstream.SourceRefusedException;
 import org.binlogrelay.server.upstream.SourceSwitch;
+import org.binlogrelay.server.upstream.StartPosition;
 import org.binlogrelay.server.upstream.UpstreamConfig;
 import org.binlogrelay.server.upstream.UpstreamReplicator;
 import org.binlogrelay.server.upstream.UpstreamStatus;
@@ -84,6 +85,9 @@ final class UpstreamControl {
   /** Set by {@link #follow}; under {@link #lock}. */
   private BinlogStore store;
 
+  /** The archive's end an empty store starts at, null without an archive; set by follow. */
+  private StartPosition.ArchiveEnd archiveEnd;
+
   /**
    * @param configured the primary to follow; null for none
    * @param time the replicators' clock
@@ -107,7 +111,19 @@ final class UpstreamControl {
    * none.
    */
   void follow(BinlogStore store) {
+    follow(store, null);
+  }
+
+  /**
+   * The relay's start with an archive: as {@link #follow(BinlogStore)}, and every replicator starts
+   * an empty store where {@code archiveEnd} says the archive ends ({@link
+   * StartPosition#afterArchive}).
+   *
+   * @param archiveEnd the archive's end, null without an archive
+   */
+  void follow(BinlogStore store, StartPosition.ArchiveEnd archiveEnd) {
     synchronized (lock) {
+      this.archiveEnd = archiveEnd;
       if (state == State.NO_PRIMARY) {
         LOG.info("no primary configured: serving the stored binlogs only");
         return;
@@ -214,7 +230,9 @@ final class UpstreamControl {
    */
   private void startReplicator(UpstreamConfig c) {
     moveTo(State.FOLLOWING);
-    UpstreamReplicator next = new UpstreamReplicator(c, store, time);
+    UpstreamConfig started =
+        archiveEnd == null ? c : c.withStart(StartPosition.afterArchive(c.start(), archiveEnd));
+    UpstreamReplicator next = new UpstreamReplicator(started, store, time);
     next.addListener(
         s -> {
           if (s.status() == UpstreamStatus.FAILED) {

@@ -22,8 +22,9 @@ import org.binlogrelay.protocol.event.RotateEvent;
 import org.binlogrelay.protocol.event.XidEvent;
 import org.binlogrelay.server.downstream.sql.BinlogListing.EventRow;
 import org.binlogrelay.storage.BinlogFileName;
-import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.BinlogSource;
 import org.binlogrelay.storage.FileMetadata;
+import org.binlogrelay.storage.OpenedFile;
 import org.binlogrelay.storage.read.EventCursor;
 
 /**
@@ -49,7 +50,7 @@ final class BinlogEventsScan {
    * file.
    */
   static Optional<List<EventRow>> rows(
-      BinlogStore store, String file, long from, long offset, long count) throws IOException {
+      BinlogSource store, String file, long from, long offset, long count) throws IOException {
     String name = file;
     if (name == null) {
       List<FileMetadata> files = store.files();
@@ -69,9 +70,10 @@ final class BinlogEventsScan {
     }
     long wanted = count < 0 ? MAX_ROWS : Math.min(count, MAX_ROWS);
     List<EventRow> rows = new ArrayList<>();
-    int maxEventSize = store.config().maxEventSize();
+    int maxEventSize = store.maxEventSize();
     long skipped = 0;
-    try (FileChannel channel = store.openFile(name)) {
+    try (OpenedFile opened = store.open(name)) {
+      FileChannel channel = opened.channel();
       EventCursor cursor =
           new EventCursor(name, channel, BinlogFileName.FIRST_EVENT_OFFSET, readable, maxEventSize);
       BinlogEventDecoder decoder = new BinlogEventDecoder(ChecksumAlgorithm.OFF, maxEventSize);

@@ -7,7 +7,7 @@ import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.protocol.gtid.GtidSet;
 import org.binlogrelay.server.downstream.DumpRequest;
 import org.binlogrelay.server.downstream.sql.SessionVariables;
-import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.BinlogSource;
 import org.binlogrelay.storage.read.BinlogReadException;
 
 /**
@@ -44,7 +44,7 @@ interface DumpFlavor {
    * file.
    */
   StartPlan plan(
-      DumpRequest request, ReplicaSettings settings, BinlogStore store, ServingConfig config)
+      DumpRequest request, ReplicaSettings settings, BinlogSource store, ServingConfig config)
       throws IOException;
 
   /**
@@ -95,5 +95,5 @@ interface DumpFlavor {
    * server has no such function (MySQL), or if the file is not stored or the offset is not an event
    * start.
    */
-  Optional<String> gtidPositionAt(BinlogStore store, String file, long offset) throws IOException;
+  Optional<String> gtidPositionAt(BinlogSource store, String file, long offset) throws IOException;
 }

@@ -7,7 +7,8 @@ import java.nio.channels.FileChannel;
 import org.binlogrelay.protocol.bytes.LittleEndian;
 import org.binlogrelay.protocol.event.EventHeader;
 import org.binlogrelay.storage.BinlogFileName;
-import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.BinlogSource;
+import org.binlogrelay.storage.OpenedFile;
 
 /**
  * Reads the event at offset 4 of a stored file (its FORMAT_DESCRIPTION), which a dump sends first
@@ -20,8 +21,9 @@ final class FormatDescriptionReader {
   private FormatDescriptionReader() {}
 
   /** The whole first event of {@code file}, as stored (in-use flag included). */
-  static byte[] read(BinlogStore store, String file) throws IOException {
-    try (FileChannel channel = store.openFile(file)) {
+  static byte[] read(BinlogSource store, String file) throws IOException {
+    try (OpenedFile opened = store.open(file)) {
+      FileChannel channel = opened.channel();
       byte[] header = readAt(channel, file, BinlogFileName.FIRST_EVENT_OFFSET, EventHeader.SIZE);
       long size = LittleEndian.u32(header, EventHeader.EVENT_SIZE_OFFSET);
       if (size < EventHeader.SIZE || size > MAX_SIZE) {

@@ -13,8 +13,9 @@ import org.binlogrelay.protocol.event.GtidListEvent;
 import org.binlogrelay.protocol.event.MariadbGtidEvent;
 import org.binlogrelay.protocol.gtid.MariadbGtidSet;
 import org.binlogrelay.storage.BinlogFileName;
-import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.BinlogSource;
 import org.binlogrelay.storage.FileMetadata;
+import org.binlogrelay.storage.OpenedFile;
 import org.binlogrelay.storage.read.EventCursor;
 
 /**
@@ -32,7 +33,7 @@ final class GtidPositionScan {
    * The position at {@code file:offset}, or empty if the file is not stored or the offset is not an
    * event start.
    */
-  static Optional<MariadbGtidSet> at(BinlogStore store, String file, long offset)
+  static Optional<MariadbGtidSet> at(BinlogSource store, String file, long offset)
       throws IOException {
     String name = file;
     if (name.isEmpty()) {
@@ -55,9 +56,10 @@ final class GtidPositionScan {
     if (target > readable) {
       return Optional.empty();
     }
-    int maxEventSize = store.config().maxEventSize();
+    int maxEventSize = store.maxEventSize();
     MariadbGtidSet state = MariadbGtidSet.empty();
-    try (FileChannel channel = store.openFile(name)) {
+    try (OpenedFile opened = store.open(name)) {
+      FileChannel channel = opened.channel();
       EventCursor cursor =
           new EventCursor(name, channel, BinlogFileName.FIRST_EVENT_OFFSET, readable, maxEventSize);
       BinlogEventDecoder decoder = new BinlogEventDecoder(ChecksumAlgorithm.OFF, maxEventSize);

@@ -5,7 +5,8 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import org.binlogrelay.protocol.event.EventHeader;
-import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.BinlogSource;
+import org.binlogrelay.storage.OpenedFile;
 
 /**
  * What MySQL and MariaDB make of a start position inside an event. Neither checks that a requested
@@ -42,10 +43,11 @@ final class InsideEventProbe {
 
   private InsideEventProbe() {}
 
-  static Result probe(BinlogStore store, String file, long position) throws IOException {
+  static Result probe(BinlogSource store, String file, long position) throws IOException {
     long readable = store.readableLength(file);
     ByteBuffer header = ByteBuffer.allocate(EventHeader.SIZE).order(ByteOrder.LITTLE_ENDIAN);
-    try (FileChannel channel = store.openFile(file)) {
+    try (OpenedFile opened = store.open(file)) {
+      FileChannel channel = opened.channel();
       while (header.hasRemaining() && position + header.position() < readable) {
         header.limit((int) Math.min(EventHeader.SIZE, readable - position));
         if (channel.read(header, position + header.position()) < 0) {

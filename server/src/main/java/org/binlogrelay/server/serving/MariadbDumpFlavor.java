@@ -9,7 +9,7 @@ import org.binlogrelay.protocol.gtid.MariadbGtidSet;
 import org.binlogrelay.server.downstream.DumpRequest;
 import org.binlogrelay.server.downstream.sql.SessionVariables;
 import org.binlogrelay.storage.BinlogFileName;
-import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.BinlogSource;
 import org.binlogrelay.storage.Position;
 import org.binlogrelay.storage.lookup.MariadbStart;
 import org.binlogrelay.storage.lookup.MariadbStartLookup;
@@ -64,7 +64,7 @@ final class MariadbDumpFlavor implements DumpFlavor {
 
   @Override
   public StartPlan plan(
-      DumpRequest request, ReplicaSettings settings, BinlogStore store, ServingConfig config)
+      DumpRequest request, ReplicaSettings settings, BinlogSource store, ServingConfig config)
       throws IOException {
     if (settings.mariadbCapability() < ReplicaSettings.MARIADB_CAPABILITY_GTID) {
       return new StartPlan.Refuse(
@@ -114,7 +114,7 @@ final class MariadbDumpFlavor implements DumpFlavor {
   }
 
   private static StartPlan gtidPlan(
-      MariadbGtidSet position, ReplicaSettings settings, BinlogStore store) throws IOException {
+      MariadbGtidSet position, ReplicaSettings settings, BinlogSource store) throws IOException {
     MariadbStart start =
         new MariadbStartLookup(store)
             .find(position, settings.gtidStrictMode(), settings.gtidIgnoreDuplicates());
@@ -158,7 +158,7 @@ final class MariadbDumpFlavor implements DumpFlavor {
   }
 
   private StartPlan insideEvent(
-      DumpRequest request, PositionCheck.Invalid invalid, BinlogStore store) throws IOException {
+      DumpRequest request, PositionCheck.Invalid invalid, BinlogSource store) throws IOException {
     InsideEventProbe.Result probe = InsideEventProbe.probe(store, invalid.file(), invalid.offset());
     String text =
         switch (probe.outcome()) {
@@ -264,7 +264,7 @@ final class MariadbDumpFlavor implements DumpFlavor {
   }
 
   @Override
-  public Optional<String> gtidPositionAt(BinlogStore store, String file, long offset)
+  public Optional<String> gtidPositionAt(BinlogSource store, String file, long offset)
       throws IOException {
     return GtidPositionScan.at(store, file, offset).map(MariadbGtidSet::toPositionString);
   }

@@ -9,7 +9,7 @@ import org.binlogrelay.server.downstream.Command;
 import org.binlogrelay.server.downstream.DumpRequest;
 import org.binlogrelay.server.downstream.sql.SessionVariables;
 import org.binlogrelay.storage.BinlogFileName;
-import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.BinlogSource;
 import org.binlogrelay.storage.Position;
 import org.binlogrelay.storage.lookup.MysqlStart;
 import org.binlogrelay.storage.lookup.MysqlStartLookup;
@@ -70,7 +70,7 @@ final class MysqlDumpFlavor implements DumpFlavor {
 
   @Override
   public StartPlan plan(
-      DumpRequest request, ReplicaSettings settings, BinlogStore store, ServingConfig config)
+      DumpRequest request, ReplicaSettings settings, BinlogSource store, ServingConfig config)
       throws IOException {
     MysqlGtidSet gtids =
         request.startGtids() == null ? MysqlGtidSet.empty() : (MysqlGtidSet) request.startGtids();
@@ -114,7 +114,7 @@ final class MysqlDumpFlavor implements DumpFlavor {
   }
 
   private StartPlan gtidPlan(
-      DumpRequest request, MysqlGtidSet gtids, BinlogStore store, ServingConfig config)
+      DumpRequest request, MysqlGtidSet gtids, BinlogSource store, ServingConfig config)
       throws IOException {
     MysqlStart start = new MysqlStartLookup(store).find(gtids, config.checkedSources().get());
     if (start instanceof MysqlStart.Found found) {
@@ -151,7 +151,7 @@ final class MysqlDumpFlavor implements DumpFlavor {
    * found there.
    */
   private StartPlan insideEvent(
-      DumpRequest request, PositionCheck.Invalid invalid, BinlogStore store) throws IOException {
+      DumpRequest request, PositionCheck.Invalid invalid, BinlogSource store) throws IOException {
     InsideEventProbe.Result probe = InsideEventProbe.probe(store, invalid.file(), invalid.offset());
     String text =
         switch (probe.outcome()) {
@@ -187,7 +187,7 @@ final class MysqlDumpFlavor implements DumpFlavor {
         DumpFailure.plain(message));
   }
 
-  static long formatDescriptionEnd(BinlogStore store, String file) throws IOException {
+  static long formatDescriptionEnd(BinlogSource store, String file) throws IOException {
     return BinlogFileName.FIRST_EVENT_OFFSET + FormatDescriptionReader.read(store, file).length;
   }
 
@@ -270,7 +270,7 @@ final class MysqlDumpFlavor implements DumpFlavor {
 
   /** MySQL has no {@code BINLOG_GTID_POS()}. */
   @Override
-  public Optional<String> gtidPositionAt(BinlogStore store, String file, long offset) {
+  public Optional<String> gtidPositionAt(BinlogSource store, String file, long offset) {
     return Optional.empty();
   }
 }

@@ -19,7 +19,7 @@ import org.binlogrelay.protocol.packet.EofPacket;
 import org.binlogrelay.protocol.packet.ErrPacket;
 import org.binlogrelay.server.downstream.DumpRequest;
 import org.binlogrelay.storage.BinlogFileName;
-import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.BinlogSource;
 import org.binlogrelay.storage.Position;
 import org.binlogrelay.storage.read.BinlogReadException;
 import org.binlogrelay.storage.read.BinlogReader;
@@ -110,7 +110,7 @@ final class ReplicaStream {
   private final DumpRequest request;
   private final ReplicaSettings settings;
   private final DumpFlavor flavor;
-  private final BinlogStore store;
+  private final BinlogSource store;
   private final ServingConfig config;
   private final DumpRegistry registry;
   private final String name;
@@ -175,7 +175,7 @@ final class ReplicaStream {
       DumpRequest request,
       ReplicaSettings settings,
       DumpFlavor flavor,
-      BinlogStore store,
+      BinlogSource store,
       ServingConfig config,
       DumpRegistry registry,
       String name,
@@ -310,7 +310,7 @@ final class ReplicaStream {
               "the store to settle after " + e.getMessage(),
               DumpFailure.plain(DumpFlavor.FILE_NOT_FOUND));
     } catch (IOException | RuntimeException e) {
-      LOG.warn("Dump {}: cannot look up where to start in {}", name, store.directory(), e);
+      LOG.warn("Dump {}: cannot look up where to start in {}", name, store, e);
       fail(
           DumpFailure.plain(
               "binlog-relay cannot read its binlog store to find where to start: " + e));

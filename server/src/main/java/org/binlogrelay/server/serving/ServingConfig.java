@@ -34,6 +34,10 @@ import org.binlogrelay.storage.read.ReaderRegistry;
  *     readable end of the open file, a replica ahead of the store, an empty store
  * @param observer hears what each stream hands to its socket (relay-added latency)
  * @param time the clock: its wall clock stamps {@link DumpStatus.Replica#connectedAtMillis()}
+ * @param archiveLocation the archive's URL ({@code s3://bucket/prefix/}) for error texts, null
+ *     without an archive
+ * @param fetchTimeout how long a dump waits for an archived file to be fetched (at its start or at
+ *     a file change, non-blocking dumps included) before it ends with error 1236
  */
 public record ServingConfig(
     long serverId,
@@ -46,7 +50,9 @@ public record ServingConfig(
     Duration stalledReplicaTimeout,
     Duration startWait,
     DumpObserver observer,
-    Time time) {
+    Time time,
+    String archiveLocation,
+    Duration fetchTimeout) {
 
   public ServingConfig {
     if (serverId <= 0 || serverId > 0xffffffffL) {
@@ -69,6 +75,7 @@ public record ServingConfig(
     Objects.requireNonNull(startWait, "startWait");
     Objects.requireNonNull(observer, "observer");
     Objects.requireNonNull(time, "time");
+    requirePositive(fetchTimeout, "fetchTimeout");
     if (startWait.isNegative()) {
       throw new IllegalArgumentException("startWait must not be negative, got " + startWait);
     }
@@ -101,6 +108,8 @@ public record ServingConfig(
     private Duration startWait = Duration.ofSeconds(10);
     private DumpObserver observer = DumpObserver.NONE;
     private Time time = Time.SYSTEM;
+    private String archiveLocation;
+    private Duration fetchTimeout = Duration.ofMinutes(5);
 
     private Builder(long serverId) {
       this.serverId = serverId;
@@ -156,6 +165,13 @@ public record ServingConfig(
       return this;
     }
 
+    /** The archive dumps may wait for: its URL for error texts, and how long a fetch may take. */
+    public Builder archive(String location, Duration timeout) {
+      this.archiveLocation = location;
+      this.fetchTimeout = timeout;
+      return this;
+    }
+
     public ServingConfig build() {
       return new ServingConfig(
           serverId,
@@ -168,7 +184,9 @@ public record ServingConfig(
           stalledReplicaTimeout,
           startWait,
           observer,
-          time);
+          time,
+          archiveLocation,
+          fetchTimeout);
     }
   }
 

@@ -8,7 +8,7 @@ import org.binlogrelay.server.downstream.DumpConnection;
 import org.binlogrelay.server.downstream.DumpHandler;
 import org.binlogrelay.server.downstream.DumpRequest;
 import org.binlogrelay.server.downstream.ReplicaRegistration;
-import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.BinlogSource;
 
 /**
  * Serves replicas' binlog streams from a {@link BinlogStore}: the relay's dump threads. Each dump
@@ -32,12 +32,12 @@ import org.binlogrelay.storage.BinlogStore;
  * <p>Thread-safe: one handler serves every connection.
  */
 public final class StoreDumpHandler implements DumpHandler {
-  private final BinlogStore store;
+  private final BinlogSource store;
   private final ServingConfig config;
   private final DumpFlavor flavor;
   private final DumpRegistry registry = new DumpRegistry();
 
-  public StoreDumpHandler(BinlogStore store, ServingConfig config) {
+  public StoreDumpHandler(BinlogSource store, ServingConfig config) {
     this.store = Objects.requireNonNull(store, "store");
     this.config = Objects.requireNonNull(config, "config");
     this.flavor = DumpFlavor.of(store.flavor());

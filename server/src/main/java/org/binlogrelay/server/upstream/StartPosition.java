@@ -1,6 +1,8 @@
 package org.binlogrelay.server.upstream;
 
+import java.io.IOException;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Where the relay starts copying when its store is empty. A store holds whole files (from offset 4,
@@ -37,6 +39,51 @@ public sealed interface StartPosition {
 
   static StartPosition file(String file, long position) {
     return new File(file, position);
+  }
+
+  /**
+   * Where the archive ends if it holds anything, else {@code configured}; {@code configured} itself
+   * if it already is one.
+   */
+  static StartPosition afterArchive(StartPosition configured, ArchiveEnd end) {
+    return configured instanceof AfterArchive ? configured : new AfterArchive(configured, end);
+  }
+
+  /** The end of the relay's archive, asked when an empty store starts (network). */
+  interface ArchiveEnd {
+    /**
+     * The file that follows the archive's newest file (its ROTATE's next file, else the next
+     * sequence number), empty if the archive holds nothing.
+     *
+     * @throws IOException if the archive cannot be listed now (the upstream retries with its
+     *     back-off)
+     */
+    Optional<String> nextFile() throws IOException;
+
+    /** Where the archive is ({@code s3://bucket/prefix/}), for messages. */
+    String location();
+  }
+
+  /**
+   * An empty store with an archive ({@code --archive}): continues the archive at offset 4 of the
+   * file after its newest one, so that store and archive join with no gap and no duplicate. With an
+   * empty archive, {@code configured} applies. A {@code configured} file must be that file; a GTID
+   * or {@code current} start is refused (the archive decides).
+   *
+   * @param configured the configured start ({@code --start}; {@code earliest} by default, which the
+   *     archive's end replaces)
+   * @param end the archive's end
+   */
+  record AfterArchive(StartPosition configured, ArchiveEnd end) implements StartPosition {
+    public AfterArchive {
+      Objects.requireNonNull(configured, "configured");
+      Objects.requireNonNull(end, "end");
+    }
+
+    @Override
+    public String toString() {
+      return "the end of the archive " + end.location() + ", else " + configured;
+    }
   }
 
   /** The oldest binlog file the primary has. */

@@ -1,13 +1,17 @@
 package org.binlogrelay.server.upstream;
 
 import java.io.IOException;
+import java.util.Optional;
 import org.binlogrelay.storage.Position;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Turns the configured {@link StartPosition} into the file an empty store starts with, by asking
  * the primary (see {@link StartPosition} for each rule). One use, on the session's thread.
  */
 final class StartResolver {
+  private static final Logger LOG = LoggerFactory.getLogger(StartResolver.class);
 
   /**
    * Finds where a replica that executed some GTIDs starts (a GTID dump on a connection of its own).
@@ -28,6 +32,9 @@ final class StartResolver {
   }
 
   Position resolve(StartPosition start) throws IOException {
+    if (start instanceof StartPosition.AfterArchive a) {
+      return afterArchive(a);
+    }
     if (start instanceof StartPosition.File f) {
       return Position.startOf(f.file());
     }
@@ -55,5 +62,54 @@ final class StartResolver {
               + " LOGS is empty)");
     }
     return Position.startOf(logs.value(0, "Log_name"));
+  }
+
+  /**
+   * The archive's end if it holds anything (the configured start must agree with it), else the
+   * configured start.
+   *
+   * @throws IOException if the archive cannot be listed (transient: the upstream retries)
+   * @throws FatalUpstreamException if the configured start disagrees with the archive
+   */
+  private Position afterArchive(StartPosition.AfterArchive a) throws IOException {
+    Optional<String> next = a.end().nextFile();
+    if (next.isEmpty()) {
+      LOG.info(
+          "the store and the archive {} are empty: starting at {}",
+          a.end().location(),
+          a.configured());
+      return resolve(a.configured());
+    }
+    String file = next.get();
+    StartPosition configured = a.configured();
+    if (configured instanceof StartPosition.File f && !f.file().equals(file)) {
+      throw new FatalUpstreamException(
+          "--start file:"
+              + f.file()
+              + " disagrees with the archive "
+              + a.end().location()
+              + ", which continues at "
+              + file
+              + ":4 (the file after its newest one): an empty store with an archive continues the"
+              + " archive, with no gap and no duplicate; remove --start or give --start file:"
+              + file);
+    }
+    if (configured instanceof StartPosition.Gtids || configured instanceof StartPosition.Current) {
+      throw new FatalUpstreamException(
+          "--start "
+              + configured
+              + " cannot apply: the archive "
+              + a.end().location()
+              + " holds binlogs and continues at "
+              + file
+              + ":4, where an empty store with an archive starts (no gap, no duplicate); remove"
+              + " --start or give --start file:"
+              + file);
+    }
+    LOG.info(
+        "empty store, archive {} not empty: continuing the archive at {}:4",
+        a.end().location(),
+        file);
+    return Position.startOf(file);
   }
 }

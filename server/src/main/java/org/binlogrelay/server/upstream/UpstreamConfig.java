@@ -108,6 +108,26 @@ public record UpstreamConfig(
     }
   }
 
+  /** The same configuration with {@code value} as where an empty store starts. */
+  public UpstreamConfig withStart(StartPosition value) {
+    return new UpstreamConfig(
+        host,
+        port,
+        user,
+        password,
+        serverId,
+        replicaUuid,
+        reportHost,
+        reportPort,
+        heartbeatPeriod,
+        deadAfterHeartbeats,
+        connectTimeout,
+        value,
+        backoff,
+        semiSync,
+        tls);
+  }
+
   /** Where and as whom the relay logs in to the primary. */
   public ServerEndpoint endpoint() {
     return new ServerEndpoint("primary", host, port, user, password, connectTimeout, tls);

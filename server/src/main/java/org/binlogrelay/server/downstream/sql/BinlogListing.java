@@ -12,8 +12,20 @@ import java.util.Optional;
  */
 public interface BinlogListing {
 
-  /** One stored binlog file. */
-  record BinlogFile(String name, long size) {}
+  /**
+   * One binlog file.
+   *
+   * @param name its name
+   * @param size its size (the open file's readable length)
+   * @param tier where it is with an archive: {@code local}, {@code local,archive} or {@code
+   *     archive} (SHOW BINARY LOGS adds a {@code Tier} column); null without an archive
+   */
+  record BinlogFile(String name, long size, String tier) {
+    /** A file of a relay without an archive. */
+    public BinlogFile(String name, long size) {
+      this(name, size, null);
+    }
+  }
 
   /** A position: file and offset. */
   record Position(String file, long offset) {}

@@ -11,6 +11,7 @@ import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.protocol.gtid.GtidSet;
 import org.binlogrelay.protocol.gtid.MariadbGtidSet;
 import org.binlogrelay.protocol.packet.ErrPacket;
+import org.binlogrelay.protocol.query.ColumnDefinition;
 import org.binlogrelay.protocol.query.ColumnType;
 import org.binlogrelay.protocol.query.TableName;
 import org.binlogrelay.protocol.query.TextResultSet;
@@ -201,13 +202,21 @@ public final class MariadbSqlFlavor implements SqlFlavor {
 
   @Override
   public TextResultSet binaryLogs(Columns c, List<BinlogListing.BinlogFile> files) {
+    boolean tiers = files.stream().anyMatch(f -> f.tier() != null);
     List<List<String>> rows = new ArrayList<>();
     for (BinlogListing.BinlogFile f : files) {
-      rows.add(List.of(f.name(), Long.toString(f.size())));
+      rows.add(
+          tiers
+              ? List.of(f.name(), Long.toString(f.size()), String.valueOf(f.tier()))
+              : List.of(f.name(), Long.toString(f.size())));
     }
-    return new TextResultSet(
-        List.of(c.text("Log_name", 765, true), c.number("File_size", ColumnType.LONGLONG, 20)),
-        rows);
+    List<ColumnDefinition> columns =
+        new ArrayList<>(
+            List.of(c.text("Log_name", 765, true), c.number("File_size", ColumnType.LONGLONG, 20)));
+    if (tiers) {
+      columns.add(c.text(TIER_COLUMN, TIER_COLUMN_LENGTH, true));
+    }
+    return new TextResultSet(columns, rows);
   }
 
   @Override

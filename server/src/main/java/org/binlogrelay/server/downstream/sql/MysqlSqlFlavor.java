@@ -9,6 +9,7 @@ import java.util.Set;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.protocol.gtid.GtidSet;
 import org.binlogrelay.protocol.packet.ErrPacket;
+import org.binlogrelay.protocol.query.ColumnDefinition;
 import org.binlogrelay.protocol.query.ColumnType;
 import org.binlogrelay.protocol.query.TableName;
 import org.binlogrelay.protocol.query.TextResultSet;
@@ -165,16 +166,24 @@ public final class MysqlSqlFlavor implements SqlFlavor {
 
   @Override
   public TextResultSet binaryLogs(Columns c, List<BinlogListing.BinlogFile> files) {
+    boolean tiers = files.stream().anyMatch(f -> f.tier() != null);
     List<List<String>> rows = new ArrayList<>();
     for (BinlogListing.BinlogFile f : files) {
-      rows.add(List.of(f.name(), Long.toString(f.size()), "No"));
+      rows.add(
+          tiers
+              ? List.of(f.name(), Long.toString(f.size()), "No", String.valueOf(f.tier()))
+              : List.of(f.name(), Long.toString(f.size()), "No"));
     }
-    return new TextResultSet(
-        List.of(
-            c.text("Log_name", 1020, true),
-            c.number("File_size", ColumnType.LONGLONG, 21),
-            c.text("Encrypted", 12, true)),
-        rows);
+    List<ColumnDefinition> columns =
+        new ArrayList<>(
+            List.of(
+                c.text("Log_name", 1020, true),
+                c.number("File_size", ColumnType.LONGLONG, 21),
+                c.text("Encrypted", 12, true)));
+    if (tiers) {
+      columns.add(c.text(TIER_COLUMN, TIER_COLUMN_LENGTH, true));
+    }
+    return new TextResultSet(columns, rows);
   }
 
   @Override

@@ -21,6 +21,15 @@ import org.binlogrelay.server.downstream.account.Privilege;
  */
 public interface SqlFlavor {
 
+  /**
+   * The column {@code SHOW BINARY LOGS} adds with an archive: {@code local}, {@code local,archive}
+   * or {@code archive} (binlog-relay's own; MySQL and MariaDB have no such column).
+   */
+  String TIER_COLUMN = "Tier";
+
+  /** The {@link #TIER_COLUMN}'s declared length, in bytes. */
+  int TIER_COLUMN_LENGTH = 52;
+
   /** The flavour a relay of a {@code flavor} primary acts as; the one way to choose it. */
   static SqlFlavor of(GtidFlavor flavor) {
     return switch (flavor) {
