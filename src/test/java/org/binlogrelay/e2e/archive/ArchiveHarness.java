@@ -342,7 +342,7 @@ final class ArchiveHarness implements AutoCloseable {
   static void write(DatabaseServer primary, int rows) {
     String[] statements = new String[rows];
     for (int i = 0; i < rows; i++) {
-      statements[i] = "INSERT INTO arch.t (v) VALUES (REPEAT(MD5(RAND()), 1536))";
+      statements[i] = "INSERT INTO arch.t (v) VALUES (REPEAT(SHA2(RAND(), 256), 768))";
     }
     primary.execute(statements);
   }
