@@ -1,50 +1,89 @@
 package org.binlogrelay.archive;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
+import java.time.Duration;
 import java.util.List;
-import java.util.NoSuchElementException;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
+import org.binlogrelay.archive.catalog.ArchiveCatalog;
+import org.binlogrelay.archive.catalog.CatalogRefresher;
+import org.binlogrelay.archive.fetch.ArchiveFetcher;
 import org.binlogrelay.archive.objectstore.ObjectStore;
 import org.binlogrelay.archive.objectstore.ObjectStoreException;
 import org.binlogrelay.archive.objectstore.S3ObjectStore;
-import org.binlogrelay.archive.upload.KeyValueText.DamagedException;
+import org.binlogrelay.archive.retention.ArchiveRetention;
 import org.binlogrelay.archive.upload.UploadCounters;
 import org.binlogrelay.archive.upload.UploadListener;
 import org.binlogrelay.archive.upload.Uploader;
-import org.binlogrelay.storage.BinlogFileName;
 import org.binlogrelay.storage.BinlogStore;
 import org.binlogrelay.storage.FileMetadata;
 import org.binlogrelay.storage.Time;
 import org.binlogrelay.storage.tier.ArchiveGate;
 import org.binlogrelay.storage.tier.ArchiveTier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A relay's archive: the one object the server holds for {@code --archive}. It owns the object
- * store client, the {@link Uploader} of the store's closed files, and the {@link ArchiveTier} that
- * serves archived files back to readers. Opening makes no network call: an unreachable archive at
- * start is not fatal, the uploader retries and says why in {@link #status}.
+ * store client, the {@link Uploader} of the store's closed files, the {@link ArchiveCatalog} of
+ * archived files (refreshed in the background: at the start, after each of this relay's verified
+ * uploads and every minute), the {@link ArchiveFetcher} that serves archived files back to readers
+ * from a local cache, and, with a retention, the {@link ArchiveRetention} that deletes old archived
+ * files. Opening and starting make no network call: an unreachable archive at start is not fatal,
+ * the uploader and the catalog retry and say why in {@link #status} and the log. State lives under
+ * {@code <store dir>/archive/} ({@code uploads/}, {@code catalog/}, {@code cache/}).
  *
  * <p>Thread-safe. Life: {@link #open}, {@link #start}, then {@link #close} once.
  */
 public final class Archive implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Archive.class);
+
   private final ArchiveConfig config;
   private final ObjectStore objects;
   private final Uploader uploader;
-  private final ArchiveTier tier;
+  private final ArchiveCatalog catalog;
+  private final CatalogRefresher refresher;
+  private final ArchiveFetcher fetcher;
+  private final ArchiveRetention retention;
   private final Time time;
 
   private Archive(ArchiveConfig config, ObjectStore objects, BinlogStore store, Time time) {
     this.config = config;
     this.objects = objects;
-    this.uploader = new Uploader(store, objects, config.upload(), time);
-    this.tier = new NoFilesYet();
     this.time = time;
+    String prefix = config.location().prefix();
+    this.uploader = new Uploader(store, objects, config.upload(), time);
+    this.catalog = new ArchiveCatalog(objects, prefix, ArchiveCatalog.directory(store.directory()));
+    this.refresher = new CatalogRefresher(catalog, CatalogRefresher.DEFAULT_PERIOD);
+    this.fetcher =
+        new ArchiveFetcher(
+            catalog,
+            objects,
+            prefix,
+            ArchiveFetcher.directory(store.directory()),
+            config.cacheBytes(),
+            config.fetchTimeout(),
+            time);
+    this.retention =
+        config.retention().isZero()
+            ? null
+            : new ArchiveRetention(
+                catalog,
+                objects,
+                prefix,
+                config.retention(),
+                ArchiveRetention.DEFAULT_PERIOD,
+                time);
+    uploader.addListener(
+        (record, sent) -> {
+          try {
+            catalog.add(record, ArchivedFileRecord.metaKey(prefix, record.name()));
+          } catch (IOException e) {
+            LOG.warn(
+                "Could not keep a local copy of {}'s archive metadata: {}",
+                record.name(),
+                e.getMessage());
+          }
+        });
   }
 
   /** The archive of {@code store} in the S3-compatible store {@code config} names. */
@@ -58,9 +97,18 @@ public final class Archive implements AutoCloseable {
     return new Archive(config, objects, store, time);
   }
 
-  /** Starts uploading the store's closed files. */
+  /**
+   * Reads the local catalog and cache (disk only), then starts uploading the store's closed files,
+   * refreshing the catalog in the background and, with a retention, the archive's retention.
+   */
   public void start() throws IOException {
+    catalog.load();
+    fetcher.load();
     uploader.start();
+    refresher.start();
+    if (retention != null) {
+      retention.start();
+    }
   }
 
   /** Whether a file is archived, for retention. */
@@ -70,7 +118,12 @@ public final class Archive implements AutoCloseable {
 
   /** The archived files as readers see them. */
   public ArchiveTier tier() {
-    return tier;
+    return fetcher;
+  }
+
+  /** The catalog of archived files (what {@link #tier} lists). */
+  public ArchiveCatalog catalog() {
+    return catalog;
   }
 
   /** Where the archive is. */
@@ -96,7 +149,7 @@ public final class Archive implements AutoCloseable {
   /** What the archive is doing now. */
   public ArchiveStatus status() {
     UploadCounters c = uploader.counters();
-    List<FileMetadata> files = tier.files();
+    List<FileMetadata> files = catalog.files();
     long archivedBytes = files.stream().mapToLong(FileMetadata::size).sum();
     return new ArchiveStatus(
         config.location().toString(),
@@ -110,80 +163,56 @@ public final class Archive implements AutoCloseable {
         archivedBytes,
         files.isEmpty() ? null : files.get(0).name(),
         files.isEmpty() ? null : files.get(files.size() - 1).name(),
-        0,
-        0,
-        0,
-        0,
-        0);
+        fetcher.cacheBytes(),
+        fetcher.fetches(),
+        fetcher.fetchedBytes(),
+        fetcher.fetchFailures(),
+        retention == null ? 0 : retention.deletedFiles());
   }
 
   /**
-   * Lists the archive now, oldest first (network).
+   * Lists the archive now, oldest first (network): every archived file, contiguous or not. Also
+   * brings the catalog up to date.
    *
    * @throws ObjectStoreException if the object store cannot be read
-   * @throws UncheckedIOException wrapping a {@link DamagedException} if a metadata object is
-   *     damaged
+   * @throws UncheckedIOException if the local copy of the catalog cannot be written
    */
   public List<ArchivedFileRecord> listArchived() {
-    String metaPrefix = config.location().key(ArchivedFileRecord.META_DIRECTORY);
-    List<ArchivedFileRecord> records = new ArrayList<>();
-    String after = null;
-    while (true) {
-      ObjectStore.ListPage page = objects.list(metaPrefix, after);
-      for (ObjectStore.ObjectInfo info : page.objects()) {
-        after = info.key();
-        if (!info.key().endsWith(ArchivedFileRecord.META_SUFFIX)) {
-          continue;
-        }
-        try (InputStream in = objects.get(info.key(), 0, -1)) {
-          records.add(ArchivedFileRecord.decode(in.readAllBytes(), info.key(), null));
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        } catch (DamagedException e) {
-          throw new UncheckedIOException(new IOException(e.getMessage(), e));
-        }
-      }
-      if (!page.truncated() || page.objects().isEmpty()) {
-        break;
-      }
+    try {
+      catalog.reconcile();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
-    records.sort(Comparator.comparingLong(r -> BinlogFileName.sequence(r.name())));
-    return records;
+    return catalog.all();
   }
 
-  /** Stops the uploader (it persists where it is) and releases the client. */
+  /**
+   * Runs the archive's retention now (network), as its thread does every few minutes.
+   *
+   * @return the files deleted (none without {@code --archive-retention})
+   * @throws ObjectStoreException if a delete fails
+   */
+  public List<String> runRetention() throws IOException {
+    return retention == null ? List.of() : retention.runOnce();
+  }
+
+  /** How often the catalog is refreshed from the archive. */
+  public static Duration catalogPeriod() {
+    return CatalogRefresher.DEFAULT_PERIOD;
+  }
+
+  /**
+   * Stops the catalog's refresh, the retention and the fetches (pending ones fail), then the
+   * uploader (it persists where it is), and releases the client.
+   */
   @Override
   public void close() {
+    refresher.close();
+    if (retention != null) {
+      retention.close();
+    }
+    fetcher.close();
     uploader.close();
     objects.close();
-  }
-
-  /** Until the catalog and the fetcher land: an archive tier that lists nothing. */
-  private static final class NoFilesYet implements ArchiveTier {
-    @Override
-    public List<FileMetadata> files() {
-      return List.of();
-    }
-
-    @Override
-    public boolean archived(String name) {
-      return false;
-    }
-
-    @Override
-    public Optional<Path> cached(String name) {
-      return Optional.empty();
-    }
-
-    @Override
-    public CompletableFuture<Path> fetch(String name) {
-      throw new NoSuchElementException(name + " is not archived");
-    }
-
-    @Override
-    public void pin(String name) {}
-
-    @Override
-    public void unpin(String name) {}
   }
 }

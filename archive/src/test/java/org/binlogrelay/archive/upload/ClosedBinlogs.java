@@ -22,13 +22,13 @@ import org.binlogrelay.storage.StoreConfig;
  * {@code binlog.000004} so that all three are closed: {@link #ingest} appends them, event by event,
  * as the upstream would.
  */
-final class ClosedBinlogs {
-  static final String DIR = FixtureBinlogs.MYSQL;
-  static final List<String> NAMES = FixtureBinlogs.fileNames(DIR);
+public final class ClosedBinlogs {
+  public static final String DIR = FixtureBinlogs.MYSQL;
+  public static final List<String> NAMES = FixtureBinlogs.fileNames(DIR);
 
   private ClosedBinlogs() {}
 
-  static BinlogStore open(Path dir) throws IOException {
+  public static BinlogStore open(Path dir) throws IOException {
     return BinlogStore.open(
         StoreConfig.builder(dir, GtidFlavor.MYSQL).maxEventSize(16 << 20).build());
   }
@@ -37,7 +37,7 @@ final class ClosedBinlogs {
    * Appends files {@code from} (0-based, inclusive) to {@code to} (exclusive); the stream starts
    * with {@code from == 0}. Only appending all three closes the last one.
    */
-  static void ingest(BinlogStore store, int from, int to) throws IOException {
+  public static void ingest(BinlogStore store, int from, int to) throws IOException {
     if (from == 0) {
       store.startStream();
     }
@@ -47,7 +47,7 @@ final class ClosedBinlogs {
   }
 
   /** A store with all three files closed, durable and settled. */
-  static BinlogStore filled(Path dir) throws Exception {
+  public static BinlogStore filled(Path dir) throws Exception {
     BinlogStore store = open(dir);
     ingest(store, 0, NAMES.size());
     settle(store);
@@ -55,17 +55,17 @@ final class ClosedBinlogs {
   }
 
   /** Waits until the store's writes are durable (closed files' final force and metadata done). */
-  static void settle(BinlogStore store) throws Exception {
+  public static void settle(BinlogStore store) throws Exception {
     store.sync().get(1, TimeUnit.MINUTES);
   }
 
   /** The closed files' metadata. */
-  static List<FileMetadata> closed(BinlogStore store) {
+  public static List<FileMetadata> closed(BinlogStore store) {
     return store.files().stream().filter(FileMetadata::closed).toList();
   }
 
   /** The store's bytes of a file. */
-  static byte[] local(BinlogStore store, String name) throws IOException {
+  public static byte[] local(BinlogStore store, String name) throws IOException {
     return Files.readAllBytes(store.directory().resolve(name));
   }
 
