@@ -8,6 +8,7 @@ import java.util.function.Supplier;
 import org.binlogrelay.storage.BinlogStore;
 import org.binlogrelay.storage.Time;
 import org.binlogrelay.storage.read.ReaderRegistry;
+import org.binlogrelay.storage.retention.ArchiveRules;
 import org.binlogrelay.storage.retention.Retention;
 import org.binlogrelay.storage.retention.RetentionPolicy;
 import org.binlogrelay.storage.retention.RetentionRun;
@@ -36,6 +37,12 @@ final class ManualPurge {
 
   private final Supplier<Relay.State> relay;
 
+  /**
+   * The archive's rules for the purges without a configured retention ({@link
+   * ArchiveRules#none()}).
+   */
+  private final ArchiveRules archive;
+
   /** Held by a purge and by the store's close. */
   private final Object lock = new Object();
 
@@ -55,6 +62,21 @@ final class ManualPurge {
       Time time,
       Retention configured,
       Supplier<Relay.State> relay) {
+    this(store, readers, time, configured, relay, ArchiveRules.none());
+  }
+
+  /**
+   * @param archive with an archive: its rules, so that a purge without a configured retention keeps
+   *     files not archived yet, as the configured one does
+   */
+  ManualPurge(
+      BinlogStore store,
+      ReaderRegistry readers,
+      Time time,
+      Retention configured,
+      Supplier<Relay.State> relay,
+      ArchiveRules archive) {
+    this.archive = Objects.requireNonNull(archive, "archive");
     this.store = Objects.requireNonNull(store, "store");
     this.readers = Objects.requireNonNull(readers, "readers");
     this.time = Objects.requireNonNull(time, "time");
@@ -73,7 +95,8 @@ final class ManualPurge {
     synchronized (lock) {
       relay.get().requireRunning();
       if (configured == null && keepEverything == null) {
-        keepEverything = new Retention(store, RetentionPolicy.keepEverything(), readers, time);
+        keepEverything =
+            new Retention(store, RetentionPolicy.keepEverything(), readers, time, archive);
       }
       return (configured != null ? configured : keepEverything).purgeTo(firstKept, force);
     }

@@ -162,6 +162,7 @@ public final class Relay implements AutoCloseable {
   private RetentionSchedule retentionSchedule;
   private volatile boolean closedCleanly = true;
   private volatile StoreDumpHandler dumps;
+  private volatile BinlogListing listing;
   private volatile RelayMetrics metrics;
   private volatile AdminServer adminServer;
   private final UpstreamSuccession upstreams = new UpstreamSuccession();
@@ -367,6 +368,7 @@ public final class Relay implements AutoCloseable {
             metrics.dumpObserver(),
             time);
     dumps = serving.dumpHandler();
+    listing = serving.listing();
     SqlFlavor dialect = SqlFlavor.of(gtidFlavor);
     String version = AnnouncedVersion.choose(null, upstreamVersion(), dialect);
     LOG.info("announcing server version '{}' to replicas", version);
@@ -548,13 +550,13 @@ public final class Relay implements AutoCloseable {
         && config.retention().maxTotalBytes() == 0
         && config.retention().maxFiles() == 0) {
       LOG.info("retention off: every stored file is kept");
-      purges = new ManualPurge(store, readers, time, null, this::state);
+      purges = new ManualPurge(store, readers, time, null, this::state, archiveRules());
       return;
     }
     Archive a = archive;
-    ArchiveRules rules = a == null ? ArchiveRules.none() : ArchiveRules.of(a.gate());
+    ArchiveRules rules = archiveRules();
     retention = new Retention(store, config.retention(), readers, time, rules);
-    purges = new ManualPurge(store, readers, time, retention, this::state);
+    purges = new ManualPurge(store, readers, time, retention, this::state, rules);
     retentionSchedule =
         RetentionSchedule.start(retention, store, scheduler, config.retentionInterval());
     if (a != null) {
@@ -567,6 +569,12 @@ public final class Relay implements AutoCloseable {
         "retention at each rotation and every {} s: {}",
         config.retentionInterval().toSeconds(),
         describe(config));
+  }
+
+  /** Retention's view of the archive: which files are archived; none without an archive. */
+  private ArchiveRules archiveRules() {
+    Archive a = archive;
+    return a == null ? ArchiveRules.none() : ArchiveRules.of(a.gate());
   }
 
   private static String describe(RelayConfig c) {
@@ -787,6 +795,11 @@ public final class Relay implements AutoCloseable {
    */
   public Optional<Retention> retention() {
     return Optional.ofNullable(retention);
+  }
+
+  /** What SHOW BINARY LOGS and the GTID variables answer from; null before replicas are served. */
+  BinlogListing listing() {
+    return listing;
   }
 
   /** The dumps being served; null before replicas are served. */

@@ -10,9 +10,13 @@ import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.binlogrelay.protocol.event.ChecksumAlgorithm;
 import org.binlogrelay.protocol.event.EventType;
 import org.binlogrelay.protocol.packet.EofPacket;
@@ -29,6 +33,8 @@ import org.binlogrelay.storage.read.FileChange;
 import org.binlogrelay.storage.read.MariadbStartException;
 import org.binlogrelay.storage.read.ReadResult;
 import org.binlogrelay.storage.read.Skipped;
+import org.binlogrelay.storage.tier.ArchiveFetchPending;
+import org.binlogrelay.storage.tier.TieredBinlog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -141,6 +147,21 @@ final class ReplicaStream {
 
   private ScheduledFuture<?> heartbeatTimer;
   private ScheduledFuture<?> retryTimer;
+
+  /**
+   * The archived file the stream waits for (its start, or the next file at a file change), null
+   * when it waits for none; {@link #fetchDeadline} bounds the wait ({@link
+   * ServingConfig#fetchTimeout()}). On the event loop.
+   */
+  private String fetching;
+
+  private long fetchDeadline;
+
+  /** Ends the dump when the fetch of {@link #fetching} takes too long. */
+  private ScheduledFuture<?> fetchTimer;
+
+  /** The wait for a fetch at the start now (a completion of an older wait is ignored). */
+  private Object startFetchWait;
 
   /**
    * Re-entrancy guard of {@link #pump()}: a pump runs, and whether a nested call asked for another
@@ -309,6 +330,9 @@ final class ReplicaStream {
           new StartPlan.Retry(
               "the store to settle after " + e.getMessage(),
               DumpFailure.plain(DumpFlavor.FILE_NOT_FOUND));
+    } catch (ArchiveFetchPending pending) {
+      awaitStartFetch(pending);
+      return;
     } catch (IOException | RuntimeException e) {
       LOG.warn("Dump {}: cannot look up where to start in {}", name, store, e);
       fail(
@@ -363,6 +387,7 @@ final class ReplicaStream {
         fail(stream.failAfterFormatDescription());
         return;
       }
+      fetched();
       LOG.info(
           "Dump {}: streaming from {} ({}{})",
           name,
@@ -377,11 +402,188 @@ final class ReplicaStream {
         return;
       }
       fail(readFailure(e));
+    } catch (ArchiveFetchPending pending) {
+      if (reader == null && stream.failAfterFormatDescription() == null) {
+        // nothing sent yet: the start file is archived and being fetched; plan again once it is
+        plan = null;
+        awaitStartFetch(pending);
+      } else {
+        fail(fetchFailure(pending.file(), pending.failure()));
+      }
     } catch (DumpFailure f) {
       fail(f);
     } catch (IOException | RuntimeException e) {
       fail(unexpected(e));
     }
+  }
+
+  // ---- waiting for the archive
+  // ------------------------------------------------------------------------------
+
+  /**
+   * The start needs an archived file that is being fetched: plans again once the fetch is over (not
+   * before: no polling), or ends the dump with error 1236 if it failed or takes longer than {@link
+   * ServingConfig#fetchTimeout()}. Non-blocking dumps wait too: the file exists, it is only not
+   * local.
+   */
+  private void awaitStartFetch(ArchiveFetchPending pending) {
+    Throwable failed = pending.failure();
+    if (failed != null) {
+      fail(fetchFailure(pending.file(), failed));
+      return;
+    }
+    long left = startFetchWait(pending.file());
+    if (left <= 0) {
+      fail(fetchTimedOut(pending.file()));
+      return;
+    }
+    LOG.info(
+        "Dump {}: {} is archived; waiting for it to be fetched (at most {} ms more)",
+        name,
+        pending.file(),
+        TimeUnit.NANOSECONDS.toMillis(left));
+    Object token = new Object();
+    startFetchWait = token;
+    cancelFetchTimer();
+    fetchTimer =
+        loop.schedule(
+            () -> {
+              fetchTimer = null;
+              if (state == Phase.STARTING && startFetchWait == token) {
+                startFetchWait = null;
+                fail(fetchTimedOut(pending.file()));
+              }
+            },
+            left,
+            TimeUnit.NANOSECONDS);
+    pending
+        .whenDone()
+        .whenComplete(
+            (ignored, failure) ->
+                loop.execute(
+                    () -> {
+                      if (state != Phase.STARTING || startFetchWait != token) {
+                        return;
+                      }
+                      startFetchWait = null;
+                      cancelFetchTimer();
+                      Throwable fetchFailed = pending.failure();
+                      if (fetchFailed != null) {
+                        fail(fetchFailure(pending.file(), fetchFailed));
+                      } else {
+                        resolve();
+                      }
+                    }));
+  }
+
+  /** Starts the fetch deadline of {@code file} if it is new; the nanoseconds left. */
+  private long startFetchWait(String file) {
+    if (!file.equals(fetching)) {
+      fetching = file;
+      fetchDeadline = now() + config.fetchTimeout().toNanos();
+    }
+    return fetchDeadline - now();
+  }
+
+  /**
+   * The archived file the reader needs next at {@code at}, if it caught up at the end of a file
+   * whose successor exists only in the archive (so it waits for that file's fetch, not for the
+   * primary); null otherwise, and always without an archive.
+   */
+  private String archiveCrossing(Position at) {
+    if (config.archiveLocation() == null || !(store instanceof TieredBinlog tiered)) {
+      return null;
+    }
+    try {
+      if (at.offset() < store.readableLength(at.file())) {
+        return null;
+      }
+      String next = store.nextFile(at.file()).orElse(null);
+      return next != null && tiered.store().file(next).isEmpty() ? next : null;
+    } catch (NoSuchElementException | IllegalStateException e) {
+      return null;
+    }
+  }
+
+  /**
+   * The reader finished a file and waits for the next one's fetch: waits like a caught-up stream
+   * (the reader's {@link BinlogReader#whenReadable()} completes when the fetch is over),
+   * non-blocking dumps included, and ends the dump with error 1236 once {@link
+   * ServingConfig#fetchTimeout()} has passed.
+   */
+  private void awaitCrossingFetch(String file) {
+    long left = startFetchWait(file);
+    if (left <= 0) {
+      fail(fetchTimedOut(file));
+      return;
+    }
+    LOG.info(
+        "Dump {}: finished {}; waiting for the archived {} to be fetched (at most {} ms more)",
+        name,
+        reader.position().file(),
+        file,
+        TimeUnit.NANOSECONDS.toMillis(left));
+    moveTo(Phase.CAUGHT_UP);
+    CompletableFuture<Void> wait = reader.whenReadable();
+    readableWait = wait;
+    cancelFetchTimer();
+    fetchTimer =
+        loop.schedule(
+            () -> {
+              fetchTimer = null;
+              if (state == Phase.CAUGHT_UP && readableWait == wait) {
+                fail(fetchTimedOut(file));
+              }
+            },
+            left,
+            TimeUnit.NANOSECONDS);
+    wait.whenComplete((ignored, failure) -> loop.execute(() -> readable(wait, failure)));
+    if (!nonBlocking) {
+      scheduleHeartbeat();
+    }
+  }
+
+  private void cancelFetchTimer() {
+    if (fetchTimer != null) {
+      fetchTimer.cancel(false);
+      fetchTimer = null;
+    }
+  }
+
+  /** The stream got past the file it waited for: no fetch is awaited any more. */
+  private void fetched() {
+    if (fetching != null) {
+      LOG.debug("Dump {}: {} fetched from the archive", name, fetching);
+      fetching = null;
+      cancelFetchTimer();
+    }
+  }
+
+  private DumpFailure fetchFailure(String file, Throwable cause) {
+    Throwable why = cause;
+    while ((why instanceof CompletionException || why instanceof ExecutionException)
+        && why.getCause() != null) {
+      why = why.getCause();
+    }
+    LOG.warn("Dump {}: fetching {} from the archive failed: {}", name, file, String.valueOf(why));
+    fetching = null;
+    cancelFetchTimer();
+    return DumpFailure.plain(
+        "binlog-relay could not fetch "
+            + file
+            + " from its archive "
+            + config.archiveLocation()
+            + ": "
+            + (why == null ? "unknown cause" : why.getMessage() == null ? why : why.getMessage()));
+  }
+
+  private DumpFailure fetchTimedOut(String file) {
+    return fetchFailure(
+        file,
+        new TimeoutException(
+            "not fetched within "
+                + config.fetchTimeout().toSeconds()
+                + " s (--archive-fetch-timeout)"));
   }
 
   /**
@@ -485,7 +687,11 @@ final class ReplicaStream {
     } catch (DumpFailure f) {
       fail(f);
     } catch (BinlogReadException e) {
-      fail(readFailure(e));
+      if (fetching != null && e.reason() == BinlogReadException.Reason.REMOVED) {
+        fail(fetchFailure(fetching, e.getCause() != null ? e.getCause() : e));
+      } else {
+        fail(readFailure(e));
+      }
     } catch (MariadbStartException e) {
       fail(DumpFailure.plain(e.getMessage()));
     } catch (IOException | RuntimeException e) {
@@ -521,6 +727,13 @@ final class ReplicaStream {
   private void caughtUp(CaughtUp caughtUp) {
     giveBackReadBuffer();
     sendPendingSkipHeartbeat();
+    String crossing = archiveCrossing(caughtUp.position());
+    if (crossing != null) {
+      if (state != Phase.CAUGHT_UP) {
+        awaitCrossingFetch(crossing);
+      }
+      return; // already waiting for it (a writability event pumped)
+    }
     if (nonBlocking) {
       LOG.info(
           "Dump {}: sent everything up to {}; ending the non-blocking dump with EOF",
@@ -560,6 +773,7 @@ final class ReplicaStream {
 
   /** Something was read: a caught-up stream sends again. */
   private void stopWaiting() {
+    fetched();
     if (state == Phase.CAUGHT_UP) {
       moveTo(Phase.SENDING);
     }
@@ -727,6 +941,7 @@ final class ReplicaStream {
    * idempotent.
    */
   private void release() {
+    cancelFetchTimer();
     if (retryTimer != null) {
       retryTimer.cancel(false);
     }

@@ -8,7 +8,7 @@ import org.binlogrelay.server.downstream.Command;
 import org.binlogrelay.server.downstream.DumpRequest;
 import org.binlogrelay.server.downstream.sql.SessionVariables;
 import org.binlogrelay.server.downstream.sql.UserValue;
-import org.binlogrelay.storage.BinlogStore;
+import org.binlogrelay.storage.BinlogSource;
 
 /**
  * Test side: dump sessions on {@link EmbeddedChannel}s, with the user variables and requests
@@ -49,7 +49,7 @@ final class Dumps {
   /** Starts a dump on {@code channel} and runs what it queued. */
   static ReplicaStream start(
       EmbeddedChannel channel,
-      BinlogStore store,
+      BinlogSource store,
       ServingConfig config,
       DumpRequest request,
       SessionVariables variables) {
@@ -58,7 +58,7 @@ final class Dumps {
 
   static ReplicaStream start(
       EmbeddedChannel channel,
-      BinlogStore store,
+      BinlogSource store,
       ServingConfig config,
       DumpRequest request,
       SessionVariables variables,
