@@ -102,10 +102,10 @@ public final class Archive implements AutoCloseable {
    * refreshing the catalog in the background and, with a retention, the archive's retention.
    */
   public void start() throws IOException {
-    catalog.load();
+    boolean copiesGood = catalog.load();
     fetcher.load();
     uploader.start();
-    refresher.start();
+    refresher.start(!copiesGood);
     if (retention != null) {
       retention.start();
     }

@@ -10,11 +10,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps an {@link ArchiveCatalog} up to date on a daemon thread of its own ({@code
- * archive-catalog}): a full {@link ArchiveCatalog#reconcile} at the start, then a {@link
- * ArchiveCatalog#refresh} (new keys only) every period, with a reconcile every {@link
- * #RECONCILE_EVERY} refreshes so that files deleted by another relay disappear. The start never
- * waits for the network. A refresh that fails keeps the last known catalog, logs why (once per
- * distinct reason) and is retried after a back-off (1 s doubling up to the period).
+ * archive-catalog}): a {@link ArchiveCatalog#refresh} (new keys only) at the start (a full {@link
+ * ArchiveCatalog#reconcile} if the local copies were not all good) and every period, with a
+ * reconcile every {@link #RECONCILE_EVERY} refreshes so that files deleted by another relay
+ * disappear. The start never waits for the network. A refresh that fails keeps the last known
+ * catalog, logs why (once per distinct reason) and is retried after a back-off (1 s doubling up to
+ * the period).
  *
  * <p>Thread-safe: {@link #start}, {@link #refreshSoon} and {@link #close} may be called from any
  * thread.
@@ -38,7 +39,7 @@ public final class CatalogRefresher implements AutoCloseable {
   private final AtomicLong refreshes = new AtomicLong();
   private final AtomicLong failures = new AtomicLong();
   private long retryMillis = FIRST_RETRY_MILLIS;
-  private boolean reconciled;
+  private boolean reconcileNext;
   private String lastFailure;
 
   public CatalogRefresher(ArchiveCatalog catalog, Duration period) {
@@ -54,8 +55,13 @@ public final class CatalogRefresher implements AutoCloseable {
             });
   }
 
-  /** Schedules the first (full) refresh now, in the background. */
-  public void start() {
+  /**
+   * Schedules the first refresh now, in the background.
+   *
+   * @param reconcileFirst whether it lists every key (the local copies were damaged)
+   */
+  public void start(boolean reconcileFirst) {
+    reconcileNext = reconcileFirst;
     schedule(0);
   }
 
@@ -85,12 +91,12 @@ public final class CatalogRefresher implements AutoCloseable {
   /** One refresh, then the next one scheduled; on the refresher's thread only. */
   private void runOnce() {
     long n = refreshes.get() + failures.get();
-    boolean full = !reconciled || n % RECONCILE_EVERY == 0;
+    boolean full = reconcileNext || (n > 0 && n % RECONCILE_EVERY == 0);
     long next;
     try {
       if (full) {
         catalog.reconcile();
-        reconciled = true;
+        reconcileNext = false;
       } else {
         catalog.refresh();
       }
