@@ -42,7 +42,7 @@ import org.binlogrelay.server.RelayMain;
  * in this JVM against it, and its log (the relay's own format, {@code yyyy-MM-dd HH:mm:ss.SSS LEVEL
  * [thread] Logger: message}). Polls are bounded.
  */
-final class RelayMainChild implements AutoCloseable {
+public final class RelayMainChild implements AutoCloseable {
   private static final Pattern ERROR_LINE =
       Pattern.compile("^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3} ERROR .*");
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -51,18 +51,20 @@ final class RelayMainChild implements AutoCloseable {
   private final Process process;
   private final Path log;
   private final String base;
+  private final int port;
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  private RelayMainChild(Process process, Path log, String base) {
+  private RelayMainChild(Process process, Path log, String base, int port) {
     this.process = process;
     this.log = log;
     this.base = base;
+    this.port = port;
   }
 
   /** One HTTP answer. */
-  record Answer(int code, String body) {
-    JsonNode json() {
+  public record Answer(int code, String body) {
+    public JsonNode json() {
       try {
         return JSON.readTree(body);
       } catch (IOException e) {
@@ -72,13 +74,31 @@ final class RelayMainChild implements AutoCloseable {
   }
 
   /** One relayctl run. */
-  record RelayctlRun(int code, String out, String err) {}
+  public record RelayctlRun(int code, String out, String err) {}
 
   /**
    * Starts the relay with an empty store in {@code dir/relay-data}, its primary's password in
    * {@code dir/primary-password} (the test's replication password), heartbeats every 500 ms.
    */
   static RelayMainChild start(DatabaseServer primary, HostAndPort via, Path dir)
+      throws IOException {
+    return start(primary, via, dir, dir.resolve("relay-data"), 0, List.of(), Map.of());
+  }
+
+  /**
+   * Starts the relay on {@code dataDir} (empty or not), serving replicas on {@code port} ({@code
+   * 0}: a port of its choosing), with {@code extraArgs} after the usual ones (e.g. {@code
+   * --accounts-file}, {@code --archive ...}) and {@code environment} added to the child's (e.g.
+   * {@code AWS_ACCESS_KEY_ID}); its log goes to {@code dir/relay-N.log}, a new file per start.
+   */
+  public static RelayMainChild start(
+      DatabaseServer primary,
+      HostAndPort via,
+      Path dir,
+      Path dataDir,
+      int port,
+      List<String> extraArgs,
+      Map<String, String> environment)
       throws IOException {
     Path passwordFile =
         Files.writeString(
@@ -87,9 +107,15 @@ final class RelayMainChild implements AutoCloseable {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     String classpath =
         System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    List<String> command = new ArrayList<>();
+    if (!environment.isEmpty()) {
+      // env(1) execs the JVM: the process (and its pid) stays the relay's
+      command.add("/usr/bin/env");
+      environment.forEach((k, v) -> command.add(k + "=" + v));
+    }
     // the relay's own logback.xml (a resource of the server module), not the test classpath's
     // logback-test.xml
-    List<String> command =
+    command.addAll(
         List.of(
             java,
             "-Xmx256m",
@@ -107,19 +133,50 @@ final class RelayMainChild implements AutoCloseable {
             "--server-id",
             Long.toString(RELAY_SERVER_ID),
             "--data-dir",
-            dir.resolve("relay-data").toString(),
+            dataDir.toString(),
             "--port",
-            "0",
+            Integer.toString(port),
             "--heartbeat-period",
             "500ms",
             "--admin-port",
-            Integer.toString(adminPort));
+            Integer.toString(adminPort)));
+    command.addAll(extraArgs);
     Path log = dir.resolve("relay.log");
+    for (int n = 2; Files.exists(log); n++) {
+      log = dir.resolve("relay-" + n + ".log");
+    }
     Process p = ChildProcesses.start(command, dir, log, null);
-    return new RelayMainChild(p, log, "http://127.0.0.1:" + adminPort);
+    return new RelayMainChild(p, log, "http://127.0.0.1:" + adminPort, port);
   }
 
-  Answer get(String path) throws IOException, InterruptedException {
+  /** The port replicas connect to, as given to {@link #start} (0 if the relay chose it). */
+  public int port() {
+    return port;
+  }
+
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
+  /** SIGKILL (kill -9), and waits until the process is gone. */
+  public void kill() {
+    ChildProcesses.kill(process);
+  }
+
+  /** A POST with a JSON body. */
+  public Answer post(String path, String json) throws IOException, InterruptedException {
+    HttpResponse<String> r =
+        http.send(
+            HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    return new Answer(r.statusCode(), r.body());
+  }
+
+  public Answer get(String path) throws IOException, InterruptedException {
     HttpResponse<String> r =
         http.send(
             HttpRequest.newBuilder(URI.create(base + path))
@@ -130,7 +187,7 @@ final class RelayMainChild implements AutoCloseable {
     return new Answer(r.statusCode(), r.body());
   }
 
-  Answer post(String path) throws IOException, InterruptedException {
+  public Answer post(String path) throws IOException, InterruptedException {
     HttpResponse<String> r =
         http.send(
             HttpRequest.newBuilder(URI.create(base + path))
@@ -142,7 +199,7 @@ final class RelayMainChild implements AutoCloseable {
   }
 
   /** {@code GET /api/v1/status}'s {@code upstream} part. */
-  JsonNode upstream() throws IOException, InterruptedException {
+  public JsonNode upstream() throws IOException, InterruptedException {
     Answer a = get("/api/v1/status");
     if (a.code() != 200) {
       throw new AssertionError("GET /api/v1/status answered " + a);
@@ -151,7 +208,7 @@ final class RelayMainChild implements AutoCloseable {
   }
 
   /** {@code GET /api/v1/status}'s {@code store} part. */
-  JsonNode store() throws IOException, InterruptedException {
+  public JsonNode store() throws IOException, InterruptedException {
     return get("/api/v1/status").json().path("store");
   }
 
@@ -159,7 +216,7 @@ final class RelayMainChild implements AutoCloseable {
    * The value of the sample of {@code /metrics} whose line starts with {@code series} (name and
    * labels).
    */
-  double metric(String series) throws IOException, InterruptedException {
+  public double metric(String series) throws IOException, InterruptedException {
     Answer a = get("/metrics");
     return a.body()
         .lines()
@@ -173,7 +230,8 @@ final class RelayMainChild implements AutoCloseable {
    * Polls the upstream part of the status until {@code done} holds (bounded by {@code limit}, not
    * before the admin API answers); the last value.
    */
-  JsonNode awaitUpstream(String what, Predicate<JsonNode> done, Duration limit) throws Exception {
+  public JsonNode awaitUpstream(String what, Predicate<JsonNode> done, Duration limit)
+      throws Exception {
     try {
       return (JsonNode)
           eventually(
@@ -200,7 +258,7 @@ final class RelayMainChild implements AutoCloseable {
   }
 
   /** Runs relayctl in this JVM against this relay, as its {@code main} would. */
-  RelayctlRun relayctl(String... args) {
+  public RelayctlRun relayctl(String... args) {
     List<String> all = new ArrayList<>(List.of("--url", base));
     all.addAll(List.of(args));
     StringWriter out = new StringWriter();
@@ -215,7 +273,7 @@ final class RelayMainChild implements AutoCloseable {
   }
 
   /** The relay's ERROR lines so far (each log event's first line). */
-  List<String> errorLines() {
+  public List<String> errorLines() {
     try {
       return Files.readAllLines(log, StandardCharsets.UTF_8).stream()
           .filter(l -> ERROR_LINE.matcher(l).matches())
@@ -226,7 +284,7 @@ final class RelayMainChild implements AutoCloseable {
   }
 
   /** The lines of the relay's log that contain {@code text}. */
-  List<String> logLines(String text) {
+  public List<String> logLines(String text) {
     try {
       return Files.readAllLines(log, StandardCharsets.UTF_8).stream()
           .filter(l -> l.contains(text))
@@ -236,7 +294,7 @@ final class RelayMainChild implements AutoCloseable {
     }
   }
 
-  String logTail(int lines) {
+  public String logTail(int lines) {
     return Tails.of(log, lines);
   }
 
