@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,7 @@ import org.binlogrelay.archive.objectstore.ObjectStore;
 import org.binlogrelay.archive.upload.KeyValueText.DamagedException;
 import org.binlogrelay.storage.BinlogFileName;
 import org.binlogrelay.storage.FileMetadata;
+import org.binlogrelay.storage.tier.TieredBinlog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -305,7 +307,7 @@ public final class ArchiveCatalog {
   /** Rebuilds the snapshot from {@code known}; refreshLock held. */
   private void publish() {
     List<ArchivedFileRecord> contiguous = new ArrayList<>();
-    Map<String, ArchivedFileRecord> all = new java.util.HashMap<>();
+    Map<String, ArchivedFileRecord> all = new HashMap<>();
     ArchivedFileRecord previous = null;
     boolean gap = false;
     for (ArchivedFileRecord r : known.values()) {
@@ -313,7 +315,7 @@ public final class ArchiveCatalog {
       if (gap) {
         continue;
       }
-      if (previous != null && !joins(previous.file(), r.file())) {
+      if (previous != null && !TieredBinlog.joins(previous.file(), r.file())) {
         reportGap(previous.file(), r.file());
         gap = true;
         continue;
@@ -324,21 +326,9 @@ public final class ArchiveCatalog {
     if (!gap) {
       lastGapReported = null;
     }
-    Map<String, ArchivedFileRecord> viewed = new java.util.HashMap<>();
+    Map<String, ArchivedFileRecord> viewed = new HashMap<>();
     contiguous.forEach(r -> viewed.put(r.name(), r));
     snapshot = new Snapshot(List.copyOf(contiguous), Map.copyOf(viewed), Map.copyOf(all));
-  }
-
-  /** Whether {@code next} continues {@code previous}: file name and GTIDs. */
-  static boolean joins(FileMetadata previous, FileMetadata next) {
-    if (previous.flavor() != next.flavor()) {
-      return false;
-    }
-    boolean named =
-        previous.ending() == FileMetadata.Ending.ROTATE
-            ? next.name().equals(previous.nextFile())
-            : next.name().equals(BinlogFileName.next(previous.name()));
-    return named && next.gtidsAtStart().containsAll(previous.gtidsAtEnd());
   }
 
   private void reportGap(FileMetadata previous, FileMetadata next) {

@@ -359,9 +359,11 @@ public final class TieredBinlog implements BinlogSource {
   }
 
   /**
-   * Whether {@code next} continues {@code previous}: file name and GTIDs (see the class comment).
+   * Whether {@code next} continues {@code previous}: the same flavour, {@code previous} closed,
+   * {@code next} the file its ROTATE names (or the next number after a STOP or a crash), and GTIDs
+   * that carry on (see the class comment). The archive's catalog uses the same rule.
    */
-  private static boolean joins(FileMetadata previous, FileMetadata next) {
+  public static boolean joins(FileMetadata previous, FileMetadata next) {
     if (previous.flavor() != next.flavor() || !previous.closed()) {
       return false;
     }
