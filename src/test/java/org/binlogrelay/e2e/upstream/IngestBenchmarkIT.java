@@ -11,6 +11,13 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import org.binlogrelay.archive.Archive;
+import org.binlogrelay.archive.ArchiveConfig;
+import org.binlogrelay.archive.ArchiveLocation;
+import org.binlogrelay.archive.ArchiveStatus;
+import org.binlogrelay.archive.objectstore.S3Settings;
+import org.binlogrelay.archive.testing.S3ProxyProcess;
+import org.binlogrelay.archive.upload.UploadConfig;
 import org.binlogrelay.e2e.load.Sysbench;
 import org.binlogrelay.e2e.servers.DatabaseServer;
 import org.binlogrelay.e2e.servers.ServerFarm;
@@ -18,6 +25,7 @@ import org.binlogrelay.e2e.servers.ServerFarmExtension;
 import org.binlogrelay.e2e.servers.ServerSpec;
 import org.binlogrelay.e2e.servers.ServerVersion;
 import org.binlogrelay.server.upstream.UpstreamState;
+import org.binlogrelay.storage.Time;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -41,11 +49,28 @@ class IngestBenchmarkIT {
 
   @Test
   void relayVersusReplicaReceiverOnA2GbBacklog(ServerFarm farm) throws Exception {
+    DatabaseServer primary = backlogPrimary(farm, 256L << 20);
+    long backlog = binlogBytes(primary);
+    List<String> results = new ArrayList<>();
+    results.add(relayRun(primary, "relay, run 1", backlog));
+    results.add(replicaReceiver(farm, primary, backlog));
+    results.add(relayRun(primary, "relay, run 2", backlog));
+    LOG.info(
+        "BENCH results (2 shared cores, ext4, local backend, same backlog):\n  {}",
+        String.join("\n  ", results));
+  }
+
+  /**
+   * A MySQL 9.7 primary with a backlog of {@link #BACKLOG} bytes of binlog: sysbench prepare and 30
+   * s of oltp_write_only, then bulk transactions of 1000 x 4 KB rows.
+   */
+  private static DatabaseServer backlogPrimary(ServerFarm farm, long maxBinlogSize)
+      throws Exception {
     DatabaseServer primary =
         farm.start(
             ServerSpec.of(ServerVersion.MYSQL_9_7)
                 .named("primary")
-                .withMaxBinlogSize(256L << 20)
+                .withMaxBinlogSize(maxBinlogSize)
                 .withOptions("--innodb-buffer-pool-size=512M"));
     long started = System.nanoTime();
     Sysbench sysbench =
@@ -72,14 +97,85 @@ class IngestBenchmarkIT {
         smallTransactionBytes,
         bulk,
         (System.nanoTime() - started) / 1_000_000_000);
+    return primary;
+  }
 
+  /**
+   * The relay's ingest of one backlog with the archive off and on, alternately (off, on, off, on),
+   * and the archive's upload throughput: a local s3proxy 2.6.0 (filesystem backend on the same
+   * disk) receives every closed file while the relay ingests. Run: {@code mvn -pl e2e -am verify
+   * -Pingest-benchmark -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false
+   * -Dit.test=IngestBenchmarkIT#ingestWithTheArchiveOnAndOff
+   * -Dbinlogrelay.benchmark.bytes=1000000000}.
+   */
+  @Test
+  void ingestWithTheArchiveOnAndOff(ServerFarm farm) throws Exception {
+    DatabaseServer primary = backlogPrimary(farm, 64L << 20);
+    long backlog = binlogBytes(primary);
     List<String> results = new ArrayList<>();
-    results.add(relayRun(primary, "relay, run 1", backlog));
-    results.add(replicaReceiver(farm, primary, backlog));
-    results.add(relayRun(primary, "relay, run 2", backlog));
+    try (S3ProxyProcess s3 = S3ProxyProcess.start()) {
+      for (int run = 1; run <= 2; run++) {
+        results.add(relayRun(primary, "archive off, run " + run, backlog));
+        results.add(archivedRun(primary, s3, "archive on, run " + run, backlog, "run" + run));
+      }
+    }
     LOG.info(
-        "BENCH results (2 shared cores, ext4, local backend, same backlog):\n  {}",
+        "BENCH archive on/off (2 shared cores, ext4, local backend, same backlog of {} bytes):\n  {}",
+        backlog,
         String.join("\n  ", results));
+  }
+
+  private static String archivedRun(
+      DatabaseServer primary, S3ProxyProcess s3, String what, long backlog, String prefix)
+      throws Exception {
+    Path dir = Files.createTempDirectory(Path.of("/var/tmp"), "relay-bench-");
+    ArchiveLocation location =
+        ArchiveLocation.parse("s3://" + S3ProxyProcess.BUCKET + "/" + prefix);
+    ArchiveConfig config =
+        ArchiveConfig.defaults(
+            location,
+            S3Settings.forBucket(S3ProxyProcess.BUCKET)
+                .withEndpoint(s3.endpoint())
+                .withRegion("us-east-1")
+                .withPathStyle(true)
+                .withStaticCredentials(S3ProxyProcess.IDENTITY, S3ProxyProcess.CREDENTIAL),
+            UploadConfig.defaults(location.prefix(), "bench"));
+    try {
+      long started = System.nanoTime();
+      try (UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, dir);
+          Archive archive = Archive.open(config, relay.store(), Time.SYSTEM)) {
+        archive.start();
+        relay.awaitCaughtUp(Duration.ofMinutes(15));
+        double ingestSeconds = (System.nanoTime() - started) / 1e9;
+        UpstreamState s = relay.state();
+        long closed = relay.store().files().stream().filter(f -> f.closed()).count();
+        eventually(
+            Duration.ofMinutes(15),
+            "every closed file archived",
+            archive::status,
+            st -> st.archivedFiles() >= closed && st.pendingFiles() == 0);
+        double uploadSeconds = (System.nanoTime() - started) / 1e9;
+        ArchiveStatus st = archive.status();
+        String line =
+            String.format(
+                "%s: ingest %d bytes in %.1f s = %.1f MB/s, %.0f transactions/s; %d closed files"
+                    + " (%d bytes) archived %.1f s after the start = %.1f MB/s upload",
+                what,
+                s.bytesReceived(),
+                ingestSeconds,
+                s.bytesReceived() / ingestSeconds / 1e6,
+                s.transactionsReceived() / ingestSeconds,
+                st.archivedFiles(),
+                st.archivedBytes(),
+                uploadSeconds,
+                st.archivedBytes() / uploadSeconds / 1e6);
+        LOG.info("BENCH {}", line);
+        assertThat(s.bytesReceived()).isGreaterThanOrEqualTo(backlog - (1 << 20));
+        return line;
+      }
+    } finally {
+      deleteTree(dir);
+    }
   }
 
   private static String relayRun(DatabaseServer primary, String what, long backlog)
