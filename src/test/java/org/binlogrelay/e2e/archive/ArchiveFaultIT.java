@@ -109,7 +109,7 @@ class ArchiveFaultIT {
             "streaming after the restart",
             u -> "STREAMING".equals(u.path("state").asText()),
             CATCH_UP);
-        awaitUploadInFlight(data, relay);
+        awaitUploadInFlight(data, relay, archive.faults);
         relay.kill();
         eventually(
             Duration.ofSeconds(30),
@@ -170,11 +170,12 @@ class ArchiveFaultIT {
   }
 
   /**
-   * Waits until the relay has upload state ({@code archive/uploads/*.state}) and gives its next
-   * request 3 s to reach the fault proxy, which stalls it (the caller then checks that the proxy
-   * did hold a PUT when the relay died).
+   * Waits until the relay has upload state ({@code archive/uploads/*.state}) and the fault proxy
+   * holds one of its data PUTs (a stalled exchange is recorded when the stall begins): the moment
+   * to kill the relay with an upload in flight.
    */
-  private static void awaitUploadInFlight(Path data, RelayMainChild relay) throws Exception {
+  private static void awaitUploadInFlight(Path data, RelayMainChild relay, S3FaultProxy faults)
+      throws Exception {
     Path uploads = data.resolve("archive").resolve("uploads");
     eventually(
         CATCH_UP,
@@ -186,7 +187,14 @@ class ArchiveFaultIT {
           return stateFiles(uploads);
         },
         n -> n > 0);
-    Thread.sleep(3_000); // the fault's moment: the PUT is on its way and never answered
+    eventually(
+        CATCH_UP,
+        "the fault proxy holding a PUT of the relay's",
+        () ->
+            faults.exchanges().stream()
+                .filter(e -> e.fault() instanceof S3FaultProxy.Stall)
+                .count(),
+        n -> n > 0);
   }
 
   private static long stateFiles(Path uploads) throws IOException {

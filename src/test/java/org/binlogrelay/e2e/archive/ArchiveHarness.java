@@ -16,7 +16,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.binlogrelay.archive.objectstore.ObjectStore;
 import org.binlogrelay.archive.objectstore.S3ObjectStore;
@@ -352,30 +354,30 @@ final class ArchiveHarness implements AutoCloseable {
    * every 5 s), so that ingest and serving are exercised while a fault lasts. Thread-safe.
    */
   static final class Writer implements AutoCloseable {
-    private final AtomicBoolean stop = new AtomicBoolean();
     private final AtomicLong rows = new AtomicLong();
-    private final Thread thread;
+    private final ScheduledExecutorService schedule =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "archive-it-writer");
+              t.setDaemon(true);
+              return t;
+            });
     private volatile RuntimeException failure;
 
     Writer(DatabaseServer primary) {
-      thread =
-          new Thread(
-              () -> {
-                try {
-                  while (!stop.get()) {
-                    write(primary, 1);
-                    rows.incrementAndGet();
-                    Thread.sleep(250);
-                  }
-                } catch (InterruptedException e) {
-                  Thread.currentThread().interrupt();
-                } catch (RuntimeException e) {
-                  failure = e;
-                }
-              },
-              "archive-it-writer");
-      thread.setDaemon(true);
-      thread.start();
+      schedule.scheduleWithFixedDelay(
+          () -> {
+            try {
+              write(primary, 1);
+              rows.incrementAndGet();
+            } catch (RuntimeException e) {
+              failure = e;
+              throw e; // ends the schedule
+            }
+          },
+          0,
+          250,
+          TimeUnit.MILLISECONDS);
     }
 
     long rows() {
@@ -385,8 +387,8 @@ final class ArchiveHarness implements AutoCloseable {
     /** Stops and waits; rethrows a write that failed. */
     @Override
     public void close() throws InterruptedException {
-      stop.set(true);
-      thread.join(30_000);
+      schedule.shutdown();
+      schedule.awaitTermination(30, TimeUnit.SECONDS);
       if (failure != null) {
         throw failure;
       }

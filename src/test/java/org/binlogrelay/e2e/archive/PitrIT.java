@@ -1,17 +1,13 @@
 package org.binlogrelay.e2e.archive;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,12 +20,9 @@ import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.binlogrelay.cli.Environment;
 import org.binlogrelay.cli.Relayctl;
-import org.binlogrelay.cli.Terminal;
 import org.binlogrelay.e2e.process.ChildProcesses;
 import org.binlogrelay.e2e.process.CommandResult;
-import org.binlogrelay.e2e.process.Tails;
 import org.binlogrelay.e2e.servers.DatabaseServer;
 import org.binlogrelay.e2e.servers.Provisioning;
 import org.binlogrelay.e2e.servers.ServerException;
@@ -37,6 +30,7 @@ import org.binlogrelay.e2e.servers.ServerFarm;
 import org.binlogrelay.e2e.servers.ServerFarmExtension;
 import org.binlogrelay.e2e.servers.ServerSpec;
 import org.binlogrelay.e2e.servers.ServerVersion;
+import org.binlogrelay.e2e.upstream.RelayMainChild;
 import org.binlogrelay.server.RelayMain;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -65,14 +59,13 @@ class PitrIT {
 
   @TempDir Path dir;
 
-  private String adminUrl;
-  private Process relay;
+  private RelayMainChild relay;
   private Path work;
 
   @AfterEach
   void cleanUp() throws IOException {
     if (relay != null) {
-      ChildProcesses.kill(relay);
+      relay.kill();
     }
     if (work != null && Files.exists(work)) {
       try (Stream<Path> all = Files.walk(work)) {
@@ -101,7 +94,9 @@ class PitrIT {
         "CREATE TABLE p.audit (id INT AUTO_INCREMENT PRIMARY KEY, what VARCHAR(200))");
     write(primary, "p.orders", "v", 50);
     write(primary, "p.customers", "name", 50);
-    relay = startRelay(primary);
+    relay =
+        RelayMainChild.start(
+            primary, primary.address(), dir, dir.resolve("relay-data"), 0, List.of(), Map.of());
 
     // The backup, then enough writes for several binlog files.
     chrootShell(
@@ -124,7 +119,12 @@ class PitrIT {
     primary.execute("UPDATE p.customers SET name = CONCAT(name, '!') WHERE id % 3 = 0");
     Map<String, String> beforeDrop = checksums(primary);
     Instant beforeDropTime = Instant.now();
-    Thread.sleep(20);
+    // the DROP commits at least 20 ms later by the clock the primary shares with this test
+    eventually(
+        Duration.ofSeconds(1),
+        "the clock 20 ms past " + beforeDropTime,
+        Instant::now,
+        t -> t.isAfter(beforeDropTime.plusMillis(20)));
     primary.execute("DROP TABLE p.customers");
     String uuid = primary.queryValue("SELECT @@server_uuid");
     String dropGtid = uuid + ":" + lastTransaction(primary.executedGtidSet(), uuid);
@@ -171,7 +171,9 @@ class PitrIT {
         "CREATE TABLE p.audit (id INT AUTO_INCREMENT PRIMARY KEY, what VARCHAR(200))");
     write(primary, "p.orders", "v", 50);
     write(primary, "p.customers", "name", 50);
-    relay = startRelay(primary);
+    relay =
+        RelayMainChild.start(
+            primary, primary.address(), dir, dir.resolve("relay-data"), 0, List.of(), Map.of());
     hostShell(
             Provisioning.executable("mariadb-dump", "mariadb-dump (MariaDB client)")
                 + " --no-defaults --protocol=TCP -h127.0.0.1 -P"
@@ -198,9 +200,11 @@ class PitrIT {
     // A whole second after the last write, so that a stop by time in seconds falls between.
     Instant lastWrite = Instant.now();
     Instant boundary = lastWrite.plusSeconds(1).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
-    while (Instant.now().isBefore(boundary.plusMillis(50))) {
-      Thread.sleep(50);
-    }
+    eventually(
+        Duration.ofSeconds(3),
+        "the clock 50 ms past " + boundary,
+        Instant::now,
+        t -> !t.isBefore(boundary.plusMillis(50)));
     primary.execute("DROP TABLE p.customers");
     String dropGtid = primary.queryValue("SELECT @@gtid_binlog_pos");
     write(primary, "p.orders", "v", 40);
@@ -404,42 +408,6 @@ class PitrIT {
         Duration.ofMinutes(2));
   }
 
-  private Process startRelay(DatabaseServer primary) throws IOException {
-    Path passwordFile =
-        Files.writeString(
-            dir.resolve("primary-password"), primary.replicationCredentials().password() + "\n");
-    int adminPort = freePort();
-    adminUrl = "http://127.0.0.1:" + adminPort;
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    String classpath =
-        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    List<String> command =
-        List.of(
-            java,
-            "-Xmx256m",
-            "-XX:TieredStopAtLevel=1",
-            "-cp",
-            classpath,
-            RelayMain.class.getName(),
-            "--primary",
-            primary.address().host() + ":" + primary.address().port(),
-            "--primary-user",
-            primary.replicationCredentials().user(),
-            "--primary-password-file",
-            passwordFile.toString(),
-            "--server-id",
-            "9311",
-            "--data-dir",
-            dir.resolve("relay-data").toString(),
-            "--port",
-            "0",
-            "--heartbeat-period",
-            "500ms",
-            "--admin-port",
-            Integer.toString(adminPort));
-    return ChildProcesses.start(command, dir, dir.resolve("relay.log"), null);
-  }
-
   /** One relayctl run: exit code and both streams. */
   record Result(int code, String out, String err) {
     JsonNode json() {
@@ -462,47 +430,34 @@ class PitrIT {
   }
 
   private Result relayctl(String... args) {
-    List<String> all = new ArrayList<>(List.of("--url", adminUrl, "--timeout", "60s"));
+    List<String> all = new ArrayList<>(List.of("--timeout", "60s"));
     all.addAll(List.of(args));
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    Environment environment =
-        new Environment(
-            Map.of(), Terminal.fixed(false, 100), Clock.systemUTC(), Environment.system().pause());
-    int code =
-        Relayctl.commandLine(new Relayctl(environment), new PrintWriter(out), new PrintWriter(err))
-            .execute(all.toArray(String[]::new));
-    Result result = new Result(code, out.toString(), err.toString());
+    RelayMainChild.RelayctlRun run = relay.relayctl(all.toArray(String[]::new));
+    Result result = new Result(run.code(), run.out(), run.err());
     LOG.debug("relayctl {} -> {}", String.join(" ", args), result);
     return result;
   }
 
   private void await(String what, Supplier<Boolean> check) throws Exception {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (!relay.isAlive()) {
-        throw new AssertionError(
-            "the relay exited while waiting for "
-                + what
-                + "\n"
-                + Tails.of(dir.resolve("relay.log"), 40));
-      }
-      try {
-        if (check.get()) {
-          return;
-        }
-      } catch (AssertionError | RuntimeException e) {
-        LOG.debug("waiting for {}: {}", what, e.toString());
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError(
-        "timed out waiting for " + what + "\n" + Tails.of(dir.resolve("relay.log"), 40));
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
+    try {
+      eventually(
+          WAIT,
+          what,
+          () -> {
+            if (!relay.isAlive()) {
+              throw new AssertionError(
+                  "the relay exited while waiting for " + what + "\n" + relay.logTail(40));
+            }
+            try {
+              return check.get();
+            } catch (AssertionError | RuntimeException e) {
+              LOG.debug("waiting for {}: {}", what, e.toString());
+              return false;
+            }
+          },
+          done -> done);
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + "\n" + relay.logTail(40), e);
     }
   }
 }
