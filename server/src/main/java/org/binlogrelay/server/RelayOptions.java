@@ -517,6 +517,16 @@ public final class RelayOptions {
               + " Default: 16M.")
   Long archiveMultipartThreshold;
 
+  @Option(
+      names = "--archive-max-upload-rate",
+      paramLabel = "BYTES_PER_SECOND",
+      order = 89,
+      converter = OptionConverters.ByteSizeConverter.class,
+      description =
+          "The most bytes per second the archive's uploads send (e.g. 32M); 0 is unlimited. Keep it"
+              + " above the primary's peak binlog rate. Default: 0.")
+  Long archiveMaxUploadRate;
+
   /**
    * The configuration these options describe.
    *
@@ -588,6 +598,9 @@ public final class RelayOptions {
       if (archiveMultipartThreshold != null) {
         set.add("--archive-multipart-threshold");
       }
+      if (archiveMaxUploadRate != null) {
+        set.add("--archive-max-upload-rate");
+      }
       if (!set.isEmpty()) {
         throw new IllegalArgumentException(
             String.join(", ", set)
@@ -630,7 +643,8 @@ public final class RelayOptions {
     UploadConfig upload =
         UploadConfig.defaults(archive.prefix(), serverId + "@" + DerivedServerId.hostName())
             .withMultipartThreshold(threshold)
-            .withUploadDelay(delay);
+            .withUploadDelay(delay)
+            .withMaxUploadRate(archiveMaxUploadRate == null ? 0 : archiveMaxUploadRate);
     long cacheBytes =
         archiveCacheBytes == null ? ArchiveConfig.DEFAULT_CACHE_BYTES : archiveCacheBytes;
     if (cacheBytes < 1L << 20) {

@@ -94,6 +94,7 @@ class ArchiveOptionsTest {
     assertThat(a.upload().prefix()).isEqualTo("relay-1/");
     assertThat(a.upload().multipartThreshold()).isEqualTo(UploadConfig.DEFAULT_MULTIPART_THRESHOLD);
     assertThat(a.upload().uploadDelay()).isZero();
+    assertThat(a.upload().maxUploadRate()).as("unlimited").isZero();
     assertThat(a.upload().uploadedBy()).startsWith("9@");
   }
 
@@ -117,7 +118,9 @@ class ArchiveOptionsTest {
                 "--archive-upload-delay",
                 "2m",
                 "--archive-multipart-threshold",
-                "8M"))
+                "8M",
+                "--archive-max-upload-rate",
+                "32M"))
         .as(err)
         .isZero();
     ArchiveConfig a = archive();
@@ -130,6 +133,7 @@ class ArchiveOptionsTest {
     assertThat(a.retention()).isEqualTo(Duration.ofDays(30));
     assertThat(a.upload().uploadDelay()).isEqualTo(Duration.ofMinutes(2));
     assertThat(a.upload().multipartThreshold()).isEqualTo(8L << 20);
+    assertThat(a.upload().maxUploadRate()).isEqualTo(32L << 20);
   }
 
   @Test
@@ -161,6 +165,9 @@ class ArchiveOptionsTest {
         "--archive-path-style, --archive-retention need --archive");
     environment.put("BINLOG_RELAY_ARCHIVE_CACHE_BYTES", "1G");
     assertUsageError(run(), "--archive-cache-bytes needs --archive");
+    environment.clear();
+    assertUsageError(
+        run("--archive-max-upload-rate", "32M"), "--archive-max-upload-rate needs --archive");
   }
 
   @Test
@@ -202,6 +209,9 @@ class ArchiveOptionsTest {
     assertUsageError(
         run("--archive", "s3://b1x", "--archive-multipart-threshold", "1M"),
         "--archive-multipart-threshold 1048576 is outside 5M..5G");
+    assertUsageError(
+        run("--archive", "s3://b1x", "--archive-max-upload-rate", "fast"),
+        "Invalid value for option '--archive-max-upload-rate': size 'fast' not understood");
     assertUsageError(
         run("--archive", "s3://b1x", "--archive-path-style", "maybe"),
         "Unmatched argument at index 9: 'maybe'"); // as for every true|false option

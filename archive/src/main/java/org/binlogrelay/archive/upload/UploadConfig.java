@@ -27,6 +27,8 @@ import java.util.Objects;
  * @param uploadDelay how long after its last event a file waits before its upload starts (0; e.g. 2
  *     minutes on the second of two relays sharing a prefix, so that it finds the first relay's
  *     upload and sends nothing)
+ * @param maxUploadRate the most bytes per second the uploads send ({@link UploadRateLimiter}); 0
+ *     (the default) is unlimited
  */
 public record UploadConfig(
     String prefix,
@@ -38,7 +40,8 @@ public record UploadConfig(
     Duration maxBackoff,
     Duration slowRetry,
     Duration idleCheck,
-    Duration uploadDelay) {
+    Duration uploadDelay,
+    long maxUploadRate) {
 
   /** The smallest part S3 accepts (but the last), 5 MiB. */
   public static final long MIN_S3_PART_SIZE = 5L << 20;
@@ -80,9 +83,15 @@ public record UploadConfig(
     if (maxBackoff.compareTo(firstBackoff) < 0) {
       throw new IllegalArgumentException("max back-off " + maxBackoff + " < first " + firstBackoff);
     }
+    if (maxUploadRate < 0) {
+      throw new IllegalArgumentException("max upload rate " + maxUploadRate + " < 0");
+    }
   }
 
-  /** The defaults: 16 MiB threshold, ETag verification with read-back fallback, 1 s to 60 s. */
+  /**
+   * The defaults: 16 MiB threshold, ETag verification with read-back fallback, 1 s to 60 s, no
+   * upload delay, no upload rate limit.
+   */
   public static UploadConfig defaults(String prefix, String uploadedBy) {
     return new UploadConfig(
         prefix,
@@ -94,7 +103,8 @@ public record UploadConfig(
         Duration.ofSeconds(60),
         Duration.ofMinutes(5),
         Duration.ofSeconds(60),
-        Duration.ZERO);
+        Duration.ZERO,
+        0);
   }
 
   public UploadConfig withMultipartThreshold(long bytes) {
@@ -108,7 +118,8 @@ public record UploadConfig(
         maxBackoff,
         slowRetry,
         idleCheck,
-        uploadDelay);
+        uploadDelay,
+        maxUploadRate);
   }
 
   public UploadConfig withVerify(Verify mode, boolean readBackOpaque) {
@@ -122,7 +133,8 @@ public record UploadConfig(
         maxBackoff,
         slowRetry,
         idleCheck,
-        uploadDelay);
+        uploadDelay,
+        maxUploadRate);
   }
 
   public UploadConfig withBackoff(Duration first, Duration max, Duration slow) {
@@ -136,7 +148,8 @@ public record UploadConfig(
         max,
         slow,
         idleCheck,
-        uploadDelay);
+        uploadDelay,
+        maxUploadRate);
   }
 
   public UploadConfig withUploadDelay(Duration delay) {
@@ -150,6 +163,23 @@ public record UploadConfig(
         maxBackoff,
         slowRetry,
         idleCheck,
-        delay);
+        delay,
+        maxUploadRate);
+  }
+
+  /** With uploads paced to {@code bytesPerSecond} (0: unlimited). */
+  public UploadConfig withMaxUploadRate(long bytesPerSecond) {
+    return new UploadConfig(
+        prefix,
+        uploadedBy,
+        multipartThreshold,
+        verify,
+        readBackOpaqueEtags,
+        firstBackoff,
+        maxBackoff,
+        slowRetry,
+        idleCheck,
+        uploadDelay,
+        bytesPerSecond);
   }
 }

@@ -139,7 +139,14 @@ public final class Uploader implements AutoCloseable {
     this.config = config;
     this.time = time;
     this.stateDir = stateDirectory(store.directory());
-    this.upload = new FileUpload(objects, config, stateDir, store::openFile, hook, time);
+    this.upload =
+        new FileUpload(
+            new UploadRateLimiter(config.maxUploadRate(), time).limit(objects),
+            config,
+            stateDir,
+            store::openFile,
+            hook,
+            time);
     this.backoff = new UploadBackoff(config.firstBackoff(), config.maxBackoff(), jitter);
   }
 
