@@ -3,6 +3,9 @@ package org.binlogrelay.e2e.upstream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,12 +21,16 @@ import org.binlogrelay.archive.ArchiveStatus;
 import org.binlogrelay.archive.objectstore.S3Settings;
 import org.binlogrelay.archive.testing.S3ProxyProcess;
 import org.binlogrelay.archive.upload.UploadConfig;
+import org.binlogrelay.bench.report.Report;
+import org.binlogrelay.e2e.bench.BenchRuns;
 import org.binlogrelay.e2e.load.Sysbench;
+import org.binlogrelay.e2e.servers.Credentials;
 import org.binlogrelay.e2e.servers.DatabaseServer;
 import org.binlogrelay.e2e.servers.ServerFarm;
 import org.binlogrelay.e2e.servers.ServerFarmExtension;
 import org.binlogrelay.e2e.servers.ServerSpec;
 import org.binlogrelay.e2e.servers.ServerVersion;
+import org.binlogrelay.protocol.auth.PasswordHashes;
 import org.binlogrelay.server.upstream.UpstreamState;
 import org.binlogrelay.storage.Time;
 import org.junit.jupiter.api.Test;
@@ -46,6 +53,10 @@ import org.slf4j.LoggerFactory;
 class IngestBenchmarkIT {
   private static final Logger LOG = LoggerFactory.getLogger(IngestBenchmarkIT.class);
   private static final long BACKLOG = Long.getLong("binlogrelay.benchmark.bytes", 2_100_000_000L);
+
+  /** The upload rate limit of the limited archive runs (--archive-max-upload-rate), 16 MiB/s. */
+  private static final long UPLOAD_RATE =
+      Long.getLong("binlogrelay.benchmark.uploadRate", 16L << 20);
 
   @Test
   void relayVersusReplicaReceiverOnA2GbBacklog(ServerFarm farm) throws Exception {
@@ -101,10 +112,11 @@ class IngestBenchmarkIT {
   }
 
   /**
-   * The relay's ingest of one backlog with the archive off and on, alternately (off, on, off, on),
-   * and the archive's upload throughput: a local s3proxy 2.6.0 (filesystem backend on the same
-   * disk) receives every closed file while the relay ingests. Run: {@code mvn -pl e2e -am verify
-   * -Pingest-benchmark -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false
+   * The relay's ingest of one backlog with the archive off, on, and on with an upload rate limit
+   * ({@link #UPLOAD_RATE}), alternately (two rounds of the three), and the archive's upload
+   * throughput: a local s3proxy 2.6.0 (filesystem backend on the same disk) receives every closed
+   * file while the relay ingests. Run: {@code mvn -pl e2e -am verify -Pingest-benchmark -Dtest=none
+   * -Dsurefire.failIfNoSpecifiedTests=false
    * -Dit.test=IngestBenchmarkIT#ingestWithTheArchiveOnAndOff
    * -Dbinlogrelay.benchmark.bytes=1000000000}.
    */
@@ -116,7 +128,15 @@ class IngestBenchmarkIT {
     try (S3ProxyProcess s3 = S3ProxyProcess.start()) {
       for (int run = 1; run <= 2; run++) {
         results.add(relayRun(primary, "archive off, run " + run, backlog));
-        results.add(archivedRun(primary, s3, "archive on, run " + run, backlog, "run" + run));
+        results.add(archivedRun(primary, s3, "archive on, run " + run, backlog, "run" + run, 0));
+        results.add(
+            archivedRun(
+                primary,
+                s3,
+                "archive on, upload limit " + UPLOAD_RATE + " bytes/s, run " + run,
+                backlog,
+                "limited" + run,
+                UPLOAD_RATE));
       }
     }
     LOG.info(
@@ -125,8 +145,161 @@ class IngestBenchmarkIT {
         String.join("\n  ", results));
   }
 
+  /**
+   * Serving with the archive: one client ({@code relay-bench catchup --non-blocking}, the bench
+   * module's replica client, in this JVM) catches up over the same backlog from the relay (the
+   * whole relay in a child JVM, {@link RelayMainChild}, archiving to a local s3proxy 2.6.0): twice
+   * from local files, then, with every backlog file purged locally (archive-only), from archived
+   * files: cold (the relay fetches each file from s3proxy while the client waits: the fetch is
+   * inside the clock) then warm (from the relay's fetch cache), twice, the cache emptied and the
+   * relay restarted between the two rounds. Run: {@code mvn -pl e2e -am verify -Pingest-benchmark
+   * -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false
+   * -Dit.test=IngestBenchmarkIT#servingFromLocalAndArchivedFiles
+   * -Dbinlogrelay.benchmark.bytes=1000000000}.
+   */
+  @Test
+  void servingFromLocalAndArchivedFiles(ServerFarm farm) throws Exception {
+    DatabaseServer primary = backlogPrimary(farm, 64L << 20);
+    primary.execute("FLUSH BINARY LOGS");
+    List<String> names =
+        primary.queryRows("SHOW BINARY LOGS").stream().map(r -> r.get("Log_name")).toList();
+    int closed = names.size() - 1;
+    long backlog = binlogBytes(primary);
+    List<String> results = new ArrayList<>();
+    Path dir = Files.createTempDirectory(Path.of("/var/tmp"), "relay-bench-");
+    Path data = dir.resolve("relay-data");
+    try (S3ProxyProcess s3 = S3ProxyProcess.start()) {
+      int port = freePort();
+      List<String> args = servingRelayArgs(s3, dir);
+      Map<String, String> credentials =
+          Map.of(
+              "AWS_ACCESS_KEY_ID",
+              S3ProxyProcess.IDENTITY,
+              "AWS_SECRET_ACCESS_KEY",
+              S3ProxyProcess.CREDENTIAL);
+      RelayMainChild relay =
+          RelayMainChild.start(primary, primary.address(), dir, data, port, args, credentials);
+      try {
+        awaitArchive(relay, "the backlog's " + closed + " files archived", closed);
+        results.add(catchup(relay, "local files, run 1", backlog));
+        results.add(catchup(relay, "local files, run 2", backlog));
+        RelayMainChild.Answer purge =
+            relay.post(
+                "/api/v1/binlogs/purge", "{\"to\": \"" + names.get(names.size() - 1) + "\"}");
+        assertThat(purge.code()).as("purge answer " + purge.body()).isEqualTo(200);
+        assertThat(purge.json().path("removed").size())
+            .as("files purged locally")
+            .isEqualTo(closed);
+        for (int round = 1; round <= 2; round++) {
+          if (round > 1) {
+            relay.close();
+            deleteTree(data.resolve("archive").resolve("cache"));
+            relay =
+                RelayMainChild.start(
+                    primary, primary.address(), dir, data, port, args, credentials);
+            awaitArchive(relay, "the restarted relay's catalog", closed);
+          }
+          results.add(catchup(relay, "archived files, cold cache, run " + round, backlog));
+          results.add(catchup(relay, "archived files, warm cache, run " + round, backlog));
+        }
+      } finally {
+        relay.close();
+      }
+    } finally {
+      deleteTree(dir);
+    }
+    LOG.info(
+        "BENCH serving from local and archived files (one client, 2 shared cores, ext4, s3proxy on"
+            + " the same disk, same backlog of {} bytes in {} files):\n  {}",
+        backlog,
+        names.size(),
+        String.join("\n  ", results));
+  }
+
+  /** The relay's options for {@link #servingFromLocalAndArchivedFiles}. */
+  private static List<String> servingRelayArgs(S3ProxyProcess s3, Path dir) throws Exception {
+    Path accounts = dir.resolve("accounts");
+    Files.writeString(
+        accounts,
+        Credentials.REPLICATION.user()
+            + "@% REPLICATION_SLAVE,REPLICATION_CLIENT "
+            + PasswordHashes.cachingSha2(Credentials.REPLICATION.password())
+            + "\n");
+    return List.of(
+        "--accounts-file",
+        accounts.toString(),
+        "--archive",
+        "s3://" + S3ProxyProcess.BUCKET + "/serving",
+        "--archive-endpoint",
+        s3.endpoint().toString(),
+        "--archive-region",
+        "us-east-1",
+        "--archive-path-style");
+  }
+
+  /** Waits until the relay's archive holds at least {@code files} files and uploads none. */
+  private static void awaitArchive(RelayMainChild relay, String what, int files) throws Exception {
+    eventually(
+        Duration.ofMinutes(15),
+        what,
+        () -> {
+          if (!relay.isAlive()) {
+            throw new AssertionError("the relay exited:\n" + relay.logTail(40));
+          }
+          try {
+            JsonNode a = relay.get("/api/v1/archive").json();
+            return List.of(a.path("archivedFiles").asLong(), a.path("pendingFiles").asLong());
+          } catch (java.net.ConnectException notUpYet) {
+            return List.of(-1L, -1L);
+          }
+        },
+        a -> a.get(0) >= files && a.get(1) == 0);
+  }
+
+  /** One catch-up of relay-bench from the relay's first file to its EOF; the result line. */
+  private static String catchup(RelayMainChild relay, String what, long backlog) throws Exception {
+    JsonNode before = relay.get("/api/v1/archive").json();
+    Report r =
+        BenchRuns.run(
+            "catchup",
+            List.of(
+                "--host=127.0.0.1",
+                "--port=" + relay.port(),
+                "--user=" + Credentials.REPLICATION.user(),
+                "--password=" + Credentials.REPLICATION.password(),
+                "--non-blocking"));
+    JsonNode after = relay.get("/api/v1/archive").json();
+    long bytes = BenchRuns.number(r, "event_bytes");
+    String line =
+        String.format(
+            "%s: %d bytes in %.1f s = %.1f MB/s, %.0f events/s; the relay fetched %d files"
+                + " (%d bytes) from the archive meanwhile",
+            what,
+            bytes,
+            BenchRuns.decimal(r, "seconds"),
+            BenchRuns.decimal(r, "mb_per_s"),
+            BenchRuns.decimal(r, "events_per_s"),
+            after.path("fetches").asLong() - before.path("fetches").asLong(),
+            after.path("fetchedBytes").asLong() - before.path("fetchedBytes").asLong());
+    LOG.info("BENCH {}", line);
+    assertThat(r.value("end")).isEqualTo("EOF");
+    assertThat(bytes).as("bytes served").isGreaterThanOrEqualTo(backlog - (1 << 20));
+    return line;
+  }
+
+  private static int freePort() throws Exception {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+
   private static String archivedRun(
-      DatabaseServer primary, S3ProxyProcess s3, String what, long backlog, String prefix)
+      DatabaseServer primary,
+      S3ProxyProcess s3,
+      String what,
+      long backlog,
+      String prefix,
+      long maxUploadRate)
       throws Exception {
     Path dir = Files.createTempDirectory(Path.of("/var/tmp"), "relay-bench-");
     ArchiveLocation location =
@@ -139,7 +312,7 @@ class IngestBenchmarkIT {
                 .withRegion("us-east-1")
                 .withPathStyle(true)
                 .withStaticCredentials(S3ProxyProcess.IDENTITY, S3ProxyProcess.CREDENTIAL),
-            UploadConfig.defaults(location.prefix(), "bench"));
+            UploadConfig.defaults(location.prefix(), "bench").withMaxUploadRate(maxUploadRate));
     try {
       long started = System.nanoTime();
       try (UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, dir);
