@@ -439,6 +439,39 @@ class UploaderTest {
     }
   }
 
+  /**
+   * With {@code maxUploadRate}, every byte the uploader sends (data objects, parts and metadata
+   * objects) is paced on its clock: on a manual clock moved only by the limiter's own waits, they
+   * add up to the bytes sent at the rate, less the 100 ms burst of the full bucket at the start.
+   */
+  @Test
+  void aMaxUploadRatePacesEveryByteSent() throws Exception {
+    BinlogStore store = store("a");
+    DirectoryObjectStore objects = new DirectoryObjectStore(tmp.resolve("s3"));
+    ManualTime time = new ManualTime(1_795_400_000_000L);
+    UploadConfig config = config(64 << 10).withMaxUploadRate(100_000);
+    Uploader uploader = uploader(store, objects, config, time, StepHook.NONE);
+    uploader.start();
+    long pacedNanos = 0;
+    while (true) {
+      Duration wait = time.nextWait(WAIT);
+      if (wait.equals(config.idleCheck())) {
+        break; // nothing left to upload
+      }
+      pacedNanos += wait.toNanos();
+      time.advance(wait);
+    }
+    awaitArchived(uploader, ClosedBinlogs.NAMES);
+    assertArchivedOnce(store, objects);
+    long sent = 0;
+    for (String name : ClosedBinlogs.NAMES) {
+      sent += objects.bytes(ArchivedFileRecord.dataKey(PREFIX, name)).length;
+      sent += objects.bytes(ArchivedFileRecord.metaKey(PREFIX, name)).length;
+    }
+    // 100,000 bytes/s: 10 us a byte; the first 10,000 bytes (100 ms) pass at once.
+    assertThat(pacedNanos).isEqualTo((sent - 10_000) * 10_000);
+  }
+
   private BinlogStore store(String dir) throws Exception {
     BinlogStore store = ClosedBinlogs.filled(tmp.resolve(dir));
     stores.add(store);
