@@ -51,7 +51,7 @@ public final class Archive implements AutoCloseable {
     this.objects = objects;
     this.time = time;
     String prefix = config.location().prefix();
-    this.uploader = new Uploader(store, objects, config.upload(), time);
+    this.uploader = new Uploader(store, objects, config.upload(), time, config.codec());
     this.catalog = new ArchiveCatalog(objects, prefix, ArchiveCatalog.directory(store.directory()));
     this.refresher = new CatalogRefresher(catalog, CatalogRefresher.DEFAULT_PERIOD);
     this.fetcher =
@@ -62,7 +62,8 @@ public final class Archive implements AutoCloseable {
             ArchiveFetcher.directory(store.directory()),
             config.cacheBytes(),
             config.fetchTimeout(),
-            time);
+            time,
+            config.codec().keys());
     this.retention =
         config.retention().isZero()
             ? null

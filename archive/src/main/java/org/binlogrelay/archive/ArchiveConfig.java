@@ -2,6 +2,8 @@ package org.binlogrelay.archive;
 
 import java.time.Duration;
 import java.util.Objects;
+import org.binlogrelay.archive.codec.ChunkCodec;
+import org.binlogrelay.archive.codec.KeyRing;
 import org.binlogrelay.archive.objectstore.S3Settings;
 import org.binlogrelay.archive.upload.UploadConfig;
 import org.binlogrelay.storage.tier.TieredBinlog;
@@ -19,6 +21,9 @@ import org.binlogrelay.storage.tier.TieredBinlog;
  * @param retention how long archived files are kept in the archive ({@link Duration#ZERO}: for
  *     ever; {@code --archive-retention})
  * @param prefetchFiles how many archived files a reader fetches ahead of the one it reads
+ * @param codec how new objects are encoded ({@code --archive-compression}, {@code
+ *     --archive-encryption-key-file}) and the keys that decrypt archived ones ({@code
+ *     --archive-decryption-keys}); identity without keys by default
  */
 public record ArchiveConfig(
     ArchiveLocation location,
@@ -27,7 +32,8 @@ public record ArchiveConfig(
     long cacheBytes,
     Duration fetchTimeout,
     Duration retention,
-    int prefetchFiles) {
+    int prefetchFiles,
+    ChunkCodec codec) {
 
   /** The default cache size, 4 GiB. */
   public static final long DEFAULT_CACHE_BYTES = 4L << 30;
@@ -41,6 +47,7 @@ public record ArchiveConfig(
     Objects.requireNonNull(upload, "upload");
     Objects.requireNonNull(fetchTimeout, "fetchTimeout");
     Objects.requireNonNull(retention, "retention");
+    Objects.requireNonNull(codec, "codec");
     if (cacheBytes <= 0) {
       throw new IllegalArgumentException("the archive cache size must be positive: " + cacheBytes);
     }
@@ -53,6 +60,32 @@ public record ArchiveConfig(
     if (prefetchFiles < 0) {
       throw new IllegalArgumentException("prefetch files cannot be negative: " + prefetchFiles);
     }
+  }
+
+  /** Identity objects, no keys. */
+  public ArchiveConfig(
+      ArchiveLocation location,
+      S3Settings s3,
+      UploadConfig upload,
+      long cacheBytes,
+      Duration fetchTimeout,
+      Duration retention,
+      int prefetchFiles) {
+    this(
+        location,
+        s3,
+        upload,
+        cacheBytes,
+        fetchTimeout,
+        retention,
+        prefetchFiles,
+        ChunkCodec.forReading(KeyRing.none()));
+  }
+
+  /** The same with {@code newCodec}. */
+  public ArchiveConfig withCodec(ChunkCodec newCodec) {
+    return new ArchiveConfig(
+        location, s3, upload, cacheBytes, fetchTimeout, retention, prefetchFiles, newCodec);
   }
 
   /** The defaults for everything but where the archive is and how it is uploaded to. */

@@ -2,7 +2,9 @@ package org.binlogrelay.archive;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.binlogrelay.archive.upload.KeyValueText;
@@ -35,7 +37,12 @@ import org.binlogrelay.storage.FileMetadata;
  *   last_event_time=1795319850              epoch seconds of the last event, 0 if unknown
  *   ending=ROTATE                           NONE, ROTATE or STOP
  *   next_file=binlog.000004                 the file a ROTATE names, else empty
- *   encoding=identity                       how the data object holds the bytes (identity: as is)
+ *   encoding=identity                       how the data object holds the bytes (identity: as is;
+ *                                           zstd, aes-gcm or zstd+aes-gcm: the chunk format)
+ *   key_id=3f9a0c1e5b7d2468                 not identity only: the encrypting key's id (empty if
+ *                                           not encrypted)
+ *   chunk_size=4194304                      not identity only: plaintext bytes per chunk
+ *   chunks=27,1398211                       not identity only: object offset of each chunk
  *   object_size=206812                      the data object's length
  *   object_etag=0cc175b9c0f1b6a831c399e2697 the data object's ETag (no quotes)
  *   part_size=0                             multipart part size, 0 for a single PUT
@@ -45,18 +52,24 @@ import org.binlogrelay.storage.FileMetadata;
  *   crc32=1a2b3c4d                          CRC32 of all bytes above
  * </pre>
  *
- * {@link #decode} refuses damaged text (version, CRC, a missing or malformed field, another name)
- * with a {@link DamagedException} that says which and where. Immutable and thread-safe.
+ * The three chunk-format lines are written for encoded objects only, so an identity record is the
+ * same as before encodings existed; a record without them decodes as having none. {@link #decode}
+ * refuses damaged text (version, CRC, a missing or malformed field, another name) with a {@link
+ * DamagedException} that says which and where. Immutable and thread-safe.
  *
  * @param file the store's account of the file (always closed)
  * @param sha256 SHA-256 of the file's bytes, lower-case hex
- * @param encoding the data object's encoding ({@link #IDENTITY} for now)
+ * @param encoding the data object's encoding: {@link #IDENTITY}, {@code zstd}, {@code aes-gcm} or
+ *     {@code zstd+aes-gcm} ({@code ObjectEncoding#name()})
  * @param objectSize the data object's length
  * @param objectEtag the data object's ETag without quotes
  * @param partSize the multipart part size, 0 for a single PUT
  * @param parts the number of parts, 0 for a single PUT
  * @param uploadedAt when the upload was verified
  * @param uploadedBy the relay that uploaded it
+ * @param keyId the id of the key the object is encrypted with, empty if not encrypted
+ * @param chunkSize plaintext bytes per chunk of an encoded object, 0 for identity
+ * @param chunkOffsets the object offset of each chunk of an encoded object, empty for identity
  */
 public record ArchivedFileRecord(
     FileMetadata file,
@@ -67,7 +80,10 @@ public record ArchivedFileRecord(
     long partSize,
     int parts,
     Instant uploadedAt,
-    String uploadedBy) {
+    String uploadedBy,
+    String keyId,
+    int chunkSize,
+    List<Long> chunkOffsets) {
 
   /** The first line of a metadata object. */
   public static final String HEADER = "binlog-relay-archive 1";
@@ -95,6 +111,23 @@ public record ArchivedFileRecord(
     Objects.requireNonNull(objectEtag, "objectEtag");
     Objects.requireNonNull(uploadedAt, "uploadedAt");
     Objects.requireNonNull(uploadedBy, "uploadedBy");
+    Objects.requireNonNull(keyId, "keyId");
+    chunkOffsets = List.copyOf(chunkOffsets);
+    if (IDENTITY.equals(encoding)
+        ? chunkSize != 0 || !chunkOffsets.isEmpty() || !keyId.isEmpty()
+        : chunkSize <= 0 || chunkOffsets.isEmpty()) {
+      throw new IllegalArgumentException(
+          file.name()
+              + ": encoding "
+              + encoding
+              + " does not fit chunk size "
+              + chunkSize
+              + ", "
+              + chunkOffsets.size()
+              + " chunks and key id '"
+              + keyId
+              + "'");
+    }
     if (objectSize < 0 || partSize < 0 || parts < 0 || (parts == 0) != (partSize == 0)) {
       throw new IllegalArgumentException(
           file.name()
@@ -105,6 +138,37 @@ public record ArchivedFileRecord(
               + " or parts "
               + parts);
     }
+  }
+
+  /** A record of an identity object (the file's bytes as they are). */
+  public ArchivedFileRecord(
+      FileMetadata file,
+      String sha256,
+      String encoding,
+      long objectSize,
+      String objectEtag,
+      long partSize,
+      int parts,
+      Instant uploadedAt,
+      String uploadedBy) {
+    this(
+        file,
+        sha256,
+        encoding,
+        objectSize,
+        objectEtag,
+        partSize,
+        parts,
+        uploadedAt,
+        uploadedBy,
+        "",
+        0,
+        List.of());
+  }
+
+  /** Whether the data object is the file's bytes as they are. */
+  public boolean identity() {
+    return IDENTITY.equals(encoding);
   }
 
   /** The file's name. */
@@ -139,6 +203,15 @@ public record ArchivedFileRecord(
     f.put("ending", file.ending().name());
     f.put("next_file", nullToEmpty(file.nextFile()));
     f.put("encoding", encoding);
+    if (!identity()) {
+      f.put("key_id", keyId);
+      f.put("chunk_size", Integer.toString(chunkSize));
+      List<String> offsets = new ArrayList<>(chunkOffsets.size());
+      for (long o : chunkOffsets) {
+        offsets.add(Long.toString(o));
+      }
+      f.put("chunks", String.join(",", offsets));
+    }
     f.put("object_size", Long.toString(objectSize));
     f.put("object_etag", objectEtag);
     f.put("part_size", Long.toString(partSize));
@@ -197,10 +270,35 @@ public record ArchivedFileRecord(
           KeyValueText.longField(f, "part_size", where),
           (int) parts,
           Instant.parse(KeyValueText.field(f, "uploaded_at", where)),
-          KeyValueText.field(f, "uploaded_by", where));
+          KeyValueText.field(f, "uploaded_by", where),
+          f.getOrDefault("key_id", ""),
+          f.containsKey("chunk_size")
+              ? (int) Math.min(KeyValueText.longField(f, "chunk_size", where), Integer.MAX_VALUE)
+              : 0,
+          chunkOffsets(f.getOrDefault("chunks", ""), where));
     } catch (IllegalArgumentException | DateTimeParseException e) {
       throw new DamagedException(where + ": " + e.getMessage());
     }
+  }
+
+  private static List<Long> chunkOffsets(String text, String where) throws DamagedException {
+    List<Long> offsets = new ArrayList<>();
+    if (text.isEmpty()) {
+      return offsets;
+    }
+    for (String o : text.split(",", -1)) {
+      try {
+        long offset = Long.parseLong(o);
+        if (offset < 0 || (!offsets.isEmpty() && offset <= offsets.get(offsets.size() - 1))) {
+          throw new NumberFormatException();
+        }
+        offsets.add(offset);
+      } catch (NumberFormatException e) {
+        throw new DamagedException(
+            where + ": chunks=" + text + " is not a list of ascending offsets");
+      }
+    }
+    return offsets;
   }
 
   /** The set as one line: the server's text without line breaks. */

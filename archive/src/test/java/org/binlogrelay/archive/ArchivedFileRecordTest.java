@@ -97,6 +97,43 @@ class ArchivedFileRecordTest {
   }
 
   @Test
+  void anEncodedRecordKeepsItsKeyIdAndChunksAndAnIdentityOneHasNone() throws Exception {
+    ArchivedFileRecord m = mysql();
+    ArchivedFileRecord encoded =
+        new ArchivedFileRecord(
+            m.file(),
+            SHA,
+            "zstd+aes-gcm",
+            98_765,
+            "0123456789abcdef0123456789abcdef",
+            0,
+            0,
+            m.uploadedAt(),
+            m.uploadedBy(),
+            "prod-2026",
+            4 << 20,
+            java.util.List.of(32L, 40_000L));
+    String text = new String(encoded.encode(), StandardCharsets.UTF_8);
+    assertThat(text)
+        .contains(
+            "\nencoding=zstd+aes-gcm\nkey_id=prod-2026\nchunk_size=4194304\nchunks=32,40000\n");
+    ArchivedFileRecord back = ArchivedFileRecord.decode(encoded.encode(), KEY, m.name());
+    assertThat(back.keyId()).isEqualTo("prod-2026");
+    assertThat(back.chunkSize()).isEqualTo(4 << 20);
+    assertThat(back.chunkOffsets()).containsExactly(32L, 40_000L);
+    assertThat(back.identity()).isFalse();
+    assertThat(back.encode()).isEqualTo(encoded.encode());
+
+    assertThat(new String(m.encode(), StandardCharsets.UTF_8))
+        .doesNotContain("key_id=")
+        .doesNotContain("chunks=");
+    ArchivedFileRecord identity = ArchivedFileRecord.decode(m.encode(), KEY, m.name());
+    assertThat(identity.keyId()).isEmpty();
+    assertThat(identity.chunkOffsets()).isEmpty();
+    assertThat(identity.identity()).isTrue();
+  }
+
+  @Test
   void theTextIsTheDocumentedKeyValueFormat() {
     String text = new String(mysql().encode(), StandardCharsets.UTF_8);
     assertThat(text)

@@ -333,10 +333,12 @@ public final class Relay implements AutoCloseable {
     }
     binlogs = new TieredBinlog(store, opened.tier(), archiveConfig.prefetchFiles());
     LOG.info(
-        "archiving closed binlogs to {} ({}; credentials from {}), serving archived files from it",
+        "archiving closed binlogs to {} ({}; credentials from {}; objects {}), serving archived"
+            + " files from it",
         archiveConfig.location(),
         archiveConfig.s3().endpoint().map(e -> "endpoint " + e).orElse("AWS"),
-        archiveConfig.s3().credentialsSource());
+        archiveConfig.s3().credentialsSource(),
+        archiveConfig.codec());
   }
 
   /**

@@ -14,6 +14,10 @@ import java.util.List;
 import java.util.Map;
 import org.binlogrelay.archive.ArchiveConfig;
 import org.binlogrelay.archive.ArchiveLocation;
+import org.binlogrelay.archive.codec.ChunkCodec;
+import org.binlogrelay.archive.codec.KeyFileException;
+import org.binlogrelay.archive.codec.KeyRing;
+import org.binlogrelay.archive.codec.ObjectEncoding;
 import org.binlogrelay.archive.objectstore.S3Settings;
 import org.binlogrelay.archive.upload.UploadConfig;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
@@ -527,6 +531,43 @@ public final class RelayOptions {
               + " above the primary's peak binlog rate. Default: 0.")
   Long archiveMaxUploadRate;
 
+  @Option(
+      names = "--archive-compression",
+      paramLabel = "none|zstd[:LEVEL]",
+      order = 90,
+      description =
+          "Compress each archived object with zstd (level 1-22, default 3), in 4 MiB chunks. Default:"
+              + " none (the object is the binlog file as it is).")
+  String archiveCompression;
+
+  @Option(
+      names = "--archive-encryption-key-file",
+      paramLabel = "FILE",
+      order = 91,
+      description =
+          "Encrypt each archived object with AES-256-GCM under this key: 32 raw bytes or 64 hex digits"
+              + " (openssl rand -hex 32), mode 600. Keep a copy: without it the archive cannot be read."
+              + " Default: not encrypted.")
+  Path archiveEncryptionKeyFile;
+
+  @Option(
+      names = "--archive-encryption-key-id",
+      paramLabel = "ID",
+      order = 92,
+      description =
+          "The id written into each object encrypted with --archive-encryption-key-file (1-64 of"
+              + " A-Z a-z 0-9 . _ -). Default: the first 16 hex digits of the key's SHA-256.")
+  String archiveEncryptionKeyId;
+
+  @Option(
+      names = "--archive-decryption-keys",
+      paramLabel = "DIR",
+      order = 93,
+      description =
+          "A directory of older keys (one key file each) that decrypt objects archived before a key"
+              + " change, found by key id. Default: none.")
+  Path archiveDecryptionKeys;
+
   /**
    * The configuration these options describe.
    *
@@ -601,6 +642,18 @@ public final class RelayOptions {
       if (archiveMaxUploadRate != null) {
         set.add("--archive-max-upload-rate");
       }
+      if (archiveCompression != null) {
+        set.add("--archive-compression");
+      }
+      if (archiveEncryptionKeyFile != null) {
+        set.add("--archive-encryption-key-file");
+      }
+      if (archiveEncryptionKeyId != null) {
+        set.add("--archive-encryption-key-id");
+      }
+      if (archiveDecryptionKeys != null) {
+        set.add("--archive-decryption-keys");
+      }
       if (!set.isEmpty()) {
         throw new IllegalArgumentException(
             String.join(", ", set)
@@ -661,13 +714,45 @@ public final class RelayOptions {
     }
     Duration retention = archiveRetention == null ? Duration.ZERO : archiveRetention;
     return new ArchiveConfig(
-        archive,
-        s3,
-        upload,
-        cacheBytes,
-        fetchTimeout,
-        retention,
-        TieredBinlog.DEFAULT_PREFETCH_FILES);
+            archive,
+            s3,
+            upload,
+            cacheBytes,
+            fetchTimeout,
+            retention,
+            TieredBinlog.DEFAULT_PREFETCH_FILES)
+        .withCodec(archiveCodec());
+  }
+
+  /**
+   * How archived objects are encoded and decrypted: {@code --archive-compression}, {@code
+   * --archive-encryption-key-file}, {@code --archive-encryption-key-id}, {@code
+   * --archive-decryption-keys}. The key files are read here, so a bad one stops the start with a
+   * message naming the file.
+   */
+  private ChunkCodec archiveCodec() {
+    if (archiveEncryptionKeyId != null && archiveEncryptionKeyFile == null) {
+      throw new IllegalArgumentException(
+          "--archive-encryption-key-id needs --archive-encryption-key-file");
+    }
+    ObjectEncoding encoding;
+    try {
+      encoding = ObjectEncoding.of(archiveCompression, archiveEncryptionKeyFile != null);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--archive-compression: " + e.getMessage(), e);
+    }
+    KeyRing keys;
+    try {
+      keys = KeyRing.load(archiveEncryptionKeyFile, archiveEncryptionKeyId, archiveDecryptionKeys);
+    } catch (KeyFileException e) {
+      String option =
+          archiveDecryptionKeys != null
+                  && !e.getMessage().contains(String.valueOf(archiveEncryptionKeyFile))
+              ? "--archive-decryption-keys"
+              : "--archive-encryption-key-file";
+      throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
+    }
+    return new ChunkCodec(encoding, ChunkCodec.DEFAULT_CHUNK_SIZE, keys);
   }
 
   /** The schema source, or null without {@code --schema-source}. */

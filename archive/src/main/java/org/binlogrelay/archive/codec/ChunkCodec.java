@@ -76,6 +76,22 @@ public final class ChunkCodec {
     return chunkSize;
   }
 
+  /** The id of the key new objects are encrypted with, empty if they are not encrypted. */
+  public String keyId() {
+    return encoding.encrypted() ? keys.encryptionKey().orElseThrow().id() : "";
+  }
+
+  /** The keys this codec encrypts and decrypts with. */
+  public KeyRing keys() {
+    return keys;
+  }
+
+  /** How new objects are encoded, for logs and status: e.g. {@code zstd:3+aes-gcm (key id ...)}. */
+  @Override
+  public String toString() {
+    return encoding + (encoding.encrypted() ? " (key id " + keyId() + ")" : "");
+  }
+
   /**
    * Encodes the binlog file {@code binlog} (its whole length; a closed file) into a new temporary
    * file in {@code tempDir}, readable by its owner only.

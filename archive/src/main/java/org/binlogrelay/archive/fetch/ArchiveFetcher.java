@@ -53,11 +53,13 @@ import org.slf4j.LoggerFactory;
  * mode {@code rw-------}).
  *
  * <p>A fetch streams the data object through a fixed buffer into a temporary file, decodes it if
- * its record names a non-identity encoding (zstd; encrypted objects need keys this relay is not
- * given yet and fail clearly), checks the file's size and SHA-256 against the record, and only then
- * renames it into place and completes. Concurrent fetches of one file share one download; a failed
- * download is forgotten, so the next call starts a new one. A fetch that takes longer than the
- * timeout fails and its download stops.
+ * its record names a non-identity encoding (the chunk format: each chunk's zstd and AES-GCM seal
+ * checked before its bytes are written; an encrypted object needs the key its id names in the
+ * {@link KeyRing}, else the fetch fails with a message naming that key id), checks the file's size
+ * and SHA-256 against the record, and only then renames it into place and completes: no byte of a
+ * file is served before its SHA-256 matched. Concurrent fetches of one file share one download; a
+ * failed download is forgotten, so the next call starts a new one. A fetch that takes longer than
+ * the timeout fails and its download stops.
  *
  * <p>The cache holds at most {@code cacheBytes}: before a download, room is made by deleting the
  * least recently used copies that are not pinned; a file that does not fit then fails with a "cache
@@ -84,7 +86,7 @@ public final class ArchiveFetcher implements ArchiveTier, AutoCloseable {
   private final long capacity;
   private final Duration timeout;
   private final Time time;
-  private final ChunkCodec codec = ChunkCodec.forReading(KeyRing.none());
+  private final ChunkCodec codec;
   private final ExecutorService executor;
 
   /** Complete copies and their sizes, least recently used first; guarded by this. */
@@ -115,6 +117,23 @@ public final class ArchiveFetcher implements ArchiveTier, AutoCloseable {
       long cacheBytes,
       Duration timeout,
       Time time) {
+    this(catalog, objects, prefix, dir, cacheBytes, timeout, time, KeyRing.none());
+  }
+
+  /**
+   * The same, decrypting archived objects with {@code keys} (the encryption key and the older keys
+   * of {@code --archive-decryption-keys}, found by the key id each object carries).
+   */
+  public ArchiveFetcher(
+      ArchiveCatalog catalog,
+      ObjectStore objects,
+      String prefix,
+      Path dir,
+      long cacheBytes,
+      Duration timeout,
+      Time time,
+      KeyRing keys) {
+    this.codec = ChunkCodec.forReading(keys);
     this.catalog = catalog;
     this.objects = objects;
     this.prefix = prefix;

@@ -4,6 +4,8 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -13,6 +15,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import org.binlogrelay.archive.ArchivedFileRecord;
+import org.binlogrelay.archive.codec.ChunkCodec;
+import org.binlogrelay.archive.codec.KeyRing;
 import org.binlogrelay.archive.objectstore.ObjectStore;
 import org.binlogrelay.archive.objectstore.ObjectStore.ObjectInfo;
 import org.binlogrelay.archive.objectstore.ObjectStore.Part;
@@ -47,7 +51,14 @@ import org.slf4j.LoggerFactory;
  *       checked, then VERIFIED persisted.
  * </ol>
  *
- * Every state is persisted after the object-store call that produced it returned, so a crash
+ * With an encoding ({@link ChunkCodec}: zstd and/or AES-GCM), the data object is the file encoded
+ * into the chunk format, staged on local disk first ({@link StagedObject}) and kept there until
+ * VERIFIED, so that a resumed upload sends the same bytes (encryption nonces are random): steps 2
+ * to 5 then apply to the staged object's bytes (size, MD5, part MD5s, ETag), while step 1 and the
+ * state's size and SHA-256 are the binlog file's. The metadata object records the encoding, the key
+ * id and the chunk offsets.
+ *
+ * <p>Every state is persisted after the object-store call that produced it returned, so a crash
  * between the two repeats at most a part (never a completed object: step 2 finds it). Bodies stream
  * from the file; the digests ({@link LocalDigest}) are computed once per file and kept for its
  * retries. Not thread-safe: the uploader's thread owns it.
@@ -83,8 +94,21 @@ final class FileUpload {
   private final StepHook hook;
   private final Time time;
   private final ObjectCheck check;
+  private final ChunkCodec codec;
+  private final java.nio.file.Path stagingDir;
   private String digestKey;
   private LocalDigest digest;
+  private String objectDigestKey;
+  private LocalDigest objectDigest;
+
+  /**
+   * What is uploaded as the data object: the file itself (identity) or its staged encoding.
+   *
+   * @param digest the digests of the object's bytes (for identity: the file's)
+   * @param opener opens the object's bytes
+   * @param staged the staged encoded object, {@code null} for identity
+   */
+  private record Body(LocalDigest digest, FileRegionBody.Opener opener, StagedObject staged) {}
 
   FileUpload(
       ObjectStore objects,
@@ -93,6 +117,32 @@ final class FileUpload {
       FileRegionBody.Opener opener,
       StepHook hook,
       Time time) {
+    this(
+        objects,
+        config,
+        stateDir,
+        opener,
+        hook,
+        time,
+        ChunkCodec.forReading(KeyRing.none()),
+        stateDir.resolveSibling("staging"));
+  }
+
+  /**
+   * @param codec how the data object is encoded (identity: the file's bytes as they are)
+   * @param stagingDir where encoded objects are staged until VERIFIED
+   */
+  FileUpload(
+      ObjectStore objects,
+      UploadConfig config,
+      java.nio.file.Path stateDir,
+      FileRegionBody.Opener opener,
+      StepHook hook,
+      Time time,
+      ChunkCodec codec,
+      java.nio.file.Path stagingDir) {
+    this.codec = codec;
+    this.stagingDir = stagingDir;
     this.objects = objects;
     this.config = config;
     this.stateDir = stateDir;
@@ -139,9 +189,10 @@ final class FileUpload {
       return alreadyArchived(file, state, d, metaKey);
     }
 
+    Body body = bodyOf(file, state, d);
     String dataKey = ArchivedFileRecord.dataKey(config.prefix(), name);
     Optional<ObjectInfo> data = objects.head(dataKey);
-    if (data.isPresent() && check.matches(data.get(), d, dataKey)) {
+    if (data.isPresent() && check.matches(data.get(), body.digest(), dataKey)) {
       if (state.phase() != Phase.UPLOADED) {
         LOG.info(
             "archive: {} is already complete in the object store (ETag {}): writing its metadata",
@@ -160,7 +211,7 @@ final class FileUpload {
             data.isPresent() ? "different" : "missing");
         state = persist(state.queuedWith(d.size(), d.md5Hex(), d.sha256()));
       }
-      state = uploadData(file, state, d, dataKey, stopping);
+      state = uploadData(file, state, d, body, dataKey, stopping);
       if (state == null) {
         return new Outcome(Result.STOPPED, null, null);
       }
@@ -168,7 +219,94 @@ final class FileUpload {
     if (stopping.getAsBoolean()) {
       return new Outcome(Result.STOPPED, null, null);
     }
-    return writeMeta(file, state, d, metaKey);
+    return writeMeta(file, state, d, body, metaKey);
+  }
+
+  /**
+   * The data object's bytes: the file's for identity; else the staged encoding, encoded now unless
+   * a complete one for these bytes is staged already (a resumed upload sends the same bytes).
+   */
+  private Body bodyOf(FileMetadata file, UploadState state, LocalDigest plain) throws IOException {
+    String name = file.name();
+    Optional<StagedObject> staged =
+        Files.isDirectory(stagingDir) ? StagedObject.load(stagingDir, name) : Optional.empty();
+    if (staged.isPresent()
+        && (staged.get().plainSize() != plain.size()
+            || !staged.get().plainSha256().equals(plain.sha256()))) {
+      LOG.warn("archive: the staged object of {} is of other bytes: encoding it again", name);
+      StagedObject.delete(stagingDir, name);
+      staged = Optional.empty();
+    }
+    if (staged.isEmpty()) {
+      if (codec.encoding().identity()) {
+        return new Body(plain, opener, null);
+      }
+      createPrivateDirectory(stagingDir);
+      try (InputStream in = new FileRegionBody(opener, name, 0, plain.size()).open()) {
+        staged = Optional.of(StagedObject.create(codec, in, name, plain.sha256(), stagingDir));
+      }
+      LOG.info(
+          "archive: {} encoded {} for upload: {} bytes into {}",
+          name,
+          staged.get().encoding(),
+          plain.size(),
+          staged.get().objectSize());
+    } else if (!staged.get().encoding().equals(codec.encoding().name())
+        || !staged.get().keyId().equals(codec.keyId())) {
+      LOG.info(
+          "archive: resuming the upload of {} as staged ({}{}), not as now configured",
+          name,
+          staged.get().encoding(),
+          staged.get().keyId().isEmpty() ? "" : ", key id " + staged.get().keyId());
+    }
+    StagedObject s = staged.get();
+    long partSize =
+        state.phase() == Phase.UPLOADING && state.partSize() > 0
+            ? state.partSize()
+            : LocalDigest.partSizeFor(s.objectSize(), config.multipartThreshold());
+    String key = name + "/" + s.objectSize() + "/" + partSize + "/" + s.plainSha256();
+    if (!key.equals(objectDigestKey) || objectDigest == null) {
+      try (FileChannel channel = FileChannel.open(s.file())) {
+        objectDigest = LocalDigest.of(channel, s.file().toString(), s.objectSize(), partSize);
+      }
+      objectDigestKey = key;
+    }
+    return new Body(objectDigest, n -> FileChannel.open(s.file()), s);
+  }
+
+  /** Deletes the staged object of {@code name} once its upload is VERIFIED. */
+  private void unstage(String name) {
+    try {
+      if (Files.isDirectory(stagingDir)) {
+        StagedObject.delete(stagingDir, name);
+      }
+    } catch (IOException e) {
+      LOG.warn("archive: could not delete the staged object of {}: {}", name, e.getMessage());
+    }
+    objectDigestKey = null;
+    objectDigest = null;
+  }
+
+  /** Deletes the staged objects of files that are not {@code pending} (called by the uploader). */
+  void pruneStaging(java.util.function.Predicate<String> pending) throws IOException {
+    StagedObject.prune(stagingDir, pending);
+  }
+
+  /** Bytes of staged objects on local disk. */
+  long stagedBytes() {
+    return StagedObject.bytes(stagingDir);
+  }
+
+  private static void createPrivateDirectory(java.nio.file.Path dir) throws IOException {
+    if (Files.isDirectory(dir)) {
+      return;
+    }
+    try {
+      Files.createDirectory(
+          dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    } catch (UnsupportedOperationException e) {
+      Files.createDirectories(dir);
+    }
   }
 
   private Outcome alreadyArchived(
@@ -189,6 +327,7 @@ final class FileUpload {
       abortQuietly(file.name(), state);
       persist(digested(state, d).verified(existing.objectEtag(), existing.uploadedBy()));
       hook.reached(file.name(), UploadStep.VERIFIED_PERSISTED);
+      unstage(file.name());
       LOG.info(
           "archive: {} is already archived (uploaded by {} at {}), same bytes: nothing sent",
           file.name(),
@@ -225,17 +364,23 @@ final class FileUpload {
 
   /** Sends the data object; returns the UPLOADED state, or {@code null} if stopping. */
   private UploadState uploadData(
-      FileMetadata file, UploadState state, LocalDigest d, String dataKey, BooleanSupplier stopping)
+      FileMetadata file,
+      UploadState state,
+      LocalDigest plain,
+      Body body,
+      String dataKey,
+      BooleanSupplier stopping)
       throws IOException {
     String name = file.name();
+    LocalDigest d = body.digest();
     if (state.phase() == Phase.QUEUED) {
-      state = persist(state.queuedWith(d.size(), d.md5Hex(), d.sha256()));
+      state = persist(state.queuedWith(plain.size(), plain.md5Hex(), plain.sha256()));
       hook.reached(name, UploadStep.DIGESTED);
     }
     if (d.partSize() == 0) {
       if (state.phase() == Phase.UPLOADING) {
         abortQuietly(name, state);
-        state = persist(state.queuedWith(d.size(), d.md5Hex(), d.sha256()));
+        state = persist(state.queuedWith(plain.size(), plain.md5Hex(), plain.sha256()));
       }
       if (stopping.getAsBoolean()) {
         return null;
@@ -243,25 +388,25 @@ final class FileUpload {
       String etag =
           objects.put(
               dataKey,
-              new FileRegionBody(opener, name, 0, d.size()),
+              new FileRegionBody(body.opener(), name, 0, d.size()),
               d.size(),
               d.md5(),
-              userMetadata(d));
+              userMetadata(plain, body));
       hook.reached(name, UploadStep.OBJECT_WRITTEN);
-      return completed(state, d, dataKey, etag);
+      return completed(state, plain, d, dataKey, etag);
     }
 
     if (state.phase() == Phase.UPLOADING
         && (state.partSize() != d.partSize() || state.uploadId().isEmpty())) {
       abortQuietly(name, state);
-      state = persist(state.queuedWith(d.size(), d.md5Hex(), d.sha256()));
+      state = persist(state.queuedWith(plain.size(), plain.md5Hex(), plain.sha256()));
     }
     if (state.phase() == Phase.UPLOADING) {
-      state = keepHeldParts(state, d, dataKey);
+      state = keepHeldParts(state, plain, d, dataKey);
     }
     if (state.phase() != Phase.UPLOADING) {
       abortUnfinished(dataKey);
-      String id = objects.createMultipart(dataKey, userMetadata(d));
+      String id = objects.createMultipart(dataKey, userMetadata(plain, body));
       hook.reached(name, UploadStep.MULTIPART_CREATED);
       state = persist(state.uploading(id, d.partSize()));
       hook.reached(name, UploadStep.UPLOADING_PERSISTED);
@@ -283,7 +428,7 @@ final class FileUpload {
                   dataKey,
                   state.uploadId(),
                   n,
-                  new FileRegionBody(opener, name, d.partOffset(n), d.partLength(n)),
+                  new FileRegionBody(body.opener(), name, d.partOffset(n), d.partLength(n)),
                   d.partLength(n),
                   d.partMd5(n)));
       hook.reached(name, UploadStep.PART_SENT);
@@ -305,12 +450,12 @@ final class FileUpload {
     List<Part> parts = state.parts().stream().map(p -> new Part(p.number(), p.etag(), 0)).toList();
     String etag = objects.completeMultipart(dataKey, state.uploadId(), parts);
     hook.reached(name, UploadStep.OBJECT_WRITTEN);
-    return completed(state, d, dataKey, etag);
+    return completed(state, plain, d, dataKey, etag);
   }
 
   /** The recorded parts the server still holds unchanged; QUEUED if the upload vanished. */
-  private UploadState keepHeldParts(UploadState state, LocalDigest d, String dataKey)
-      throws IOException {
+  private UploadState keepHeldParts(
+      UploadState state, LocalDigest plain, LocalDigest d, String dataKey) throws IOException {
     List<Part> held;
     try {
       held = objects.listParts(dataKey, state.uploadId());
@@ -323,7 +468,7 @@ final class FileUpload {
           dataKey,
           UploadState.path(stateDir, state.name()),
           e.getMessage());
-      return persist(state.queuedWith(d.size(), d.md5Hex(), d.sha256()));
+      return persist(state.queuedWith(plain.size(), plain.md5Hex(), plain.sha256()));
     }
     Map<Integer, Part> byNumber = new HashMap<>();
     for (Part p : held) {
@@ -353,7 +498,8 @@ final class FileUpload {
   }
 
   /** Checks the completed object and persists UPLOADED; a mismatch starts the upload over. */
-  private UploadState completed(UploadState state, LocalDigest d, String dataKey, String etag)
+  private UploadState completed(
+      UploadState state, LocalDigest plain, LocalDigest d, String dataKey, String etag)
       throws IOException {
     ObjectInfo info =
         objects
@@ -364,7 +510,7 @@ final class FileUpload {
                         ObjectStoreException.Kind.NOT_FOUND,
                         dataKey + " is missing right after it was written (ETag " + etag + ")"));
     if (!check.matches(info, d, dataKey)) {
-      persist(state.queuedWith(d.size(), d.md5Hex(), d.sha256()));
+      persist(state.queuedWith(plain.size(), plain.md5Hex(), plain.sha256()));
       throw new ObjectStoreException(
           ObjectStoreException.Kind.CHECKSUM,
           dataKey
@@ -383,23 +529,29 @@ final class FileUpload {
     return uploaded;
   }
 
-  private Outcome writeMeta(FileMetadata file, UploadState state, LocalDigest d, String metaKey)
+  private Outcome writeMeta(
+      FileMetadata file, UploadState state, LocalDigest plain, Body body, String metaKey)
       throws IOException {
+    LocalDigest d = body.digest();
     String etag = state.objectEtag();
     int parts = ObjectCheck.partsOf(etag);
     long partSize =
         parts == 0 ? 0 : parts == d.parts() ? d.partSize() : (d.size() + parts - 1) / parts;
+    StagedObject staged = body.staged();
     ArchivedFileRecord record =
         new ArchivedFileRecord(
             file,
-            d.sha256(),
-            ArchivedFileRecord.IDENTITY,
+            plain.sha256(),
+            staged == null ? ArchivedFileRecord.IDENTITY : staged.encoding(),
             d.size(),
             etag,
             partSize,
             parts,
             Instant.ofEpochMilli(time.milliseconds()),
-            config.uploadedBy());
+            config.uploadedBy(),
+            staged == null ? "" : staged.keyId(),
+            staged == null ? 0 : staged.chunkSize(),
+            staged == null ? List.of() : staged.chunkOffsets());
     byte[] bytes = record.encode();
     byte[] md5 = LocalDigest.digest("MD5").digest(bytes);
     objects.put(metaKey, () -> new ByteArrayInputStream(bytes), bytes.length, md5, Map.of());
@@ -430,6 +582,7 @@ final class FileUpload {
     }
     persist(state.verified(etag, config.uploadedBy()));
     hook.reached(file.name(), UploadStep.VERIFIED_PERSISTED);
+    unstage(file.name());
     return new Outcome(Result.VERIFIED_SENT, record, null);
   }
 
@@ -507,13 +660,16 @@ final class FileUpload {
         : state;
   }
 
-  private static Map<String, String> userMetadata(LocalDigest d) {
-    return Map.of(
-        "sha256",
-        d.sha256(),
-        "size",
-        Long.toString(d.size()),
-        "encoding",
-        ArchivedFileRecord.IDENTITY);
+  /** The data object's user metadata: the file's SHA-256 and size, the encoding, the key id. */
+  private static Map<String, String> userMetadata(LocalDigest plain, Body body) {
+    Map<String, String> m = new java.util.LinkedHashMap<>();
+    m.put("sha256", plain.sha256());
+    m.put("size", Long.toString(plain.size()));
+    m.put(
+        "encoding", body.staged() == null ? ArchivedFileRecord.IDENTITY : body.staged().encoding());
+    if (body.staged() != null && !body.staged().keyId().isEmpty()) {
+      m.put("key-id", body.staged().keyId());
+    }
+    return m;
   }
 }

@@ -15,6 +15,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
 import java.util.stream.Collectors;
 import org.binlogrelay.archive.ArchivedFileRecord;
+import org.binlogrelay.archive.codec.ChunkCodec;
+import org.binlogrelay.archive.codec.KeyRing;
 import org.binlogrelay.archive.objectstore.ObjectStore;
 import org.binlogrelay.archive.objectstore.ObjectStoreException;
 import org.binlogrelay.archive.upload.KeyValueText.DamagedException;
@@ -55,8 +57,10 @@ import org.slf4j.LoggerFactory;
  * nothing).
  *
  * <p>State files live in {@code <data-dir>/archive/uploads/} ({@link #stateDirectory}); those of
- * files the store no longer holds are deleted. Thread-safe: {@link #start}, {@link #stop}, {@link
- * #wake}, {@link #status}, {@link #counters} and {@link #gate} may be called from any thread.
+ * files the store no longer holds are deleted. With an encoding, data objects are staged in {@code
+ * <data-dir>/archive/staging/} until VERIFIED ({@link #stagedBytes}). Thread-safe: {@link #start},
+ * {@link #stop}, {@link #wake}, {@link #status}, {@link #counters} and {@link #gate} may be called
+ * from any thread.
  */
 public final class Uploader implements AutoCloseable {
   /** The uploader thread's name. */
@@ -117,13 +121,23 @@ public final class Uploader implements AutoCloseable {
    * UploadConfig#prefix()}, its state in {@link #stateDirectory}({@code store.directory()}).
    */
   public Uploader(BinlogStore store, ObjectStore objects, UploadConfig config, Time time) {
+    this(store, objects, config, time, ChunkCodec.forReading(KeyRing.none()));
+  }
+
+  /**
+   * The same, encoding each data object with {@code codec} (zstd and/or AES-GCM; staged in {@code
+   * <data-dir>/archive/staging/} until VERIFIED).
+   */
+  public Uploader(
+      BinlogStore store, ObjectStore objects, UploadConfig config, Time time, ChunkCodec codec) {
     this(
         store,
         objects,
         config,
         time,
         () -> ThreadLocalRandom.current().nextDouble(),
-        StepHook.NONE);
+        StepHook.NONE,
+        codec);
   }
 
   /** Tests: the jitter source and a hook at each step of an upload. */
@@ -134,6 +148,18 @@ public final class Uploader implements AutoCloseable {
       Time time,
       DoubleSupplier jitter,
       StepHook hook) {
+    this(store, objects, config, time, jitter, hook, ChunkCodec.forReading(KeyRing.none()));
+  }
+
+  /** Tests: the same with an encoding. */
+  Uploader(
+      BinlogStore store,
+      ObjectStore objects,
+      UploadConfig config,
+      Time time,
+      DoubleSupplier jitter,
+      StepHook hook,
+      ChunkCodec codec) {
     this.store = store;
     this.objects = objects;
     this.config = config;
@@ -146,7 +172,9 @@ public final class Uploader implements AutoCloseable {
             stateDir,
             store::openFile,
             hook,
-            time);
+            time,
+            codec,
+            StagedObject.directory(store.directory()));
     this.backoff = new UploadBackoff(config.firstBackoff(), config.maxBackoff(), jitter);
   }
 
@@ -486,6 +514,12 @@ public final class Uploader implements AutoCloseable {
     if (deleted) {
       UploadState.forceDirectory(stateDir);
     }
+    upload.pruneStaging(name -> held.contains(name) && !isArchived(name));
+  }
+
+  /** Bytes of encoded objects staged on local disk, waiting for their upload to be verified. */
+  public long stagedBytes() {
+    return upload.stagedBytes();
   }
 
   private static boolean olderThan(String name, String first) {
