@@ -237,6 +237,43 @@ class StartErrorsTest {
     }
   }
 
+  /**
+   * A MariaDB replica ahead of the store (a relay lagging its primary, such as one just replaced)
+   * is not refused at once as MariaDB refuses it: the relay looks again until {@code startWait},
+   * then refuses with MariaDB's text.
+   */
+  @Test
+  void mariadbReplicaAheadOfTheStoreWaitsThenIsRefused() throws Exception {
+    try (BinlogStore store = mariadb.store(dir)) {
+      EmbeddedChannel channel = Dumps.channel();
+      Dumps.start(
+          channel,
+          store,
+          Dumps.config().startWait(Duration.ofSeconds(2)).build(),
+          mariadbGtid("0-1-500"),
+          Dumps.mariadbReplica(0, "0-1-500"));
+      assertThat(Wire.drain(channel).bytes()).as("waits for the store to catch up").isEmpty();
+      for (int i = 0; i < 10; i++) {
+        channel.advanceTimeBy(100, TimeUnit.MILLISECONDS);
+        channel.runScheduledPendingTasks();
+      }
+      assertThat(Wire.drain(channel).bytes()).as("still waiting after 1 s").isEmpty();
+      assertThat(channel.isOpen()).isTrue();
+      for (int i = 0; i < 15 && channel.isOpen(); i++) {
+        channel.advanceTimeBy(100, TimeUnit.MILLISECONDS);
+        channel.runScheduledPendingTasks();
+      }
+      List<Wire.Packet> packets = Wire.packets(Wire.drain(channel).bytes());
+      assertThat(packets).hasSize(1);
+      assertError(
+          packets.get(0),
+          1,
+          1236,
+          "Error: connecting slave requested to start from GTID 0-1-500, which is not in the master's binlog");
+      assertThat(channel.isOpen()).as("closed after the error").isFalse();
+    }
+  }
+
   private static DumpRequest mariadbGtid(String state) {
     return Dumps.mariadbGtid(MariadbGtidSet.parsePosition(state), 2, 7);
   }
