@@ -38,9 +38,8 @@ import org.slf4j.LoggerFactory;
  * every closed file of the primary is archived, byte-identical, each data and metadata object
  * written exactly once, and no multipart upload is left.
  *
- * <p>Not here: the relay's disk filling while the archive is down (the store's disk-full handling
- * is tested with a real tmpfs by {@code DiskFullIT}; with an archive it needs a root tmpfs data
- * directory and several minutes of writes, too slow for this class).
+ * <p>Not here: the relay's disk filling while the archive is down, which needs the relay's data
+ * directory on a small tmpfs: {@link ArchiveDiskFullIT}.
  */
 @ExtendWith(ServerFarmExtension.class)
 class ArchiveFaultIT {

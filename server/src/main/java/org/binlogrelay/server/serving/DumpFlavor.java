@@ -1,13 +1,16 @@
 package org.binlogrelay.server.serving;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
 import org.binlogrelay.protocol.event.ChecksumAlgorithm;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.protocol.gtid.GtidSet;
 import org.binlogrelay.server.downstream.DumpRequest;
 import org.binlogrelay.server.downstream.sql.SessionVariables;
+import org.binlogrelay.storage.BinlogFileName;
 import org.binlogrelay.storage.BinlogSource;
+import org.binlogrelay.storage.FileMetadata;
 import org.binlogrelay.storage.read.BinlogReadException;
 
 /**
@@ -28,6 +31,28 @@ interface DumpFlavor {
    * settles).
    */
   String FILE_NOT_FOUND = "Could not find first log file name in binary log index file";
+
+  /**
+   * The plan for a start file the store does not have. Wait (until {@link
+   * ServingConfig#startWait()}) while the store is empty, or when the file comes after the store's
+   * last one: the relay lags its primary (it was just started, replaced, or bootstrapped from the
+   * archive) and the replica, which read that file from the primary or from another relay, is ahead
+   * of it. Refuse at once otherwise (an unknown or purged file), as the server does.
+   */
+  static StartPlan fileNotFound(String requestedFile, BinlogSource store) {
+    List<FileMetadata> files = store.files();
+    if (files.isEmpty()) {
+      return new StartPlan.Retry("the first binlog file", DumpFailure.plain(FILE_NOT_FOUND));
+    }
+    String name = requestedFile.substring(requestedFile.lastIndexOf('/') + 1);
+    String last = files.get(files.size() - 1).name();
+    if (BinlogFileName.isValid(name)
+        && BinlogFileName.base(name).equals(BinlogFileName.base(last))
+        && BinlogFileName.sequence(name) > BinlogFileName.sequence(last)) {
+      return new StartPlan.Retry(name + " to be stored", DumpFailure.plain(FILE_NOT_FOUND));
+    }
+    return new StartPlan.Refuse(DumpFailure.plain(FILE_NOT_FOUND));
+  }
 
   static DumpFlavor of(GtidFlavor flavor) {
     return switch (flavor) {

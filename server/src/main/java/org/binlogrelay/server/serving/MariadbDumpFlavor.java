@@ -16,6 +16,7 @@ import org.binlogrelay.storage.lookup.MariadbStartLookup;
 import org.binlogrelay.storage.lookup.PositionCheck;
 import org.binlogrelay.storage.lookup.PositionLookup;
 import org.binlogrelay.storage.read.BinlogReadException;
+import org.binlogrelay.storage.read.MariadbStartException;
 
 /**
  * MariaDB 10.11 dumps, as {@code mysql_binlog_send} ({@code sql/sql_repl.cc}) serves them:
@@ -25,7 +26,9 @@ import org.binlogrelay.storage.read.BinlogReadException;
  *       MariadbStartLookup} ({@code check_slave_start_position}, {@code gtid_find_binlog_file}),
  *       per-domain skipping with the replica's strict mode, fake GTID_LISTs where positions are
  *       reached ({@link MariadbPositionWatch}), and {@code created} = 0 while a domain waits; no
- *       heartbeat for skipped groups;
+ *       heartbeat for skipped groups. A position ahead of the store ("not in the master's binlog":
+ *       a relay lagging its primary) is looked up again until {@link ServingConfig#startWait()},
+ *       then refused with that text;
  *   <li>a file/position start is checked as {@code check_start_offset} does: one "impossible
  *       position" error for below 4 and past the end, with coordinates;
  *   <li>ANNOTATE_ROWS only to replicas that set BINLOG_SEND_ANNOTATE_ROWS_EVENT (dump flag 0x02;
@@ -93,10 +96,7 @@ final class MariadbDumpFlavor implements DumpFlavor {
     }
     PositionCheck.Invalid invalid = (PositionCheck.Invalid) check;
     return switch (invalid.problem()) {
-      case FILE_NOT_FOUND ->
-          store.files().isEmpty()
-              ? new StartPlan.Retry("the first binlog file", DumpFailure.plain(FILE_NOT_FOUND))
-              : new StartPlan.Refuse(DumpFailure.plain(FILE_NOT_FOUND));
+      case FILE_NOT_FOUND -> DumpFlavor.fileNotFound(request.binlogFile(), store);
       case BELOW_FIRST_EVENT, PAST_FILE_END -> new StartPlan.Refuse(impossiblePosition(request));
       case NOT_YET_READABLE ->
           new StartPlan.Retry(
@@ -133,6 +133,14 @@ final class MariadbDumpFlavor implements DumpFlavor {
           null);
     }
     if (start instanceof MariadbStart.Refused refused) {
+      if (refused.kind() == MariadbStartException.Kind.NOT_IN_BINLOG) {
+        // The replica is ahead of the store: a relay that lags its primary (just started, replaced,
+        // or bootstrapped from the archive) has not stored that GTID yet. Wait for it, as for a
+        // MySQL replica with more GTIDs than the store, and refuse with MariaDB's text after
+        // startWait.
+        return new StartPlan.Retry(
+            "the store to reach GTID " + refused.gtid(), DumpFailure.plain(refused.message()));
+      }
       return new StartPlan.Refuse(DumpFailure.plain(refused.message()));
     }
     if (start instanceof MariadbStart.Purged) {

@@ -99,10 +99,7 @@ final class MysqlDumpFlavor implements DumpFlavor {
     }
     PositionCheck.Invalid invalid = (PositionCheck.Invalid) check;
     return switch (invalid.problem()) {
-      case FILE_NOT_FOUND ->
-          store.files().isEmpty()
-              ? new StartPlan.Retry("the first binlog file", DumpFailure.plain(FILE_NOT_FOUND))
-              : new StartPlan.Refuse(DumpFailure.plain(FILE_NOT_FOUND));
+      case FILE_NOT_FOUND -> DumpFlavor.fileNotFound(request.binlogFile(), store);
       case BELOW_FIRST_EVENT -> new StartPlan.Refuse(DumpFailure.plain(BELOW_FIRST_EVENT));
       case PAST_FILE_END -> new StartPlan.Refuse(DumpFailure.plain(PAST_FILE_END));
       case NOT_YET_READABLE ->

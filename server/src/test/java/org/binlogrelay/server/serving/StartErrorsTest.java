@@ -16,6 +16,7 @@ import org.binlogrelay.protocol.gtid.MariadbGtidSet;
 import org.binlogrelay.protocol.gtid.MysqlGtidSet;
 import org.binlogrelay.server.downstream.DumpRequest;
 import org.binlogrelay.server.downstream.sql.SessionVariables;
+import org.binlogrelay.storage.BinlogFileName;
 import org.binlogrelay.storage.BinlogStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -234,6 +235,96 @@ class StartErrorsTest {
           Dumps.mariadbReplica(0, "0-1-5,2-1-1"),
           "Could not find GTID state requested by slave in any binlog files. Probably the slave state is too old and"
               + " required binlog files have been purged.");
+    }
+  }
+
+  /**
+   * A MariaDB replica ahead of the store (a relay lagging its primary, such as one just replaced)
+   * is not refused at once as MariaDB refuses it: the relay looks again until {@code startWait},
+   * then refuses with MariaDB's text.
+   */
+  @Test
+  void mariadbReplicaAheadOfTheStoreWaitsThenIsRefused() throws Exception {
+    try (BinlogStore store = mariadb.store(dir)) {
+      EmbeddedChannel channel = Dumps.channel();
+      Dumps.start(
+          channel,
+          store,
+          Dumps.config().startWait(Duration.ofSeconds(2)).build(),
+          mariadbGtid("0-1-500"),
+          Dumps.mariadbReplica(0, "0-1-500"));
+      assertThat(Wire.drain(channel).bytes()).as("waits for the store to catch up").isEmpty();
+      for (int i = 0; i < 10; i++) {
+        channel.advanceTimeBy(100, TimeUnit.MILLISECONDS);
+        channel.runScheduledPendingTasks();
+      }
+      assertThat(Wire.drain(channel).bytes()).as("still waiting after 1 s").isEmpty();
+      assertThat(channel.isOpen()).isTrue();
+      for (int i = 0; i < 15 && channel.isOpen(); i++) {
+        channel.advanceTimeBy(100, TimeUnit.MILLISECONDS);
+        channel.runScheduledPendingTasks();
+      }
+      List<Wire.Packet> packets = Wire.packets(Wire.drain(channel).bytes());
+      assertThat(packets).hasSize(1);
+      assertError(
+          packets.get(0),
+          1,
+          1236,
+          "Error: connecting slave requested to start from GTID 0-1-500, which is not in the master's binlog");
+      assertThat(channel.isOpen()).as("closed after the error").isFalse();
+    }
+  }
+
+  /**
+   * A replica by file and position asking for the file after the store's last one (a relay lagging
+   * its primary, such as one just replaced, and a replica that already read that file elsewhere)
+   * waits for it until {@code startWait}, then gets the server's "not in the index" error; an
+   * earlier file the store lacks is refused at once.
+   */
+  @Test
+  void aStartFileAfterTheStoresLastWaitsThenIsRefused() throws Exception {
+    for (StoreFixtures fixtures : List.of(mysql, mariadb)) {
+      Path storeDir = dir.resolve(fixtures == mysql ? "mysql" : "mariadb");
+      try (BinlogStore store = fixtures.store(storeDir)) {
+        String last = store.files().get(store.files().size() - 1).name();
+        SessionVariables variables =
+            fixtures == mysql ? Dumps.mysqlReplica(0) : Dumps.mariadbReplica(0, null);
+        EmbeddedChannel channel = Dumps.channel();
+        Dumps.start(
+            channel,
+            store,
+            Dumps.config().startWait(Duration.ofSeconds(2)).build(),
+            Dumps.byPosition(BinlogFileName.next(last), 4, 2, 7),
+            variables);
+        for (int i = 0; i < 10; i++) {
+          channel.advanceTimeBy(100, TimeUnit.MILLISECONDS);
+          channel.runScheduledPendingTasks();
+        }
+        assertThat(Wire.drain(channel).bytes())
+            .as(BinlogFileName.next(last) + ": still waiting after 1 s")
+            .isEmpty();
+        assertThat(channel.isOpen()).isTrue();
+        for (int i = 0; i < 15 && channel.isOpen(); i++) {
+          channel.advanceTimeBy(100, TimeUnit.MILLISECONDS);
+          channel.runScheduledPendingTasks();
+        }
+        List<Wire.Packet> packets = Wire.packets(Wire.drain(channel).bytes());
+        assertThat(packets).hasSize(1);
+        assertError(packets.get(0), 1, 1236, DumpFlavor.FILE_NOT_FOUND);
+        assertThat(channel.isOpen()).as("closed after the error").isFalse();
+
+        String before = BinlogFileName.base(last) + ".000000";
+        EmbeddedChannel refused = Dumps.channel();
+        Dumps.start(
+            refused,
+            store,
+            Dumps.config().startWait(Duration.ofSeconds(2)).build(),
+            Dumps.byPosition(before, 4, 2, 7),
+            variables);
+        List<Wire.Packet> atOnce = Wire.packets(Wire.drain(refused).bytes());
+        assertThat(atOnce).as(before + ": refused at once").hasSize(1);
+        assertError(atOnce.get(0), 1, 1236, DumpFlavor.FILE_NOT_FOUND);
+      }
     }
   }
 
