@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Two relays on one primary (issue #18, scenario 5, the HA pair of docs/operations.md), end to end:
  * a MySQL 9.7 primary with 1 MiB binlogs and {@link ArchiveHarness.Writer} writing throughout;
- * relays A (server_id 9411) and B (9412, {@code --archive-upload-delay 5s}) follow it, each with
+ * relays A (server_id 9411) and B (9412, {@code --archive-upload-delay 10s}) follow it, each with
  * its own data directory and port, both archiving into one prefix of one s3proxy; two fresh MySQL
  * 9.7 replicas. A starts first and archives the primary's closed files; B, started with an empty
  * data directory on the same prefix, continues after the archive's last file.
@@ -47,7 +47,9 @@ import org.slf4j.LoggerFactory;
  *       primary's, byte for byte; every closed file is archived once (one completed write of each
  *       object, counted at the fault proxy both relays go through), byte-identical, and B found at
  *       least one file already archived by A (its log, and its {@code uploadedFiles} below its
- *       share).
+ *       share);
+ *   <li>A, restarted on its data directory, catches up with files byte-identical to the primary's
+ *       and finds B's uploads in the archive (nothing sent twice).
  * </ol>
  *
  * The whole relay runs in child JVMs ({@link RelayMainChild}).
@@ -105,7 +107,7 @@ class HaPairIT {
               "--server-id",
               SERVER_ID_B,
               "--archive-upload-delay",
-              "5s")) {
+              "10s")) {
         awaitStreaming(relayB);
         JsonNode archiveOfA;
         String file;
@@ -162,7 +164,7 @@ class HaPairIT {
                 assertNoApplierError(s, "R2");
                 return s.ioRunning() && !r2.executedGtidSet().isEmpty();
               });
-          // ... once A has archived a file that B has too (B, 5 s later, must find it)
+          // ... once A has archived a file that B has too (B, 10 s later, must find it)
           String bothHave = BinlogFileName.next(archiveEndAtB);
           archive.awaitArchived(List.of(bothHave), WAIT, relayA);
           archiveOfA = relayA.get("/api/v1/archive").json();
@@ -182,13 +184,13 @@ class HaPairIT {
           r2.execute("STOP REPLICA");
           ReplicationLink.establish(
               r2, new HostAndPort("127.0.0.1", portB), Credentials.REPLICATION, "relay B");
-          // a few more files closed with only B running
+          // one more file closed with only B running
           String lastAtMove = last(ArchiveHarness.closedFiles(primary));
           eventually(
               WAIT,
-              "two more files closed on the primary after " + lastAtMove,
+              "another file closed on the primary after " + lastAtMove,
               () -> last(ArchiveHarness.closedFiles(primary)),
-              now -> BinlogFileName.sequence(now) >= BinlogFileName.sequence(lastAtMove) + 2);
+              now -> BinlogFileName.sequence(now) > BinlogFileName.sequence(lastAtMove));
           LOG.info("writes stop at row {}", writer.rows());
         }
 
@@ -251,6 +253,29 @@ class HaPairIT {
             .as("relay B's files: uploaded (" + sentByB + ") + found (" + found.size() + ")")
             .isGreaterThanOrEqualTo(archiveOfB.path("archivedFiles").asLong() - sentByA);
         assertThat(relayB.errorLines()).as("relay B's ERROR lines").isEmpty();
+
+        // (4) A restarted on its data directory: it recovers from the kill, catches up with the
+        // primary byte for byte, and finds B's uploads in the archive
+        try (RelayMainChild again =
+            archive.relay(primary, dirA, dataA, portA, "--server-id", SERVER_ID_A)) {
+          ArchiveIT.awaitLocalAsPrimary(primary, dataA, again);
+          for (String name : ArchiveHarness.localFiles(dataA).keySet()) {
+            assertThat(Files.readAllBytes(dataA.resolve(name)))
+                .as("restarted relay A's " + name + " = the primary's")
+                .isEqualTo(Files.readAllBytes(primary.binlogDir().resolve(name)));
+          }
+          eventually(
+              WAIT,
+              () ->
+                  assertThat(again.get("/api/v1/archive").json().path("pendingFiles").asLong())
+                      .as("restarted relay A's pending files")
+                      .isZero());
+          archive.assertArchiveIsThePrimarys(primary, closed, true);
+          assertThat(again.logLines("same bytes: nothing sent"))
+              .as("restarted relay A's log: files found archived by relay B")
+              .isNotEmpty();
+          assertThat(again.errorLines()).as("restarted relay A's ERROR lines").isEmpty();
+        }
         LOG.info(
             "FIGURE HA pair: R1 moved A->B at {}:{}, R2 moved by GTID after A was killed;"
                 + " {} files archived once ({} sent by A before the kill, {} by B, {} found by B);"
