@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.binlogrelay.e2e.servers.Credentials;
 import org.binlogrelay.e2e.servers.DatabaseServer;
 import org.binlogrelay.e2e.servers.HostAndPort;
@@ -38,7 +40,8 @@ import org.slf4j.LoggerFactory;
  *   <li>R1 replicates from A by file and position from the first file; while the writes go on it is
  *       stopped, and {@code Relay_Source_Log_File}/{@code Exec_Source_Log_Pos} of {@code SHOW
  *       REPLICA STATUS} (taken once it executes inside a file after the first) are given unchanged
- *       to {@code CHANGE REPLICATION SOURCE TO} relay B;
+ *       to {@code CHANGE REPLICATION SOURCE TO} relay B; the first transaction it receives from B
+ *       is the one after the last it executed;
  *   <li>R2 replicates from A by GTID auto-positioning; A is SIGKILLed during the writes; R2's
  *       receiver fails with 2003/2013 and retries; it is moved to B by {@code
  *       SOURCE_AUTO_POSITION=1};
@@ -141,8 +144,21 @@ class HaPairIT {
               () ->
                   ArchiveHarness.localFiles(dataB).getOrDefault(file, 0L) >= pos
                       || archive.archivedNames().contains(file));
+          long executedAtStop = lastTransaction(r1.executedGtidSet());
           r1.execute(changeSourceByPosition(portB, file, pos), "START REPLICA");
           LOG.info("R1 moved from relay A to relay B at {}:{} (row {})", file, pos, rowsAtMove);
+          // the CHANGE discarded R1's relay log: the first transaction B sends it is the one
+          // after the last R1 executed (an earlier position would resend executed ones, which
+          // gtid_mode=ON would skip silently; a later one would leave a gap)
+          String retrieved =
+              eventually(
+                  WAIT,
+                  "R1 receiving from relay B",
+                  () -> ReplicaStatus.of(r1).columns().getOrDefault("Retrieved_Gtid_Set", ""),
+                  set -> !set.isBlank());
+          assertThat(firstTransaction(retrieved))
+              .as("R1's first transaction from relay B (" + retrieved + ")")
+              .isEqualTo(executedAtStop + 1);
           eventually(
               WAIT,
               "R1 executing from relay B past " + file + ":" + pos,
@@ -329,6 +345,30 @@ class HaPairIT {
   private static void assertNoApplierError(ReplicaStatus s, String who) {
     assertThat(s.lastSqlErrno()).as(who + ": applier error " + s.lastSqlError()).isZero();
     assertThat(s.lastIoErrno()).as(who + ": receiver error " + s.lastIoError()).isZero();
+  }
+
+  private static final Pattern ONE_INTERVAL =
+      Pattern.compile("^[0-9a-fA-F-]{36}:(\\d+)(?:-(\\d+))?$");
+
+  /**
+   * The first transaction number of a MySQL GTID set of one UUID and one interval (the primary's,
+   * the only writer here).
+   */
+  private static long firstTransaction(String set) {
+    Matcher m = oneInterval(set);
+    return Long.parseLong(m.group(1));
+  }
+
+  /** The last transaction number of such a set. */
+  private static long lastTransaction(String set) {
+    Matcher m = oneInterval(set);
+    return Long.parseLong(m.group(2) != null ? m.group(2) : m.group(1));
+  }
+
+  private static Matcher oneInterval(String set) {
+    Matcher m = ONE_INTERVAL.matcher(set.replaceAll("\\s", ""));
+    assertThat(m.matches()).as("a GTID set of one UUID and one interval: " + set).isTrue();
+    return m;
   }
 
   private static String last(List<String> names) {
