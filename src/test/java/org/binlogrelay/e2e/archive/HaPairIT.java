@@ -49,8 +49,8 @@ import org.slf4j.LoggerFactory;
  *       replica error; every file of A (but the one it had open when killed) and of B is the
  *       primary's, byte for byte; every closed file is archived once (one completed write of each
  *       object, counted at the fault proxy both relays go through), byte-identical, and B found at
- *       least one file already archived by A (its log, and its {@code uploadedFiles} below its
- *       share);
+ *       least one file already archived by A (its log; its {@code uploadedFiles} of {@code GET
+ *       /api/v1/archive} and the files it found cover what A had not sent);
  *   <li>A, restarted on its data directory, catches up with files byte-identical to the primary's
  *       and finds B's uploads in the archive (nothing sent twice).
  * </ol>
