@@ -88,8 +88,9 @@ public final class RelayMainChild implements AutoCloseable {
   /**
    * Starts the relay on {@code dataDir} (empty or not), serving replicas on {@code port} ({@code
    * 0}: a port of its choosing), with {@code extraArgs} after the usual ones (e.g. {@code
-   * --accounts-file}, {@code --archive ...}) and {@code environment} added to the child's (e.g.
-   * {@code AWS_ACCESS_KEY_ID}); its log goes to {@code dir/relay-N.log}, a new file per start.
+   * --accounts-file}, {@code --archive ...}; a {@code --server-id} there replaces the default 9401,
+   * for two relays on one primary) and {@code environment} added to the child's (e.g. {@code
+   * AWS_ACCESS_KEY_ID}); its log goes to {@code dir/relay-N.log}, a new file per start.
    */
   public static RelayMainChild start(
       DatabaseServer primary,
@@ -130,8 +131,6 @@ public final class RelayMainChild implements AutoCloseable {
             primary.replicationCredentials().user(),
             "--primary-password-file",
             passwordFile.toString(),
-            "--server-id",
-            Long.toString(RELAY_SERVER_ID),
             "--data-dir",
             dataDir.toString(),
             "--port",
@@ -140,6 +139,9 @@ public final class RelayMainChild implements AutoCloseable {
             "500ms",
             "--admin-port",
             Integer.toString(adminPort)));
+    if (!extraArgs.contains("--server-id")) {
+      command.addAll(List.of("--server-id", Long.toString(RELAY_SERVER_ID)));
+    }
     command.addAll(extraArgs);
     Path log = dir.resolve("relay.log");
     for (int n = 2; Files.exists(log); n++) {
