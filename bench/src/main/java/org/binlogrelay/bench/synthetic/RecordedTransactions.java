@@ -39,7 +39,7 @@ public record RecordedTransactions(
   public static final String BUILT_IN = "mysql-9.7-rows.binlog";
 
   /** At most this many bytes of a file are read. */
-  static final int MAX_FILE_BYTES = 256 << 20;
+  static final int MAX_FILE_BYTES = 64 << 20;
 
   /** The built-in recording (a resource of this module). */
   public static RecordedTransactions builtIn() throws IOException {
