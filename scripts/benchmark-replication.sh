@@ -735,6 +735,7 @@ synthetic_part() { # [RECORDED_BINLOG]: per policy and rate, a fresh relay follo
       mkdir -p "$dir"
       printf 'repl@%%  REPLICATION_SLAVE,REPLICATION_CLIENT  %s\n' "$hash" >"$dir/accounts"
       port="$(free_port)"; rport="$(free_port)"; aport="$(free_port)"
+      ADMIN_PORT="$aport"   # the sampler reads this relay's heap
       out="$RES/mysql-synthetic-relay-$sync-$rate.json"
       RELAY_BENCH_PASSWORD="$REPL_PASSWORD" RELAY_BENCH_PRIMARY_PASSWORD="$REPL_PASSWORD" bench synthetic --json \
         --primary-port "$port" --port "$rport" --user repl --rate "$rate" --duration "$SYNTHETIC_SECONDS" \
@@ -756,6 +757,11 @@ synthetic_part() { # [RECORDED_BINLOG]: per policy and rate, a fresh relay follo
       RELAY_PID=$!
       remember "$RELAY_PID" "relay (synthetic $sync $rate)"
       echo "$RELAY_PID" >"$dir/relay.pid"
+      for _ in $(seq 600); do   # the sampler of measure reads its /metrics from the start
+        curl -sf "http://127.0.0.1:$aport/ready" >/dev/null 2>&1 && break
+        kill -0 "$RELAY_PID" 2>/dev/null || break
+        sleep 0.1
+      done
       measure synthetic mysql relay "$sync-$rate" "" "$out" -- synthetic_wait "$bpid" "$out.tmp"
       forget "$bpid"
       forget "$RELAY_PID"
