@@ -17,6 +17,11 @@
 #   --lag-rates "R..."   sysbench trx/s for the lag runs; "max" for no rate limit (default "1000 5000 max")
 #   --lag-seconds S      length of each lag run (default 60)
 #   --relay-sync POLICY  the relay's --sync-binlog (default every-transaction, the relay's default)
+#   --synthetic-rates "R..."  optional part: relay-added latency at these trx/s from relay-bench's synthetic primary
+#                        (recorded MySQL 9.7 row transactions replayed, no mysqld applying them), with a fresh relay
+#                        per rate and per --synthetic-syncs policy (default: not run; e.g. "5000 20000")
+#   --synthetic-seconds S measured seconds of each synthetic run (default 30, after a 5 s warm-up)
+#   --synthetic-syncs "P..."  the relay's --sync-binlog policies for the synthetic runs (default "every-transaction off")
 #   --cold-method M      how the page cache is emptied for cold runs: auto (default: drop-caches if the kernel
 #                        lets us, else fadvise), drop-caches (echo 3 > /proc/sys/vm/drop_caches), fadvise
 #                        (POSIX_FADV_DONTNEED on the backlog files only, with dd iflag=nocache)
@@ -64,6 +69,9 @@ FANOUT_RATE=1000
 LAG_RATES="1000 5000 max"
 LAG_SECONDS=60
 RELAY_SYNC=every-transaction
+SYNTHETIC_RATES=""
+SYNTHETIC_SECONDS=30
+SYNTHETIC_SYNCS="every-transaction off"
 COLD_METHOD=auto
 SKIP=" "
 OUT_BASE=/var/tmp/binlog-relay-replication-bench
@@ -86,6 +94,9 @@ while [ $# -gt 0 ]; do
     --lag-rates) shift; LAG_RATES="${1?}" ;;
     --lag-seconds) shift; LAG_SECONDS="${1:?}" ;;
     --relay-sync) shift; RELAY_SYNC="${1:?}" ;;
+    --synthetic-rates) shift; SYNTHETIC_RATES="${1?}" ;;
+    --synthetic-seconds) shift; SYNTHETIC_SECONDS="${1:?}" ;;
+    --synthetic-syncs) shift; SYNTHETIC_SYNCS="${1:?}" ;;
     --cold-method) shift; COLD_METHOD="${1:?}" ;;
     --skip) shift; SKIP="${SKIP}${1:?} " ;;
     --out) shift; OUT_BASE="${1:?}" ;;
@@ -109,7 +120,8 @@ BUFFER_POOL_BYTES="$(bytes_of "$BUFFER_POOL")"
 [[ "$REPEAT" =~ ^[1-9][0-9]*$ ]] || die "--repeat must be a positive number, got '$REPEAT'"
 for n in $FANOUT; do [[ "$n" =~ ^[1-9][0-9]*$ ]] && [ "$n" -le 5000 ] || die "--fanout: '$n' is not 1..5000"; done
 for r in $LAG_RATES; do [[ "$r" =~ ^([1-9][0-9]*|max)$ ]] || die "--lag-rates: '$r' is neither a rate nor max"; done
-for v in "$FANOUT_SECONDS" "$FANOUT_RATE" "$LAG_SECONDS"; do
+for r in $SYNTHETIC_RATES; do [[ "$r" =~ ^[1-9][0-9]*$ ]] || die "--synthetic-rates: '$r' is not a rate"; done
+for v in "$FANOUT_SECONDS" "$FANOUT_RATE" "$LAG_SECONDS" "$SYNTHETIC_SECONDS"; do
   [[ "$v" =~ ^[1-9][0-9]*$ ]] || die "'$v' is not a positive number"
 done
 case "$COLD_METHOD" in auto|drop-caches|fadvise) ;; *) die "--cold-method: auto, drop-caches or fadvise" ;; esac
@@ -227,6 +239,7 @@ cat >"$RES/settings.txt" <<SETTINGS
 preset=$PRESET backlog=$BACKLOG_BYTES max_binlog_size=$MAX_BINLOG_BYTES buffer_pool=$BUFFER_POOL_BYTES repeat=$REPEAT
 fanout=$(list "$FANOUT") fanout_seconds=$FANOUT_SECONDS fanout_rate=$FANOUT_RATE lag_rates=$(list "$LAG_RATES")
 lag_seconds=$LAG_SECONDS relay_sync=$RELAY_SYNC cold_method=$COLD_METHOD skip=$(list "$SKIP")
+synthetic_rates=$(list "$SYNTHETIC_RATES") synthetic_seconds=$SYNTHETIC_SECONDS synthetic_syncs=$(list "$SYNTHETIC_SYNCS")
 SETTINGS
 
 # --- servers: one function per step, flavour as first argument ------------------------------------------------
@@ -698,6 +711,65 @@ SQL
   done
 }
 
+# --- synthetic: relay-added latency at a controlled rate, relay-bench's synthetic primary instead of mysqld ---------
+synthetic_wait() { # BENCH_PID REPORT: waits for relay-bench synthetic (started in the background) and prints its report
+  local status=0
+  wait "$1" || status=$?
+  cat "$2"
+  return "$status"
+}
+
+synthetic_part() { # [RECORDED_BINLOG]: per policy and rate, a fresh relay following a fresh synthetic primary
+  local recording=() sync rate port rport aport dir out bpid hash
+  if [ -n "${1:-}" ]; then
+    cp "$1" "$WORK/synthetic-recording.binlog"
+    recording=(--binlog "$WORK/synthetic-recording.binlog" --binlog-transactions 100000)
+    log "synthetic: replaying the row transactions of $(basename "$1") (a sysbench binlog of the MySQL primary)"
+  fi
+  hash="$(printf '%s' "$REPL_PASSWORD" | java -cp "$RELAY_JAR" org.binlogrelay.protocol.auth.PasswordHashes \
+    | awk '$1 == "mysql_native_password" {print $2}')"
+  for sync in $SYNTHETIC_SYNCS; do
+    for rate in $SYNTHETIC_RATES; do
+      dir="$WORK/relay-synthetic"
+      rm -rf "$dir"
+      mkdir -p "$dir"
+      printf 'repl@%%  REPLICATION_SLAVE,REPLICATION_CLIENT  %s\n' "$hash" >"$dir/accounts"
+      port="$(free_port)"; rport="$(free_port)"; aport="$(free_port)"
+      ADMIN_PORT="$aport"   # the sampler reads this relay's heap
+      out="$RES/mysql-synthetic-relay-$sync-$rate.json"
+      RELAY_BENCH_PASSWORD="$REPL_PASSWORD" RELAY_BENCH_PRIMARY_PASSWORD="$REPL_PASSWORD" bench synthetic --json \
+        --primary-port "$port" --port "$rport" --user repl --rate "$rate" --duration "$SYNTHETIC_SECONDS" \
+        --warmup 5 --setup-timeout 120 --relay-pid-file "$dir/relay.pid" \
+        --relay-metrics "http://127.0.0.1:$aport/metrics" --label "relay --sync-binlog $sync" "${recording[@]}" \
+        >"$out.tmp" 2>"$out.bench.err" &
+      bpid=$!
+      remember "$bpid" "relay-bench synthetic"
+      for _ in $(seq 600); do
+        grep -q 'listening on' "$out.bench.err" 2>/dev/null && break
+        kill -0 "$bpid" 2>/dev/null || break
+        sleep 0.1
+      done
+      grep -q 'listening on' "$out.bench.err" || { cat "$out.bench.err" >&2; die "relay-bench synthetic did not start"; }
+      BINLOG_RELAY_PRIMARY_PASSWORD="$REPL_PASSWORD" java ${RELAY_JAVA_OPTS:-} ${PERF_JAVA_OPTS:-} -jar "$RELAY_JAR" \
+        --source "mysql://repl@127.0.0.1:$port" --server-id 100 --data-dir "$dir/data" --accounts-file "$dir/accounts" \
+        --sync-binlog "$sync" --port "$rport" --admin-port "$aport" \
+        >"$RES/relay-synthetic-$sync-$rate.log" 2>&1 &
+      RELAY_PID=$!
+      remember "$RELAY_PID" "relay (synthetic $sync $rate)"
+      echo "$RELAY_PID" >"$dir/relay.pid"
+      for _ in $(seq 600); do   # the sampler of measure reads its /metrics from the start
+        curl -sf "http://127.0.0.1:$aport/ready" >/dev/null 2>&1 && break
+        kill -0 "$RELAY_PID" 2>/dev/null || break
+        sleep 0.1
+      done
+      measure synthetic mysql relay "$sync-$rate" "" "$out" -- synthetic_wait "$bpid" "$out.tmp"
+      forget "$bpid"
+      forget "$RELAY_PID"
+    done
+  done
+  rm -rf "$WORK/relay-synthetic" "$WORK/synthetic-recording.binlog"
+}
+
 # --- main ----------------------------------------------------------------------------------------------------------
 log "MySQL 9.7: primary and relay"
 new_server mysql primary 1
@@ -712,6 +784,13 @@ fi
 skipped fanout || fanout_part "$PRIMARY_PORT" "$PRIMARY_PID"
 skipped lag || lag_part "$PRIMARY_PORT" "$PRIMARY_PID"
 forget "$RELAY_PID"
+if [ -n "$SYNTHETIC_RATES" ]; then   # the primary's largest binlog as the recording, if sysbench wrote rows into it
+  recorded=""
+  if ! skipped catchup || ! skipped cold || ! skipped lag; then
+    recorded="$(ls -S "$WORK/primary/data"/binlog.[0-9]* 2>/dev/null | head -n 1 || true)"
+  fi
+  synthetic_part "$recorded"
+fi
 forget "$PRIMARY_PID"
 [ "$KEEP" = 1 ] || rm -rf "$WORK/primary" "$WORK/relay-mysql" "$WORK/replica-direct" "$WORK/replica-relay"   # disk
 

@@ -23,7 +23,8 @@ import picocli.CommandLine.Spec;
       FanoutCommand.class,
       BenchLagCommand.class,
       StopCatchupCommand.class,
-      LoopbackCommand.class
+      LoopbackCommand.class,
+      SyntheticCommand.class
     })
 public final class BenchCommand implements Runnable {
   @Spec CommandSpec spec;
