@@ -549,15 +549,31 @@ public final class Uploader implements AutoCloseable {
     }
   }
 
-  /** Waits {@code d} or until stopped. */
+  /**
+   * Waits {@code d} or until stopped. A wake-up meanwhile (a file closed) does not end the wait,
+   * but the pending counters are recomputed at once, so that a backlog growing during a long
+   * back-off (the archive down for minutes) shows in the metrics and the status while it grows.
+   */
   private void pause(Duration d) {
-    synchronized (monitor) {
-      try {
-        time.waitOn(monitor, () -> stopping, time.nanoseconds() + d.toNanos());
-      } catch (InterruptedException e) {
-        stopping = true;
+    long deadline = time.nanoseconds() + d.toNanos();
+    while (true) {
+      synchronized (monitor) {
+        try {
+          time.waitOn(monitor, () -> stopping || woken, deadline);
+        } catch (InterruptedException e) {
+          stopping = true;
+        }
+        boolean woke = woken;
+        woken = false;
+        if (stopping || !woke || time.nanoseconds() - deadline >= 0) {
+          return;
+        }
       }
-      woken = false;
+      try {
+        nextPending();
+      } catch (IOException | RuntimeException e) {
+        LOG.debug("archive: counting the pending files failed", e);
+      }
     }
   }
 

@@ -355,6 +355,33 @@ class UploaderTest {
   }
 
   @Test
+  void filesClosedDuringALongBackOffCountAsPendingAtOnce() throws Exception {
+    BinlogStore store = ClosedBinlogs.open(tmp.resolve("a"));
+    stores.add(store);
+    DirectoryObjectStore objects =
+        new DirectoryObjectStore(tmp.resolve("s3")).down(Kind.UNREACHABLE);
+    // a back-off far longer than the test: the counters must not wait for the next attempt
+    UploadConfig config =
+        config(16 << 10)
+            .withBackoff(Duration.ofMinutes(30), Duration.ofMinutes(30), Duration.ofMinutes(30));
+    Uploader uploader = uploader(store, objects, config, Time.SYSTEM, StepHook.NONE);
+    uploader.start();
+    ClosedBinlogs.ingest(store, 0, 1);
+    ClosedBinlogs.settle(store);
+    UploadCounters c = uploader.counters();
+    eventually(WAIT, "retrying", () -> uploader.status().state() == UploadStatus.State.RETRYING);
+    long failures = c.failures(FailureKind.UNREACHABLE);
+    ClosedBinlogs.ingest(store, 1, 3);
+    ClosedBinlogs.settle(store);
+    eventually(WAIT, "3 files pending during the back-off", () -> c.pendingFiles() == 3);
+    assertThat(c.pendingBytes())
+        .isEqualTo(ClosedBinlogs.closed(store).stream().mapToLong(FileMetadata::size).sum());
+    assertThat(c.failures(FailureKind.UNREACHABLE))
+        .as("no attempt before the back-off ends")
+        .isEqualTo(failures);
+  }
+
+  @Test
   void accessDeniedIsReportedWithAdviceAndRetriedSlowly() throws Exception {
     BinlogStore store = store("a");
     DirectoryObjectStore objects =
