@@ -134,8 +134,11 @@ final class TailGroup {
       Map<String, TailGroup> groups,
       TailGroups.Stats stats)
       throws IOException {
+    // Not registered for retention: every member keeps its own reader, registered in this file,
+    // for as long as it is a member, and the group closes with its last member.
     BinlogReader reader =
-        BinlogReader.open(store, at, config.readerOptions("shared tail of " + at.file()));
+        BinlogReader.open(
+            store, at, config.readerOptions("shared tail of " + at.file()).withRegistry(null));
     ByteBuf buffer;
     try {
       buffer = alloc.directBuffer(config.maxBatchBytes(), config.maxBatchBytes());

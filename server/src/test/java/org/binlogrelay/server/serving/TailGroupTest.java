@@ -141,6 +141,63 @@ class TailGroupTest {
     }
   }
 
+  @Test
+  void aCaughtUpStreamIsServedByItsLoopsGroupAndLeavesItWhenPaused() throws Exception {
+    try (BinlogStore store = mysql.store(dir, 2)) {
+      String file = "binlog.000003";
+      List<byte[]> events = mysql.events(file);
+      appendEvents(store, file, 0, 6);
+      eventually(
+          Duration.ofSeconds(30),
+          "readable",
+          store::readableEnd,
+          p -> p != null && p.file().equals(file));
+      DumpRegistry registry = new DumpRegistry();
+      EmbeddedChannel channel = Dumps.channel();
+      ReplicaStream stream =
+          Dumps.start(
+              channel,
+              store,
+              Dumps.config().build(),
+              Dumps.byPosition(file, 4, 0, 7),
+              Dumps.mysqlReplica(0),
+              registry);
+      List<Wire.Packet> received = new ArrayList<>(Wire.packets(Wire.drain(channel).bytes()));
+      assertThat(stream.status().state()).isEqualTo(DumpStatus.State.CAUGHT_UP);
+      assertThat(registry.tails().groups(channel.eventLoop())).containsKey(file);
+
+      int half = (6 + events.size()) / 2;
+      appendEvents(store, file, 6, half);
+      eventually(
+          Duration.ofSeconds(30),
+          () -> {
+            channel.runPendingTasks();
+            assertThat(registry.tails().stats().deliveries()).isPositive();
+          });
+      stream.pause();
+      channel.runPendingTasks();
+      assertThat(registry.tails().groups(channel.eventLoop())).as("its last member left").isEmpty();
+      stream.resume();
+      appendEvents(store, file, half, events.size());
+      eventually(
+          Duration.ofSeconds(30),
+          () -> {
+            channel.runPendingTasks();
+            received.addAll(Wire.packets(Wire.drain(channel).bytes()));
+            assertThat(received).hasSize(1 + events.size());
+          });
+      for (int i = 0; i < received.size(); i++) {
+        assertThat(received.get(i).sequenceId()).isEqualTo((Dumps.FIRST_SEQUENCE_ID + i) & 0xff);
+      }
+      List<byte[]> got = new ArrayList<>();
+      for (Wire.Packet p : received.subList(2, received.size())) {
+        got.add(p.event());
+      }
+      assertThat(got).containsExactlyElementsOf(events.subList(1, events.size()));
+      assertThat(stream.status().eventsSent()).isEqualTo(events.size());
+    }
+  }
+
   private void appendEvents(BinlogStore store, String file, int from, int to) throws Exception {
     if (from == 0) {
       store.append(StoreFixtures.rotate(file));
