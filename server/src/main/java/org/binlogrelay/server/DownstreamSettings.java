@@ -29,6 +29,8 @@ import org.binlogrelay.server.downstream.sql.SystemVariable;
  *     --max-connect-rate-per-host}); 0 for no limit
  * @param sendBufferBytes {@code SO_SNDBUF} of replica connections ({@code --replica-send-buffer});
  *     0 lets the operating system size it
+ * @param sharedBatches whether caught-up replicas share reads and framing ({@code
+ *     --serving-shared-batches})
  */
 public record DownstreamSettings(
     InetSocketAddress bind,
@@ -40,7 +42,8 @@ public record DownstreamSettings(
     boolean requireSecureTransport,
     int maxConnections,
     int maxConnectRatePerHost,
-    int sendBufferBytes) {
+    int sendBufferBytes,
+    boolean sharedBatches) {
 
   /** {@code --max-connections} by default. */
   public static final int DEFAULT_MAX_CONNECTIONS = 256;
@@ -66,7 +69,8 @@ public record DownstreamSettings(
         requireSecureTransport,
         DEFAULT_MAX_CONNECTIONS,
         0,
-        0);
+        0,
+        true);
   }
 
   /** Settings that generate a certificate without {@code tls}, as the relay does by default. */
@@ -90,7 +94,34 @@ public record DownstreamSettings(
         requireSecureTransport,
         maxConnections,
         maxConnectRatePerHost,
-        sendBufferBytes);
+        sendBufferBytes,
+        true);
+  }
+
+  /** Settings with shared batches on ({@code --serving-shared-batches}'s default). */
+  public DownstreamSettings(
+      InetSocketAddress bind,
+      long serverId,
+      String serverUuid,
+      UserAccounts accounts,
+      ReplicaServerConfig.TlsFiles tls,
+      boolean autoGenerateCerts,
+      boolean requireSecureTransport,
+      int maxConnections,
+      int maxConnectRatePerHost,
+      int sendBufferBytes) {
+    this(
+        bind,
+        serverId,
+        serverUuid,
+        accounts,
+        tls,
+        autoGenerateCerts,
+        requireSecureTransport,
+        maxConnections,
+        maxConnectRatePerHost,
+        sendBufferBytes,
+        true);
   }
 
   public DownstreamSettings {

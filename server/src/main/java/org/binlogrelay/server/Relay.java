@@ -369,7 +369,8 @@ public final class Relay implements AutoCloseable {
             readers,
             config.downstream().serverId(),
             metrics.dumpObserver(),
-            time);
+            time,
+            config.downstream().sharedBatches());
     dumps = serving.dumpHandler();
     listing = serving.listing();
     SqlFlavor dialect = SqlFlavor.of(gtidFlavor);

@@ -345,6 +345,17 @@ public final class RelayOptions {
   long replicaSendBuffer;
 
   @Option(
+      names = "--serving-shared-batches",
+      paramLabel = "on|off",
+      order = 59,
+      defaultValue = "on",
+      description =
+          "on: the replicas that caught up in the same file are served from one read and one framing of"
+              + " each new batch (a replica whose connection is not writable, or that falls behind, reads on its own"
+              + " again); off: every replica reads and frames its own (default: ${DEFAULT-VALUE}).")
+  String servingSharedBatches;
+
+  @Option(
       names = "--admin-port",
       paramLabel = "PORT",
       order = 60,
@@ -591,7 +602,8 @@ public final class RelayOptions {
             requireSecureTransport,
             maxConnections(),
             maxConnectRatePerHost(),
-            replicaSendBuffer());
+            replicaSendBuffer(),
+            servingSharedBatches());
     RetentionPolicy retention = retention();
     UpstreamConfig upstream = primary == null ? null : upstream(id, environment);
     if (primary == null) {
@@ -926,6 +938,18 @@ public final class RelayOptions {
               + " 0..1000000 (0: no limit)");
     }
     return maxConnectRatePerHost;
+  }
+
+  private boolean servingSharedBatches() {
+    String value = servingSharedBatches == null ? "on" : servingSharedBatches.trim();
+    if (value.equalsIgnoreCase("on")) {
+      return true;
+    }
+    if (value.equalsIgnoreCase("off")) {
+      return false;
+    }
+    throw new IllegalArgumentException(
+        "--serving-shared-batches must be on or off, not '" + servingSharedBatches + "'");
   }
 
   private int replicaSendBuffer() {

@@ -62,12 +62,26 @@ record ServingWiring(StoreDumpHandler dumpHandler, BinlogListing listing) {
       long serverId,
       DumpObserver observer,
       Time time) {
+    return over(store, binlogs, archive, readers, serverId, observer, time, true);
+  }
+
+  /** As above, with shared batches ({@link ServingConfig#sharedBatches()}) on or off. */
+  static ServingWiring over(
+      BinlogStore store,
+      BinlogSource binlogs,
+      Archive archive,
+      ReaderRegistry readers,
+      long serverId,
+      DumpObserver observer,
+      Time time,
+      boolean sharedBatches) {
     ServingConfig.Builder builder =
         ServingConfig.builder(serverId)
             .readers(readers)
             .observer(observer)
             .time(time)
-            .checkedSources(() -> PrimarySources.of(store));
+            .checkedSources(() -> PrimarySources.of(store))
+            .sharedBatches(sharedBatches);
     if (archive != null) {
       builder.archive(archive.location().toString(), archive.config().fetchTimeout());
     }

@@ -31,6 +31,7 @@ final class DumpRegistry {
   private final Map<String, ReplicaStream> byReplica = new ConcurrentHashMap<>();
   private final AtomicLong stalledDrops = new AtomicLong();
   private final AtomicLong kicks = new AtomicLong();
+  private final TailGroups tails = new TailGroups();
 
   /** Records {@code session}; returns the session of the same replica it replaces, if any. */
   Optional<ReplicaStream> admit(ReplicaStream session, Optional<String> replicaKey) {
@@ -56,6 +57,11 @@ final class DumpRegistry {
   /** The dump of connection {@code id}, if it is being served. */
   Optional<ReplicaStream> session(long id) {
     return sessions.stream().filter(s -> s.id() == id).findFirst();
+  }
+
+  /** The shared tails of the caught-up dumps ({@link ServingConfig#sharedBatches()}). */
+  TailGroups tails() {
+    return tails;
   }
 
   void dropped(Drop why) {

@@ -122,6 +122,15 @@ final class MariadbPositionWatch implements TransactionFilter, PositionWatch {
   }
 
   /**
+   * Every domain reached its position and every GTID_LIST owed went out: a domain's position is
+   * reached once, so nothing is added any more.
+   */
+  @Override
+  public boolean mayAddEvents() {
+    return filter.mayMatch() || !markers.isEmpty();
+  }
+
+  /**
    * A GTID_LIST for each group of {@code file} the replica had that reached a position, up to
    * {@code to}.
    */

@@ -38,6 +38,14 @@ final class PacketSequence {
     return next;
   }
 
+  /**
+   * Counts {@code frames} frames that went out framed by another sequence with the same next id (a
+   * shared batch, {@link TailGroup}).
+   */
+  void advance(int frames) {
+    next = (next + frames) & 0xff;
+  }
+
   /** Writes a frame header for {@code length} payload bytes and advances the id. */
   void header(ByteBuf out, int length) {
     if (length < 0 || length > MAX_FRAME) {

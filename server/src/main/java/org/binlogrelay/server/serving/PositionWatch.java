@@ -45,6 +45,14 @@ interface PositionWatch {
   boolean addsEvents();
 
   /**
+   * Whether {@link #after} or {@link #afterSkipped} may still return events from here on; once
+   * false it stays false (a shared tail, {@link TailGroup}, serves only streams that add nothing).
+   */
+  default boolean mayAddEvents() {
+    return addsEvents();
+  }
+
+  /**
    * The events to send after a run of skipped transactions in {@code file} that ends at {@code to}
    * (event bytes, checksummed if {@code checksum}).
    */

@@ -97,6 +97,38 @@ final class ReplicaProgress {
     lastEventEnd = end;
   }
 
+  /**
+   * A run of {@code events} stored events, all sent, went out at once (a shared batch, {@link
+   * TailGroup}): {@code bytes} in all, {@code transactions} of them starting a transaction, the
+   * last one {@code [lastStart, lastStart + lastSize)} of {@code file}, a ROTATE if {@code
+   * lastRotate}. The same figures as {@link #passed} once per event.
+   */
+  void passedRun(
+      String file,
+      long lastStart,
+      long lastSize,
+      int events,
+      long bytes,
+      int transactions,
+      boolean lastRotate,
+      long nowNanos) {
+    if (events == 0) {
+      return;
+    }
+    changed = true;
+    lastFile = file;
+    lastEventStart = lastStart;
+    lastEventEnd = lastStart + lastSize;
+    sentFile = file;
+    sentEnd = lastStart + lastSize;
+    transactionsSent += transactions;
+    eventsSent += events;
+    bytesSent += bytes;
+    afterRotate = lastRotate;
+    lastSentNanos = nowNanos;
+    sentSincePublish = false;
+  }
+
   /** A made-up event (ROTATE, heartbeat, GTID_LIST) went out. */
   void artificialSent(long nowNanos, boolean heartbeat) {
     lastSentNanos = nowNanos;

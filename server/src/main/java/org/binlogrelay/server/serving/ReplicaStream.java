@@ -61,6 +61,14 @@ import org.slf4j.LoggerFactory;
  * a flavour adds to the stream (MariaDB's fake GTID_LISTs) comes from the plan's {@link
  * PositionWatch}, so the stream has no MariaDB branch.
  *
+ * <p>A blocking stream that caught up and sends the stored events unchanged (its transaction
+ * filter, if any, can match nothing more; no events added or left out) joins its event loop's
+ * {@link TailGroup} of the file when {@link ServingConfig#sharedBatches()} is on: while a member,
+ * it stays CAUGHT_UP and the group writes each batch to its channel (read and framed once for all
+ * members); it leaves the group, and reads on its own again from where it is, when its channel is
+ * not writable as a batch comes, when it is paused, and at the end of the file (rotation is each
+ * stream's own).
+ *
  * <p>Errors go to the replica as the server's ERR packet (1236 and the server's text, with its
  * coordinates suffix once a file is open), then the connection closes. A replica whose connection
  * stays unwritable for {@link ServingConfig#stalledReplicaTimeout()} is dropped. Time comes from
@@ -176,6 +184,14 @@ final class ReplicaStream {
 
   private Position lastObserved;
 
+  /** The shared tail serving this stream while it is a member, null while it reads on its own. */
+  private TailGroup group;
+
+  private final GroupMember member = new GroupMember();
+
+  /** Whether the flavour leaves out no event type for this replica; decided at the first ask. */
+  private Boolean dropsNothing;
+
   /**
    * Where the reader reads batches (one read per batch, {@link
    * BinlogReader#poll(java.nio.ByteBuffer)}): a pooled direct buffer of {@link
@@ -250,6 +266,12 @@ final class ReplicaStream {
           if (state != Phase.CLOSED && !paused) {
             paused = true;
             LOG.info("Dump {}: paused at {}", name, progress.sent());
+            if (group != null) {
+              TailGroup left = group;
+              Position at = left.position();
+              left.remove(member);
+              member.left(at, null);
+            }
           }
         });
   }
@@ -641,7 +663,7 @@ final class ReplicaStream {
   }
 
   private void pumpOnce() {
-    if (state == Phase.STARTING || state == Phase.CLOSED) {
+    if (state == Phase.STARTING || state == Phase.CLOSED || group != null) {
       return;
     }
     long skippedHere = 0;
@@ -746,6 +768,10 @@ final class ReplicaStream {
       return;
     }
     moveTo(Phase.CAUGHT_UP);
+    if (joinGroup(caughtUp.position())) {
+      scheduleHeartbeat();
+      return;
+    }
     CompletableFuture<Void> wait = reader.whenReadable();
     readableWait = wait;
     wait.whenComplete((ignored, failure) -> loop.execute(() -> readable(wait, failure)));
@@ -759,7 +785,14 @@ final class ReplicaStream {
     moveTo(Phase.SENDING);
     if (failure == null) {
       pump();
-    } else if (store.readable().isStopped()) {
+    } else {
+      waitFailed(failure);
+    }
+  }
+
+  /** The store's future failed under a stream that waited for it (now SENDING). */
+  private void waitFailed(Throwable failure) {
+    if (store.readable().isStopped()) {
       LOG.info("Dump {}: the binlog store closed; closing the replica's connection", name);
       close();
     } else {
@@ -784,6 +817,10 @@ final class ReplicaStream {
    * #moveTo}).
    */
   private void scheduleHeartbeat() {
+    scheduleHeartbeat(settings.heartbeatPeriodNanos());
+  }
+
+  private void scheduleHeartbeat(long delay) {
     long period = settings.heartbeatPeriodNanos();
     if (period <= 0) {
       return;
@@ -796,16 +833,22 @@ final class ReplicaStream {
             () -> {
               heartbeatTimer = null;
               if (state == Phase.CAUGHT_UP) {
+                long idle = now() - progress.lastSentNanos();
+                if (group != null && idle < period) {
+                  // a group member stays CAUGHT_UP while batches go out: idle since the last one
+                  scheduleHeartbeat(period - idle);
+                  return;
+                }
                 // After a real ROTATE the replica already names the next file; a heartbeat for this
                 // one would be an error.
                 if (!progress.afterRotate() && !paused) {
-                  sendHeartbeat(reader.position());
+                  sendHeartbeat(group != null ? group.position() : reader.position());
                   channel.flush();
                 }
                 scheduleHeartbeat();
               }
             },
-            period,
+            delay,
             TimeUnit.NANOSECONDS);
   }
 
@@ -941,6 +984,10 @@ final class ReplicaStream {
    * idempotent.
    */
   private void release() {
+    if (group != null) {
+      group.remove(member);
+      group = null;
+    }
     cancelFetchTimer();
     if (retryTimer != null) {
       retryTimer.cancel(false);
@@ -975,6 +1022,124 @@ final class ReplicaStream {
     if (readBuffer != null && (writer == null || !writer.active())) {
       readBuffer.release();
       readBuffer = null;
+    }
+  }
+
+  // ---- shared tails
+  // -----------------------------------------------------------------------------------------
+
+  /**
+   * Joins the loop's shared tail of {@code at}'s file if the stream may (see the class Javadoc);
+   * whether it did. The stream is CAUGHT_UP at {@code at}.
+   */
+  private boolean joinGroup(Position at) {
+    if (!config.sharedBatches()
+        || paused
+        || progress.afterRotate()
+        || at.offset() <= BinlogFileName.FIRST_EVENT_OFFSET
+        || (plan.filter() != null && plan.filter().mayMatch())
+        || plan.watch().mayAddEvents()
+        || !dropsNothing()) {
+      return false;
+    }
+    try {
+      group = registry.tails().join(member, loop, store, config, channel.alloc(), at);
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("Dump {}: cannot open a shared tail at {}; reading on its own", name, at, e);
+      group = null;
+    }
+    return group != null;
+  }
+
+  private boolean dropsNothing() {
+    if (dropsNothing == null) {
+      boolean none = true;
+      for (int type = 0; type < 256 && none; type++) {
+        none = !flavor.drops(type, request, settings);
+      }
+      dropsNothing = none;
+    }
+    return dropsNothing;
+  }
+
+  /**
+   * Puts the stream's own reader at {@code at} (where the group left it): a new reader, unless the
+   * old one is there already. False if the stream failed. The new reader has no transaction filter:
+   * the stream joined only once its filter could not match any later transaction (MySQL: every GTID
+   * of the replica's set was passed; MariaDB: every domain reached its position), and a GTID is
+   * logged once, so no later file needs it either.
+   */
+  private boolean reposition(Position at) {
+    if (reader.position().equals(at)) {
+      return true;
+    }
+    BinlogReader moved;
+    try {
+      moved = BinlogReader.open(store, at, config.readerOptions(name));
+    } catch (BinlogReadException e) {
+      fail(readFailure(e));
+      return false;
+    } catch (IllegalArgumentException e) {
+      fail(
+          readFailure(
+              new BinlogReadException(BinlogReadException.Reason.TRUNCATED, at, e.getMessage())));
+      return false;
+    } catch (IOException | RuntimeException e) {
+      fail(unexpected(e));
+      return false;
+    }
+    reader.close();
+    reader = moved;
+    return true;
+  }
+
+  /** The stream as a member of a {@link TailGroup}; on the event loop. */
+  private final class GroupMember implements TailGroup.Member {
+    @Override
+    public int nextSequence() {
+      return sequence.next();
+    }
+
+    @Override
+    public boolean ready() {
+      return state == Phase.CAUGHT_UP && !paused && channel.isWritable();
+    }
+
+    @Override
+    public void deliver(ByteBuf framed, TailGroup.Run run) {
+      if (state == Phase.CLOSED) {
+        framed.release();
+        return;
+      }
+      channel.write(framed);
+      sequence.advance(run.frames());
+      long now = now();
+      progress.passedRun(
+          run.file(),
+          run.lastStart(),
+          run.lastSize(),
+          run.events(),
+          run.bytes(),
+          run.transactions(),
+          run.lastRotate(),
+          now);
+      progress.publish(now);
+      channel.flush();
+      observeSent();
+    }
+
+    @Override
+    public void left(Position at, Throwable waitFailure) {
+      group = null;
+      if (state != Phase.CAUGHT_UP || !reposition(at)) {
+        return;
+      }
+      moveTo(Phase.SENDING);
+      if (waitFailure == null) {
+        loop.execute(ReplicaStream.this::pump);
+      } else {
+        waitFailed(waitFailure);
+      }
     }
   }
 

@@ -38,6 +38,8 @@ import org.binlogrelay.storage.read.ReaderRegistry;
  *     without an archive
  * @param fetchTimeout how long a dump waits for an archived file to be fetched (at its start or at
  *     a file change, non-blocking dumps included) before it ends with error 1236
+ * @param sharedBatches whether caught-up blocking dumps of one event loop in one file are served
+ *     from one read and one framing per batch ({@link TailGroup}) instead of each its own
  */
 public record ServingConfig(
     long serverId,
@@ -52,7 +54,8 @@ public record ServingConfig(
     DumpObserver observer,
     Time time,
     String archiveLocation,
-    Duration fetchTimeout) {
+    Duration fetchTimeout,
+    boolean sharedBatches) {
 
   public ServingConfig {
     if (serverId <= 0 || serverId > 0xffffffffL) {
@@ -94,7 +97,7 @@ public record ServingConfig(
 
   /**
    * Builder with the defaults: 256 KiB batches, zero copy from 64 KiB, 256 KiB copy chunks, 60 s,
-   * 10 s.
+   * 10 s, shared batches on.
    */
   public static final class Builder {
     private final long serverId;
@@ -110,6 +113,7 @@ public record ServingConfig(
     private Time time = Time.SYSTEM;
     private String archiveLocation;
     private Duration fetchTimeout = Duration.ofMinutes(5);
+    private boolean sharedBatches = true;
 
     private Builder(long serverId) {
       this.serverId = serverId;
@@ -172,6 +176,12 @@ public record ServingConfig(
       return this;
     }
 
+    /** Whether caught-up dumps share reads and framing ({@link TailGroup}); on by default. */
+    public Builder sharedBatches(boolean enabled) {
+      this.sharedBatches = enabled;
+      return this;
+    }
+
     public ServingConfig build() {
       return new ServingConfig(
           serverId,
@@ -186,7 +196,8 @@ public record ServingConfig(
           observer,
           time,
           archiveLocation,
-          fetchTimeout);
+          fetchTimeout,
+          sharedBatches);
     }
   }
 

@@ -43,6 +43,16 @@ public final class StoreDumpHandler implements DumpHandler {
     this.flavor = DumpFlavor.of(store.flavor());
   }
 
+  /**
+   * Batches the shared tails read and framed once ({@link ServingConfig#sharedBatches()}), the
+   * deliveries of those batches to replicas' channels, and the framings they took: {@code [batches,
+   * deliveries, framings]}. Any thread.
+   */
+  public long[] sharedBatchCounts() {
+    TailGroups.Stats stats = registry.tails().stats();
+    return new long[] {stats.batches(), stats.deliveries(), stats.framings()};
+  }
+
   @Override
   public void dump(DumpRequest request, DumpConnection connection) {
     ReplicaSettings settings = flavor.settings(connection.variables());
