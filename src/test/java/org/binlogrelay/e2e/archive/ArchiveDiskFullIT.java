@@ -5,13 +5,11 @@ import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import org.binlogrelay.e2e.campaign.TmpfsDisk;
 import org.binlogrelay.e2e.servers.Credentials;
 import org.binlogrelay.e2e.servers.DatabaseServer;
 import org.binlogrelay.e2e.servers.HostAndPort;
@@ -60,7 +58,7 @@ class ArchiveDiskFullIT {
     ArchiveHarness.createSchema(primary);
 
     Path mount = dir.resolve("fs");
-    try (Tmpfs disk = Tmpfs.mount(mount, ROOM_MIB << 20);
+    try (TmpfsDisk disk = TmpfsDisk.mount(mount, ROOM_MIB << 20);
         ArchiveHarness archive = ArchiveHarness.start("relays/disk-full")) {
       int port = ArchiveHarness.freePort();
       Path data = mount.resolve("relay-data");
@@ -153,56 +151,5 @@ class ArchiveDiskFullIT {
 
   private static Map<String, Long> files(Path data) throws IOException {
     return ArchiveHarness.localFiles(data);
-  }
-
-  /** A tmpfs mounted for the test (mount -t tmpfs -o size=N), unmounted at close. */
-  private static final class Tmpfs implements AutoCloseable {
-    private final Path mountPoint;
-
-    private Tmpfs(Path mountPoint) {
-      this.mountPoint = mountPoint;
-    }
-
-    static Tmpfs mount(Path mountPoint, long bytes) throws IOException {
-      Files.createDirectories(mountPoint);
-      run("mount", "-t", "tmpfs", "-o", "size=" + bytes, "tmpfs", mountPoint.toString());
-      return new Tmpfs(mountPoint);
-    }
-
-    long used() throws IOException {
-      var store = Files.getFileStore(mountPoint);
-      return store.getTotalSpace() - store.getUsableSpace();
-    }
-
-    @Override
-    public void close() {
-      run("umount", "-l", mountPoint.toString());
-    }
-
-    private static void run(String... command) {
-      try {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-          p.destroyForcibly();
-          throw new AssertionError(String.join(" ", command) + " did not finish in 60 s");
-        }
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        if (p.exitValue() != 0) {
-          throw new AssertionError(
-              String.join(" ", command)
-                  + " exited with "
-                  + p.exitValue()
-                  + ": "
-                  + out
-                  + " (this test mounts a tmpfs: it needs root, as CI has)");
-        }
-      } catch (IOException e) {
-        throw new AssertionError(
-            "cannot run " + String.join(" ", command) + ": " + e.getMessage(), e);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError("interrupted running " + String.join(" ", command), e);
-      }
-    }
   }
 }

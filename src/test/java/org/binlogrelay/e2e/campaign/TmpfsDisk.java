@@ -11,9 +11,9 @@ import java.nio.file.Path;
  * it to just above what it holds ({@code mount -o remount,size=N}) and freed by growing it back.
  * Needs root (as CI has); a failed mount fails the test. Unmounted by {@link #close()}, or by a
  * shutdown hook if the JVM ends first. The campaign's thread uses it; only {@link #close()} is
- * thread-safe.
+ * thread-safe. Also used outside the campaign (the archive's disk-full IT).
  */
-final class TmpfsDisk implements RelayDisk {
+public final class TmpfsDisk implements RelayDisk {
   private static final long PAGE = 4096;
   private final Path mountPoint;
   private final long size;
@@ -25,7 +25,7 @@ final class TmpfsDisk implements RelayDisk {
   }
 
   /** Mounts a tmpfs of {@code bytes} at {@code mountPoint} (created if missing). */
-  static TmpfsDisk mount(Path mountPoint, long bytes) {
+  public static TmpfsDisk mount(Path mountPoint, long bytes) {
     try {
       Files.createDirectories(mountPoint);
     } catch (IOException e) {
@@ -46,7 +46,7 @@ final class TmpfsDisk implements RelayDisk {
   }
 
   /** Bytes in use now. */
-  long used() {
+  public long used() {
     try {
       FileStore store = Files.getFileStore(mountPoint);
       return store.getTotalSpace() - store.getUsableSpace();
