@@ -269,28 +269,16 @@ final class ArchiveHarness implements AutoCloseable {
     Path out = root.resolve(inRoot.substring(1));
     Files.createDirectories(out);
     try {
-      CommandResult result =
-          ChildProcesses.run(
-              List.of(
-                  Provisioning.executable("chroot", "chroot (coreutils)").toString(),
-                  root.toString(),
-                  "mysqlbinlog",
-                  "--no-defaults",
-                  "--protocol=TCP",
-                  "--host=127.0.0.1",
-                  "--port=" + port,
-                  "--user=" + Credentials.REPLICATION.user(),
-                  "--password=" + Credentials.REPLICATION.password(),
-                  "--read-from-remote-server",
-                  "--raw",
-                  "--result-file=" + inRoot + "/",
-                  name),
-              dir,
-              dir.resolve("mysqlbinlog-" + name + ".out"),
-              null,
-              Duration.ofMinutes(2));
-      result.requireSuccess("mysqlbinlog --raw " + name + " from the relay");
-      return Files.readAllBytes(out.resolve(name));
+      return rawDump(
+          List.of(
+              Provisioning.executable("chroot", "chroot (coreutils)").toString(),
+              root.toString(),
+              "mysqlbinlog"),
+          inRoot,
+          out,
+          port,
+          name,
+          dir);
     } finally {
       try (var files = Files.list(out)) {
         for (Path f : files.toList()) {
@@ -299,6 +287,53 @@ final class ArchiveHarness implements AutoCloseable {
       }
       Files.deleteIfExists(out);
     }
+  }
+
+  /**
+   * {@code mariadb-binlog --read-from-remote-server --raw} (the host's MariaDB client) of one file
+   * from the relay at {@code port}; the bytes it wrote.
+   */
+  static byte[] mariadbBinlogRaw(int port, String name, Path dir) throws IOException {
+    Path out = Files.createDirectories(dir.resolve("raw-" + System.nanoTime()));
+    return rawDump(
+        List.of(Provisioning.executable("mariadb-binlog", "mariadb-binlog").toString()),
+        out.toString(),
+        out,
+        port,
+        name,
+        dir);
+  }
+
+  /**
+   * Runs {@code tool} (a mysqlbinlog-compatible client) as a raw remote dump of {@code name} into
+   * {@code resultDir} (as the tool sees it; {@code resultDirOnHost} is the same directory here).
+   */
+  private static byte[] rawDump(
+      List<String> tool, String resultDir, Path resultDirOnHost, int port, String name, Path dir)
+      throws IOException {
+    List<String> command = new ArrayList<>(tool);
+    command.addAll(
+        List.of(
+            "--no-defaults",
+            "--protocol=TCP",
+            "--host=127.0.0.1",
+            "--port=" + port,
+            "--user=" + Credentials.REPLICATION.user(),
+            "--password=" + Credentials.REPLICATION.password(),
+            "--read-from-remote-server",
+            "--raw",
+            "--result-file=" + resultDir + "/",
+            name));
+    String program = Path.of(tool.get(tool.size() - 1)).getFileName().toString();
+    CommandResult result =
+        ChildProcesses.run(
+            command,
+            dir,
+            dir.resolve(program + "-" + name + "-" + System.nanoTime() + ".out"),
+            null,
+            Duration.ofMinutes(2));
+    result.requireSuccess(program + " --raw " + name + " from the relay");
+    return Files.readAllBytes(resultDirOnHost.resolve(name));
   }
 
   /** {@code SHOW BINARY LOGS} on the relay with MySQL 9.7's client: header row, then rows. */

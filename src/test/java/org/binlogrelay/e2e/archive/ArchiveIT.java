@@ -329,33 +329,8 @@ class ArchiveIT {
   private static byte[] binlogRaw(boolean mariadb, int port, String name, Path dir)
       throws IOException {
     return mariadb
-        ? mariadbBinlogRaw(port, name, dir)
+        ? ArchiveHarness.mariadbBinlogRaw(port, name, dir)
         : ArchiveHarness.mysqlbinlogRaw(port, name, dir);
-  }
-
-  /** {@code mariadb-binlog --read-from-remote-server --raw} of one file from the relay. */
-  private static byte[] mariadbBinlogRaw(int port, String name, Path dir) throws IOException {
-    Path out = Files.createDirectories(dir.resolve("raw-" + System.nanoTime()));
-    CommandResult result =
-        ChildProcesses.run(
-            List.of(
-                Provisioning.executable("mariadb-binlog", "mariadb-binlog").toString(),
-                "--no-defaults",
-                "--protocol=TCP",
-                "--host=127.0.0.1",
-                "--port=" + port,
-                "--user=" + Credentials.REPLICATION.user(),
-                "--password=" + Credentials.REPLICATION.password(),
-                "--read-from-remote-server",
-                "--raw",
-                "--result-file=" + out + "/",
-                name),
-            dir,
-            dir.resolve("mariadb-binlog-" + name + ".out"),
-            null,
-            Duration.ofMinutes(2));
-    result.requireSuccess("mariadb-binlog --raw " + name + " from the relay");
-    return Files.readAllBytes(out.resolve(name));
   }
 
   /**
