@@ -11,7 +11,7 @@ import java.nio.file.Path;
  * it to just above what it holds ({@code mount -o remount,size=N}) and freed by growing it back.
  * Needs root (as CI has); a failed mount fails the test. Unmounted by {@link #close()}, or by a
  * shutdown hook if the JVM ends first. The campaign's thread uses it; only {@link #close()} is
- * thread-safe. Also used outside the campaign (the archive's disk-full IT).
+ * thread-safe. Also used outside the campaign (DiskFullIT, ArchiveDiskFullIT).
  */
 public final class TmpfsDisk implements RelayDisk {
   private static final long PAGE = 4096;

@@ -3,15 +3,13 @@ package org.binlogrelay.e2e.upstream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.binlogrelay.e2e.campaign.TmpfsDisk;
 import org.binlogrelay.e2e.load.Sysbench;
 import org.binlogrelay.e2e.load.SysbenchResult;
 import org.binlogrelay.e2e.servers.DatabaseServer;
@@ -67,18 +65,18 @@ class DiskFullIT {
     sysbench.prepare();
     Path mount = dir.resolve("fs");
     ExecutorService background = Executors.newSingleThreadExecutor();
-    try (SmallDisk disk = SmallDisk.mount(mount, ROOM);
+    try (TmpfsDisk disk = TmpfsDisk.mount(mount, ROOM);
         UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, mount.resolve("store"))) {
       Future<SysbenchResult> load = background.submit(() -> sysbench.run(Duration.ofSeconds(30)));
       relay.awaitStatus(UpstreamStatus.STREAMING, UpstreamScenarios.CONNECT);
       for (int round = 1; round <= 2; round++) {
         // At the load's pace before the disk fills: any backlog (the prepared tables, what came
-        // while the
-        // disk was full) stored, then some more of the load; else HEADROOM would go at once.
+        // while the disk was full) stored, then some more of the load; else HEADROOM would go at
+        // once.
         awaitBacklogStored(relay);
         UpstreamScenarios.awaitMoreEvents(relay, 300, "events under load before the disk fills");
         long events = relay.state().eventsReceived();
-        disk.shrinkTo(disk.used() + HEADROOM);
+        disk.fill(HEADROOM);
         UpstreamState waiting =
             relay.awaitState(
                 s -> s.status() == UpstreamStatus.WAITING_FOR_STORE,
@@ -100,7 +98,7 @@ class DiskFullIT {
             stuckAt,
             waiting.lastError());
 
-        disk.growTo(ROOM);
+        disk.free();
         UpstreamState back =
             relay.awaitState(
                 s -> s.status() == UpstreamStatus.STREAMING && s.eventsReceived() > stuckAt,
@@ -129,72 +127,5 @@ class DiskFullIT {
         "the store at or past the primary's " + primaryNow,
         () -> relay.store().readableEnd(),
         end -> end != null && !end.isBefore(primaryNow));
-  }
-
-  /**
-   * A tmpfs mounted for the test, resized to fill it up and to free it (mount -o remount,size=N).
-   */
-  private static final class SmallDisk implements AutoCloseable {
-    private final Path mountPoint;
-    private boolean mounted;
-
-    private SmallDisk(Path mountPoint) {
-      this.mountPoint = mountPoint;
-    }
-
-    static SmallDisk mount(Path mountPoint, long bytes) throws IOException {
-      Files.createDirectories(mountPoint);
-      SmallDisk disk = new SmallDisk(mountPoint);
-      run("mount", "-t", "tmpfs", "-o", "size=" + bytes, "tmpfs", mountPoint.toString());
-      disk.mounted = true;
-      return disk;
-    }
-
-    long used() throws IOException {
-      var store = Files.getFileStore(mountPoint);
-      return store.getTotalSpace() - store.getUsableSpace();
-    }
-
-    void shrinkTo(long bytes) {
-      run("mount", "-o", "remount,size=" + bytes, mountPoint.toString());
-    }
-
-    void growTo(long bytes) {
-      run("mount", "-o", "remount,size=" + bytes, mountPoint.toString());
-    }
-
-    @Override
-    public void close() {
-      if (mounted) {
-        mounted = false;
-        run("umount", "-l", mountPoint.toString());
-      }
-    }
-
-    private static void run(String... command) {
-      try {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-          p.destroyForcibly();
-          throw new AssertionError(String.join(" ", command) + " did not finish in 60 s");
-        }
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        if (p.exitValue() != 0) {
-          throw new AssertionError(
-              String.join(" ", command)
-                  + " exited with "
-                  + p.exitValue()
-                  + ": "
-                  + out
-                  + " (the disk-full test mounts a tmpfs: it needs root, as CI has)");
-        }
-      } catch (IOException e) {
-        throw new AssertionError(
-            "cannot run " + String.join(" ", command) + ": " + e.getMessage(), e);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError("interrupted running " + String.join(" ", command), e);
-      }
-    }
   }
 }
