@@ -3,21 +3,18 @@ package org.binlogrelay.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import org.binlogrelay.archive.ArchiveConfig;
 import org.binlogrelay.archive.codec.ArchiveKey;
 import org.binlogrelay.archive.codec.ChunkCodec;
 import org.binlogrelay.archive.codec.ObjectEncoding;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,54 +27,29 @@ import org.junit.jupiter.api.io.TempDir;
 class ArchiveEncodingOptionsTest {
   @TempDir Path dir;
 
-  private final Map<String, String> environment = new HashMap<>();
-  private final List<RelayConfig> launched = new ArrayList<>();
-  private String err;
+  private RelayCommandLine cli;
+
+  @BeforeEach
+  void commandLine() {
+    cli = new RelayCommandLine(dir.resolve("data"));
+  }
 
   private int run(String... args) {
-    List<String> all =
-        new ArrayList<>(
-            List.of(
-                "--server-id",
-                "9",
-                "--flavor",
-                "mysql",
-                "--data-dir",
-                dir.resolve("data").toString()));
-    all.addAll(List.of(args));
-    StringWriter o = new StringWriter();
-    StringWriter e = new StringWriter();
-    int status =
-        RelayMain.execute(
-            all.toArray(String[]::new),
-            environment,
-            (config, describe) -> {},
-            config -> {
-              launched.add(config);
-              return RelayMain.OK;
-            },
-            new PrintWriter(o),
-            new PrintWriter(e));
-    err = e.toString();
-    return status;
+    return cli.run(args);
   }
 
   private ChunkCodec codec(String... args) {
     List<String> all = new ArrayList<>(List.of("--archive", "s3://binlogs/relay-1"));
     all.addAll(List.of(args));
-    assertThat(run(all.toArray(String[]::new))).as(err).isZero();
-    assertThat(launched).as(err).hasSize(1);
-    ArchiveConfig archive = launched.remove(0).archive();
+    assertThat(run(all.toArray(String[]::new))).as(cli.err()).isZero();
+    ArchiveConfig archive = cli.launched().archive();
     return archive.codec();
   }
 
   private void assertUsageError(String message, String... args) {
     List<String> all = new ArrayList<>(List.of("--archive", "s3://binlogs/relay-1"));
     all.addAll(List.of(args));
-    int status = run(all.toArray(String[]::new));
-    assertThat(status).as(err).isEqualTo(RelayMain.USAGE);
-    assertThat(err).startsWith("binlog-relay: ").contains(message).doesNotContain("\tat ");
-    assertThat(launched).isEmpty();
+    cli.assertUsageError(run(all.toArray(String[]::new)), message);
   }
 
   private Path keyFile(String name, String content, String mode) throws IOException {
@@ -137,8 +109,8 @@ class ArchiveEncodingOptionsTest {
   @Test
   void fromTheEnvironment() throws IOException {
     Path key = keyFile("key", hexKey(1), "rw-------");
-    environment.put("BINLOG_RELAY_ARCHIVE_COMPRESSION", "zstd");
-    environment.put("BINLOG_RELAY_ARCHIVE_ENCRYPTION_KEY_FILE", key.toString());
+    cli.environment().put("BINLOG_RELAY_ARCHIVE_COMPRESSION", "zstd");
+    cli.environment().put("BINLOG_RELAY_ARCHIVE_ENCRYPTION_KEY_FILE", key.toString());
     assertThat(codec().encoding()).isEqualTo(ObjectEncoding.ZSTD_AES_GCM);
   }
 
@@ -180,8 +152,8 @@ class ArchiveEncodingOptionsTest {
   @Test
   void encodingOptionsWithoutArchiveAreRefused() {
     int status = run("--archive-compression=zstd", "--archive-decryption-keys=/k");
-    assertThat(status).as(err).isEqualTo(RelayMain.USAGE);
-    assertThat(err)
+    assertThat(status).as(cli.err()).isEqualTo(RelayMain.USAGE);
+    assertThat(cli.err())
         .contains("--archive-compression, --archive-decryption-keys need --archive s3://BUCKET");
   }
 }

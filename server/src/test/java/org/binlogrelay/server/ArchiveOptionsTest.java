@@ -3,20 +3,15 @@ package org.binlogrelay.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.binlogrelay.archive.ArchiveConfig;
 import org.binlogrelay.archive.upload.UploadConfig;
 import org.binlogrelay.storage.tier.TieredBinlog;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,58 +23,34 @@ import org.junit.jupiter.api.io.TempDir;
 class ArchiveOptionsTest {
   @TempDir Path dir;
 
-  private final Map<String, String> environment = new HashMap<>();
-  private final List<RelayConfig> launched = new ArrayList<>();
-  private String err;
+  private RelayCommandLine cli;
+
+  @BeforeEach
+  void commandLine() {
+    cli = new RelayCommandLine(dir.resolve("data"));
+  }
 
   private int run(String... args) {
-    List<String> all =
-        new ArrayList<>(
-            List.of(
-                "--server-id",
-                "9",
-                "--flavor",
-                "mysql",
-                "--data-dir",
-                dir.resolve("data").toString()));
-    all.addAll(List.of(args));
-    StringWriter o = new StringWriter();
-    StringWriter e = new StringWriter();
-    int status =
-        RelayMain.execute(
-            all.toArray(String[]::new),
-            environment,
-            (config, describe) -> {},
-            config -> {
-              launched.add(config);
-              return RelayMain.OK;
-            },
-            new PrintWriter(o),
-            new PrintWriter(e));
-    err = e.toString();
-    return status;
+    return cli.run(args);
   }
 
   private ArchiveConfig archive() {
-    assertThat(launched).as(err).hasSize(1);
-    return launched.remove(0).archive();
+    return cli.launched().archive();
   }
 
   private void assertUsageError(int status, String message) {
-    assertThat(status).as(err).isEqualTo(RelayMain.USAGE);
-    assertThat(err).startsWith("binlog-relay: ").contains(message).doesNotContain("\tat ");
-    assertThat(launched).isEmpty();
+    cli.assertUsageError(status, message);
   }
 
   @Test
   void offByDefault() {
-    assertThat(run()).as(err).isZero();
+    assertThat(run()).as(cli.err()).isZero();
     assertThat(archive()).isNull();
   }
 
   @Test
   void defaults() {
-    assertThat(run("--archive", "s3://my-binlogs/relay-1")).as(err).isZero();
+    assertThat(run("--archive", "s3://my-binlogs/relay-1")).as(cli.err()).isZero();
     ArchiveConfig a = archive();
     assertThat(a.location().bucket()).isEqualTo("my-binlogs");
     assertThat(a.location().prefix()).isEqualTo("relay-1/");
@@ -121,7 +92,7 @@ class ArchiveOptionsTest {
                 "8M",
                 "--archive-max-upload-rate",
                 "32M"))
-        .as(err)
+        .as(cli.err())
         .isZero();
     ArchiveConfig a = archive();
     assertThat(a.location().prefix()).isEmpty();
@@ -145,8 +116,8 @@ class ArchiveOptionsTest {
                 + "archive-endpoint: https://s3.example:8443\n"
                 + "archive_path_style: true\n"
                 + "archive-retention: 0\n");
-    environment.put("BINLOG_RELAY_ARCHIVE_FETCH_TIMEOUT", "10s");
-    assertThat(run("--config", file.toString())).as(err).isZero();
+    cli.environment().put("BINLOG_RELAY_ARCHIVE_FETCH_TIMEOUT", "10s");
+    assertThat(run("--config", file.toString())).as(cli.err()).isZero();
     ArchiveConfig a = archive();
     assertThat(a.location().prefix()).isEqualTo("a/b/");
     assertThat(a.s3().endpoint()).contains(URI.create("https://s3.example:8443"));
@@ -163,9 +134,9 @@ class ArchiveOptionsTest {
     assertUsageError(
         run("--archive-path-style", "--archive-retention", "1h"),
         "--archive-path-style, --archive-retention need --archive");
-    environment.put("BINLOG_RELAY_ARCHIVE_CACHE_BYTES", "1G");
+    cli.environment().put("BINLOG_RELAY_ARCHIVE_CACHE_BYTES", "1G");
     assertUsageError(run(), "--archive-cache-bytes needs --archive");
-    environment.clear();
+    cli.environment().clear();
     assertUsageError(
         run("--archive-max-upload-rate", "32M"), "--archive-max-upload-rate needs --archive");
   }
@@ -219,8 +190,8 @@ class ArchiveOptionsTest {
 
   @Test
   void theConfigKeepsTheArchiveThroughItsWithers() {
-    assertThat(run("--archive", "s3://my-binlogs")).as(err).isZero();
-    RelayConfig config = launched.remove(0);
+    assertThat(run("--archive", "s3://my-binlogs")).as(cli.err()).isZero();
+    RelayConfig config = cli.launched();
     assertThat(config.withAdmin(null).archiveConfig()).isEqualTo(Optional.of(config.archive()));
     assertThat(config.withSchemaSource(null).archive()).isEqualTo(config.archive());
   }

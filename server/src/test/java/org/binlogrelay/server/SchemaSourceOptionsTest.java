@@ -3,17 +3,12 @@ package org.binlogrelay.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import org.binlogrelay.server.downstream.schema.SchemaSourceConfig;
 import org.binlogrelay.server.upstream.TlsMode;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,57 +23,30 @@ class SchemaSourceOptionsTest {
 
   @TempDir Path dir;
 
-  private final Map<String, String> environment = new HashMap<>();
-  private final List<RelayConfig> launched = new ArrayList<>();
-  private String err;
+  private RelayCommandLine cli;
+
+  @BeforeEach
+  void commandLine() {
+    cli = new RelayCommandLine(dir.resolve("data"));
+  }
 
   private int run(String... args) {
-    List<String> all =
-        new ArrayList<>(
-            List.of(
-                "--server-id",
-                "9",
-                "--flavor",
-                "mysql",
-                "--data-dir",
-                dir.resolve("data").toString()));
-    all.addAll(List.of(args));
-    StringWriter o = new StringWriter();
-    StringWriter e = new StringWriter();
-    int status =
-        RelayMain.execute(
-            all.toArray(String[]::new),
-            environment,
-            (config, describe) -> {},
-            config -> {
-              launched.add(config);
-              return RelayMain.OK;
-            },
-            new PrintWriter(o),
-            new PrintWriter(e));
-    err = e.toString();
-    return status;
+    return cli.run(args);
   }
 
   private SchemaSourceConfig schemaSource() {
-    assertThat(launched).as(err).hasSize(1);
-    return launched.remove(0).schemaSource();
+    return cli.launched().schemaSource();
   }
 
   private void assertUsageError(int status, String message) {
-    assertThat(status).as(err).isEqualTo(RelayMain.USAGE);
-    assertThat(err)
-        .startsWith("binlog-relay: ")
-        .contains(message)
-        .doesNotContain(SECRET)
-        .doesNotContain("\tat ");
-    assertThat(launched).isEmpty();
+    cli.assertUsageError(status, message);
+    assertThat(cli.err()).doesNotContain(SECRET);
   }
 
   @Test
   void offByDefault() {
-    environment.put(RelayOptions.SCHEMA_SOURCE_PASSWORD_ENV, SECRET);
-    assertThat(run()).as(err).isZero();
+    cli.environment().put(RelayOptions.SCHEMA_SOURCE_PASSWORD_ENV, SECRET);
+    assertThat(run()).as(cli.err()).isZero();
     assertThat(schemaSource()).as("the variable alone turns nothing on").isNull();
   }
 
@@ -91,7 +59,7 @@ class SchemaSourceOptionsTest {
                 "mysql://relay_schema@db1.example",
                 "--schema-source-password-file",
                 pw.toString()))
-        .as(err)
+        .as(cli.err())
         .isZero();
     SchemaSourceConfig c = schemaSource();
     assertThat(c.endpoint().role()).isEqualTo("schema source");
@@ -117,8 +85,8 @@ class SchemaSourceOptionsTest {
                     "schema_source_timeout: 1500ms",
                     "schema-source-connections: 2")
                 + "\n");
-    environment.put(RelayOptions.SCHEMA_SOURCE_PASSWORD_ENV, SECRET);
-    assertThat(run("--config", file.toString())).as(err).isZero();
+    cli.environment().put(RelayOptions.SCHEMA_SOURCE_PASSWORD_ENV, SECRET);
+    assertThat(run("--config", file.toString())).as(cli.err()).isZero();
     SchemaSourceConfig c = schemaSource();
     assertThat(c.endpoint().address()).isEqualTo("127.0.0.1:3310");
     assertThat(c.endpoint().password()).isEqualTo(SECRET);
@@ -131,13 +99,13 @@ class SchemaSourceOptionsTest {
   @Test
   void thePasswordComesFromTheHighestLayerThatGivesOne() throws IOException {
     Path pw = Files.writeString(dir.resolve("pw"), "from-file\n");
-    environment.put("BINLOG_RELAY_SCHEMA_SOURCE", "mysql://s:from-url@db1");
-    assertThat(run("--schema-source-password-file", pw.toString())).as(err).isZero();
+    cli.environment().put("BINLOG_RELAY_SCHEMA_SOURCE", "mysql://s:from-url@db1");
+    assertThat(run("--schema-source-password-file", pw.toString())).as(cli.err()).isZero();
     assertThat(schemaSource().endpoint().password())
         .as("the command line over the variable's URL")
         .isEqualTo("from-file");
-    environment.put(RelayOptions.SCHEMA_SOURCE_PASSWORD_ENV, "from-variable");
-    assertThat(run("--schema-source", "mysql://s:on-line@db1")).as(err).isZero();
+    cli.environment().put(RelayOptions.SCHEMA_SOURCE_PASSWORD_ENV, "from-variable");
+    assertThat(run("--schema-source", "mysql://s:on-line@db1")).as(cli.err()).isZero();
     assertThat(schemaSource().endpoint().password())
         .as("the URL on the command line over the variable")
         .isEqualTo("on-line");
