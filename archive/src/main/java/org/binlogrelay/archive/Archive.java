@@ -168,7 +168,10 @@ public final class Archive implements AutoCloseable {
         fetcher.fetches(),
         fetcher.fetchedBytes(),
         fetcher.fetchFailures(),
-        retention == null ? 0 : retention.deletedFiles());
+        retention == null ? 0 : retention.deletedFiles(),
+        config.codec().encoding().toString(),
+        config.codec().encoding().encrypted() ? config.codec().keyId() : null,
+        config.upload().maxUploadRate());
   }
 
   /**

@@ -22,6 +22,12 @@ import org.binlogrelay.archive.upload.UploadStatus;
  * @param fetchedBytes their bytes
  * @param fetchFailures fetches that failed since the start
  * @param deletedFiles archived files deleted by the archive's retention since the start
+ * @param encoding how new objects are written ({@code identity}, {@code zstd:3}, {@code
+ *     zstd:3+aes-gcm}, {@code aes-gcm}: {@code --archive-compression} and whether an encryption key
+ *     is given)
+ * @param encryptionKeyId the id of the key new objects are encrypted with ({@code
+ *     --archive-encryption-key-id}), {@code null} without encryption
+ * @param maxUploadRateBytesPerSecond {@code --archive-max-upload-rate}, 0 for no limit
  */
 public record ArchiveStatus(
     String location,
@@ -39,4 +45,7 @@ public record ArchiveStatus(
     long fetches,
     long fetchedBytes,
     long fetchFailures,
-    long deletedFiles) {}
+    long deletedFiles,
+    String encoding,
+    String encryptionKeyId,
+    long maxUploadRateBytesPerSecond) {}

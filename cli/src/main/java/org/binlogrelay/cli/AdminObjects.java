@@ -114,7 +114,10 @@ final class AdminObjects {
       JsonNode lastError,
       JsonNode advice,
       JsonNode lastErrorAt,
-      JsonNode nextAttemptAt) {}
+      JsonNode nextAttemptAt,
+      JsonNode encoding,
+      JsonNode encryptionKeyId,
+      JsonNode maxUploadRateBytesPerSecond) {}
 
   /** {@code GET /api/v1/gtid}. */
   record GtidObject(JsonNode flavor, JsonNode executed, JsonNode purged) {}

@@ -35,6 +35,7 @@ final class ArchiveCommand extends RelayCommand {
     Description d = new Description();
     d.section("Archive")
         .field("Location", HumanUnits.text(a.location()))
+        .field("Objects", objects(a))
         .field("State", state(a))
         .field("Pending", pending(a))
         .field(
@@ -67,6 +68,25 @@ final class ArchiveCommand extends RelayCommand {
         .field("Pending", pending(a))
         .field("Archived", archived(a));
     failure(d, a);
+  }
+
+  /**
+   * How new objects are written: {@code zstd:3, encrypted (AES-256-GCM, key 2026-11), uploads at
+   * most 50 MiB/s}; {@code the files' bytes (no compression, no encryption)} by default.
+   */
+  private static String objects(AdminObjects.ArchiveObject a) {
+    String encoding = HumanUnits.known(a.encoding()) ? a.encoding().asText() : "identity";
+    String compression =
+        encoding.startsWith("zstd") ? encoding.replace("+aes-gcm", "") : "no compression";
+    String text =
+        encoding.equals("identity")
+            ? "the files' bytes (no compression, no encryption)"
+            : compression
+                + (encoding.endsWith("aes-gcm")
+                    ? ", encrypted (AES-256-GCM, key " + HumanUnits.text(a.encryptionKeyId()) + ")"
+                    : ", not encrypted");
+    long rate = AdminObjects.path(a.maxUploadRateBytesPerSecond()).asLong();
+    return text + (rate > 0 ? ", uploads at most " + HumanUnits.bytes((double) rate) + "/s" : "");
   }
 
   private static String state(AdminObjects.ArchiveObject a) {

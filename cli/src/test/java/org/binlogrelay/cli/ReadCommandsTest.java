@@ -137,6 +137,7 @@ class ReadCommandsTest {
             """
         Archive
           Location:      s3://binlog-archive/relay1/
+          Objects:       zstd:3, encrypted (AES-256-GCM, key 2026-11), uploads at most 50 MiB/s
           State:         RETRYING, uploading binlog.000041
           Pending:       1 file (205 MiB), the oldest closed 6m52s ago
           Uploaded:      2 files (2.0 GiB) since the start

@@ -105,6 +105,13 @@ class ArchiveEncodingIT {
             storedBytes,
             plainBytes);
 
+        // the admin API (and relayctl archive) says how objects are written
+        RelayMainChild.Answer status = relay.get("/api/v1/archive");
+        assertThat(status.code()).as(status.body()).isEqualTo(200);
+        assertThat(status.json().path("encoding").asText()).isEqualTo("zstd:3+aes-gcm");
+        assertThat(status.json().path("encryptionKeyId").asText()).isEqualTo(keyId);
+        assertThat(status.json().path("maxUploadRateBytesPerSecond").asLong()).isZero();
+
         // the uploader persists VERIFIED, then deletes the staged object: wait for both
         Path staging = data.resolve("archive").resolve("staging");
         eventually(

@@ -164,7 +164,10 @@ final class Views {
       String lastError,
       String advice,
       String lastErrorAt,
-      String nextAttemptAt) {}
+      String nextAttemptAt,
+      String encoding,
+      String encryptionKeyId,
+      long maxUploadRateBytesPerSecond) {}
 
   /** {@code GET /api/v1/gtid}. */
   record GtidJson(String flavor, String executed, String purged) {}
@@ -357,7 +360,10 @@ final class Views {
         u == null ? null : u.lastError(),
         u == null ? null : u.advice(),
         u == null || u.lastErrorAt() == null ? null : u.lastErrorAt().toString(),
-        u == null || u.nextAttempt() == null ? null : u.nextAttempt().toString());
+        u == null || u.nextAttempt() == null ? null : u.nextAttempt().toString(),
+        s.encoding(),
+        s.encryptionKeyId(),
+        s.maxUploadRateBytesPerSecond());
   }
 
   static GtidJson gtid(RelayControl relay) {
