@@ -7,8 +7,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The uploader's measurements, plain atomics for the server to map to meters (archive/ knows no
  * metrics library): the backlog (pending files and bytes, the oldest one's age), what was uploaded
- * (files, bytes; files found already archived by another relay), failures by kind, and the last
- * file's upload duration. Written by the uploader's thread; read from any thread.
+ * (files, bytes; files found already archived by another relay), failures by kind, and the time
+ * uploads took (in total, and the last file's). Written by the uploader's thread; read from any
+ * thread.
  */
 public final class UploadCounters {
   private final AtomicLong pendingFiles = new AtomicLong();
@@ -18,6 +19,7 @@ public final class UploadCounters {
   private final AtomicLong uploadedBytes = new AtomicLong();
   private final AtomicLong alreadyArchivedFiles = new AtomicLong();
   private final AtomicLong lastUploadNanos = new AtomicLong();
+  private final AtomicLong uploadNanos = new AtomicLong();
   private final Map<FailureKind, AtomicLong> failures = new EnumMap<>(FailureKind.class);
 
   UploadCounters() {
@@ -70,6 +72,14 @@ public final class UploadCounters {
     return lastUploadNanos.get();
   }
 
+  /**
+   * How long the uploaded files took in total, each from its first attempt to VERIFIED (retries and
+   * back-off included), in nanoseconds.
+   */
+  public long uploadNanos() {
+    return uploadNanos.get();
+  }
+
   void pending(long files, long bytes, long oldestEventTime) {
     pendingFiles.set(files);
     pendingBytes.set(bytes);
@@ -80,6 +90,7 @@ public final class UploadCounters {
     uploadedFiles.incrementAndGet();
     uploadedBytes.addAndGet(bytes);
     lastUploadNanos.set(nanos);
+    uploadNanos.addAndGet(nanos);
   }
 
   void alreadyArchived() {

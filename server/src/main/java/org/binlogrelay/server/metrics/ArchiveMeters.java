@@ -73,6 +73,20 @@ final class ArchiveMeters {
         .description("Bytes of the files uploaded and verified (its rate is the upload throughput)")
         .baseUnit("bytes")
         .register(registry);
+    FunctionCounter.builder(
+            "binlogrelay.archive.upload", this, m -> m.archive.counters().uploadNanos() / 1e9)
+        .description(
+            "Time the uploaded files took, each from its first attempt to verified (retries"
+                + " included); uploaded bytes over it is the throughput while uploading")
+        .baseUnit("seconds")
+        .register(registry);
+    Gauge.builder(
+            "binlogrelay.archive.last.upload.duration",
+            this,
+            m -> m.archive.counters().lastUploadNanos() / 1e9)
+        .description("How long the last uploaded file took, from its first attempt to verified")
+        .baseUnit("seconds")
+        .register(registry);
     for (FailureKind kind : FailureKind.values()) {
       FunctionCounter.builder(
               "binlogrelay.archive.failures", this, m -> m.archive.counters().failures(kind))

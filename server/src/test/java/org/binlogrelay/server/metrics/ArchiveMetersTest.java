@@ -117,6 +117,10 @@ class ArchiveMetersTest {
         () -> value(metrics, "binlogrelay_archive_uploaded_files_total") == 2);
     assertThat(value(metrics, "binlogrelay_archive_uploaded_bytes_total"))
         .isEqualTo((double) closed.stream().mapToLong(FileMetadata::size).sum());
+    assertThat(value(metrics, "binlogrelay_archive_upload_seconds_total")).isPositive();
+    assertThat(value(metrics, "binlogrelay_archive_last_upload_duration_seconds"))
+        .isPositive()
+        .isLessThanOrEqualTo(value(metrics, "binlogrelay_archive_upload_seconds_total"));
     assertThat(value(metrics, "binlogrelay_archive_pending_files")).isZero();
     assertThat(value(metrics, "binlogrelay_archive_pending_bytes")).isZero();
     assertThat(value(metrics, "binlogrelay_archive_oldest_pending_age_seconds")).isZero();
