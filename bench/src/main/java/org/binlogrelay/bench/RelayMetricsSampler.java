@@ -9,12 +9,14 @@ import org.binlogrelay.bench.report.Series;
 /**
  * The relay's metrics over one {@code lag} run ({@code --relay-metrics}): its lag behind the
  * primary and its replicas' lag behind it, sampled every 500 ms, and the run's share of its latency
- * histogram (the last scrape minus the first). Thread-safe: one sampling thread, the run's thread
- * stops it and reports.
+ * histogram (the last scrape minus the first). Every scrape, the first included, runs on the
+ * sampling thread: the constructor returns at once, so a caller that paces a load (e.g. {@code
+ * synthetic}'s pacer at the start of its measured window) is never held up by an HTTP round trip.
+ * Thread-safe: one sampling thread, the run's thread stops it and reports.
  */
 final class RelayMetricsSampler {
   private final RelayMetricsScraper metrics;
-  private final RelayMetricsScraper.Snapshot first;
+  private volatile RelayMetricsScraper.Snapshot first;
   private final Distribution upstreamMicros = new Distribution();
   private final Distribution replicaMicros = new Distribution();
   private final Series upstreamSeries = new Series("relay behind the primary ms (its metrics)");
@@ -25,17 +27,16 @@ final class RelayMetricsSampler {
   private RelayMetricsScraper.Snapshot last;
 
   /**
-   * Scrapes once now (the start) and samples every 500 ms on a thread of its own until {@link
-   * #stop}.
+   * Starts the sampling thread and returns: the thread scrapes once (the start) and then every 500
+   * ms until {@link #stop}.
    */
-  RelayMetricsSampler(RelayMetricsScraper metrics, long t0)
-      throws IOException, InterruptedException {
+  RelayMetricsSampler(RelayMetricsScraper metrics, long t0) {
     this.metrics = metrics;
-    this.first = metrics.scrape();
     this.sampler =
         new Thread(
             () -> {
               try {
+                first = metrics.scrape();
                 while (!stopping) {
                   RelayMetricsScraper.Snapshot s = metrics.scrape();
                   long now = System.nanoTime();
@@ -70,6 +71,10 @@ final class RelayMetricsSampler {
     if (f != null) {
       throw new IOException(
           "reading the relay's metrics at " + metrics.uri() + " failed: " + f.getMessage(), f);
+    }
+    if (first == null) {
+      throw new IOException(
+          "the first scrape of the relay's metrics at " + metrics.uri() + " did not complete");
     }
     last = metrics.scrape();
   }

@@ -104,6 +104,30 @@ public final class BoundaryLog implements StoreListener {
     return found;
   }
 
+  /**
+   * The oldest boundary after {@code position}; {@code null} if the ring holds none after it, or if
+   * {@code position} is before the ring's oldest boundary (boundaries between the two may have been
+   * overwritten: the oldest after it is not known).
+   */
+  public synchronized Entry firstAfter(Position position) {
+    if (count == floor || ends[slot(floor)].compareTo(position) > 0) {
+      return null;
+    }
+    long lo = floor;
+    long hi = count - 1;
+    Entry found = null;
+    while (lo <= hi) {
+      long mid = (lo + hi) >>> 1;
+      if (ends[slot(mid)].compareTo(position) > 0) {
+        found = entry(mid);
+        hi = mid - 1;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return found;
+  }
+
   private long first() {
     return floor;
   }

@@ -10,11 +10,14 @@ import org.binlogrelay.storage.Time;
 
 /**
  * Relay-added latency: for each stretch of stored events a dump hands to its replica's socket, the
- * time from the upstream receiving the newest complete transaction in it (its boundary in the
- * {@link BoundaryLog}) to now. One observation per dump and per flush that completed a transaction.
- * A dump's first stretch is not observed (a replica that connects and starts from old files is
- * behind, the relay added nothing), nor stretches older than the ring; time a feed was paused, or
- * blocked by a replica that reads slowly, is included. Thread-safe (Micrometer's timer).
+ * time from the upstream receiving the oldest transaction completed in it (its boundary in the
+ * {@link BoundaryLog}) to now: the transaction of the stretch that waited longest, so that a group
+ * of transactions held by one force or one stall counts with its worst, not its best. One
+ * observation per dump and per flush that completed a transaction (if the ring no longer holds the
+ * stretch's start, the newest transaction completed in it, as before). A dump's first stretch is
+ * not observed (a replica that connects and starts from old files is behind, the relay added
+ * nothing), nor stretches older than the ring; time a feed was paused, or blocked by a replica that
+ * reads slowly, is included. Thread-safe (Micrometer's timer).
  */
 public final class RelayLatency implements DumpObserver {
   static final String NAME = "binlogrelay.relay.latency";
@@ -57,8 +60,14 @@ public final class RelayLatency implements DumpObserver {
 
   @Override
   public void sent(Position from, Position to) {
-    BoundaryLog.Entry boundary = boundaries.atOrBefore(to);
-    if (from == null || boundary == null || !boundary.end().isAfter(from)) {
+    if (from == null) {
+      return;
+    }
+    BoundaryLog.Entry boundary = boundaries.firstAfter(from);
+    if (boundary == null) {
+      boundary = boundaries.atOrBefore(to);
+    }
+    if (boundary == null || !boundary.end().isAfter(from) || boundary.end().isAfter(to)) {
       return;
     }
     long elapsed = time.nanoseconds() - boundary.writtenNanos();

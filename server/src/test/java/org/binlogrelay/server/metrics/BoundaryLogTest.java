@@ -38,6 +38,24 @@ class BoundaryLogTest {
   }
 
   @Test
+  void findsTheOldestBoundaryAfterAPositionWithinTheRing() {
+    BoundaryLog log = new BoundaryLog(Time.SYSTEM, 4);
+    assertThat(log.firstAfter(p(1, 1))).isNull();
+    log.record(p(1, 100), 10, 1000);
+    log.record(p(1, 200), 20, 1001);
+    log.record(p(2, 150), 30, 1002);
+    assertThat(log.firstAfter(p(1, 100)).writtenNanos()).isEqualTo(20);
+    assertThat(log.firstAfter(p(1, 150)).writtenNanos()).isEqualTo(20);
+    assertThat(log.firstAfter(p(1, 200)).end()).isEqualTo(p(2, 150));
+    assertThat(log.firstAfter(p(2, 150))).as("nothing after the newest").isNull();
+    assertThat(log.firstAfter(p(1, 99))).as("before the ring: unknown").isNull();
+    log.record(p(2, 300), 40, 1003);
+    log.record(p(2, 400), 50, 1004);
+    assertThat(log.firstAfter(p(1, 150))).as("older than the ring").isNull();
+    assertThat(log.firstAfter(p(1, 200)).writtenNanos()).isEqualTo(30);
+  }
+
+  @Test
   void aRestartBehindTheRecordedBoundariesForgetsThem() {
     BoundaryLog log = new BoundaryLog(Time.SYSTEM, 8);
     log.record(p(1, 100), 1, 1);
