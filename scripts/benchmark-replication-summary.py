@@ -118,61 +118,66 @@ for flavor in ("mysql", "mariadb"):
           "the physical limit reached. mysqlbinlog times include its process start and writing the files.")
 
 # --- fan-out ---------------------------------------------------------------------------------------------------------
-fan = [r for r in runs if r.get("part") == "fanout"]
-if fan:
-    p("\n## Fan-out: N tailing clients while sysbench writes (MySQL 9.7 primary)\n")
-    p(f"sysbench oltp_write_only at {settings.get('fanout_rate')} trx/s on the primary; each run "
-      f"{settings.get('fanout_seconds')} s.\n")
-    wrote = {(r["source"], r["clients"]): r["primary_bytes"] / 1e3 / r["ms"] for r in runs
-             if r.get("part") == "fanout-load" and r["ms"] > 0}
-    p("| clients | source | primary wrote MB/s | aggregate MB/s | per client MB/s | trx/s per client | lag p50 / p95 / p99 / max ms | "
-      "source CPU mean / max % | source RSS max MB | relay heap max MB |")
-    p("|---|---|---|---|---|---|---|---|---|---|")
-    counts = sorted({int(r["label"]) for r in fan})
-    for n in counts:
-        pair = {r["source"]: r for r in fan if int(r["label"]) == n}
-        for source in ("relay", "mysql"):
-            r = pair.get(source)
-            if r is None:
-                continue
-            tps = fig(r, "transactions_per_s")
-            rss = fig(r, "source_rss_max_bytes")
-            lag = " / ".join(num(fig(r, k), 1) for k in ("lag_p50_ms", "lag_p95_ms", "lag_p99_ms", "lag_max_ms"))
-            p(f"| {n} | {'relay' if source == 'relay' else 'MySQL 9.7'} | {num(wrote.get((source, str(n))), 2)} | "
-              f"{num(fig(r, 'mb_per_s'), 2)} | "
-              f"{num(fig(r, 'per_client_mb_per_s'), 3)} | {num(tps / n if tps is not None else None)} | {lag} | "
-              f"{num(fig(r, 'source_cpu_mean_percent'))} / {num(fig(r, 'source_cpu_max_percent'))} | "
-              f"{num(rss / 1e6 if rss else None)} | {num(r['relay_heap_max_bytes'] / 1e6)} |")
-        if "relay" in pair and "mysql" in pair:
-            a, b = pair["relay"], pair["mysql"]
-            p(f"| {n} | **relay ÷ MySQL** | | {ratio(fig(a, 'mb_per_s'), fig(b, 'mb_per_s'))} | "
-              f"{ratio(fig(a, 'per_client_mb_per_s'), fig(b, 'per_client_mb_per_s'))} | | "
-              + " / ".join(ratio(fig(a, k), fig(b, k)) for k in ("lag_p50_ms", "lag_p95_ms", "lag_p99_ms", "lag_max_ms"))
-              + f" | {ratio(fig(a, 'source_cpu_mean_percent'), fig(b, 'source_cpu_mean_percent'))} | "
-              f"{ratio(fig(a, 'source_rss_max_bytes'), fig(b, 'source_rss_max_bytes'))} | |")
-    p("\nEach client should receive what the primary wrote: compare \"per client MB/s\" with \"primary wrote MB/s\" "
-      "(measured over the whole measurement, client start included, so a little lower). sysbench's rate is a target "
-      "that a busy machine misses and makes up later, so the two sources' runs do not see exactly the same load.")
-    p("\nBefore each measurement all clients connect and reach the head (not timed); how long that took, i.e. "
-      "N logins and the catch-up meanwhile: " + "; ".join(
-          f"{n} clients: relay {num(fig(pr.get('relay'), 'settle_seconds') if pr.get('relay') else None, 2)} s, "
-          f"MySQL {num(fig(pr.get('mysql'), 'settle_seconds') if pr.get('mysql') else None, 2)} s"
-          for n, pr in ((n, {r['source']: r for r in fan if int(r['label']) == n}) for n in counts)) + ".")
-    p("\nLag here is the client-side fan-out lag of docs/bench.md (head polled every 100 ms; error up to one poll "
-      "round trip). The relay's RSS includes its JVM heap; MySQL's includes its buffer pool.")
-    p("\nDoes the lag grow? The median lag in the first and the last quarter of each run, the least-squares slope of "
-      "the per-second medians (about 0 when the clients keep up, positive when they fall behind), and the clients' "
-      "own CPU (relay-bench; when it nears the machine's free cores, the clients are the bottleneck):\n")
-    p("| clients | source | lag p50 first quarter ms | lag p50 last quarter ms | growth ms/s | relay-bench CPU % |")
-    p("|---|---|---|---|---|---|")
-    for n in counts:
-        for source in ("relay", "mysql"):
-            r = next((x for x in fan if int(x["label"]) == n and x["source"] == source), None)
-            if r is None or fig(r, "lag_growth_ms_per_s") is None:
-                continue
-            p(f"| {n} | {'relay' if source == 'relay' else 'MySQL 9.7'} | {num(fig(r, 'lag_p50_first_quarter_ms'), 1)} | "
-              f"{num(fig(r, 'lag_p50_last_quarter_ms'), 1)} | {num(fig(r, 'lag_growth_ms_per_s'), 2)} | "
-              f"{num(fig(r, 'bench_cpu_mean_percent'))} |")
+for flavor, label in (("mysql", "MySQL 9.7"), ("mariadb", "MariaDB 10.11")):
+    fan = [r for r in runs if r.get("part") == "fanout" and r.get("flavor", "mysql") == flavor]
+    if fan:
+        p(f"\n## Fan-out: N tailing clients while sysbench writes ({label} primary)\n")
+        p(f"sysbench oltp_write_only at {settings.get('fanout_rate')} trx/s on the primary; each run "
+          f"{settings.get('fanout_seconds')} s.\n")
+        wrote = {(r["source"], r["clients"]): r["primary_bytes"] / 1e3 / r["ms"] for r in runs
+                 if r.get("part") == "fanout-load" and r.get("flavor", "mysql") == flavor and r["ms"] > 0}
+        p("| clients | source | primary wrote MB/s | aggregate MB/s | per client MB/s | trx/s per client | lag p50 / p95 / p99 / max ms | "
+          "source CPU mean / max % | source RSS max MB | relay heap max MB |")
+        p("|---|---|---|---|---|---|---|---|---|---|")
+        counts = sorted({int(r["label"]) for r in fan})
+        p99 = {}
+        for n in counts:
+            pair = {r["source"]: r for r in fan if int(r["label"]) == n}
+            for source in ("relay", flavor):
+                r = pair.get(source)
+                if r is None:
+                    continue
+                tps = fig(r, "transactions_per_s")
+                rss = fig(r, "source_rss_max_bytes")
+                lag = " / ".join(num(fig(r, k), 1) for k in ("lag_p50_ms", "lag_p95_ms", "lag_p99_ms", "lag_max_ms"))
+                p(f"| {n} | {'relay' if source == 'relay' else label} | {num(wrote.get((source, str(n))), 2)} | "
+                  f"{num(fig(r, 'mb_per_s'), 2)} | "
+                  f"{num(fig(r, 'per_client_mb_per_s'), 3)} | {num(tps / n if tps is not None else None)} | {lag} | "
+                  f"{num(fig(r, 'source_cpu_mean_percent'))} / {num(fig(r, 'source_cpu_max_percent'))} | "
+                  f"{num(rss / 1e6 if rss else None)} | {num(r['relay_heap_max_bytes'] / 1e6)} |")
+            if "relay" in pair and flavor in pair:
+                a, b = pair["relay"], pair[flavor]
+                p(f"| {n} | **relay ÷ {label}** | | {ratio(fig(a, 'mb_per_s'), fig(b, 'mb_per_s'))} | "
+                  f"{ratio(fig(a, 'per_client_mb_per_s'), fig(b, 'per_client_mb_per_s'))} | | "
+                  + " / ".join(ratio(fig(a, k), fig(b, k)) for k in ("lag_p50_ms", "lag_p95_ms", "lag_p99_ms", "lag_max_ms"))
+                  + f" | {ratio(fig(a, 'source_cpu_mean_percent'), fig(b, 'source_cpu_mean_percent'))} | "
+                  f"{ratio(fig(a, 'source_rss_max_bytes'), fig(b, 'source_rss_max_bytes'))} | |")
+                p99[n] = ratio(fig(a, 'lag_p99_ms'), fig(b, 'lag_p99_ms'))
+        if p99:
+            p(f"\n**p99 lag, relay ÷ {label}** (target ≤ 1): " + "; ".join(f"{n} clients {v}" for n, v in p99.items()) + ".")
+        p("\nEach client should receive what the primary wrote: compare \"per client MB/s\" with \"primary wrote MB/s\" "
+          "(measured over the whole measurement, client start included, so a little lower). sysbench's rate is a target "
+          "that a busy machine misses and makes up later, so the two sources' runs do not see exactly the same load.")
+        p("\nBefore each measurement all clients connect and reach the head (not timed); how long that took, i.e. "
+          "N logins and the catch-up meanwhile: " + "; ".join(
+              f"{n} clients: relay {num(fig(pr.get('relay'), 'settle_seconds') if pr.get('relay') else None, 2)} s, "
+              f"{label} {num(fig(pr.get(flavor), 'settle_seconds') if pr.get(flavor) else None, 2)} s"
+              for n, pr in ((n, {r['source']: r for r in fan if int(r['label']) == n}) for n in counts)) + ".")
+        p("\nLag here is the client-side fan-out lag of docs/bench.md (head polled every 100 ms; error up to one poll "
+          "round trip). The relay's RSS includes its JVM heap; MySQL's includes its buffer pool.")
+        p("\nDoes the lag grow? The median lag in the first and the last quarter of each run, the least-squares slope of "
+          "the per-second medians (about 0 when the clients keep up, positive when they fall behind), and the clients' "
+          "own CPU (relay-bench; when it nears the machine's free cores, the clients are the bottleneck):\n")
+        p("| clients | source | lag p50 first quarter ms | lag p50 last quarter ms | growth ms/s | relay-bench CPU % |")
+        p("|---|---|---|---|---|---|")
+        for n in counts:
+            for source in ("relay", flavor):
+                r = next((x for x in fan if int(x["label"]) == n and x["source"] == source), None)
+                if r is None or fig(r, "lag_growth_ms_per_s") is None:
+                    continue
+                p(f"| {n} | {'relay' if source == 'relay' else label} | {num(fig(r, 'lag_p50_first_quarter_ms'), 1)} | "
+                  f"{num(fig(r, 'lag_p50_last_quarter_ms'), 1)} | {num(fig(r, 'lag_growth_ms_per_s'), 2)} | "
+                  f"{num(fig(r, 'bench_cpu_mean_percent'))} |")
 
 # --- lag ----------------------------------------------------------------------------------------------------------------
 lag = [r for r in runs if r.get("part") == "lag"]

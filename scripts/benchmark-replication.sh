@@ -48,7 +48,8 @@
 #   cold     the same after emptying the page cache before each run
 #   fanout   N tailing clients against the relay, then against MySQL, while sysbench writes at --fanout-rate
 #   lag      two MySQL replicas (one from the primary, one through the relay); per rate, pt-heartbeat lag to each
-#   mariadb  MariaDB 10.11 primary + relay, the same backlog, catchup warm and cold (relay vs MariaDB's dump thread)
+#   mariadb  MariaDB 10.11 primary + relay, the same backlog, catchup warm and cold (relay vs MariaDB's dump thread),
+#            and fanout as above (relay vs MariaDB's dump threads) unless fanout is skipped
 #
 # Results in DIR/DATE/: machine.txt, settings.txt, runs.jsonl (one line per measurement: what, wall time, CPU time
 # of the source and the relay, the relay's RSS and heap), one JSON report per measurement (relay-bench --json),
@@ -598,32 +599,34 @@ cold_start() { # MODE FILES...: for a cold run, empty the page cache (and say ho
   log "cold: page cache emptied ($COLD_USED); the source's files still resident: $(resident_bytes "$@") bytes"
 }
 
-# --- fan-out: N tailing clients, relay vs MySQL, under sysbench writes ---------------------------------------------
-fanout_part() { # PRIMARY_PORT PRIMARY_PID
-  local port="$1" ppid="$2" n pid
-  sql mysql primary -e 'CREATE DATABASE IF NOT EXISTS sbfan'
+# --- fan-out: N tailing clients, relay vs the primary itself, under sysbench writes --------------------------------
+fanout_part() { # FLAVOR PRIMARY_NAME PRIMARY_PORT PRIMARY_PID: the relay following PRIMARY_NAME must be running
+  local flavor="$1" name="$2" port="$3" ppid="$4" n pid
+  sql "$flavor" "$name" -e 'CREATE DATABASE IF NOT EXISTS sbfan'
   # shellcheck disable=SC2046
-  sysbench oltp_write_only $(sysbench_args mysql "$port" sbfan) --tables=4 --table-size=10000 prepare \
-    >"$RES/sysbench-fanout.log" 2>&1 || die "sysbench prepare (fan-out) failed"
+  sysbench oltp_write_only $(sysbench_args "$flavor" "$port" sbfan) --tables=4 --table-size=10000 prepare \
+    >"$RES/sysbench-fanout-$flavor.log" 2>&1 || die "sysbench prepare (fan-out, $flavor) failed"
   # shellcheck disable=SC2046
-  sysbench oltp_write_only $(sysbench_args mysql "$port" sbfan) --tables=4 --table-size=10000 --threads=4 \
-    --rate="$FANOUT_RATE" --time=86400 --report-interval=5 run >>"$RES/sysbench-fanout.log" 2>&1 &
+  sysbench oltp_write_only $(sysbench_args "$flavor" "$port" sbfan) --tables=4 --table-size=10000 --threads=4 \
+    --rate="$FANOUT_RATE" --time=86400 --report-interval=5 run >>"$RES/sysbench-fanout-$flavor.log" 2>&1 &
   pid=$!
-  remember "$pid" "sysbench (fan-out)"
+  remember "$pid" "sysbench (fan-out, $flavor)"
   sleep 3
+  # the source is "relay" or the flavour's own name (mysql, mariadb), as in the other parts
   local source source_port source_pid b0 b1 t0 t1
   for n in $FANOUT; do
-    for source in relay mysql; do
+    for source in relay "$flavor"; do
       source_port="$port"; source_pid="$ppid"
       if [ "$source" = relay ]; then source_port="$RELAY_PORT"; source_pid="$RELAY_PID"; fi
-      b0="$(binlog_bytes mysql primary)"; t0="$(now_ns)"
-      measure fanout mysql "$source" "$n" "$source_pid" "$RES/mysql-fanout-$source-$n.json" -- \
+      b0="$(binlog_bytes "$flavor" "$name")"; t0="$(now_ns)"
+      measure fanout "$flavor" "$source" "$n" "$source_pid" "$RES/$flavor-fanout-$source-$n.json" -- \
         bench fanout --json --host 127.0.0.1 --port "$source_port" -u repl -p "$REPL_PASSWORD" --replicas "$n" \
-        --duration "$FANOUT_SECONDS" --source-pid "$source_pid" --plot "$RES/mysql-fanout-$source-$n.svg"
-      b1="$(binlog_bytes mysql primary)"; t1="$(now_ns)"
+        --duration "$FANOUT_SECONDS" --source-pid "$source_pid" --plot "$RES/$flavor-fanout-$source-$n.svg"
+      b1="$(binlog_bytes "$flavor" "$name")"; t1="$(now_ns)"
       # what the primary wrote meanwhile (sysbench's --rate is a target: on a busy machine it lags and bursts)
-      jq -cn --arg source "$source" --arg n "$n" --argjson bytes $((b1 - b0)) --argjson ms $(( (t1 - t0) / 1000000 )) \
-        '{part: "fanout-load", source: $source, clients: $n, primary_bytes: $bytes, ms: $ms}' >>"$RUNS"
+      jq -cn --arg flavor "$flavor" --arg source "$source" --arg n "$n" --argjson bytes $((b1 - b0)) \
+        --argjson ms $(( (t1 - t0) / 1000000 )) \
+        '{part: "fanout-load", flavor: $flavor, source: $source, clients: $n, primary_bytes: $bytes, ms: $ms}' >>"$RUNS"
     done
   done
   forget "$pid"
@@ -781,7 +784,7 @@ if ! skipped catchup || ! skipped cold; then
   build_backlog mysql primary "$PRIMARY_PORT"
   catchup_part mysql primary "$PRIMARY_PORT" "$PRIMARY_PID"
 fi
-skipped fanout || fanout_part "$PRIMARY_PORT" "$PRIMARY_PID"
+skipped fanout || fanout_part mysql primary "$PRIMARY_PORT" "$PRIMARY_PID"
 skipped lag || lag_part "$PRIMARY_PORT" "$PRIMARY_PID"
 forget "$RELAY_PID"
 if [ -n "$SYNTHETIC_RATES" ]; then   # the primary's largest binlog as the recording, if sysbench wrote rows into it
@@ -794,15 +797,18 @@ fi
 forget "$PRIMARY_PID"
 [ "$KEEP" = 1 ] || rm -rf "$WORK/primary" "$WORK/relay-mysql" "$WORK/replica-direct" "$WORK/replica-relay"   # disk
 
-if ! skipped mariadb && { ! skipped catchup || ! skipped cold; }; then
+if ! skipped mariadb && { ! skipped catchup || ! skipped cold || ! skipped fanout; }; then
   log "MariaDB 10.11: primary and relay"
   new_server mariadb mariadb-primary 11
   PRIMARY_PORT="$SERVER_PORT"
   PRIMARY_PID="$SERVER_PID"
   create_users mariadb mariadb-primary
   start_relay mariadb "$PRIMARY_PORT"
-  build_backlog mariadb mariadb-primary "$PRIMARY_PORT"
-  catchup_part mariadb mariadb-primary "$PRIMARY_PORT" "$PRIMARY_PID"
+  if ! skipped catchup || ! skipped cold; then
+    build_backlog mariadb mariadb-primary "$PRIMARY_PORT"
+    catchup_part mariadb mariadb-primary "$PRIMARY_PORT" "$PRIMARY_PID"
+  fi
+  skipped fanout || fanout_part mariadb mariadb-primary "$PRIMARY_PORT" "$PRIMARY_PID"
   forget "$RELAY_PID"
   forget "$PRIMARY_PID"
 fi
