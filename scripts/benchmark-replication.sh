@@ -268,7 +268,7 @@ start_server() { # FLAVOR NAME PORT SERVER_ID: starts NAME from WORK/NAME/data; 
     --socket="$p/mysqld.sock" --pid-file="$p/mysqld.pid" --log-error="$p/error.log" --datadir="$p/data"
     --log-bin=binlog --binlog-format=ROW --binlog-checksum=CRC32 --max-binlog-size="$MAX_BINLOG_BYTES"
     --innodb-buffer-pool-size="$BUFFER_POOL_BYTES" --performance-schema=OFF --relay-log=relay
-    --max-connections=2000 --open-files-limit=65536 --innodb-flush-log-at-trx-commit=2 --sync-binlog=0)
+    --max-connections=2300 --open-files-limit=65536 --innodb-flush-log-at-trx-commit=2 --sync-binlog=0)
   if [ "$flavor" = mysql ]; then
     chroot "$ROOT" mysqld --no-defaults --user=root "${common[@]}" --gtid-mode=ON --enforce-gtid-consistency=ON \
       --log-replica-updates=ON --mysqlx=OFF --innodb-redo-log-capacity=1G --skip-replica-start --secure-file-priv= \
@@ -360,7 +360,7 @@ start_relay() { # FLAVOR PRIMARY_PORT: sets RELAY_PID RELAY_PORT ADMIN_PORT RELA
     --source "$flavor://repl@127.0.0.1:$2" --server-id 100 --report-host 127.0.0.1 \
     --data-dir "$RELAY_DIR/data" --accounts-file "$RELAY_DIR/accounts" --sync-binlog "$RELAY_SYNC" \
     --ssl-cert "$WORK/relay-cert.pem" --ssl-key "$WORK/relay-key.pem" --port "$RELAY_PORT" \
-    --admin-port "$ADMIN_PORT" --max-connections 2000 >"$RES/relay-$flavor.log" 2>&1 &
+    --admin-port "$ADMIN_PORT" --max-connections 2300 >"$RES/relay-$flavor.log" 2>&1 &
   RELAY_PID=$!
   remember "$RELAY_PID" "relay ($flavor)"
   for _ in $(seq 600); do
