@@ -11,9 +11,9 @@ import java.util.List;
 
 /**
  * The digests of one local binlog file, computed in one sequential pass through a 1 MiB buffer
- * (never the whole file in memory): its MD5 and SHA-256, and, for a multipart upload, the MD5 of
- * each part, from which the ETag an S3-compatible server gives the completed object follows ({@link
- * #expectedEtag}). Immutable after {@link #of}; thread-safe.
+ * (never the whole file in memory): its MD5 and SHA-256, and, for a multipart upload only, the MD5
+ * of each part, from which the ETag an S3-compatible server gives the completed object follows
+ * ({@link #expectedEtag}). Immutable after {@link #of}; thread-safe.
  *
  * @param size the file's length
  * @param partSize the multipart part size, 0 for a single PUT
@@ -53,7 +53,10 @@ record LocalDigest(long size, byte[] md5, String sha256, long partSize, List<byt
       buf.flip();
       whole.update(buf.duplicate());
       sha.update(buf.duplicate());
-      part.update(buf);
+      if (partSize > 0) {
+        // a single PUT's ETag is the whole file's MD5: no second MD5 of the same bytes
+        part.update(buf);
+      }
       pos += n;
       if (pos == partEnd && partSize > 0) {
         parts.add(part.digest());
