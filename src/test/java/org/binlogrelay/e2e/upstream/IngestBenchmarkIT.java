@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.binlogrelay.archive.Archive;
@@ -58,14 +60,17 @@ class IngestBenchmarkIT {
   private static final long UPLOAD_RATE =
       Long.getLong("binlogrelay.benchmark.uploadRate", 16L << 20);
 
+  /** Rounds of the archive on/off ingest runs ({@code -Dbinlogrelay.benchmark.rounds}, 3). */
+  private static final int ROUNDS = Integer.getInteger("binlogrelay.benchmark.rounds", 3);
+
   @Test
   void relayVersusReplicaReceiverOnA2GbBacklog(ServerFarm farm) throws Exception {
     DatabaseServer primary = backlogPrimary(farm, 256L << 20);
     long backlog = binlogBytes(primary);
     List<String> results = new ArrayList<>();
-    results.add(relayRun(primary, "relay, run 1", backlog));
+    results.add(relayRun(primary, "relay", 1, backlog).line());
     results.add(replicaReceiver(farm, primary, backlog));
-    results.add(relayRun(primary, "relay, run 2", backlog));
+    results.add(relayRun(primary, "relay", 2, backlog).line());
     LOG.info(
         "BENCH results (2 shared cores, ext4, local backend, same backlog):\n  {}",
         String.join("\n  ", results));
@@ -113,9 +118,10 @@ class IngestBenchmarkIT {
 
   /**
    * The relay's ingest of one backlog with the archive off, on, and on with an upload rate limit
-   * ({@link #UPLOAD_RATE}), alternately (two rounds of the three), and the archive's upload
-   * throughput: a local s3proxy 2.6.0 (filesystem backend on the same disk) receives every closed
-   * file while the relay ingests. Run: {@code mvn -pl e2e -am verify -Pingest-benchmark -Dtest=none
+   * ({@link #UPLOAD_RATE}), alternately ({@link #ROUNDS} rounds of the three, each summarized by
+   * its median and range of MB/s and of CPU seconds per GB), and the archive's upload throughput: a
+   * local s3proxy 2.6.0 (filesystem backend on the same disk) receives every closed file while the
+   * relay ingests. Run: {@code mvn -pl e2e -am verify -Pingest-benchmark -Dtest=none
    * -Dsurefire.failIfNoSpecifiedTests=false
    * -Dit.test=IngestBenchmarkIT#ingestWithTheArchiveOnAndOff
    * -Dbinlogrelay.benchmark.bytes=1000000000}.
@@ -124,25 +130,74 @@ class IngestBenchmarkIT {
   void ingestWithTheArchiveOnAndOff(ServerFarm farm) throws Exception {
     DatabaseServer primary = backlogPrimary(farm, 64L << 20);
     long backlog = binlogBytes(primary);
+    Map<String, List<Ingest>> byConfiguration = new LinkedHashMap<>();
     List<String> results = new ArrayList<>();
+    // untimed: the first relay in this JVM runs partly interpreted, whichever configuration it has
+    relayRun(primary, "warm-up, archive off", 0, backlog);
     try (S3ProxyProcess s3 = S3ProxyProcess.start()) {
-      for (int run = 1; run <= 2; run++) {
-        results.add(relayRun(primary, "archive off, run " + run, backlog));
-        results.add(archivedRun(primary, s3, "archive on, run " + run, backlog, "run" + run, 0));
-        results.add(
-            archivedRun(
-                primary,
-                s3,
-                "archive on, upload limit " + UPLOAD_RATE + " bytes/s, run " + run,
-                backlog,
-                "limited" + run,
-                UPLOAD_RATE));
+      for (int run = 1; run <= ROUNDS; run++) {
+        // one round = the three configurations back to back, so that drift hits all alike
+        List<Ingest> round =
+            List.of(
+                relayRun(primary, "archive off", run, backlog),
+                archivedRun(primary, s3, "archive on", run, backlog, "run" + run, 0),
+                archivedRun(
+                    primary,
+                    s3,
+                    "archive on, upload limit " + UPLOAD_RATE + " bytes/s",
+                    run,
+                    backlog,
+                    "limited" + run,
+                    UPLOAD_RATE));
+        for (Ingest i : round) {
+          byConfiguration.computeIfAbsent(i.what(), k -> new ArrayList<>()).add(i);
+          results.add(i.line());
+        }
       }
     }
+    for (Map.Entry<String, List<Ingest>> e : byConfiguration.entrySet()) {
+      results.add(Ingest.summary(e.getKey(), e.getValue()));
+    }
     LOG.info(
-        "BENCH archive on/off (2 shared cores, ext4, local backend, same backlog of {} bytes):\n  {}",
+        "BENCH archive on/off (2 shared cores, ext4, local backend, same backlog of {} bytes, {}"
+            + " rounds):\n  {}",
         backlog,
+        ROUNDS,
         String.join("\n  ", results));
+  }
+
+  /**
+   * One ingest run: MB/s from the relay's start to caught up, and the test JVM's CPU time meanwhile
+   * (the relay, and with an archive its uploader; s3proxy is a process of its own), per GB.
+   */
+  private record Ingest(String what, double mbPerSecond, double cpuSecondsPerGb, String line) {
+    static String summary(String what, List<Ingest> runs) {
+      double[] mb = runs.stream().mapToDouble(Ingest::mbPerSecond).sorted().toArray();
+      double[] cpu = runs.stream().mapToDouble(Ingest::cpuSecondsPerGb).sorted().toArray();
+      return String.format(
+          "%s over %d runs: ingest median %.0f MB/s (%.0f-%.0f), CPU median %.2f s per GB"
+              + " (%.2f-%.2f)",
+          what,
+          runs.size(),
+          median(mb),
+          mb[0],
+          mb[mb.length - 1],
+          median(cpu),
+          cpu[0],
+          cpu[cpu.length - 1]);
+    }
+
+    private static double median(double[] sorted) {
+      int n = sorted.length;
+      return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+  }
+
+  /** CPU seconds this JVM used so far (all its threads). */
+  private static double processCpuSeconds() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+            .getProcessCpuTime()
+        / 1e9;
   }
 
   /**
@@ -293,10 +348,11 @@ class IngestBenchmarkIT {
     }
   }
 
-  private static String archivedRun(
+  private static Ingest archivedRun(
       DatabaseServer primary,
       S3ProxyProcess s3,
       String what,
+      int run,
       long backlog,
       String prefix,
       long maxUploadRate)
@@ -315,11 +371,13 @@ class IngestBenchmarkIT {
             UploadConfig.defaults(location.prefix(), "bench").withMaxUploadRate(maxUploadRate));
     try {
       long started = System.nanoTime();
+      double cpuBefore = processCpuSeconds();
       try (UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, dir);
           Archive archive = Archive.open(config, relay.store(), Time.SYSTEM)) {
         archive.start();
         relay.awaitCaughtUp(Duration.ofMinutes(15));
         double ingestSeconds = (System.nanoTime() - started) / 1e9;
+        double cpuSeconds = processCpuSeconds() - cpuBefore;
         UpstreamState s = relay.state();
         long closed = relay.store().files().stream().filter(f -> f.closed()).count();
         eventually(
@@ -331,48 +389,60 @@ class IngestBenchmarkIT {
         ArchiveStatus st = archive.status();
         String line =
             String.format(
-                "%s: ingest %d bytes in %.1f s = %.1f MB/s, %.0f transactions/s; %d closed files"
-                    + " (%d bytes) archived %.1f s after the start = %.1f MB/s upload",
+                "%s, run %d: ingest %d bytes in %.1f s = %.1f MB/s, %.0f transactions/s, CPU"
+                    + " %.1f s; %d closed files (%d bytes) archived %.1f s after the start = %.1f"
+                    + " MB/s upload",
                 what,
+                run,
                 s.bytesReceived(),
                 ingestSeconds,
                 s.bytesReceived() / ingestSeconds / 1e6,
                 s.transactionsReceived() / ingestSeconds,
+                cpuSeconds,
                 st.archivedFiles(),
                 st.archivedBytes(),
                 uploadSeconds,
                 st.archivedBytes() / uploadSeconds / 1e6);
         LOG.info("BENCH {}", line);
         assertThat(s.bytesReceived()).isGreaterThanOrEqualTo(backlog - (1 << 20));
-        return line;
+        return new Ingest(
+            what,
+            s.bytesReceived() / ingestSeconds / 1e6,
+            cpuSeconds / (s.bytesReceived() / 1e9),
+            line);
       }
     } finally {
       deleteTree(dir);
     }
   }
 
-  private static String relayRun(DatabaseServer primary, String what, long backlog)
+  private static Ingest relayRun(DatabaseServer primary, String what, int run, long backlog)
       throws Exception {
     Path dir = Files.createTempDirectory(Path.of("/var/tmp"), "relay-bench-");
     try {
       long started = System.nanoTime();
+      double cpuBefore = processCpuSeconds();
       try (UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, dir)) {
         relay.awaitCaughtUp(Duration.ofMinutes(15));
         double seconds = (System.nanoTime() - started) / 1e9;
+        double cpuSeconds = processCpuSeconds() - cpuBefore;
         UpstreamState s = relay.state();
         String line =
             String.format(
-                "%s: %d bytes in %.1f s (connect included) = %.1f MB/s, %.0f events/s,"
-                    + " %.0f transactions/s (store: SyncPolicy.everyTransaction)",
+                "%s, run %d: %d bytes in %.1f s (connect included) = %.1f MB/s, %.0f events/s,"
+                    + " %.0f transactions/s, CPU %.1f s (store: SyncPolicy.everyTransaction)",
                 what,
+                run,
                 s.bytesReceived(),
                 seconds,
                 s.bytesReceived() / seconds / 1e6,
                 s.eventsReceived() / seconds,
-                s.transactionsReceived() / seconds);
+                s.transactionsReceived() / seconds,
+                cpuSeconds);
         LOG.info("BENCH {}", line);
         assertThat(s.bytesReceived()).isGreaterThanOrEqualTo(backlog - (1 << 20));
-        return line;
+        return new Ingest(
+            what, s.bytesReceived() / seconds / 1e6, cpuSeconds / (s.bytesReceived() / 1e9), line);
       }
     } finally {
       deleteTree(dir);
