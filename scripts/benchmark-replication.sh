@@ -35,6 +35,9 @@
 #                        The relay runs with -XX:+PreserveFramePointer and writes its JIT symbols at exit
 #                        (/tmp/perf-PID.map), so the summaries are made at the end of the run
 #
+# Environment: RELAY_JAVA_OPTS and BENCH_JAVA_OPTS (JVM options of the relay and of relay-bench, e.g. -Xmx256m),
+# RELAY_ARGS (more relay options for the catch-up, fan-out and lag relays, e.g. --serving-shared-batches=off).
+#
 # Needs root (MySQL 9.7 runs with chroot from the Debian sid root of scripts/provision-test-servers.sh, in
 # ${BINLOG_RELAY_CACHE:-~/.cache/binlog-relay}/mysql-sid-root), MariaDB 10.11 and sysbench from Debian, java, curl,
 # jq and python3. Disk: about 3 x --backlog in the MySQL root's filesystem (primary, relay, MariaDB).
@@ -360,7 +363,7 @@ start_relay() { # FLAVOR PRIMARY_PORT: sets RELAY_PID RELAY_PORT ADMIN_PORT RELA
     --source "$flavor://repl@127.0.0.1:$2" --server-id 100 --report-host 127.0.0.1 \
     --data-dir "$RELAY_DIR/data" --accounts-file "$RELAY_DIR/accounts" --sync-binlog "$RELAY_SYNC" \
     --ssl-cert "$WORK/relay-cert.pem" --ssl-key "$WORK/relay-key.pem" --port "$RELAY_PORT" \
-    --admin-port "$ADMIN_PORT" --max-connections 2300 >"$RES/relay-$flavor.log" 2>&1 &
+    --admin-port "$ADMIN_PORT" --max-connections 2300 ${RELAY_ARGS:-} >"$RES/relay-$flavor.log" 2>&1 &
   RELAY_PID=$!
   remember "$RELAY_PID" "relay ($flavor)"
   for _ in $(seq 600); do
