@@ -89,6 +89,17 @@ final class ReplicaStream {
    */
   private static final long YIELD_AFTER_SKIPPING = 16L << 20;
 
+  /**
+   * Rounds (fill the channel, flush) one {@link #pump} makes before the stream lets the event
+   * loop's other channels go first. A replica that reads as fast as the stream sends (a catch-up on
+   * loopback) gives the channel its writability back inside each flush; without a bound the stream
+   * would keep its loop until caught up, and the loop's other replicas (their writes, heartbeats
+   * and logins) would wait: with hundreds of replicas catching up at once, some waited longer than
+   * their read timeout. A round writes about one write-buffer high-water mark (64 KiB) or one
+   * batch.
+   */
+  static final int ROUNDS_PER_TURN = 16;
+
   private static final long STORE_FAILED_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   /** MySQL's MYSQL_ERRMSG_SIZE minus the terminator: the longest error text a server sends. */
@@ -635,6 +646,7 @@ final class ReplicaStream {
     }
     pumping = true;
     try {
+      int rounds = 0;
       do {
         pumpAgain = false;
         pumpOnce();
@@ -642,6 +654,10 @@ final class ReplicaStream {
         if (state != Phase.CLOSED) {
           channel.flush();
           observeSent();
+        }
+        if (pumpAgain && state != Phase.CLOSED && ++rounds >= ROUNDS_PER_TURN) {
+          loop.execute(this::pump); // the loop's other channels first, then on from here
+          return;
         }
       } while (pumpAgain && state != Phase.CLOSED);
     } finally {

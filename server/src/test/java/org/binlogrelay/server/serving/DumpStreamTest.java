@@ -2,6 +2,7 @@ package org.binlogrelay.server.serving;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -59,6 +60,48 @@ class DumpStreamTest {
       assertConsecutiveSequenceIds(packets);
       assertThat(channel.isOpen()).as("closed after EOF").isFalse();
       assertThat(channel.finish()).isFalse();
+    }
+  }
+
+  /**
+   * A replica that takes everything at once (the channel writable again after every flush, as on
+   * loopback) does not keep the event loop: after {@link ReplicaStream#ROUNDS_PER_TURN} rounds the
+   * stream queues the rest behind the loop's other work, which runs before the dump ends; the bytes
+   * are the same.
+   */
+  @Test
+  void aFastReplicaLetsTheLoopsOtherWorkGoFirst() throws Exception {
+    try (BinlogStore store = mysql.store(dir)) {
+      EmbeddedChannel channel = Dumps.channel();
+      // every write fills the channel, every flush empties it: one event per round
+      channel.config().setWriteBufferWaterMark(new WriteBufferWaterMark(1, 2));
+      List<Integer> sentWhenOtherWorkRan = new ArrayList<>();
+      ReplicaStream stream =
+          Dumps.start(
+              channel,
+              store,
+              Dumps.config().zeroCopy(false).maxBatchBytes(300).build(),
+              Dumps.byPosition("binlog.000001", 4, NON_BLOCKING, 0),
+              Dumps.variables("master_binlog_checksum", "NONE", "source_binlog_checksum", "NONE"),
+              new DumpRegistry(),
+              () ->
+                  channel
+                      .eventLoop()
+                      .execute(() -> sentWhenOtherWorkRan.add(channel.outboundMessages().size())));
+      List<Wire.Packet> packets = Wire.packets(Wire.drain(channel).bytes());
+
+      List<byte[]> expected = wholeStream(false);
+      assertThat(expected.size()).isGreaterThan(3 * ReplicaStream.ROUNDS_PER_TURN);
+      assertThat(sentWhenOtherWorkRan)
+          .as("the other task ran while the dump was under way, not after it")
+          .singleElement()
+          .satisfies(n -> assertThat(n).isGreaterThan(0).isLessThan(expected.size()));
+      assertThat(packets).hasSize(expected.size() + 1);
+      for (int i = 0; i < expected.size(); i++) {
+        assertThat(packets.get(i).event()).as("packet %d", i).isEqualTo(expected.get(i));
+      }
+      assertConsecutiveSequenceIds(packets);
+      assertThat(stream.toString()).isNotEmpty();
     }
   }
 

@@ -63,6 +63,21 @@ final class Dumps {
       DumpRequest request,
       SessionVariables variables,
       DumpRegistry registry) {
+    return start(channel, store, config, request, variables, registry, () -> {});
+  }
+
+  /**
+   * Starts a dump, runs {@code afterStart} right after the stream's start (before the tasks it
+   * queued), then runs the queued tasks.
+   */
+  static ReplicaStream start(
+      EmbeddedChannel channel,
+      BinlogSource store,
+      ServingConfig config,
+      DumpRequest request,
+      SessionVariables variables,
+      DumpRegistry registry,
+      Runnable afterStart) {
     DumpFlavor flavor = DumpFlavor.of(store.flavor());
     ReplicaStream session =
         new ReplicaStream(
@@ -78,6 +93,7 @@ final class Dumps {
             request.serverId(),
             new DumpStatus.Replica(request.serverId(), "127.0.0.1", "repl", "", "", 0, false, 0));
     session.start();
+    afterStart.run();
     channel.runPendingTasks();
     return session;
   }
