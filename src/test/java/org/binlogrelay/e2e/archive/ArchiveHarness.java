@@ -339,22 +339,43 @@ final class ArchiveHarness implements AutoCloseable {
   /** {@code SHOW BINARY LOGS} on the relay with MySQL 9.7's client: header row, then rows. */
   static List<List<String>> showBinaryLogs(int port, Path dir) {
     Path root = Provisioning.cacheDir().resolve("mysql-sid-root");
+    return showBinaryLogs(
+        List.of(
+            Provisioning.executable("chroot", "chroot (coreutils)").toString(),
+            root.toString(),
+            "mysql"),
+        port,
+        dir);
+  }
+
+  /**
+   * {@code SHOW BINARY LOGS} on the relay with the host's MariaDB client: header row, then rows.
+   */
+  static List<List<String>> mariadbShowBinaryLogs(int port, Path dir) {
+    return showBinaryLogs(
+        List.of(Provisioning.executable("mariadb", "mariadb (MariaDB client)").toString()),
+        port,
+        dir);
+  }
+
+  /** {@code SHOW BINARY LOGS} with {@code client} (the command up to the client program). */
+  private static List<List<String>> showBinaryLogs(List<String> client, int port, Path dir) {
+    List<String> command = new ArrayList<>(client);
+    command.addAll(
+        List.of(
+            "--no-defaults",
+            "--protocol=TCP",
+            "-h127.0.0.1",
+            "-P" + port,
+            "-u" + Credentials.REPLICATION.user(),
+            "-p" + Credentials.REPLICATION.password(),
+            "--connect-timeout=10",
+            "-B",
+            "-e",
+            "SHOW BINARY LOGS"));
     CommandResult result =
         ChildProcesses.run(
-            List.of(
-                Provisioning.executable("chroot", "chroot (coreutils)").toString(),
-                root.toString(),
-                "mysql",
-                "--no-defaults",
-                "--protocol=TCP",
-                "-h127.0.0.1",
-                "-P" + port,
-                "-u" + Credentials.REPLICATION.user(),
-                "-p" + Credentials.REPLICATION.password(),
-                "--connect-timeout=10",
-                "-B",
-                "-e",
-                "SHOW BINARY LOGS"),
+            command,
             dir,
             dir.resolve("show-binary-logs-" + System.nanoTime() + ".out"),
             null,

@@ -13,12 +13,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 import org.binlogrelay.e2e.checks.TableChecksums;
-import org.binlogrelay.e2e.process.ChildProcesses;
-import org.binlogrelay.e2e.process.CommandResult;
 import org.binlogrelay.e2e.servers.Credentials;
 import org.binlogrelay.e2e.servers.DatabaseServer;
 import org.binlogrelay.e2e.servers.HostAndPort;
-import org.binlogrelay.e2e.servers.Provisioning;
 import org.binlogrelay.e2e.servers.ReplicaStatus;
 import org.binlogrelay.e2e.servers.ReplicationLink;
 import org.binlogrelay.e2e.servers.ServerFarm;
@@ -152,7 +149,9 @@ class ArchiveIT {
             .contains(purgeTo);
 
         List<List<String>> listing =
-            mariadb ? mariadbShowBinaryLogs(port, dir) : ArchiveHarness.showBinaryLogs(port, dir);
+            mariadb
+                ? ArchiveHarness.mariadbShowBinaryLogs(port, dir)
+                : ArchiveHarness.showBinaryLogs(port, dir);
         LOG.info("SHOW BINARY LOGS on the relay: {}", listing);
         assertThat(listing.get(0)).as("SHOW BINARY LOGS columns").endsWith("Tier");
         int tier = listing.get(0).indexOf("Tier");
@@ -331,32 +330,6 @@ class ArchiveIT {
     return mariadb
         ? ArchiveHarness.mariadbBinlogRaw(port, name, dir)
         : ArchiveHarness.mysqlbinlogRaw(port, name, dir);
-  }
-
-  /**
-   * {@code SHOW BINARY LOGS} on the relay with the host's MariaDB client: header row, then rows.
-   */
-  private static List<List<String>> mariadbShowBinaryLogs(int port, Path dir) {
-    CommandResult result =
-        ChildProcesses.run(
-            List.of(
-                Provisioning.executable("mariadb", "mariadb (MariaDB client)").toString(),
-                "--no-defaults",
-                "--protocol=TCP",
-                "-h127.0.0.1",
-                "-P" + port,
-                "-u" + Credentials.REPLICATION.user(),
-                "-p" + Credentials.REPLICATION.password(),
-                "--connect-timeout=10",
-                "-B",
-                "-e",
-                "SHOW BINARY LOGS"),
-            dir,
-            dir.resolve("show-binary-logs-" + System.nanoTime() + ".out"),
-            null,
-            Duration.ofSeconds(60));
-    result.requireSuccess("SHOW BINARY LOGS on the relay");
-    return result.output().lines().map(l -> List.of(l.split("\t", -1))).toList();
   }
 
   static void assertSameAsPrimary(DatabaseServer primary, DatabaseServer replica) {
