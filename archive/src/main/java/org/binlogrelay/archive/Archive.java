@@ -11,6 +11,7 @@ import org.binlogrelay.archive.objectstore.ObjectStore;
 import org.binlogrelay.archive.objectstore.ObjectStoreException;
 import org.binlogrelay.archive.objectstore.S3ObjectStore;
 import org.binlogrelay.archive.retention.ArchiveRetention;
+import org.binlogrelay.archive.upload.IngestLag;
 import org.binlogrelay.archive.upload.UploadCounters;
 import org.binlogrelay.archive.upload.UploadListener;
 import org.binlogrelay.archive.upload.Uploader;
@@ -110,6 +111,14 @@ public final class Archive implements AutoCloseable {
     if (retention != null) {
       retention.start();
     }
+  }
+
+  /**
+   * Lets the relay's catch-ups go before the uploads ({@link
+   * org.binlogrelay.archive.upload.CatchUpDeferral}), reading the relay's lag from {@code lag}.
+   */
+  public void deferUploadsWhileCatchingUp(IngestLag lag) {
+    uploader.deferWhileCatchingUp(lag);
   }
 
   /** Whether a file is archived, for retention. */

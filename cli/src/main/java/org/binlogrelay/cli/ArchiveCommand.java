@@ -116,6 +116,10 @@ final class ArchiveCommand extends RelayCommand {
   }
 
   private static void failure(Description d, AdminObjects.ArchiveObject a) {
+    boolean deferred = "DEFERRED".equals(HumanUnits.text(a.state()));
+    if (deferred && HumanUnits.known(a.advice())) {
+      d.field("Waiting", a.advice().asText());
+    }
     if (!HumanUnits.known(a.lastError())) {
       return;
     }
@@ -126,7 +130,7 @@ final class ArchiveCommand extends RelayCommand {
             + (HumanUnits.known(a.lastErrorAt())
                 ? " (at " + HumanUnits.time(a.lastErrorAt()) + ")"
                 : ""));
-    if (HumanUnits.known(a.advice())) {
+    if (HumanUnits.known(a.advice()) && !deferred) {
       d.field("Advice", a.advice().asText());
     }
     if (HumanUnits.known(a.nextAttemptAt())) {

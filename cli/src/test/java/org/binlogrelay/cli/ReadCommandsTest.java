@@ -127,6 +127,36 @@ class ReadCommandsTest {
   }
 
   @Test
+  void statusSaysWhyDeferredUploadsWait() throws Exception {
+    JsonNode status = AdminClient.JSON.readTree(Contract.json("status"));
+    ObjectNode archive = (ObjectNode) AdminClient.JSON.readTree(Contract.json("archive"));
+    archive.put("state", "DEFERRED");
+    archive.putNull("currentFile");
+    archive.putNull("lastErrorKind");
+    archive.putNull("lastError");
+    archive.putNull("lastErrorAt");
+    archive.putNull("nextAttemptAt");
+    archive.put(
+        "advice",
+        "the relay is 734 s behind its primary: uploads resume within 2 s of it, or when the files"
+            + " waiting hold 4294967296 bytes (--archive-defer-max-pending)");
+    ((ObjectNode) status).set("archive", archive);
+    try (StubRelay deferred = new StubRelay().answer("GET", "/api/v1/status", status.toString())) {
+      Run.Result r = Run.against(deferred, "status");
+      assertThat(r.code()).isZero();
+      assertThat(r.out())
+          .contains(
+              "  State:            DEFERRED\n"
+                  + "  Pending:          1 file (205 MiB), the oldest closed 6m52s ago\n"
+                  + "  Archived:         40 files (40 GiB), binlog.000001 to binlog.000040\n"
+                  + "  Waiting:          the relay is 734 s behind its primary: uploads resume"
+                  + " within 2 s of it, or when the files waiting hold 4294967296 bytes"
+                  + " (--archive-defer-max-pending)\n"
+                  + "Replicas\n");
+    }
+  }
+
+  @Test
   void archive() {
     Run.Result r = Run.against(stub, "archive");
     assertThat(r.code()).as(r.toString()).isZero();

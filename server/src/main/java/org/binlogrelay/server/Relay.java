@@ -318,6 +318,8 @@ public final class Relay implements AutoCloseable {
     }
     archive = opened;
     metrics.archive(opened);
+    opened.deferUploadsWhileCatchingUp(
+        () -> upstream.replicator().map(UpstreamReplicator::secondsBehind).orElse(Double.NaN));
     try {
       opened.start();
     } catch (IOException | UncheckedIOException e) {

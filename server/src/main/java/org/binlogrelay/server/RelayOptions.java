@@ -19,6 +19,7 @@ import org.binlogrelay.archive.codec.KeyFileException;
 import org.binlogrelay.archive.codec.KeyRing;
 import org.binlogrelay.archive.codec.ObjectEncoding;
 import org.binlogrelay.archive.objectstore.S3Settings;
+import org.binlogrelay.archive.upload.CatchUpDeferral;
 import org.binlogrelay.archive.upload.UploadConfig;
 import org.binlogrelay.protocol.gtid.GtidFlavor;
 import org.binlogrelay.server.admin.AdminConfig;
@@ -543,6 +544,27 @@ public final class RelayOptions {
   Long archiveMaxUploadRate;
 
   @Option(
+      names = "--archive-defer-while-behind",
+      paramLabel = "DURATION",
+      order = 89,
+      converter = OptionConverters.DurationConverter.class,
+      description =
+          "While the relay is more than this behind its primary (catching up a backlog), uploads"
+              + " wait, so that the catch-up is as fast as without an archive; they resume within 2s"
+              + " of the primary. 0 turns waiting off. Default: 10s.")
+  Duration archiveDeferWhileBehind;
+
+  @Option(
+      names = "--archive-defer-max-pending",
+      paramLabel = "SIZE",
+      order = 89,
+      converter = OptionConverters.ByteSizeConverter.class,
+      description =
+          "The most bytes of closed files that wait for their upload during a catch-up; beyond,"
+              + " uploads go on during it (keep it well below the disk's free space). Default: 4G.")
+  Long archiveDeferMaxPending;
+
+  @Option(
       names = "--archive-compression",
       paramLabel = "none|zstd[:LEVEL]",
       order = 90,
@@ -623,6 +645,29 @@ public final class RelayOptions {
         archive(id));
   }
 
+  /** {@code --archive-defer-while-behind} and {@code --archive-defer-max-pending}. */
+  private CatchUpDeferral deferral() {
+    Duration behind =
+        archiveDeferWhileBehind == null
+            ? CatchUpDeferral.DEFAULT.behindAbove()
+            : archiveDeferWhileBehind;
+    long pending =
+        archiveDeferMaxPending == null
+            ? CatchUpDeferral.DEFAULT.maxPendingBytes()
+            : archiveDeferMaxPending;
+    if (!behind.isZero() && behind.compareTo(CatchUpDeferral.RESUME_WITHIN) <= 0) {
+      throw new IllegalArgumentException(
+          "--archive-defer-while-behind "
+              + behind.toMillis()
+              + " ms must be more than "
+              + CatchUpDeferral.RESUME_WITHIN.toSeconds()
+              + "s (uploads resume within "
+              + CatchUpDeferral.RESUME_WITHIN.toSeconds()
+              + "s of the primary), or 0 to turn waiting off");
+    }
+    return new CatchUpDeferral(behind, pending);
+  }
+
   /** The archive, or null without {@code --archive}. */
   private ArchiveConfig archive(long serverId) {
     if (archive == null) {
@@ -653,6 +698,12 @@ public final class RelayOptions {
       }
       if (archiveMaxUploadRate != null) {
         set.add("--archive-max-upload-rate");
+      }
+      if (archiveDeferWhileBehind != null) {
+        set.add("--archive-defer-while-behind");
+      }
+      if (archiveDeferMaxPending != null) {
+        set.add("--archive-defer-max-pending");
       }
       if (archiveCompression != null) {
         set.add("--archive-compression");
@@ -709,7 +760,8 @@ public final class RelayOptions {
         UploadConfig.defaults(archive.prefix(), serverId + "@" + DerivedServerId.hostName())
             .withMultipartThreshold(threshold)
             .withUploadDelay(delay)
-            .withMaxUploadRate(archiveMaxUploadRate == null ? 0 : archiveMaxUploadRate);
+            .withMaxUploadRate(archiveMaxUploadRate == null ? 0 : archiveMaxUploadRate)
+            .withDeferral(deferral());
     long cacheBytes =
         archiveCacheBytes == null ? ArchiveConfig.DEFAULT_CACHE_BYTES : archiveCacheBytes;
     if (cacheBytes < 1L << 20) {

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import org.binlogrelay.archive.ArchiveConfig;
+import org.binlogrelay.archive.upload.CatchUpDeferral;
 import org.binlogrelay.archive.upload.UploadConfig;
 import org.binlogrelay.storage.tier.TieredBinlog;
 import org.junit.jupiter.api.BeforeEach;
@@ -66,6 +67,9 @@ class ArchiveOptionsTest {
     assertThat(a.upload().multipartThreshold()).isEqualTo(UploadConfig.DEFAULT_MULTIPART_THRESHOLD);
     assertThat(a.upload().uploadDelay()).isZero();
     assertThat(a.upload().maxUploadRate()).as("unlimited").isZero();
+    assertThat(a.upload().deferral())
+        .as("uploads wait while more than 10 s behind, for at most 4 GiB")
+        .isEqualTo(new CatchUpDeferral(Duration.ofSeconds(10), 4L << 30));
     assertThat(a.upload().uploadedBy()).startsWith("9@");
   }
 
@@ -91,7 +95,11 @@ class ArchiveOptionsTest {
                 "--archive-multipart-threshold",
                 "8M",
                 "--archive-max-upload-rate",
-                "32M"))
+                "32M",
+                "--archive-defer-while-behind",
+                "1m",
+                "--archive-defer-max-pending",
+                "20G"))
         .as(cli.err())
         .isZero();
     ArchiveConfig a = archive();
@@ -105,6 +113,16 @@ class ArchiveOptionsTest {
     assertThat(a.upload().uploadDelay()).isEqualTo(Duration.ofMinutes(2));
     assertThat(a.upload().multipartThreshold()).isEqualTo(8L << 20);
     assertThat(a.upload().maxUploadRate()).isEqualTo(32L << 20);
+    assertThat(a.upload().deferral())
+        .isEqualTo(new CatchUpDeferral(Duration.ofMinutes(1), 20L << 30));
+  }
+
+  @Test
+  void waitingForCatchUpsCanBeTurnedOff() {
+    assertThat(run("--archive", "s3://b1x", "--archive-defer-while-behind", "0"))
+        .as(cli.err())
+        .isZero();
+    assertThat(archive().upload().deferral().enabled()).isFalse();
   }
 
   @Test
@@ -183,6 +201,15 @@ class ArchiveOptionsTest {
     assertUsageError(
         run("--archive", "s3://b1x", "--archive-max-upload-rate", "fast"),
         "Invalid value for option '--archive-max-upload-rate': size 'fast' not understood");
+    assertUsageError(
+        run("--archive", "s3://b1x", "--archive-defer-while-behind", "2s"),
+        "--archive-defer-while-behind 2000 ms must be more than 2s (uploads resume within 2s of the"
+            + " primary), or 0 to turn waiting off");
+    assertUsageError(
+        run("--archive", "s3://b1x", "--archive-defer-max-pending", "much"),
+        "Invalid value for option '--archive-defer-max-pending': size 'much' not understood");
+    assertUsageError(
+        run("--archive-defer-while-behind", "30s"), "--archive-defer-while-behind needs --archive");
     assertUsageError(
         run("--archive", "s3://b1x", "--archive-path-style", "maybe"),
         "Unmatched argument at index 9: 'maybe'"); // as for every true|false option

@@ -59,6 +59,9 @@ class ArchiveIT {
   private static final Logger LOG = LoggerFactory.getLogger(ArchiveIT.class);
   private static final Duration CATCH_UP = Duration.ofSeconds(90);
 
+  /** Relay B's {@code --archive-defer-while-behind}: its backlog is older. */
+  private static final Duration DEFER_WHILE_BEHIND = Duration.ofSeconds(3);
+
   /** {@code --archive-multipart-threshold} of the MariaDB run: 5 MiB, S3's smallest part. */
   private static final long MULTIPART_THRESHOLD = 5L << 20;
 
@@ -196,11 +199,28 @@ class ArchiveIT {
       } finally {
         relayA.close();
       }
-      ArchiveHarness.write(primary, 20); // written while no relay runs
+      // written while no relay runs: relay B catches up a closed file (the one A had open) and
+      // more, all older than B's --archive-defer-while-behind, so its uploads wait at first
+      ArchiveHarness.write(primary, 10);
+      primary.execute("FLUSH BINARY LOGS");
+      ArchiveHarness.write(primary, 10);
+      long writtenAt = System.nanoTime();
 
       Path dataB = dir.resolve("relay-b");
       String archiveEnd = last(archive.archivedNames());
-      try (RelayMainChild relayB = archive.relay(primary, dir, dataB, port, relayArgs)) {
+      List<String> argsB = new ArrayList<>(List.of(relayArgs));
+      argsB.addAll(List.of("--archive-defer-while-behind", DEFER_WHILE_BEHIND.toSeconds() + "s"));
+      long young = DEFER_WHILE_BEHIND.plusMillis(500).toNanos() - (System.nanoTime() - writtenAt);
+      if (young > 0) {
+        Thread.sleep(young / 1_000_000 + 1); // the backlog must be older than the threshold
+      }
+      try (RelayMainChild relayB =
+          archive.relay(primary, dir, dataB, port, argsB.toArray(String[]::new))) {
+        archive.awaitArchived(
+            List.of(BinlogFileName.next(archiveEnd)), ArchiveHarness.ARCHIVED, relayB);
+        assertThat(relayB.metric("binlogrelay_archive_deferred_seconds_total"))
+            .as("time relay B's uploads waited for its catch-up")
+            .isPositive();
         ArchiveHarness.write(primary, 20);
         link.awaitCaughtUp(primary, CATCH_UP);
         primary.execute("FLUSH BINARY LOGS");

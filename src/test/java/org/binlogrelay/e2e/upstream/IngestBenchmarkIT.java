@@ -22,6 +22,7 @@ import org.binlogrelay.archive.ArchiveLocation;
 import org.binlogrelay.archive.ArchiveStatus;
 import org.binlogrelay.archive.objectstore.S3Settings;
 import org.binlogrelay.archive.testing.S3ProxyProcess;
+import org.binlogrelay.archive.upload.CatchUpDeferral;
 import org.binlogrelay.archive.upload.UploadConfig;
 import org.binlogrelay.bench.report.Report;
 import org.binlogrelay.e2e.bench.BenchRuns;
@@ -56,9 +57,12 @@ class IngestBenchmarkIT {
   private static final Logger LOG = LoggerFactory.getLogger(IngestBenchmarkIT.class);
   private static final long BACKLOG = Long.getLong("binlogrelay.benchmark.bytes", 2_100_000_000L);
 
-  /** The upload rate limit of the limited archive runs (--archive-max-upload-rate), 16 MiB/s. */
-  private static final long UPLOAD_RATE =
-      Long.getLong("binlogrelay.benchmark.uploadRate", 16L << 20);
+  /**
+   * The upload rate limit of a fourth configuration, archive on with --archive-max-upload-rate
+   * ({@code -Dbinlogrelay.benchmark.uploadRate=BYTES}; 0, the default, leaves it out: its uploads
+   * take a minute per GB).
+   */
+  private static final long UPLOAD_RATE = Long.getLong("binlogrelay.benchmark.uploadRate", 0);
 
   /** Rounds of the archive on/off ingest runs ({@code -Dbinlogrelay.benchmark.rounds}, 3). */
   private static final int ROUNDS = Integer.getInteger("binlogrelay.benchmark.rounds", 3);
@@ -117,12 +121,14 @@ class IngestBenchmarkIT {
   }
 
   /**
-   * The relay's ingest of one backlog with the archive off, on, and on with an upload rate limit
-   * ({@link #UPLOAD_RATE}), alternately ({@link #ROUNDS} rounds of the three, each summarized by
-   * its median and range of MB/s and of CPU seconds per GB), and the archive's upload throughput: a
-   * local s3proxy 2.6.0 (filesystem backend on the same disk) receives every closed file while the
-   * relay ingests. Run: {@code mvn -pl e2e -am verify -Pingest-benchmark -Dtest=none
-   * -Dsurefire.failIfNoSpecifiedTests=false
+   * The relay's ingest of one backlog with the archive off, on (uploads deferred while the relay
+   * catches up, the default), and on with uploads not deferred (overlapping the ingest), and with
+   * {@link #UPLOAD_RATE} also on with that limit, alternately ({@link #ROUNDS} rounds of the
+   * configurations, each summarized by its median and range of MB/s and of CPU seconds per GB), and
+   * the archive's upload throughput: a local s3proxy 2.6.0 (filesystem backend on the same disk)
+   * receives every closed file. The clock starts when the replicator does: the store is open and
+   * the archive started before, as at a relay's start. Run: {@code mvn -pl e2e -am verify
+   * -Pingest-benchmark -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false
    * -Dit.test=IngestBenchmarkIT#ingestWithTheArchiveOnAndOff
    * -Dbinlogrelay.benchmark.bytes=1000000000}.
    */
@@ -137,18 +143,43 @@ class IngestBenchmarkIT {
     try (S3ProxyProcess s3 = S3ProxyProcess.start()) {
       for (int run = 1; run <= ROUNDS; run++) {
         // one round = the three configurations back to back, so that drift hits all alike
-        List<Ingest> round =
-            List.of(
-                relayRun(primary, "archive off", run, backlog),
-                archivedRun(primary, s3, "archive on", run, backlog, "run" + run, 0),
+        // the configurations of a round, started one place later each round, so that what a run
+        // leaves behind (garbage, JIT state, dirty pages) does not always fall on the same one
+        List<java.util.concurrent.Callable<Ingest>> configurations = new ArrayList<>();
+        int r = run;
+        configurations.add(() -> relayRun(primary, "archive off", r, backlog));
+        configurations.add(
+            () ->
+                archivedRun(
+                    primary, s3, "archive on", r, backlog, "run" + r, 0, CatchUpDeferral.DEFAULT));
+        configurations.add(
+            () ->
                 archivedRun(
                     primary,
                     s3,
-                    "archive on, upload limit " + UPLOAD_RATE + " bytes/s",
-                    run,
+                    "archive on, uploads not deferred",
+                    r,
                     backlog,
-                    "limited" + run,
-                    UPLOAD_RATE));
+                    "eager" + r,
+                    0,
+                    CatchUpDeferral.OFF));
+        if (UPLOAD_RATE > 0) {
+          configurations.add(
+              () ->
+                  archivedRun(
+                      primary,
+                      s3,
+                      "archive on, upload limit " + UPLOAD_RATE + " bytes/s, not deferred",
+                      r,
+                      backlog,
+                      "limited" + r,
+                      UPLOAD_RATE,
+                      CatchUpDeferral.OFF));
+        }
+        List<Ingest> round = new ArrayList<>();
+        for (int i = 0; i < configurations.size(); i++) {
+          round.add(configurations.get((i + run - 1) % configurations.size()).call());
+        }
         for (Ingest i : round) {
           byConfiguration.computeIfAbsent(i.what(), k -> new ArrayList<>()).add(i);
           results.add(i.line());
@@ -160,7 +191,7 @@ class IngestBenchmarkIT {
     }
     LOG.info(
         "BENCH archive on/off (2 shared cores, ext4, local backend, same backlog of {} bytes, {}"
-            + " rounds):\n  {}",
+            + " rounds, the clock from the replicator's start):\n  {}",
         backlog,
         ROUNDS,
         String.join("\n  ", results));
@@ -194,6 +225,20 @@ class IngestBenchmarkIT {
   }
 
   /** CPU seconds this JVM used so far (all its threads). */
+  /**
+   * Before a timed run: writes every dirty page back ({@code sync}), so that the previous run's
+   * writes (s3proxy's objects, a deleted store) do not compete with this run's fsyncs, and collects
+   * the previous run's garbage (the uploads' buffers), so that its GC does not fall in this run.
+   */
+  private static void syncDisks() throws Exception {
+    System.gc();
+    Process p = new ProcessBuilder("sync").inheritIO().start();
+    if (!p.waitFor(2, java.util.concurrent.TimeUnit.MINUTES)) {
+      p.destroyForcibly();
+      throw new AssertionError("sync did not end within 2 minutes");
+    }
+  }
+
   private static double processCpuSeconds() {
     return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
             .getProcessCpuTime()
@@ -355,7 +400,8 @@ class IngestBenchmarkIT {
       int run,
       long backlog,
       String prefix,
-      long maxUploadRate)
+      long maxUploadRate,
+      CatchUpDeferral deferral)
       throws Exception {
     Path dir = Files.createTempDirectory(Path.of("/var/tmp"), "relay-bench-");
     ArchiveLocation location =
@@ -368,13 +414,20 @@ class IngestBenchmarkIT {
                 .withRegion("us-east-1")
                 .withPathStyle(true)
                 .withStaticCredentials(S3ProxyProcess.IDENTITY, S3ProxyProcess.CREDENTIAL),
-            UploadConfig.defaults(location.prefix(), "bench").withMaxUploadRate(maxUploadRate));
+            UploadConfig.defaults(location.prefix(), "bench")
+                .withMaxUploadRate(maxUploadRate)
+                .withDeferral(deferral));
     try {
-      long started = System.nanoTime();
-      double cpuBefore = processCpuSeconds();
-      try (UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, dir);
+      try (UpstreamUnderTest relay = UpstreamUnderTest.opened(primary, dir);
           Archive archive = Archive.open(config, relay.store(), Time.SYSTEM)) {
-        archive.start();
+        // as the relay wires it (Relay.openArchive): uploads wait while the relay catches up
+        archive.deferUploadsWhileCatchingUp(
+            () -> relay.replicator() == null ? Double.NaN : relay.replicator().secondsBehind());
+        archive.start(); // the relay's start, before its upstream connects: not in the clock
+        syncDisks();
+        long started = System.nanoTime();
+        double cpuBefore = processCpuSeconds();
+        relay.startReplicator();
         relay.awaitCaughtUp(Duration.ofMinutes(15));
         double ingestSeconds = (System.nanoTime() - started) / 1e9;
         double cpuSeconds = processCpuSeconds() - cpuBefore;
@@ -391,7 +444,7 @@ class IngestBenchmarkIT {
             String.format(
                 "%s, run %d: ingest %d bytes in %.1f s = %.1f MB/s, %.0f transactions/s, CPU"
                     + " %.1f s; %d closed files (%d bytes) archived %.1f s after the start = %.1f"
-                    + " MB/s upload",
+                    + " MB/s upload (uploads waited %.1f s for the catch-up)",
                 what,
                 run,
                 s.bytesReceived(),
@@ -402,7 +455,8 @@ class IngestBenchmarkIT {
                 st.archivedFiles(),
                 st.archivedBytes(),
                 uploadSeconds,
-                st.archivedBytes() / uploadSeconds / 1e6);
+                st.archivedBytes() / uploadSeconds / 1e6,
+                archive.counters().deferredNanos() / 1e9);
         LOG.info("BENCH {}", line);
         assertThat(s.bytesReceived()).isGreaterThanOrEqualTo(backlog - (1 << 20));
         return new Ingest(
@@ -420,9 +474,11 @@ class IngestBenchmarkIT {
       throws Exception {
     Path dir = Files.createTempDirectory(Path.of("/var/tmp"), "relay-bench-");
     try {
-      long started = System.nanoTime();
-      double cpuBefore = processCpuSeconds();
-      try (UpstreamUnderTest relay = UpstreamUnderTest.follow(primary, dir)) {
+      try (UpstreamUnderTest relay = UpstreamUnderTest.opened(primary, dir)) {
+        syncDisks();
+        long started = System.nanoTime();
+        double cpuBefore = processCpuSeconds();
+        relay.startReplicator();
         relay.awaitCaughtUp(Duration.ofMinutes(15));
         double seconds = (System.nanoTime() - started) / 1e9;
         double cpuSeconds = processCpuSeconds() - cpuBefore;

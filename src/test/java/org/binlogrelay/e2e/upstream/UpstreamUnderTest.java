@@ -101,6 +101,16 @@ final class UpstreamUnderTest implements AutoCloseable {
     return follow(primary, directory, b -> {});
   }
 
+  /**
+   * Opens a store in {@code directory} for following {@code primary}, without starting the
+   * replicator: {@link #startReplicator} does (benchmarks that time the ingest alone).
+   */
+  static UpstreamUnderTest opened(DatabaseServer primary, Path directory) {
+    UpstreamUnderTest relay = new UpstreamUnderTest(primary, primary.address(), directory, b -> {});
+    relay.openStore();
+    return relay;
+  }
+
   UpstreamConfig config() {
     return configFor(primary, via);
   }

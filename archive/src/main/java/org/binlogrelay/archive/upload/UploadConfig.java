@@ -29,6 +29,9 @@ import java.util.Objects;
  *     upload and sends nothing)
  * @param maxUploadRate the most bytes per second the uploads send ({@link UploadRateLimiter}); 0
  *     (the default) is unlimited
+ * @param deferral when uploads wait for the relay to catch up its primary ({@link
+ *     CatchUpDeferral#DEFAULT}: while more than 10 s behind, for at most 4 GiB of files); it needs
+ *     the relay's {@link IngestLag} ({@link Uploader#deferWhileCatchingUp})
  */
 public record UploadConfig(
     String prefix,
@@ -41,7 +44,8 @@ public record UploadConfig(
     Duration slowRetry,
     Duration idleCheck,
     Duration uploadDelay,
-    long maxUploadRate) {
+    long maxUploadRate,
+    CatchUpDeferral deferral) {
 
   /** The smallest part S3 accepts (but the last), 5 MiB. */
   public static final long MIN_S3_PART_SIZE = 5L << 20;
@@ -86,11 +90,13 @@ public record UploadConfig(
     if (maxUploadRate < 0) {
       throw new IllegalArgumentException("max upload rate " + maxUploadRate + " < 0");
     }
+    Objects.requireNonNull(deferral, "deferral");
   }
 
   /**
    * The defaults: 16 MiB threshold, ETag verification with read-back fallback, 1 s to 60 s, no
-   * upload delay, no upload rate limit.
+   * upload delay, no upload rate limit, uploads waiting while more than 10 s behind the primary
+   * (for at most 4 GiB).
    */
   public static UploadConfig defaults(String prefix, String uploadedBy) {
     return new UploadConfig(
@@ -104,7 +110,8 @@ public record UploadConfig(
         Duration.ofMinutes(5),
         Duration.ofSeconds(60),
         Duration.ZERO,
-        0);
+        0,
+        CatchUpDeferral.DEFAULT);
   }
 
   public UploadConfig withMultipartThreshold(long bytes) {
@@ -119,7 +126,8 @@ public record UploadConfig(
         slowRetry,
         idleCheck,
         uploadDelay,
-        maxUploadRate);
+        maxUploadRate,
+        deferral);
   }
 
   public UploadConfig withVerify(Verify mode, boolean readBackOpaque) {
@@ -134,7 +142,8 @@ public record UploadConfig(
         slowRetry,
         idleCheck,
         uploadDelay,
-        maxUploadRate);
+        maxUploadRate,
+        deferral);
   }
 
   public UploadConfig withBackoff(Duration first, Duration max, Duration slow) {
@@ -149,7 +158,8 @@ public record UploadConfig(
         slow,
         idleCheck,
         uploadDelay,
-        maxUploadRate);
+        maxUploadRate,
+        deferral);
   }
 
   public UploadConfig withUploadDelay(Duration delay) {
@@ -164,7 +174,8 @@ public record UploadConfig(
         slowRetry,
         idleCheck,
         delay,
-        maxUploadRate);
+        maxUploadRate,
+        deferral);
   }
 
   /** With uploads paced to {@code bytesPerSecond} (0: unlimited). */
@@ -180,6 +191,26 @@ public record UploadConfig(
         slowRetry,
         idleCheck,
         uploadDelay,
-        bytesPerSecond);
+        bytesPerSecond,
+        deferral);
+  }
+
+  /**
+   * With uploads waiting for a catch-up as {@code rule} says ({@link CatchUpDeferral#OFF}: never).
+   */
+  public UploadConfig withDeferral(CatchUpDeferral rule) {
+    return new UploadConfig(
+        prefix,
+        uploadedBy,
+        multipartThreshold,
+        verify,
+        readBackOpaqueEtags,
+        firstBackoff,
+        maxBackoff,
+        slowRetry,
+        idleCheck,
+        uploadDelay,
+        maxUploadRate,
+        rule);
   }
 }

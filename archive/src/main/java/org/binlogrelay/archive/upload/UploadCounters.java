@@ -3,13 +3,14 @@ package org.binlogrelay.archive.upload;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * The uploader's measurements, plain atomics for the server to map to meters (archive/ knows no
  * metrics library): the backlog (pending files and bytes, the oldest one's age), what was uploaded
- * (files, bytes; files found already archived by another relay), failures by kind, and the time
- * uploads took (in total, and the last file's). Written by the uploader's thread; read from any
- * thread.
+ * (files, bytes; files found already archived by another relay), failures by kind, the time uploads
+ * took (in total, and the last file's) and the time they waited for catch-ups. Written by the
+ * uploader's thread; read from any thread.
  */
 public final class UploadCounters {
   private final AtomicLong pendingFiles = new AtomicLong();
@@ -20,9 +21,14 @@ public final class UploadCounters {
   private final AtomicLong alreadyArchivedFiles = new AtomicLong();
   private final AtomicLong lastUploadNanos = new AtomicLong();
   private final AtomicLong uploadNanos = new AtomicLong();
+  private final AtomicLong deferredNanos = new AtomicLong();
+  private volatile long deferredSince; // nanoseconds of the uploader's Time; 0: not deferring
   private final Map<FailureKind, AtomicLong> failures = new EnumMap<>(FailureKind.class);
 
-  UploadCounters() {
+  private final LongSupplier nanoClock;
+
+  UploadCounters(LongSupplier nanoClock) {
+    this.nanoClock = nanoClock;
     for (FailureKind k : FailureKind.values()) {
       failures.put(k, new AtomicLong());
     }
@@ -78,6 +84,30 @@ public final class UploadCounters {
    */
   public long uploadNanos() {
     return uploadNanos.get();
+  }
+
+  /** Whether uploads wait now for the relay to catch up its primary ({@link CatchUpDeferral}). */
+  public boolean deferring() {
+    return deferredSince != 0;
+  }
+
+  /**
+   * How long uploads waited for catch-ups in total, in nanoseconds, the wait in progress included.
+   */
+  public long deferredNanos() {
+    long since = deferredSince;
+    return deferredNanos.get() + (since == 0 ? 0 : Math.max(0, nanoClock.getAsLong() - since));
+  }
+
+  void deferring(boolean on) {
+    long nowNanos = nanoClock.getAsLong();
+    long since = deferredSince;
+    if (on && since == 0) {
+      deferredSince = nowNanos == 0 ? 1 : nowNanos;
+    } else if (!on && since != 0) {
+      deferredNanos.addAndGet(Math.max(0, nowNanos - since));
+      deferredSince = 0;
+    }
   }
 
   void pending(long files, long bytes, long oldestEventTime) {

@@ -6,12 +6,14 @@ import java.time.Instant;
  * What the uploader is doing, for the admin API and {@code relayctl status}: its state, the file at
  * hand, and the last failure with advice. Immutable.
  *
- * @param state {@link State#OK}, retrying, failing, or stopped by a conflict
+ * @param state {@link State#OK}, deferred for a catch-up, retrying, failing, or stopped by a
+ *     conflict
  * @param currentFile the file being uploaded, or {@code null}
  * @param lastFailureKind the kind of the last failure, or {@code null} if none since the last
  *     success
  * @param lastError the last failure's message (what, where), or {@code null}
- * @param advice what to do about it, or {@code null}
+ * @param advice what to do about it (while {@link State#DEFERRED}: why uploads wait), or {@code
+ *     null}
  * @param lastErrorAt when it happened, or {@code null}
  * @param nextAttempt when the next attempt is due while retrying or failing, or {@code null}
  */
@@ -28,6 +30,11 @@ public record UploadStatus(
   public enum State {
     /** Uploading or idle, no failure since the last success. */
     OK,
+    /**
+     * Waiting while the relay catches up its primary ({@link CatchUpDeferral}); the advice says how
+     * far behind it is and when uploads resume.
+     */
+    DEFERRED,
     /** A retryable failure (unreachable, timeout, 5xx, checksum): backing off, retrying. */
     RETRYING,
     /** A failure that needs an operator (403, no bucket, refused): retried slowly. */

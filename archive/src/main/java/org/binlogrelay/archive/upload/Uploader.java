@@ -56,6 +56,10 @@ import org.slf4j.LoggerFactory;
  * (the second of two relays sharing a prefix then usually finds the first one's upload and sends
  * nothing).
  *
+ * <p>With {@link #deferWhileCatchingUp} and {@link UploadConfig#deferral()}, uploads wait while the
+ * relay catches up its primary ({@link CatchUpDeferral}: state {@link UploadStatus.State#DEFERRED},
+ * checked before each file and between parts), so that the archive does not slow a catch-up.
+ *
  * <p>State files live in {@code <data-dir>/archive/uploads/} ({@link #stateDirectory}); those of
  * files the store no longer holds are deleted. With an encoding, data objects are staged in {@code
  * <data-dir>/archive/staging/} until VERIFIED ({@link #stagedBytes}). Thread-safe: {@link #start},
@@ -68,6 +72,9 @@ public final class Uploader implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Uploader.class);
 
+  /** How often deferred uploads look at the relay's lag again. */
+  private static final Duration DEFERRED_CHECK = Duration.ofMillis(500);
+
   private final BinlogStore store;
   private final ObjectStore objects;
   private final UploadConfig config;
@@ -75,7 +82,7 @@ public final class Uploader implements AutoCloseable {
   private final Path stateDir;
   private final FileUpload upload;
   private final UploadBackoff backoff;
-  private final UploadCounters counters = new UploadCounters();
+  private final UploadCounters counters;
   private final List<UploadListener> listeners = new CopyOnWriteArrayList<>();
   private final Object monitor = new Object();
   private final StoreListener storeListener =
@@ -108,6 +115,7 @@ public final class Uploader implements AutoCloseable {
   private volatile UploadStatus status = UploadStatus.of(UploadStatus.State.STOPPED);
   private volatile String lastClosedSeen;
   private volatile boolean pruneNeeded = true;
+  private volatile CatchUpDeferral.Gate deferral;
   private boolean stopping; // guarded by monitor
   private boolean woken; // guarded by monitor
   private Thread thread;
@@ -176,6 +184,7 @@ public final class Uploader implements AutoCloseable {
             codec,
             StagedObject.directory(store.directory()));
     this.backoff = new UploadBackoff(config.firstBackoff(), config.maxBackoff(), jitter);
+    this.counters = new UploadCounters(time::nanoseconds);
   }
 
   /** Where the upload states of a store in {@code dataDir} are kept. */
@@ -209,6 +218,17 @@ public final class Uploader implements AutoCloseable {
       woken = true;
       monitor.notifyAll();
     }
+  }
+
+  /**
+   * Lets the relay's catch-ups go first ({@link UploadConfig#deferral()}): while {@code lag} says
+   * the relay is far behind its primary, no upload starts and none sends another part. Without a
+   * call (or with {@link CatchUpDeferral#OFF}) uploads never wait for ingest. Call before {@link
+   * #start} or at any time after.
+   */
+  public void deferWhileCatchingUp(IngestLag lag) {
+    deferral = new CatchUpDeferral.Gate(config.deferral(), lag);
+    wake();
   }
 
   /**
@@ -301,6 +321,10 @@ public final class Uploader implements AutoCloseable {
           waitForWork(left.compareTo(config.idleCheck()) < 0 ? left : config.idleCheck());
           continue;
         }
+        if (deferNow()) {
+          waitForWork(DEFERRED_CHECK);
+          continue;
+        }
         attempt(next);
       } catch (ObjectStoreException e) {
         failed(FailureKind.of(e.kind()), e);
@@ -325,7 +349,7 @@ public final class Uploader implements AutoCloseable {
     status = status.working(file.name());
     FileUpload.Outcome outcome;
     try {
-      outcome = upload.advance(file, this::isStopping);
+      outcome = upload.advance(file, () -> isStopping() || deferNow());
     } catch (NoSuchFileException e) {
       if (store.file(file.name()).isEmpty()) {
         LOG.warn("archive: {} was removed from the store before it was archived", file.name());
@@ -336,8 +360,56 @@ public final class Uploader implements AutoCloseable {
     switch (outcome.result()) {
       case VERIFIED_SENT, VERIFIED_FOUND -> archived(file, outcome);
       case CONFLICT -> conflict(file.name(), outcome.reason());
-      case STOPPED -> {}
+      case STOPPED -> {
+        if (counters.deferring()) {
+          LOG.info(
+              "archive: upload of {} paused while the relay catches up its primary", file.name());
+          attemptFile = null; // its time counts from the resumed attempt
+        }
+      }
     }
+  }
+
+  /**
+   * Whether uploads wait now for a catch-up (uploader thread); keeps the status and the counters in
+   * step with the answer.
+   */
+  private boolean deferNow() {
+    CatchUpDeferral.Gate g = deferral;
+    boolean defer = g != null && g.defer(counters.pendingBytes());
+    boolean was = counters.deferring();
+    counters.deferring(defer);
+    if (defer) {
+      UploadStatus s = status;
+      if (s.state() != UploadStatus.State.DEFERRED) {
+        LOG.info(
+            "archive: uploads wait while the relay catches up its primary ({} s behind; they"
+                + " resume within {} s of it, or at {} bytes of files waiting)",
+            Math.round(g.lastLag()),
+            CatchUpDeferral.RESUME_WITHIN.toSeconds(),
+            config.deferral().maxPendingBytes());
+      }
+      status =
+          new UploadStatus(
+              UploadStatus.State.DEFERRED,
+              null,
+              s.lastFailureKind(),
+              s.lastError(),
+              String.format(
+                  "the relay is %d s behind its primary: uploads resume within %d s of it, or when"
+                      + " the files waiting hold %d bytes (--archive-defer-max-pending)",
+                  Math.round(g.lastLag()),
+                  CatchUpDeferral.RESUME_WITHIN.toSeconds(),
+                  config.deferral().maxPendingBytes()),
+              s.lastErrorAt(),
+              null);
+    } else if (was) {
+      LOG.info("archive: uploads resume");
+      if (status.state() == UploadStatus.State.DEFERRED) {
+        status = UploadStatus.of(UploadStatus.State.OK);
+      }
+    }
+    return defer;
   }
 
   private void archived(FileMetadata file, FileUpload.Outcome outcome) {

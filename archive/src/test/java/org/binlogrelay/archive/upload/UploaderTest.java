@@ -499,6 +499,129 @@ class UploaderTest {
     assertThat(pacedNanos).isEqualTo((sent - 10_000) * 10_000);
   }
 
+  @Test
+  void uploadsWaitWhileTheRelayCatchesUpAndResumeWithinTwoSecondsOfIt() throws Exception {
+    BinlogStore store = store("a");
+    DirectoryObjectStore objects = new DirectoryObjectStore(tmp.resolve("s3"));
+    LagProbe lag = new LagProbe(600.0);
+    Uploader uploader =
+        uploader(store, objects, config(16 << 10).withDeferral(DEFER), Time.SYSTEM, StepHook.NONE);
+    uploader.deferWhileCatchingUp(lag);
+    uploader.start();
+    eventually(WAIT, "deferred", () -> uploader.status().state() == UploadStatus.State.DEFERRED);
+    assertThat(uploader.counters().deferring()).isTrue();
+    assertThat(uploader.status().advice()).contains("600 s behind");
+    assertThat(uploader.counters().pendingFiles()).isEqualTo(3);
+
+    // Closer, but still more than 2 s behind: the uploads keep waiting (hysteresis).
+    lag.set(5.0);
+    lag.awaitReads(3);
+    assertThat(uploader.status().state()).isEqualTo(UploadStatus.State.DEFERRED);
+    assertThat(objects.calls(Op.PUT)).isZero();
+    assertThat(objects.calls(Op.CREATE_MULTIPART)).isZero();
+
+    lag.set(1.5);
+    awaitArchived(uploader, ClosedBinlogs.NAMES);
+    assertArchivedOnce(store, objects);
+    assertThat(uploader.status().state()).isEqualTo(UploadStatus.State.OK);
+    assertThat(uploader.counters().deferring()).isFalse();
+    assertThat(uploader.counters().deferredNanos()).isPositive();
+  }
+
+  @Test
+  void aCatchUpStartingMidUploadPausesItBetweenPartsAndNoPartIsSentTwice() throws Exception {
+    BinlogStore store = store("a");
+    DirectoryObjectStore objects = new DirectoryObjectStore(tmp.resolve("s3"));
+    LagProbe lag = new LagProbe(0.0);
+    AtomicInteger parts = new AtomicInteger();
+    StepHook catchUpAtThirdPart =
+        (name, step) -> {
+          if (step == UploadStep.PART_SENT && parts.incrementAndGet() == 3) {
+            lag.set(60.0);
+          }
+        };
+    Uploader uploader =
+        uploader(
+            store, objects, config(16 << 10).withDeferral(DEFER), Time.SYSTEM, catchUpAtThirdPart);
+    uploader.deferWhileCatchingUp(lag);
+    uploader.start();
+    eventually(WAIT, "deferred", () -> uploader.status().state() == UploadStatus.State.DEFERRED);
+    UploadState paused =
+        UploadState.read(Uploader.stateDirectory(store.directory()), "binlog.000003");
+    assertThat(paused.phase()).isEqualTo(Phase.UPLOADING);
+    assertThat(paused.parts()).hasSize(3);
+    lag.awaitReads(2);
+    assertThat(objects.calls(Op.UPLOAD_PART)).isEqualTo(3);
+
+    lag.set(0.0);
+    awaitArchived(uploader, ClosedBinlogs.NAMES);
+    assertArchivedOnce(store, objects);
+    assertThat(objects.calls(Op.UPLOAD_PART)).isEqualTo(13);
+  }
+
+  @Test
+  void uploadsGoOnDuringACatchUpOnceTheFilesWaitingHoldTheMostAllowed() throws Exception {
+    BinlogStore store = store("a");
+    DirectoryObjectStore objects = new DirectoryObjectStore(tmp.resolve("s3"));
+    long closed = ClosedBinlogs.closed(store).stream().mapToLong(FileMetadata::size).sum();
+    // The lag stays at 600 s; the first file's upload brings the files waiting under the limit.
+    CatchUpDeferral rule = new CatchUpDeferral(Duration.ofSeconds(10), closed);
+    Uploader uploader =
+        uploader(store, objects, config(16 << 10).withDeferral(rule), Time.SYSTEM, StepHook.NONE);
+    uploader.deferWhileCatchingUp(new LagProbe(600.0));
+    uploader.start();
+    eventually(
+        WAIT,
+        "the first file archived, then deferred",
+        () ->
+            uploader.gate().archived("binlog.000001")
+                && uploader.status().state() == UploadStatus.State.DEFERRED);
+    assertThat(uploader.gate().archived("binlog.000002")).isFalse();
+  }
+
+  @Test
+  void anUnknownLagNeverHoldsTheUploadsBack() throws Exception {
+    BinlogStore store = store("a");
+    DirectoryObjectStore objects = new DirectoryObjectStore(tmp.resolve("s3"));
+    Uploader uploader =
+        uploader(store, objects, config(16 << 10).withDeferral(DEFER), Time.SYSTEM, StepHook.NONE);
+    uploader.deferWhileCatchingUp(
+        new LagProbe(Double.NaN)); // not streaming: primary down, disk full
+    uploader.start();
+    awaitArchived(uploader, ClosedBinlogs.NAMES);
+    assertThat(uploader.counters().deferredNanos()).isZero();
+  }
+
+  /** Uploads wait while more than 10 s behind, for at most 1 GiB of files. */
+  private static final CatchUpDeferral DEFER =
+      new CatchUpDeferral(Duration.ofSeconds(10), 1L << 30);
+
+  /** A relay's lag set by the test, counting how often the uploader read it. */
+  private static final class LagProbe implements IngestLag {
+    private volatile double seconds;
+    private final AtomicInteger reads = new AtomicInteger();
+
+    LagProbe(double seconds) {
+      this.seconds = seconds;
+    }
+
+    void set(double s) {
+      seconds = s;
+    }
+
+    /** Waits until the uploader read the lag {@code n} more times (it does twice a second). */
+    void awaitReads(int n) throws Exception {
+      int target = reads.get() + n;
+      eventually(WAIT, n + " more reads of the lag", () -> reads.get() >= target);
+    }
+
+    @Override
+    public double secondsBehind() {
+      reads.incrementAndGet();
+      return seconds;
+    }
+  }
+
   private BinlogStore store(String dir) throws Exception {
     BinlogStore store = ClosedBinlogs.filled(tmp.resolve(dir));
     stores.add(store);

@@ -87,6 +87,13 @@ final class ArchiveMeters {
         .description("How long the last uploaded file took, from its first attempt to verified")
         .baseUnit("seconds")
         .register(registry);
+    FunctionCounter.builder(
+            "binlogrelay.archive.deferred", this, m -> m.archive.counters().deferredNanos() / 1e9)
+        .description(
+            "Time uploads waited while the relay caught up its primary"
+                + " (--archive-defer-while-behind); state=\"deferred\" while they wait")
+        .baseUnit("seconds")
+        .register(registry);
     for (FailureKind kind : FailureKind.values()) {
       FunctionCounter.builder(
               "binlogrelay.archive.failures", this, m -> m.archive.counters().failures(kind))

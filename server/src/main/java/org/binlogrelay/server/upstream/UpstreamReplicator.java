@@ -306,6 +306,20 @@ public final class UpstreamReplicator implements Closeable {
     return counters.stats();
   }
 
+  /**
+   * Seconds behind the primary as {@code Seconds_Behind_Source} reads ({@link
+   * IngestStats#secondsBehind}, the immediate source's commit times), or NaN when unknown: not
+   * streaming, or nothing received yet. What the archive's uploads look at to let a catch-up go
+   * first. Thread-safe.
+   */
+  public double secondsBehind() {
+    Double behind =
+        counters
+            .stats()
+            .secondsBehind(phase.status() == UpstreamStatus.STREAMING, time.milliseconds(), false);
+    return behind == null ? Double.NaN : behind;
+  }
+
   public void addListener(UpstreamListener listener) {
     listeners.add(Objects.requireNonNull(listener, "listener"));
   }
