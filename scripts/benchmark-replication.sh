@@ -13,6 +13,8 @@
 #   --repeat N           timed runs of each catch-up, warm and cold (default 3; the summary gives the median)
 #   --fanout "N..."      fan-out client counts (default "10 100 500")
 #   --fanout-seconds S   length of each fan-out run (default 60)
+#   --fanout-warmup S    seconds the clients tail, once all are connected and caught up, before each fan-out
+#                        measurement starts (default 5; a JVM relay compiles its serving path meanwhile)
 #   --fanout-rate R      sysbench trx/s on the primary during fan-out (default 1000)
 #   --lag-rates "R..."   sysbench trx/s for the lag runs; "max" for no rate limit (default "1000 5000 max")
 #   --lag-seconds S      length of each lag run (default 60)
@@ -69,6 +71,7 @@ BUFFER_POOL=1G
 REPEAT=3
 FANOUT="10 100 500"
 FANOUT_SECONDS=60
+FANOUT_WARMUP=5
 FANOUT_RATE=1000
 LAG_RATES="1000 5000 max"
 LAG_SECONDS=60
@@ -94,6 +97,7 @@ while [ $# -gt 0 ]; do
     --repeat) shift; REPEAT="${1:?}" ;;
     --fanout) shift; FANOUT="${1?}" ;;
     --fanout-seconds) shift; FANOUT_SECONDS="${1:?}" ;;
+    --fanout-warmup) shift; FANOUT_WARMUP="${1:?}" ;;
     --fanout-rate) shift; FANOUT_RATE="${1:?}" ;;
     --lag-rates) shift; LAG_RATES="${1?}" ;;
     --lag-seconds) shift; LAG_SECONDS="${1:?}" ;;
@@ -128,6 +132,7 @@ for r in $SYNTHETIC_RATES; do [[ "$r" =~ ^[1-9][0-9]*$ ]] || die "--synthetic-ra
 for v in "$FANOUT_SECONDS" "$FANOUT_RATE" "$LAG_SECONDS" "$SYNTHETIC_SECONDS"; do
   [[ "$v" =~ ^[1-9][0-9]*$ ]] || die "'$v' is not a positive number"
 done
+[[ "$FANOUT_WARMUP" =~ ^[0-9]+$ ]] || die "--fanout-warmup must be a number of seconds, got '$FANOUT_WARMUP'"
 case "$COLD_METHOD" in auto|drop-caches|fadvise) ;; *) die "--cold-method: auto, drop-caches or fadvise" ;; esac
 for part in $SKIP; do
   case "$part" in catchup|cold|mysqlbinlog|fanout|lag|mariadb) ;; *) die "--skip: unknown part '$part'" ;; esac
@@ -241,7 +246,7 @@ rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
 list() { echo "$*" | xargs | tr ' ' ','; }   # "10 100" -> 10,100
 cat >"$RES/settings.txt" <<SETTINGS
 preset=$PRESET backlog=$BACKLOG_BYTES max_binlog_size=$MAX_BINLOG_BYTES buffer_pool=$BUFFER_POOL_BYTES repeat=$REPEAT
-fanout=$(list "$FANOUT") fanout_seconds=$FANOUT_SECONDS fanout_rate=$FANOUT_RATE lag_rates=$(list "$LAG_RATES")
+fanout=$(list "$FANOUT") fanout_seconds=$FANOUT_SECONDS fanout_warmup=$FANOUT_WARMUP fanout_rate=$FANOUT_RATE lag_rates=$(list "$LAG_RATES")
 lag_seconds=$LAG_SECONDS relay_sync=$RELAY_SYNC cold_method=$COLD_METHOD skip=$(list "$SKIP")
 synthetic_rates=$(list "$SYNTHETIC_RATES") synthetic_seconds=$SYNTHETIC_SECONDS synthetic_syncs=$(list "$SYNTHETIC_SYNCS")
 SETTINGS
@@ -624,7 +629,7 @@ fanout_part() { # FLAVOR PRIMARY_NAME PRIMARY_PORT PRIMARY_PID: the relay follow
       b0="$(binlog_bytes "$flavor" "$name")"; t0="$(now_ns)"
       measure fanout "$flavor" "$source" "$n" "$source_pid" "$RES/$flavor-fanout-$source-$n.json" -- \
         bench fanout --json --host 127.0.0.1 --port "$source_port" -u repl -p "$REPL_PASSWORD" --replicas "$n" \
-        --duration "$FANOUT_SECONDS" --source-pid "$source_pid" --plot "$RES/$flavor-fanout-$source-$n.svg"
+        --duration "$FANOUT_SECONDS" --warmup "$FANOUT_WARMUP" --source-pid "$source_pid" --plot "$RES/$flavor-fanout-$source-$n.svg"
       b1="$(binlog_bytes "$flavor" "$name")"; t1="$(now_ns)"
       # what the primary wrote meanwhile (sysbench's --rate is a target: on a busy machine it lags and bursts)
       jq -cn --arg flavor "$flavor" --arg source "$source" --arg n "$n" --argjson bytes $((b1 - b0)) \

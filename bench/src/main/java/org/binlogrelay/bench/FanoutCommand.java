@@ -49,6 +49,14 @@ final class FanoutCommand implements Callable<Integer> {
   long pollMillis;
 
   @Option(
+      names = "--warmup",
+      defaultValue = "0",
+      description =
+          "Seconds the clients tail before the measurement starts, once all are connected and have"
+              + " reached the head; nothing of them is counted (default: ${DEFAULT-VALUE}).")
+  long warmupSeconds;
+
+  @Option(
       names = "--source-pid",
       description = "The source's pid on this machine, for its CPU and RSS.")
   Long sourcePid;
@@ -57,6 +65,9 @@ final class FanoutCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     if (replicas < 1 || replicas > 10_000) {
       throw new IllegalArgumentException("--replicas must be 1..10000, got " + replicas);
+    }
+    if (warmupSeconds < 0 || warmupSeconds > 3600) {
+      throw new IllegalArgumentException("--warmup must be 0..3600 seconds, got " + warmupSeconds);
     }
     ClientSettings settings = client.settings(source, 64 * 1024);
     FanoutRun run =
@@ -67,6 +78,7 @@ final class FanoutCommand implements Callable<Integer> {
                 from == null ? null : new StartPoint(BinlogPosition.parse(from), null),
                 Duration.ofSeconds(durationSeconds),
                 Duration.ofMillis(pollMillis),
+                Duration.ofSeconds(warmupSeconds),
                 sourcePid));
     parent.publish(run.run(), output);
     return 0;

@@ -31,10 +31,14 @@ import org.binlogrelay.bench.stream.DumpStreamReader;
  * client had received it", with the poll's round trip as error.
  *
  * <p>The measurement starts once every client is connected and has reached the head the source
- * reported after the last connection (bounded by {@link #SETTLE_LIMIT}): what the clients received
- * while others were still logging in is not counted, so that per-client rates compare with what the
- * source wrote during the measurement. The time this took is reported ({@code settle_seconds}), and
- * so is the number of clients still behind when it ended.
+ * reported after the last connection (bounded by {@link #SETTLE_LIMIT}), and after {@code --warmup}
+ * more (the clients read on; a JVM source compiles its serving path meanwhile): what the clients
+ * received while others were still logging in is not counted, so that per-client rates compare with
+ * what the source wrote during the measurement. The time this took is reported ({@code
+ * settle_seconds}), and so is the number of clients still behind when it ended. It ends at the last
+ * poll; the clients then read until they have reached every head asked for (bounded by {@link
+ * #DRAIN_LIMIT}) before any connection is closed, so that the source's handling of the other
+ * clients' disconnections never counts as lag.
  *
  * <p>With {@code --source-pid} the source's CPU (percent of one core) and RSS are sampled from
  * /proc at each poll, and so are this process's own, to show whether the clients were the
@@ -48,10 +52,17 @@ final class FanoutRun {
       StartPoint start,
       Duration duration,
       Duration poll,
+      Duration warmup,
       Long sourcePid) {}
 
   /** Longest wait for every client to connect and reach the head before the measurement starts. */
   static final Duration SETTLE_LIMIT = Duration.ofSeconds(30);
+
+  /**
+   * Longest wait, after the last poll, for every client to reach the heads asked for (before any
+   * connection is closed).
+   */
+  static final Duration DRAIN_LIMIT = Duration.ofSeconds(10);
 
   /** A head the source reported and when it was asked. */
   private record Target(long packed, long askedNanos) {}
@@ -142,6 +153,10 @@ final class FanoutRun {
       long settleStart = System.nanoTime();
       int behind = settle(control, flavor, tails, threads);
       double settleSeconds = (System.nanoTime() - settleStart) / 1e9;
+      if (!settings.warmup().isZero()) {
+        Thread.sleep(settings.warmup().toMillis()); // the clients read on; nothing is counted
+        failIfAny(tails, threads);
+      }
       for (Tail tail : tails) {
         DumpProgress p = tail.client.stream().progress();
         tail.baseBytes = p.eventBytes();
@@ -200,8 +215,9 @@ final class FanoutRun {
         selfCpu.add(t, self.cpuPercent(now));
         selfRssMax = Math.max(selfRssMax, self.rssBytes());
       }
-      stopAll(tails, threads);
       long end = System.nanoTime();
+      int undrained = drain(tails, threads);
+      stopAll(tails, threads);
       return report(
           control,
           start,
@@ -210,6 +226,7 @@ final class FanoutRun {
           (end - t0) / 1e9,
           settleSeconds,
           behind,
+          undrained,
           aggregate,
           sourceCpu,
           selfCpu,
@@ -242,6 +259,28 @@ final class FanoutRun {
         return behind;
       }
       Thread.sleep(Math.min(50, settings.poll().toMillis()));
+    }
+  }
+
+  /**
+   * After the last poll: waits until every client has reached every head asked for (bounded by
+   * {@link #DRAIN_LIMIT}), so that their last samples are taken before any connection closes (a
+   * source handling the other clients' disconnections must not show as their lag); returns the
+   * heads not reached by then, whose samples are lost.
+   */
+  private static int drain(List<Tail> tails, List<Thread> threads)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + DRAIN_LIMIT.toNanos();
+    while (true) {
+      failIfAny(tails, threads);
+      int pending = 0;
+      for (Tail t : tails) {
+        pending += t.targets.size();
+      }
+      if (pending == 0 || System.nanoTime() >= deadline) {
+        return pending;
+      }
+      Thread.sleep(10);
     }
   }
 
@@ -310,6 +349,7 @@ final class FanoutRun {
       double seconds,
       double settleSeconds,
       int behind,
+      int undrained,
       Series aggregate,
       Series sourceCpu,
       Series selfCpu,
@@ -372,6 +412,18 @@ final class FanoutRun {
             "clients_behind_at_start",
             "clients still behind the head when the measurement started",
             behind,
+            "")
+        .figure(
+            "warmup_seconds",
+            "clients tailing after settling, before the measurement (not counted)",
+            settings.warmup().toMillis() / 1000.0,
+            "s")
+        .figure(
+            "heads_not_reached",
+            "heads asked for that a client had not reached "
+                + DRAIN_LIMIT.toSeconds()
+                + " s after the last poll (their lag samples are lost)",
+            undrained,
             "")
         .figure("event_bytes", "binlog bytes received, all clients", bytes, "B")
         .figure("mb_per_s", "aggregate throughput", bytes / 1e6 / seconds, "MB/s")
