@@ -277,12 +277,26 @@ class IngestBenchmarkIT {
               S3ProxyProcess.IDENTITY,
               "AWS_SECRET_ACCESS_KEY",
               S3ProxyProcess.CREDENTIAL);
+      // a relay without an archive beside it, for the same reads: what the archive costs serving
+      RelayMainChild plain =
+          RelayMainChild.start(
+              primary,
+              primary.address(),
+              dir,
+              dir.resolve("plain-data"),
+              freePort(),
+              List.of(args.get(0), args.get(1), "--server-id", "9402"), // a replica of its own
+              Map.of());
       RelayMainChild relay =
           RelayMainChild.start(primary, primary.address(), dir, data, port, args, credentials);
       try {
+        awaitStored(plain, backlog);
         awaitArchive(relay, "the backlog's " + closed + " files archived", closed);
-        results.add(catchup(relay, "local files, run 1", backlog));
-        results.add(catchup(relay, "local files, run 2", backlog));
+        for (int round = 1; round <= 2; round++) {
+          results.add(catchup(plain, "no archive, local files, run " + round, backlog, false));
+          results.add(catchup(relay, "archive on, local files, run " + round, backlog, true));
+        }
+        plain.close();
         RelayMainChild.Answer purge =
             relay.post(
                 "/api/v1/binlogs/purge", "{\"to\": \"" + names.get(names.size() - 1) + "\"}");
@@ -299,10 +313,11 @@ class IngestBenchmarkIT {
                     primary, primary.address(), dir, data, port, args, credentials);
             awaitArchive(relay, "the restarted relay's catalog", closed);
           }
-          results.add(catchup(relay, "archived files, cold cache, run " + round, backlog));
-          results.add(catchup(relay, "archived files, warm cache, run " + round, backlog));
+          results.add(catchup(relay, "archived files, cold cache, run " + round, backlog, true));
+          results.add(catchup(relay, "archived files, warm cache, run " + round, backlog, true));
         }
       } finally {
+        plain.close();
         relay.close();
       }
     } finally {
@@ -356,9 +371,32 @@ class IngestBenchmarkIT {
         a -> a.get(0) >= files && a.get(1) == 0);
   }
 
-  /** One catch-up of relay-bench from the relay's first file to its EOF; the result line. */
-  private static String catchup(RelayMainChild relay, String what, long backlog) throws Exception {
-    JsonNode before = relay.get("/api/v1/archive").json();
+  /** Waits until a relay's store holds {@code bytes} (the primary's backlog, all of it). */
+  private static void awaitStored(RelayMainChild relay, long bytes) throws Exception {
+    eventually(
+        Duration.ofMinutes(15),
+        "the relay stored the backlog",
+        () -> {
+          if (!relay.isAlive()) {
+            throw new AssertionError("the relay exited:\n" + relay.logTail(40));
+          }
+          try {
+            return relay.store().path("bytes").asLong();
+          } catch (java.net.ConnectException notUpYet) {
+            return -1L;
+          }
+        },
+        stored -> stored >= bytes);
+  }
+
+  /**
+   * One catch-up of relay-bench from the relay's first file to its EOF; the result line. {@code
+   * archived}: the relay has an archive (its fetches are reported).
+   */
+  private static String catchup(RelayMainChild relay, String what, long backlog, boolean archived)
+      throws Exception {
+    JsonNode none = com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+    JsonNode before = archived ? relay.get("/api/v1/archive").json() : none;
     Report r =
         BenchRuns.run(
             "catchup",
@@ -368,7 +406,7 @@ class IngestBenchmarkIT {
                 "--user=" + Credentials.REPLICATION.user(),
                 "--password=" + Credentials.REPLICATION.password(),
                 "--non-blocking"));
-    JsonNode after = relay.get("/api/v1/archive").json();
+    JsonNode after = archived ? relay.get("/api/v1/archive").json() : none;
     long bytes = BenchRuns.number(r, "event_bytes");
     String line =
         String.format(
