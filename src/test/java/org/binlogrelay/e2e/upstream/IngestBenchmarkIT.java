@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import java.lang.management.ManagementFactory;
+import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -16,6 +18,8 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import org.binlogrelay.archive.Archive;
 import org.binlogrelay.archive.ArchiveConfig;
 import org.binlogrelay.archive.ArchiveLocation;
@@ -145,7 +149,7 @@ class IngestBenchmarkIT {
         // one round = the three configurations back to back, so that drift hits all alike
         // the configurations of a round, started one place later each round, so that what a run
         // leaves behind (garbage, JIT state, dirty pages) does not always fall on the same one
-        List<java.util.concurrent.Callable<Ingest>> configurations = new ArrayList<>();
+        List<Callable<Ingest>> configurations = new ArrayList<>();
         int r = run;
         configurations.add(() -> relayRun(primary, "archive off", r, backlog));
         configurations.add(
@@ -233,7 +237,7 @@ class IngestBenchmarkIT {
   private static void syncDisks() throws Exception {
     System.gc();
     Process p = new ProcessBuilder("sync").inheritIO().start();
-    if (!p.waitFor(2, java.util.concurrent.TimeUnit.MINUTES)) {
+    if (!p.waitFor(2, TimeUnit.MINUTES)) {
       p.destroyForcibly();
       throw new AssertionError("sync did not end within 2 minutes");
     }
@@ -364,7 +368,7 @@ class IngestBenchmarkIT {
           try {
             JsonNode a = relay.get("/api/v1/archive").json();
             return List.of(a.path("archivedFiles").asLong(), a.path("pendingFiles").asLong());
-          } catch (java.net.ConnectException notUpYet) {
+          } catch (ConnectException notUpYet) {
             return List.of(-1L, -1L);
           }
         },
@@ -382,7 +386,7 @@ class IngestBenchmarkIT {
           }
           try {
             return relay.store().path("bytes").asLong();
-          } catch (java.net.ConnectException notUpYet) {
+          } catch (ConnectException notUpYet) {
             return -1L;
           }
         },
@@ -395,7 +399,7 @@ class IngestBenchmarkIT {
    */
   private static String catchup(RelayMainChild relay, String what, long backlog, boolean archived)
       throws Exception {
-    JsonNode none = com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+    JsonNode none = MissingNode.getInstance();
     JsonNode before = archived ? relay.get("/api/v1/archive").json() : none;
     Report r =
         BenchRuns.run(
