@@ -357,6 +357,16 @@ public final class RelayOptions {
   String servingSharedBatches;
 
   @Option(
+      names = "--replica-io-threads",
+      paramLabel = "N",
+      order = 59,
+      description =
+          "Event loops (threads) that serve replica connections, 1..256. Each loop writes a new batch to its"
+              + " caught-up replicas one after another, so more loops than cores shorten the tail of the fan-out"
+              + " lag (default: 8, or twice the processors where that is more).")
+  Integer replicaIoThreads;
+
+  @Option(
       names = "--admin-port",
       paramLabel = "PORT",
       order = 60,
@@ -625,7 +635,8 @@ public final class RelayOptions {
             maxConnections(),
             maxConnectRatePerHost(),
             replicaSendBuffer(),
-            servingSharedBatches());
+            servingSharedBatches(),
+            replicaIoThreads == null ? DownstreamSettings.defaultIoThreads() : replicaIoThreads);
     RetentionPolicy retention = retention();
     UpstreamConfig upstream = primary == null ? null : upstream(id, environment);
     if (primary == null) {

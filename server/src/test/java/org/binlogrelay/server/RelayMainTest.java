@@ -120,6 +120,7 @@ class RelayMainTest {
             "--auto-generate-certs",
             "--require-secure-transport",
             "--replica-send-buffer",
+            "--replica-io-threads",
             "--max-connect-rate-per-host",
             "--max-connections",
             "--help",
@@ -215,6 +216,8 @@ class RelayMainTest {
                 "0.0.0.0",
                 "--port",
                 "3400",
+                "--replica-io-threads",
+                "3",
                 "--accounts-file",
                 accounts.toString(),
                 "--sync-binlog",
@@ -249,6 +252,8 @@ class RelayMainTest {
     assertThat(c.downstream().bind().getAddress()).isEqualTo(InetAddress.getByName("0.0.0.0"));
     assertThat(c.downstream().bind().getPort()).isEqualTo(3400);
     assertThat(c.downstream().serverId()).isEqualTo(9001);
+    assertThat(c.downstream().ioThreads()).isEqualTo(3);
+    assertThat(c.downstream().toConfig(MysqlSqlFlavor.INSTANCE, "9.7.4").ioThreads()).isEqualTo(3);
     assertThat(c.downstream().serverUuid()).isEqualTo(u.replicaUuid().toString());
     assertThat(c.downstream().accounts().all()).hasSize(1);
     assertThat(c.downstream().tls()).isNull();
@@ -284,6 +289,8 @@ class RelayMainTest {
     assertThat(c.downstream().toConfig(MysqlSqlFlavor.INSTANCE, "9.7.4").autoGenerateCertificate())
         .isTrue();
     assertThat(c.downstream().requireSecureTransport()).isFalse();
+    assertThat(c.downstream().ioThreads())
+        .isEqualTo(Math.max(8, 2 * Runtime.getRuntime().availableProcessors()));
   }
 
   @Test
@@ -416,6 +423,9 @@ class RelayMainTest {
     assertUsageError(
         run("--server-id", "7", "--replica-send-buffer", "100"),
         "--replica-send-buffer 100 is outside 4K..256M (0: sized by the operating system)");
+    assertUsageError(
+        run("--server-id", "7", "--replica-io-threads", "0"),
+        "--replica-io-threads 0 is outside 1..256");
     assertUsageError(
         run(
             "--server-id",
