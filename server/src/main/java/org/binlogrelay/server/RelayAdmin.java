@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import org.binlogrelay.archive.Archive;
 import org.binlogrelay.server.admin.ApiException;
@@ -382,5 +383,10 @@ final class RelayAdmin implements RelayControl {
   @Override
   public String scrape() {
     return relay.metrics() == null ? "" : relay.metrics().scrape();
+  }
+
+  @Override
+  public String scrape(Set<String> names) {
+    return relay.metrics() == null ? "" : relay.metrics().scrape(names);
   }
 }

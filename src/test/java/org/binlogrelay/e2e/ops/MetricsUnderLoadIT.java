@@ -130,6 +130,7 @@ class MetricsUnderLoadIT {
       upstreamLagAgreesWithPtHeartbeat();
       relayBenchSeesTheRelaysLatency();
       everyMetricFamilyIsPlausibleUnderLoad();
+      scrapeOfNamedFamiliesOnly();
       Paused paused = pauseTheReplicaUnderLoad();
       catchUpRateAndEtaFollowTheReplica(paused);
       bytesBehindIsTheDifferenceOfPositions();
@@ -256,6 +257,29 @@ class MetricsUnderLoadIT {
         lag.value("relay_latency_p50_ms"),
         lag.value("relay_latency_p99_ms"),
         lag.value("relay_latency_observations"));
+  }
+
+  /**
+   * 2b. {@code /metrics?name[]=...} renders the named families only, as the Prometheus clients do
+   * (a sampler of the heap need not render every replica's series).
+   */
+  private void scrapeOfNamedFamiliesOnly() throws Exception {
+    String m =
+        scrape(
+            api,
+            "?name%5B%5D=jvm_memory_used_bytes&name%5B%5D=binlogrelay_replica_sent_bytes_total");
+    List<String> families =
+        m.lines()
+            .filter(l -> !l.isBlank() && !l.startsWith("#"))
+            .map(l -> l.replaceFirst("[{ ].*", ""))
+            .distinct()
+            .sorted()
+            .toList();
+    assertThat(families)
+        .containsExactly("binlogrelay_replica_sent_bytes_total", "jvm_memory_used_bytes");
+    assertThat(gauge(m, "binlogrelay_replica_sent_bytes_total", replicaLabels()))
+        .isGreaterThan(100_000);
+    assertThat(m).contains("area=\"heap\"");
   }
 
   /** 2. Every metric family, plausible and non-zero under load. */
@@ -731,9 +755,13 @@ class MetricsUnderLoadIT {
   }
 
   private String scrape(String api) throws Exception {
+    return scrape(api, "");
+  }
+
+  private String scrape(String api, String query) throws Exception {
     HttpResponse<String> r =
         http.send(
-            HttpRequest.newBuilder(URI.create(api + "/metrics")).GET().build(),
+            HttpRequest.newBuilder(URI.create(api + "/metrics" + query)).GET().build(),
             HttpResponse.BodyHandlers.ofString());
     assertThat(r.statusCode()).isEqualTo(200);
     return r.body();

@@ -44,18 +44,19 @@ public record Position(String file, long offset) implements Comparable<Position>
   }
 
   /**
-   * By file sequence number, then offset. Called on every boundary move and wait, so it is cheap:
-   * the same file compares offsets only after one scan of the name, and names are parsed without a
-   * regular expression or any allocation. (A record cannot cache the number in a field of its own
-   * without making it a component, which would change the public constructor.)
+   * By file sequence number, then offset. Called on every boundary move, wait and hand-over to a
+   * replica, so it is cheap: positions in the same file compare their offsets after an equality
+   * check of the names, and names that differ are parsed without a regular expression. (A record
+   * cannot cache the number in a field of its own without making it a component, which would change
+   * the public constructor.)
    */
   @Override
   public int compareTo(Position other) {
-    int byFile = Long.compare(fileSequence(), other.fileSequence());
-    if (byFile == 0 && !file.equals(other.file)) {
-      byFile = file.compareTo(other.file);
+    if (file.equals(other.file)) {
+      return Long.compare(offset, other.offset); // the common case: no parsing at all
     }
-    return byFile != 0 ? byFile : Long.compare(offset, other.offset);
+    int byFile = Long.compare(fileSequence(), other.fileSequence());
+    return byFile != 0 ? byFile : file.compareTo(other.file);
   }
 
   public boolean isAfter(Position other) {

@@ -12,6 +12,7 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.binlogrelay.server.metrics.ReplicaView;
@@ -31,6 +32,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class AdminApi {
   private static final Logger LOG = LoggerFactory.getLogger(AdminApi.class);
+
+  /** The query parameter of {@code /metrics} that names a family to render (repeatable). */
+  static final String METRICS_NAME_PARAMETER = "name[]";
+
   private static final Pattern REPLICA =
       Pattern.compile("/api/v1/replicas/([0-9]{1,19})(/(pause|resume|kick))?");
 
@@ -55,6 +60,21 @@ public final class AdminApi {
    * @param body the request body (empty if none)
    */
   public Answer handle(String method, String path, String authorization, byte[] body) {
+    return handle(method, path, Map.of(), authorization, body);
+  }
+
+  /**
+   * Answers one request with query parameters: {@code /metrics} takes {@code name[]} (repeatable),
+   * the metric families to render, as the Prometheus clients do; the other paths ignore them.
+   *
+   * @param query the query parameters, decoded
+   */
+  public Answer handle(
+      String method,
+      String path,
+      Map<String, List<String>> query,
+      String authorization,
+      byte[] body) {
     try {
       boolean open = path.equals("/health") || path.equals("/ready");
       if (!open && !authorized(authorization)) {
@@ -65,7 +85,7 @@ public final class AdminApi {
                 "missing or wrong bearer token: send 'Authorization:"
                     + " Bearer <token>' with the token of --admin-token-file"));
       }
-      return route(method, path, body);
+      return route(method, path, query, body);
     } catch (ApiException e) {
       return error(e);
     } catch (RuntimeException e) {
@@ -90,7 +110,8 @@ public final class AdminApi {
     return MessageDigest.isEqual(presented, token);
   }
 
-  private Answer route(String method, String path, byte[] body) throws ApiException {
+  private Answer route(String method, String path, Map<String, List<String>> query, byte[] body)
+      throws ApiException {
     switch (path) {
       case "/health":
         requireGet(method);
@@ -100,7 +121,11 @@ public final class AdminApi {
         return probe(relay.notReady(), "READY", "NOT_READY");
       case "/metrics":
         requireGet(method);
-        return Answer.text(200, Answer.PROMETHEUS, relay.scrape());
+        List<String> names = query.getOrDefault(METRICS_NAME_PARAMETER, List.of());
+        return Answer.text(
+            200,
+            Answer.PROMETHEUS,
+            names.isEmpty() ? relay.scrape() : relay.scrape(Set.copyOf(names)));
       case "/api/v1/status":
         requireGet(method);
         return ok(Views.status(relay));

@@ -293,7 +293,7 @@ public final class AdminServer implements AutoCloseable {
             () -> {
               Answer a;
               try {
-                a = api.handle(method, r.path(), r.authorization(), r.body());
+                a = api.handle(method, r.path(), r.query(), r.authorization(), r.body());
               } catch (Throwable e) {
                 LOG.error("admin API: {} {} failed", r.method(), r.path(), e);
                 a = errorAnswer(500, "the relay failed to answer " + r.method() + " " + r.path());

@@ -3,6 +3,7 @@ package org.binlogrelay.server.admin;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.binlogrelay.archive.Archive;
 import org.binlogrelay.server.metrics.ReplicaView;
 import org.binlogrelay.server.upstream.SourceSwitch;
@@ -92,6 +93,15 @@ public interface RelayControl {
 
   /** The Prometheus text exposition. */
   String scrape();
+
+  /**
+   * The Prometheus text exposition of the metric families named in {@code names} only (as they are
+   * exposed: {@code jvm_memory_used_bytes}, {@code binlogrelay_..._total}), for {@code
+   * /metrics?name[]=...}; all of them when {@code names} is empty.
+   */
+  default String scrape(Set<String> names) {
+    return scrape();
+  }
 
   /**
    * The relay's identity.

@@ -26,6 +26,10 @@ public final class BoundaryLog implements StoreListener {
 
   private final Time time;
   private final Position[] ends;
+
+  /** The file sequence number of each end, parsed once when recorded (searches compare many). */
+  private final long[] sequences;
+
   private final long[] nanos;
   private final long[] timestamps;
 
@@ -49,6 +53,7 @@ public final class BoundaryLog implements StoreListener {
     }
     this.time = time;
     this.ends = new Position[capacity];
+    this.sequences = new long[capacity];
     this.nanos = new long[capacity];
     this.timestamps = new long[capacity];
   }
@@ -68,6 +73,7 @@ public final class BoundaryLog implements StoreListener {
     }
     int i = slot(count);
     ends[i] = end;
+    sequences[i] = end.fileSequence();
     nanos[i] = writtenNanos;
     timestamps[i] = eventTimestamp;
     count++;
@@ -89,19 +95,20 @@ public final class BoundaryLog implements StoreListener {
    * position is older than the ring, or nothing was recorded).
    */
   public synchronized Entry atOrBefore(Position position) {
+    long sequence = position.fileSequence();
     long lo = first();
     long hi = count - 1;
-    Entry found = null;
+    long found = -1;
     while (lo <= hi) {
       long mid = (lo + hi) >>> 1;
-      if (ends[slot(mid)].compareTo(position) <= 0) {
-        found = entry(mid);
+      if (compare(slot(mid), sequence, position) <= 0) {
+        found = mid;
         lo = mid + 1;
       } else {
         hi = mid - 1;
       }
     }
-    return found;
+    return found < 0 ? null : entry(found);
   }
 
   /**
@@ -110,22 +117,39 @@ public final class BoundaryLog implements StoreListener {
    * overwritten: the oldest after it is not known).
    */
   public synchronized Entry firstAfter(Position position) {
-    if (count == floor || ends[slot(floor)].compareTo(position) > 0) {
+    if (count == floor) {
+      return null;
+    }
+    long sequence = position.fileSequence();
+    if (compare(slot(floor), sequence, position) > 0) {
       return null;
     }
     long lo = floor;
     long hi = count - 1;
-    Entry found = null;
+    long found = -1;
     while (lo <= hi) {
       long mid = (lo + hi) >>> 1;
-      if (ends[slot(mid)].compareTo(position) > 0) {
-        found = entry(mid);
+      if (compare(slot(mid), sequence, position) > 0) {
+        found = mid;
         hi = mid - 1;
       } else {
         lo = mid + 1;
       }
     }
-    return found;
+    return found < 0 ? null : entry(found);
+  }
+
+  /**
+   * {@code ends[i].compareTo(position)}, with the sequence numbers already parsed: {@code sequence}
+   * is {@code position}'s.
+   */
+  private int compare(int i, long sequence, Position position) {
+    Position end = ends[i];
+    if (end.file().equals(position.file())) {
+      return Long.compare(end.offset(), position.offset());
+    }
+    int byFile = Long.compare(sequences[i], sequence);
+    return byFile != 0 ? byFile : end.file().compareTo(position.file());
   }
 
   private long first() {

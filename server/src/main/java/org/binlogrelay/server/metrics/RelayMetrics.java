@@ -12,8 +12,10 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 import org.binlogrelay.archive.Archive;
@@ -219,9 +221,39 @@ public final class RelayMetrics implements AutoCloseable {
     }
   }
 
+  /**
+   * The content type that selects the Prometheus text format (0.0.4), which {@link #scrape()}
+   * writes.
+   */
+  /** Suffixes of exposed series that the registry's family names do not have. */
+  private static final List<String> FAMILY_SUFFIXES = List.of("_total", "_info");
+
+  private static final String TEXT_FORMAT = "text/plain; version=0.0.4; charset=utf-8";
+
   /** The Prometheus text exposition (format 0.0.4). */
   public String scrape() {
     return registry.scrape();
+  }
+
+  /**
+   * The families named in {@code names} only (the exposed names, with their {@code _total} or unit
+   * suffix), all of them when it is empty: a sampler that wants the heap need not render every
+   * replica's series.
+   */
+  public String scrape(Set<String> names) {
+    if (names.isEmpty()) {
+      return registry.scrape();
+    }
+    // the registry knows a counter as its family's name, without the _total it exposes
+    Set<String> families = new HashSet<>(names);
+    for (String name : names) {
+      for (String suffix : FAMILY_SUFFIXES) {
+        if (name.endsWith(suffix) && name.length() > suffix.length()) {
+          families.add(name.substring(0, name.length() - suffix.length()));
+        }
+      }
+    }
+    return registry.scrape(TEXT_FORMAT, families);
   }
 
   public PrometheusMeterRegistry registry() {
