@@ -47,7 +47,13 @@ public final class EventCursor {
   private final int maxEventSize;
   private long limit;
   private long position;
-  private byte[] window = new byte[WINDOW_SIZE];
+
+  /**
+   * Allocated at the first read through it: a reader that hands out batches reads them into its
+   * caller's buffer and never needs one, and a relay with 2,000 tailing replicas holds 2,000 or
+   * more cursors (64 KiB each would be half of a 256 MiB heap).
+   */
+  private byte[] window = new byte[0];
 
   /** The file offset of {@code window[0]}, and how many bytes of the window hold file data. */
   private long windowStart;
