@@ -18,9 +18,10 @@ import org.binlogrelay.protocol.event.FormatDescriptionEvent;
 /**
  * The transactions of a recorded MySQL binlog file that the synthetic primary replays: every
  * complete row transaction (an untagged GTID event, the events after it, ending with XID), with the
- * file's FORMAT_DESCRIPTION. DDL (a GTID followed by one QUERY), tagged or anonymous GTIDs and
- * anything outside a transaction are left out, so that every replayed transaction has the same
- * shape a sysbench write has. The file must have CRC32 checksums (MySQL's default). Immutable.
+ * file's FORMAT_DESCRIPTION. DDL (a GTID followed by one QUERY), tagged or anonymous GTIDs,
+ * transactions over {@link #MAX_TRANSACTION_BYTES} and anything outside a transaction are left out,
+ * so that every replayed transaction has the same shape a sysbench write has. The file must have
+ * CRC32 checksums (MySQL's default). Immutable.
  *
  * @param formatDescription the file's FORMAT_DESCRIPTION event, header and CRC32 included
  * @param serverVersion the version the FORMAT_DESCRIPTION names (e.g. {@code 9.7.4})
@@ -37,6 +38,13 @@ public record RecordedTransactions(
 
   /** A recording of MySQL 9.7 made by scripts/generate-protocol-fixtures.sh (row transactions). */
   public static final String BUILT_IN = "mysql-9.7-rows.binlog";
+
+  /**
+   * Transactions larger than this are left out: a recording's first file holds sysbench's prepare,
+   * bulk inserts of megabytes each, and replaying them at thousands a second built batches of
+   * gigabytes in the synthetic primary (the full benchmark run of 2026-11-29 stalled on them).
+   */
+  static final int MAX_TRANSACTION_BYTES = 64 << 10;
 
   /** At most this many bytes of a file are read. */
   static final int MAX_FILE_BYTES = 64 << 20;
@@ -107,6 +115,10 @@ public record RecordedTransactions(
           int size = 0;
           for (BinlogEvent e : current) {
             size += e.length();
+          }
+          if (size > MAX_TRANSACTION_BYTES) {
+            current = null; // a bulk load (sysbench prepare), not a write of the load replayed
+            continue;
           }
           byte[] trx = new byte[size];
           int[] starts = new int[current.size()];
