@@ -604,7 +604,14 @@ class MetricsUnderLoadIT {
     assertThat(p.get("bytesBehind").asLong()).isEqualTo(byPositions);
     post(api + "/api/v1/replicas/" + dumpId + "/resume");
     awaitExecuted(replica, primary.executedGtidSet(), Duration.ofMinutes(1));
-    assertThat(get(api + "/api/v1/replicas/" + dumpId).get("bytesBehind").asLong()).isZero();
+    // pt-heartbeat's next write can land between the replica's catching up and this reading, and
+    // the replica is then one heartbeat (a few hundred bytes) behind for as long as its hand-over
+    // takes: wait, bounded, for a reading at the head.
+    eventually(
+        Duration.ofSeconds(30),
+        "the resumed replica's bytesBehind back at 0",
+        () -> get(api + "/api/v1/replicas/" + dumpId).get("bytesBehind").asLong(),
+        behind -> behind == 0);
     assertThat(ReplicaStatus.of(replica).lastIoErrno()).isZero();
     assertThat(ReplicaStatus.of(replica).lastSqlErrno()).isZero();
   }
