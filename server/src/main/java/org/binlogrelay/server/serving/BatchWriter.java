@@ -89,9 +89,15 @@ final class BatchWriter {
 
   private boolean addsEvents;
   private FileChannel file;
-  private int[] sizes;
-  private long[] offsets;
+
+  /** The batch's event count. */
+  private int events;
+
+  /** The next event to write, and its offset in the file. */
   private int index;
+
+  private long offset;
+
   private LargeEvent large;
 
   BatchWriter(
@@ -133,14 +139,9 @@ final class BatchWriter {
     memory = bytes;
     addsEvents = listener.addsEvents();
     file = next.region().channel();
-    sizes = next.eventSizes();
-    offsets = new long[sizes.length];
-    long at = next.start();
-    for (int i = 0; i < sizes.length; i++) {
-      offsets[i] = at;
-      at += sizes[i];
-    }
+    events = next.eventCount();
     index = 0;
+    offset = next.start();
     finishIfDone();
   }
 
@@ -155,21 +156,20 @@ final class BatchWriter {
       large.writeChunk();
       if (large.done()) {
         large = null;
-        index++;
+        passOne();
       }
     } else {
-      int size = sizes[index];
-      long offset = offsets[index];
+      int size = batch.eventSize(index);
       if (memory != null && size <= chunkBytes && !asRegion(size)) {
-        copyRun(index, runEnd(index));
+        copyRun(runEnd());
       } else if (offset == BinlogFileName.FIRST_EVENT_OFFSET) {
-        copyRun(index, index + 1);
+        copyRun(index + 1);
       } else if (zeroCopy && size >= zeroCopyMinEventBytes) {
-        region(index);
+        region(size);
       } else if (size > chunkBytes) {
-        startLarge(index);
+        startLarge(size);
       } else {
-        copyRun(index, runEnd(index));
+        copyRun(runEnd());
       }
     }
     finishIfDone();
@@ -187,7 +187,7 @@ final class BatchWriter {
   }
 
   private void finishIfDone() {
-    if (lease != null && index == sizes.length && large == null) {
+    if (lease != null && index == events && large == null) {
       lease.release();
       lease = null;
       batch = null;
@@ -196,29 +196,32 @@ final class BatchWriter {
   }
 
   /**
-   * The end of the run of small events starting at {@code i} that fits one chunk. In memory, every
-   * event up to a chunk joins the run (the FORMAT_DESCRIPTION is patched in the stream's buffer);
-   * from the file, the FORMAT_DESCRIPTION and events sent as regions end it.
+   * The next event goes out (or is left out) on its own: a region, or a large event's last chunk.
    */
-  private int runEnd(int i) {
-    int j = i;
+  private void passOne() {
+    offset += batch.eventSize(index);
+    index++;
+  }
+
+  /**
+   * The end of the run of small events starting at {@link #index} that fits one chunk. In memory,
+   * every event up to a chunk joins the run (the FORMAT_DESCRIPTION is patched in the stream's
+   * buffer); from the file, the FORMAT_DESCRIPTION and events sent as regions end it.
+   */
+  private int runEnd() {
+    int j = index;
     long total = 0;
-    if (memory != null) {
-      while (j < sizes.length
-          && sizes[j] <= chunkBytes
-          && !asRegion(sizes[j])
-          && (j == i || total + sizes[j] <= chunkBytes)) {
-        total += sizes[j];
-        j++;
+    while (j < events) {
+      int size = batch.eventSize(j);
+      boolean fits =
+          size <= chunkBytes && !asRegion(size) && (j == index || total + size <= chunkBytes);
+      // Offsets only grow from the batch's start: only its first event can be a file's first.
+      boolean formatDescription =
+          memory == null && j == 0 && batch.start() == BinlogFileName.FIRST_EVENT_OFFSET;
+      if (!fits || formatDescription) {
+        break;
       }
-      return j;
-    }
-    while (j < sizes.length
-        && offsets[j] != BinlogFileName.FIRST_EVENT_OFFSET
-        && !(zeroCopy && sizes[j] >= zeroCopyMinEventBytes)
-        && sizes[j] <= chunkBytes
-        && (j == i || total + sizes[j] <= chunkBytes)) {
-      total += sizes[j];
+      total += size;
       j++;
     }
     return j;
@@ -231,9 +234,15 @@ final class BatchWriter {
     return zeroCopy && size >= zeroCopyMinEventBytes;
   }
 
-  private void copyRun(int from, int to) throws IOException, DumpFailure {
-    long start = offsets[from];
-    int length = (int) (offsets[to - 1] + sizes[to - 1] - start);
+  /** Writes events {@link #index} to {@code to} (exclusive) as one buffer of packets. */
+  private void copyRun(int to) throws IOException, DumpFailure {
+    int from = index;
+    long start = offset;
+    long runEnd = start;
+    for (int k = from; k < to; k++) {
+      runEnd += batch.eventSize(k);
+    }
+    int length = (int) (runEnd - start);
     ByteBuf data;
     long base;
     if (memory != null) {
@@ -253,15 +262,17 @@ final class BatchWriter {
       if (!addsEvents && data.nioBufferCount() == 1 && out.nioBufferCount() == 1) {
         frameRun(data, base, out, from, to, name);
         index = to;
+        offset = runEnd;
         ByteBuf written = out;
         out = null;
         channel.write(written);
         return;
       }
+      long eventOffset = start;
       for (int k = from; k < to; k++) {
-        int at = (int) (offsets[k] - base);
-        int size = sizes[k];
-        if (offsets[k] == BinlogFileName.FIRST_EVENT_OFFSET) {
+        int at = (int) (eventOffset - base);
+        int size = batch.eventSize(k);
+        if (eventOffset == BinlogFileName.FIRST_EVENT_OFFSET) {
           listener.formatDescription(data, at, size, name);
         }
         int type = data.getUnsignedByte(at + EVENT_TYPE_OFFSET);
@@ -269,14 +280,16 @@ final class BatchWriter {
         if (!drop) {
           sequence.event(out, data, at, size);
         }
-        listener.passed(name, offsets[k], size, type, !drop);
+        listener.passed(name, eventOffset, size, type, !drop);
         if (!drop && addsEvents) {
-          for (byte[] extra : listener.after(name, offsets[k], size)) {
+          for (byte[] extra : listener.after(name, eventOffset, size)) {
             sequence.event(out, Unpooled.wrappedBuffer(extra), 0, extra.length);
           }
         }
+        eventOffset += size;
       }
       index = to;
+      offset = runEnd;
       ByteBuf written = out;
       out = null;
       channel.write(written);
@@ -299,10 +312,11 @@ final class BatchWriter {
     ByteBuffer dst = out.nioBuffer(0, out.capacity()).order(ByteOrder.LITTLE_ENDIAN);
     ByteBuffer src = null;
     int w = out.writerIndex();
+    long eventOffset = offset;
     for (int k = from; k < to; k++) {
-      int at = (int) (offsets[k] - base);
-      int size = sizes[k];
-      if (offsets[k] == BinlogFileName.FIRST_EVENT_OFFSET) {
+      int at = (int) (eventOffset - base);
+      int size = batch.eventSize(k);
+      if (eventOffset == BinlogFileName.FIRST_EVENT_OFFSET) {
         listener.formatDescription(data, at, size, name);
       }
       if (src == null) {
@@ -313,14 +327,14 @@ final class BatchWriter {
       if (!drop) {
         w = sequence.event(dst, w, src, at, size);
       }
-      listener.passed(name, offsets[k], size, type, !drop);
+      listener.passed(name, eventOffset, size, type, !drop);
+      eventOffset += size;
     }
     out.writerIndex(w);
   }
 
-  private void region(int i) throws IOException {
-    long offset = offsets[i];
-    int size = sizes[i];
+  /** Writes the next event, of {@code size} bytes, as file regions. */
+  private void region(int size) throws IOException {
     int type = typeAt(offset);
     boolean drop = listener.drops(type);
     if (!drop) {
@@ -347,22 +361,22 @@ final class BatchWriter {
     if (!drop) {
       writeExtras(listener.after(batch.file(), offset, size));
     }
-    index++;
+    passOne();
   }
 
-  private void startLarge(int i) throws IOException {
-    long offset = offsets[i];
+  /** Starts writing the next event, of {@code size} bytes, in chunks. */
+  private void startLarge(int size) throws IOException {
     int type = typeAt(offset);
     if (listener.drops(type)) {
-      listener.passed(batch.file(), offset, sizes[i], type, false);
-      index++;
+      listener.passed(batch.file(), offset, size, type, false);
+      passOne();
       return;
     }
-    large = new LargeEvent(offset, sizes[i], type);
+    large = new LargeEvent(offset, size, type);
     large.writeChunk();
     if (large.done()) {
       large = null;
-      index++;
+      passOne();
     }
   }
 
