@@ -23,7 +23,6 @@ public record Position(String file, long offset) implements Comparable<Position>
     }
   }
 
-  /** The first event of {@code file}: offset 4, just after the magic number. */
   /**
    * The {@code log_pos} an event ending at {@code endOffset} carries in its header: a 4-byte field,
    * so the end offset modulo 2^32. Files grow past 4 GiB when one transaction is that large (a
@@ -34,6 +33,7 @@ public record Position(String file, long offset) implements Comparable<Position>
     return endOffset & 0xffff_ffffL;
   }
 
+  /** The first event of {@code file}: offset 4, just after the magic number. */
   public static Position startOf(String file) {
     return new Position(file, BinlogFileName.FIRST_EVENT_OFFSET);
   }
