@@ -99,6 +99,23 @@ public final class MysqlGtidSet implements GtidSet {
     }
   }
 
+  /** Removes one GTID; returns false if it was not present. */
+  public boolean remove(MysqlGtid gtid) {
+    TreeMap<String, GnoIntervalList> tags = lists.get(gtid.sourceId());
+    GnoIntervalList list = tags == null ? null : tags.get(gtid.tag());
+    if (list == null || !list.remove(gtid.gno(), gtid.gno())) {
+      return false;
+    }
+    if (list.isEmpty()) {
+      tags.remove(gtid.tag());
+      if (tags.isEmpty()) {
+        lists.remove(gtid.sourceId());
+      }
+      lastList = null;
+    }
+    return true;
+  }
+
   /** Removes every GTID of {@code other} from this set (subtraction in place). */
   public void removeAll(MysqlGtidSet other) {
     for (Map.Entry<UUID, TreeMap<String, GnoIntervalList>> uuid : other.lists.entrySet()) {

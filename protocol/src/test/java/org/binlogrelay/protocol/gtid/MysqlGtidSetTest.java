@@ -61,6 +61,26 @@ class MysqlGtidSetTest {
   }
 
   @Test
+  void removeTakesOutOneGtid() {
+    MysqlGtidSet s = set(U + ":1-5:t:1");
+    assertThat(s.remove(new MysqlGtid(UU, 3))).isTrue();
+    assertThat(s.remove(new MysqlGtid(UU, 3))).isFalse();
+    assertThat(s.remove(new MysqlGtid(UU, 9))).isFalse();
+    assertThat(s.remove(new MysqlGtid(UU, "u", 1))).isFalse();
+    assertThat(s).hasToString(U + ":1-2:4-5:t:1");
+    assertThat(s.remove(new MysqlGtid(UU, "T", 1))).isTrue();
+    assertThat(s).hasToString(U + ":1-2:4-5");
+    for (long gno : new long[] {1, 2, 4, 5}) {
+      assertThat(s.remove(new MysqlGtid(UU, gno))).isTrue();
+    }
+    assertThat(s.isEmpty()).isTrue();
+    assertThat(s.sourceIds()).isEmpty();
+    // Adding after the last list went away makes a new one (no stale cached list).
+    assertThat(s.add(new MysqlGtid(UU, 7))).isTrue();
+    assertThat(s).hasToString(U + ":7");
+  }
+
+  @Test
   void addReportsWhetherTheGtidWasNew() {
     MysqlGtidSet s = MysqlGtidSet.empty();
     assertThat(s.add(new MysqlGtid(UU, 1))).isTrue();

@@ -39,11 +39,7 @@ public final class MysqlGtidFilter implements TransactionFilter {
   @Override
   public boolean skip(StoredTransaction transaction) {
     if (transaction.gtid() instanceof MysqlGtid gtid && replica.contains(gtid)) {
-      if (toCome.contains(gtid)) {
-        MysqlGtidSet one = MysqlGtidSet.empty();
-        one.add(gtid);
-        toCome.removeAll(one);
-      }
+      toCome.remove(gtid);
       return true;
     }
     return false;
