@@ -3,6 +3,7 @@ package org.binlogrelay.e2e.campaign;
 import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Random;
 import org.binlogrelay.e2e.upstream.FaultyProxy;
 
@@ -180,7 +181,9 @@ enum Fault {
   },
   IO_ERROR(
       "relay's disk device fails its writes for 1-8 s (ext4 writeback fails, fsync returns the error), then"
-          + " takes them again; the store cuts back to what is durable and the primary sends the rest again") {
+          + " takes them again; the store cuts back to what is durable and the primary sends the rest again."
+          + " If a failed metadata write made the kernel turn the ext4 read-only, the relay is"
+          + " SIGKILLed, the file system repaired (e2fsck) and the relay started again") {
     @Override
     String inject(CampaignTopology t, Random random) throws InterruptedException {
       if (!(t.disk() instanceof LoopExt4Disk disk)) {
@@ -199,7 +202,18 @@ enum Fault {
       long failedAfter = (System.nanoTime() - started) / 1_000_000;
       hold(hold);
       disk.healWrites();
-      relay.awaitInLog(RESUMED, resumed + 1, Duration.ofMinutes(2));
+      String repaired = "";
+      if (awaitResumedOrReadOnly(relay, disk, resumed + 1, Duration.ofMinutes(2))) {
+        // The relay kept serving and probing its store; the disk needs an operator. SIGKILL (a
+        // clean stop would try to write to a read-only store), repair, start: the relay recovers
+        // from what the repaired file system holds.
+        requireKilled(relay.kill());
+        disk.repair();
+        relay.start();
+        repaired =
+            "; the kernel turned the ext4 read-only (journal aborted on a failed metadata write):"
+                + " relay SIGKILLed, file system repaired with e2fsck, relay started again";
+      }
       return "device's backing tmpfs shrunk to "
           + size
           + " bytes, first failed force after "
@@ -209,7 +223,8 @@ enum Fault {
           + " ms, "
           + (relay.countInLog(CUT_BACK) > cutBack
               ? "cut back to the durable boundary"
-              : "nothing past the durable boundary to cut");
+              : "nothing past the durable boundary to cut")
+          + repaired;
     }
   },
   REPLICA_SIGKILL("replica's mysqld SIGKILLed, started again") {
@@ -279,6 +294,26 @@ enum Fault {
     if (status != 128 + 9) {
       throw new AssertionError("the relay ended with " + status + " instead of 137 when SIGKILLed");
     }
+  }
+
+  /**
+   * Waits until the relay logs {@code count} lines "the store accepts writes again" (false) or the
+   * disk has turned read-only (true), whichever comes first.
+   */
+  private static boolean awaitResumedOrReadOnly(
+      RelayDaemon relay, LoopExt4Disk disk, long count, Duration limit)
+      throws InterruptedException {
+    return eventually(
+        limit,
+        count + " lines \"" + RESUMED + "\" in the relay's log, or its ext4 read-only",
+        () -> {
+          relay.requireNoUnexpectedEnd();
+          if (relay.countInLog(RESUMED) >= count) {
+            return Boolean.FALSE;
+          }
+          return disk.readOnly() ? Boolean.TRUE : null;
+        },
+        Objects::nonNull);
   }
 
   /** Waits until the relay's log has {@code count} lines with either text, together. */

@@ -1,6 +1,7 @@
 package org.binlogrelay.e2e.campaign;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.binlogrelay.protocol.testing.Eventually.eventually;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
@@ -9,6 +10,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.binlogrelay.e2e.checks.TableChecksums;
 import org.binlogrelay.e2e.load.Sysbench;
+import org.binlogrelay.e2e.process.Tails;
 import org.binlogrelay.e2e.servers.ServerFarm;
 import org.binlogrelay.e2e.servers.ServerFarmExtension;
 import org.binlogrelay.e2e.servers.ServerVersion;
@@ -139,7 +141,65 @@ class IoErrorIT {
           stored.files(),
           stored.bytes(),
           stored.transactions());
+
+      readOnlyDiskIsRepairedAndTheRelayRecovers(t, disk);
     }
+  }
+
+  /**
+   * The fault campaign's other end of an I/O error: the kernel turns the ext4 read-only (its
+   * journal aborted on a failed metadata write, on 2026-11-29 in a CI run). The relay stays up and
+   * serves what it has; the operator's repair (SIGKILL, e2fsck, mount, start: what {@link
+   * Fault#IO_ERROR} does then) brings back a store equal to the primary's.
+   */
+  private static void readOnlyDiskIsRepairedAndTheRelayRecovers(
+      CampaignTopology t, LoopExt4Disk disk) throws Exception {
+    t.relay().start();
+    t.relay().awaitInLog("streaming from", 1, WAIT);
+    t.primary()
+        .execute("INSERT INTO " + FaultCampaign.MARKERS + " (fault) VALUES ('before read-only')");
+    t.awaitReplicaHas(t.primary().executedGtidSet(), WAIT); // through the restarted relay
+    disk.turnReadOnly();
+    // ext4 aborts the journal and remounts from its error work, a moment after the error.
+    eventually(
+        Duration.ofSeconds(30), "the ext4 read-only after its error", disk::readOnly, ro -> ro);
+    long failed = t.relay().countInLog(Fault.IO_FAILED) + t.relay().countInLog(Fault.OUT_OF_SPACE);
+    t.primary()
+        .execute("INSERT INTO " + FaultCampaign.MARKERS + " (fault) VALUES ('read-only disk')");
+    try {
+      eventually(
+          WAIT,
+          "the relay's store failing on the read-only disk",
+          () -> {
+            t.relay().requireNoUnexpectedEnd();
+            return t.relay().countInLog(Fault.IO_FAILED) + t.relay().countInLog(Fault.OUT_OF_SPACE);
+          },
+          n -> n > failed);
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + ":\n" + Tails.of(t.relay().current().log(), 60), e);
+    }
+    assertThat(t.relay().unexpectedEnds()).as("the relay stayed up").isEmpty();
+    assertThat(t.relay().kill()).as("SIGKILL's exit status").isEqualTo(128 + 9);
+    disk.repair();
+    assertThat(disk.readOnly()).as("the ext4 after e2fsck and mount").isFalse();
+    t.relay().start();
+    t.primary()
+        .execute("INSERT INTO " + FaultCampaign.MARKERS + " (fault) VALUES ('after the repair')");
+    String end = t.primary().executedGtidSet();
+    t.awaitReplicaHas(end, WAIT);
+    StoredBinlogs.awaitSameSizes(t.relayDataDir(), t.primary(), t.relay(), WAIT);
+    assertThat(t.relay().stop()).as("the relay's exit status after SIGTERM").isZero();
+    disk.remount();
+    StoredBinlogs stored =
+        StoredBinlogs.compare(t.relayDataDir(), t.primary(), t.crashEndedFiles());
+    assertThat(stored.transactions()).isEqualTo(StoredBinlogs.transactionsOf(t.primary()));
+    assertThat(t.relay().unexpectedEnds()).isEmpty();
+    LOG.info(
+        "IO ERROR, read-only ext4: repaired; {} files ({} bytes) equal to the primary's, {}"
+            + " transactions",
+        stored.files(),
+        stored.bytes(),
+        stored.transactions());
   }
 
   /** Lines of the kernel log that report a failed write on the disk's loop device. */

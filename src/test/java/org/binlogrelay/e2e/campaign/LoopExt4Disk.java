@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Test side: an ext4 file system on a loop device whose image file (sparse, {@code bytes} long)
@@ -122,6 +123,58 @@ final class LoopExt4Disk implements RelayDisk {
   /** The device takes writes again. */
   void healWrites() {
     backing.free();
+  }
+
+  /**
+   * Whether the kernel has made the ext4 read-only. A failed write of a new metadata block (an
+   * extent or directory block that lands where the image has no page yet) makes jbd2 abort the
+   * journal, and ext4 turns read-only at its next change ("Aborting journal on device", "Remounting
+   * filesystem read-only" in the kernel log): a disk an operator has to repair, not one that takes
+   * writes again by itself.
+   */
+  boolean readOnly() {
+    try {
+      String mount = mountPoint.toRealPath().toString();
+      for (String line : Files.readAllLines(Path.of("/proc/mounts"))) {
+        String[] fields = line.split(" ");
+        if (fields.length > 3 && fields[1].equals(mount)) {
+          // Since Linux 6.x an ext4 that turned itself read-only still shows "rw", plus
+          // "emergency_ro"; a file system mounted read-only shows "ro".
+          List<String> options = List.of(fields[3].split(","));
+          return options.contains("ro") || options.contains("emergency_ro");
+        }
+      }
+      return false;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Makes the kernel turn the ext4 read-only at once, as after its journal aborted: remounts it
+   * with {@code errors=remount-ro} and reports an error through ext4's {@code trigger_fs_error}.
+   */
+  void turnReadOnly() {
+    String name = device.substring(device.lastIndexOf('/') + 1);
+    SystemCommand.run("mount", "-o", "remount,errors=remount-ro", mountPoint.toString());
+    SystemCommand.run("sh", "-c", "echo 1 > /sys/fs/ext4/" + name + "/trigger_fs_error");
+  }
+
+  /**
+   * What an operator does with an ext4 that went read-only: unmounts it, checks and repairs it
+   * ({@code e2fsck -fy}, which replays the journal), and mounts it again. Nothing may have a file
+   * open in it.
+   */
+  void repair() {
+    SystemCommand.run("umount", mountPoint.toString());
+    // e2fsck exits 1 when it corrected errors and 2 when it did and asks for a reboot: both leave a
+    // consistent file system.
+    SystemCommand.run(
+        "sh",
+        "-c",
+        "e2fsck -fy \"$0\" >/dev/null 2>&1; s=$?; [ \"$s\" -le 2 ] || exit \"$s\"",
+        device);
+    SystemCommand.run("mount", device, mountPoint.toString());
   }
 
   /** Unmounts and mounts the ext4 again (nothing may have a file open in it). */
