@@ -16,6 +16,8 @@
 #   --fanout-warmup S    seconds the clients tail, once all are connected and caught up, before each fan-out
 #                        measurement starts (default 5; a JVM relay compiles its serving path meanwhile)
 #   --fanout-rate R      sysbench trx/s on the primary during fan-out (default 1000)
+#   --fanout-readers N   relay-bench fanout --reader-threads: threads with a selector reading the clients (default:
+#                        relay-bench's, the processors); 0 gives each client a blocking thread (before 2026-11-29)
 #   --lag-rates "R..."   sysbench trx/s for the lag runs; "max" for no rate limit (default "1000 5000 max")
 #   --lag-seconds S      length of each lag run (default 60)
 #   --relay-sync POLICY  the relay's --sync-binlog (default every-transaction, the relay's default)
@@ -73,6 +75,7 @@ FANOUT="10 100 500"
 FANOUT_SECONDS=60
 FANOUT_WARMUP=5
 FANOUT_RATE=1000
+FANOUT_READERS=
 LAG_RATES="1000 5000 max"
 LAG_SECONDS=60
 RELAY_SYNC=every-transaction
@@ -99,6 +102,7 @@ while [ $# -gt 0 ]; do
     --fanout-seconds) shift; FANOUT_SECONDS="${1:?}" ;;
     --fanout-warmup) shift; FANOUT_WARMUP="${1:?}" ;;
     --fanout-rate) shift; FANOUT_RATE="${1:?}" ;;
+    --fanout-readers) shift; FANOUT_READERS="${1:?}" ;;
     --lag-rates) shift; LAG_RATES="${1?}" ;;
     --lag-seconds) shift; LAG_SECONDS="${1:?}" ;;
     --relay-sync) shift; RELAY_SYNC="${1:?}" ;;
@@ -133,6 +137,7 @@ for v in "$FANOUT_SECONDS" "$FANOUT_RATE" "$LAG_SECONDS" "$SYNTHETIC_SECONDS"; d
   [[ "$v" =~ ^[1-9][0-9]*$ ]] || die "'$v' is not a positive number"
 done
 [[ "$FANOUT_WARMUP" =~ ^[0-9]+$ ]] || die "--fanout-warmup must be a number of seconds, got '$FANOUT_WARMUP'"
+[ -z "$FANOUT_READERS" ] || [[ "$FANOUT_READERS" =~ ^[0-9]+$ ]] || die "--fanout-readers must be a number, got '$FANOUT_READERS'"
 case "$COLD_METHOD" in auto|drop-caches|fadvise) ;; *) die "--cold-method: auto, drop-caches or fadvise" ;; esac
 for part in $SKIP; do
   case "$part" in catchup|cold|mysqlbinlog|fanout|lag|mariadb) ;; *) die "--skip: unknown part '$part'" ;; esac
@@ -246,7 +251,7 @@ rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
 list() { echo "$*" | xargs | tr ' ' ','; }   # "10 100" -> 10,100
 cat >"$RES/settings.txt" <<SETTINGS
 preset=$PRESET backlog=$BACKLOG_BYTES max_binlog_size=$MAX_BINLOG_BYTES buffer_pool=$BUFFER_POOL_BYTES repeat=$REPEAT
-fanout=$(list "$FANOUT") fanout_seconds=$FANOUT_SECONDS fanout_warmup=$FANOUT_WARMUP fanout_rate=$FANOUT_RATE lag_rates=$(list "$LAG_RATES")
+fanout=$(list "$FANOUT") fanout_seconds=$FANOUT_SECONDS fanout_warmup=$FANOUT_WARMUP fanout_rate=$FANOUT_RATE fanout_readers=${FANOUT_READERS:-default} lag_rates=$(list "$LAG_RATES")
 lag_seconds=$LAG_SECONDS relay_sync=$RELAY_SYNC cold_method=$COLD_METHOD skip=$(list "$SKIP")
 synthetic_rates=$(list "$SYNTHETIC_RATES") synthetic_seconds=$SYNTHETIC_SECONDS synthetic_syncs=$(list "$SYNTHETIC_SYNCS")
 SETTINGS
@@ -630,7 +635,8 @@ fanout_part() { # FLAVOR PRIMARY_NAME PRIMARY_PORT PRIMARY_PID: the relay follow
       b0="$(binlog_bytes "$flavor" "$name")"; t0="$(now_ns)"
       measure fanout "$flavor" "$source" "$n" "$source_pid" "$RES/$flavor-fanout-$source-$n.json" -- \
         bench fanout --json --host 127.0.0.1 --port "$source_port" -u repl -p "$REPL_PASSWORD" --replicas "$n" \
-        --duration "$FANOUT_SECONDS" --warmup "$FANOUT_WARMUP" --source-pid "$source_pid" --plot "$RES/$flavor-fanout-$source-$n.svg"
+        --duration "$FANOUT_SECONDS" --warmup "$FANOUT_WARMUP" --source-pid "$source_pid" --plot "$RES/$flavor-fanout-$source-$n.svg" \
+        ${FANOUT_READERS:+--reader-threads "$FANOUT_READERS"}
       b1="$(binlog_bytes "$flavor" "$name")"; t1="$(now_ns)"
       # what the primary wrote meanwhile (sysbench's --rate is a target: on a busy machine it lags and bursts)
       jq -cn --arg flavor "$flavor" --arg source "$source" --arg n "$n" --argjson bytes $((b1 - b0)) \

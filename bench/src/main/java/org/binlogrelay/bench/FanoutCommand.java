@@ -57,6 +57,15 @@ final class FanoutCommand implements Callable<Integer> {
   long warmupSeconds;
 
   @Option(
+      names = "--reader-threads",
+      paramLabel = "N",
+      description =
+          "Threads that read the clients' streams, each with a selector; 0 gives each client a"
+              + " thread of its own, reading blocking, as relay-bench did before 2026-11-29 (default:"
+              + " the processors).")
+  Integer readerThreads;
+
+  @Option(
       names = "--source-pid",
       description = "The source's pid on this machine, for its CPU and RSS.")
   Long sourcePid;
@@ -69,6 +78,11 @@ final class FanoutCommand implements Callable<Integer> {
     if (warmupSeconds < 0 || warmupSeconds > 3600) {
       throw new IllegalArgumentException("--warmup must be 0..3600 seconds, got " + warmupSeconds);
     }
+    int readers =
+        readerThreads == null ? Runtime.getRuntime().availableProcessors() : readerThreads;
+    if (readers < 0 || readers > 256) {
+      throw new IllegalArgumentException("--reader-threads must be 0..256, got " + readers);
+    }
     ClientSettings settings = client.settings(source, 64 * 1024);
     FanoutRun run =
         new FanoutRun(
@@ -79,7 +93,8 @@ final class FanoutCommand implements Callable<Integer> {
                 Duration.ofSeconds(durationSeconds),
                 Duration.ofMillis(pollMillis),
                 Duration.ofSeconds(warmupSeconds),
-                sourcePid));
+                sourcePid,
+                readers));
     parent.publish(run.run(), output);
     return 0;
   }

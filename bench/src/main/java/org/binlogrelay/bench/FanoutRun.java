@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.binlogrelay.bench.client.SourceConnection;
@@ -20,15 +22,20 @@ import org.binlogrelay.bench.stream.DumpStreamReader;
 
 /**
  * {@code fanout}: N replica clients tail the source at once for a while (load comes from elsewhere,
- * e.g. sysbench on the primary), each on its own thread. Reported: per client and in aggregate the
- * bytes, events and transactions received and their rates, and each client's lag.
+ * e.g. sysbench on the primary). Reported: per client and in aggregate the bytes, events and
+ * transactions received and their rates, and each client's lag.
+ *
+ * <p>The clients are read by {@code --reader-threads} threads with a selector each ({@link
+ * StreamReaders}), logged in {@value #LOGIN_THREADS} at a time; with 0, each client logs in and
+ * reads on a thread of its own, blocking (as before 2026-11-29: with hundreds of clients the
+ * wake-ups of their threads cost this machine more CPU than the reads).
  *
  * <p>Lag: a poller asks the source for its head ({@code SHOW BINARY LOG STATUS}) every {@code
  * --poll} over a separate SQL connection and gives each client the head with the time the question
- * was sent. The client's own thread, after each event, takes every head its position has reached
- * and records the time since the question as one lag sample; a head the client had already reached
- * when the answer came counts as 0. Lag is thus "how long after the source reported a position the
- * client had received it", with the poll's round trip as error.
+ * was sent. The client's reading thread, after each event, takes every head its position has
+ * reached and records the time since the question as one lag sample; a head the client had already
+ * reached when the answer came counts as 0. Lag is thus "how long after the source reported a
+ * position the client had received it", with the poll's round trip as error.
  *
  * <p>The measurement starts once every client is connected and has reached the head the source
  * reported after the last connection (bounded by {@link #SETTLE_LIMIT}), and after {@code --warmup}
@@ -53,7 +60,14 @@ final class FanoutRun {
       Duration duration,
       Duration poll,
       Duration warmup,
-      Long sourcePid) {}
+      Long sourcePid,
+      int readerThreads) {}
+
+  /**
+   * Logins at once when the clients are read by {@link StreamReaders} (a thread per client logs in
+   * on its own thread).
+   */
+  static final int LOGIN_THREADS = 64;
 
   /** Longest wait for every client to connect and reach the head before the measurement starts. */
   static final Duration SETTLE_LIMIT = Duration.ofSeconds(30);
@@ -117,6 +131,15 @@ final class FanoutRun {
 
   private final Settings settings;
 
+  /** The clients' threads, one each; empty when {@link #readers} read them. */
+  private final List<Thread> threads = new ArrayList<>();
+
+  /** The reading threads ({@link Settings#readerThreads()} above 0), or {@code null}. */
+  private StreamReaders readers;
+
+  /** The threads that log the clients in when {@link #readers} read them, or {@code null}. */
+  private ExecutorService logins;
+
   FanoutRun(Settings settings) {
     this.settings = settings;
   }
@@ -133,29 +156,45 @@ final class FanoutRun {
           settings.sourcePid() == null ? null : ProcessSampler.of(settings.sourcePid());
       ProcessSampler self = ProcessSampler.of(ProcessHandle.current().pid());
       List<Tail> tails = new ArrayList<>();
-      List<Thread> threads = new ArrayList<>();
       CountDownLatch started = new CountDownLatch(settings.replicas());
+      if (settings.readerThreads() > 0) {
+        readers =
+            new StreamReaders(
+                settings.readerThreads(), ReplicaClient.readTimeout(settings.client()));
+        logins =
+            Executors.newFixedThreadPool(
+                Math.min(settings.replicas(), LOGIN_THREADS),
+                r -> {
+                  Thread t = new Thread(r, "fanout-login");
+                  t.setDaemon(true);
+                  return t;
+                });
+      }
       for (int i = 0; i < settings.replicas(); i++) {
         Tail tail = new Tail(i);
         tails.add(tail);
-        Thread thread = new Thread(() -> tail(tail, start, started), "fanout-client-" + i);
-        thread.setDaemon(true);
-        threads.add(thread);
-        thread.start();
+        if (readers != null) {
+          logins.execute(() -> login(tail, start, started));
+        } else {
+          Thread thread = new Thread(() -> tail(tail, start, started), "fanout-client-" + i);
+          thread.setDaemon(true);
+          threads.add(thread);
+          thread.start();
+        }
       }
       if (!started.await(
           client.connectTimeout().toMillis() * Math.max(1, settings.replicas() / 10 + 1),
           TimeUnit.MILLISECONDS)) {
-        stopAll(tails, threads);
+        stopAll(tails);
         throw new IOException("not every client connected within the connect timeout");
       }
-      failIfAny(tails, threads);
+      failIfAny(tails);
       long settleStart = System.nanoTime();
-      int behind = settle(control, flavor, tails, threads);
+      int behind = settle(control, flavor, tails);
       double settleSeconds = (System.nanoTime() - settleStart) / 1e9;
       if (!settings.warmup().isZero()) {
         Thread.sleep(settings.warmup().toMillis()); // the clients read on; nothing is counted
-        failIfAny(tails, threads);
+        failIfAny(tails);
       }
       for (Tail tail : tails) {
         DumpProgress p = tail.client.stream().progress();
@@ -185,7 +224,7 @@ final class FanoutRun {
       self.cpuPercent(t0);
       while (System.nanoTime() < deadline) {
         Thread.sleep(settings.poll().toMillis());
-        failIfAny(tails, threads);
+        failIfAny(tails);
         long asked = System.nanoTime();
         BinlogPosition head = flavor.head(control);
         long headPacked = head.packed();
@@ -216,8 +255,8 @@ final class FanoutRun {
         selfRssMax = Math.max(selfRssMax, self.rssBytes());
       }
       long end = System.nanoTime();
-      int undrained = drain(tails, threads);
-      stopAll(tails, threads);
+      int undrained = drain(tails);
+      stopAll(tails);
       return report(
           control,
           start,
@@ -242,13 +281,12 @@ final class FanoutRun {
    * Waits until every client has reached the source's head as of now, or {@link #SETTLE_LIMIT};
    * returns how many clients were still behind.
    */
-  private int settle(
-      SourceConnection control, SourceFlavor flavor, List<Tail> tails, List<Thread> threads)
+  private int settle(SourceConnection control, SourceFlavor flavor, List<Tail> tails)
       throws IOException, InterruptedException {
     long head = flavor.head(control).packed();
     long deadline = System.nanoTime() + SETTLE_LIMIT.toNanos();
     while (true) {
-      failIfAny(tails, threads);
+      failIfAny(tails);
       int behind = 0;
       for (Tail t : tails) {
         if (t.client.stream().progress().position() < head) {
@@ -268,11 +306,10 @@ final class FanoutRun {
    * source handling the other clients' disconnections must not show as their lag); returns the
    * heads not reached by then, whose samples are lost.
    */
-  private static int drain(List<Tail> tails, List<Thread> threads)
-      throws IOException, InterruptedException {
+  private int drain(List<Tail> tails) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + DRAIN_LIMIT.toNanos();
     while (true) {
-      failIfAny(tails, threads);
+      failIfAny(tails);
       int pending = 0;
       for (Tail t : tails) {
         pending += t.targets.size();
@@ -305,6 +342,37 @@ final class FanoutRun {
     }
   }
 
+  /** A login thread: logs {@code tail}'s client in and hands its stream to the readers. */
+  private void login(Tail tail, StartPoint start, CountDownLatch started) {
+    try {
+      tail.client = ReplicaClient.startSelectable(settings.client(), start, tail.index);
+      tail.startNanos = System.nanoTime();
+      readers.add(
+          tail.client,
+          new StreamReaders.Listener() {
+            @Override
+            public void event(DumpStreamReader stream, long arrivalNanos) {
+              tail.reached(stream.progress().position(), arrivalNanos);
+            }
+
+            @Override
+            public void ended(Throwable cause) {
+              tail.endNanos = System.nanoTime();
+              if (!tail.stopping) {
+                tail.failure.set(cause);
+              }
+            }
+          });
+    } catch (IOException | RuntimeException e) {
+      if (!tail.stopping) {
+        tail.failure.set(e);
+      }
+      tail.endNanos = System.nanoTime();
+    } finally {
+      started.countDown();
+    }
+  }
+
   private static long totalBytes(List<Tail> tails) {
     long sum = 0;
     for (Tail t : tails) {
@@ -313,20 +381,28 @@ final class FanoutRun {
     return sum;
   }
 
-  private static void failIfAny(List<Tail> tails, List<Thread> threads)
-      throws IOException, InterruptedException {
+  private void failIfAny(List<Tail> tails) throws IOException, InterruptedException {
     for (Tail t : tails) {
       Throwable e = t.failure.get();
       if (e != null) {
-        stopAll(tails, threads);
+        stopAll(tails);
         throw new IOException("client " + t.index + " failed: " + e.getMessage(), e);
       }
     }
   }
 
-  private static void stopAll(List<Tail> tails, List<Thread> threads) throws InterruptedException {
+  /** Closes every client and stops the threads that read them. Idempotent. */
+  private void stopAll(List<Tail> tails) throws InterruptedException {
+    if (logins != null) {
+      logins.shutdownNow();
+      logins.awaitTermination(10, TimeUnit.SECONDS);
+    }
+    long now = System.nanoTime();
     for (Tail t : tails) {
       t.stopping = true;
+      if (readers != null && t.endNanos == 0) {
+        t.endNanos = now;
+      }
       ReplicaClient c = t.client;
       if (c != null) {
         try {
@@ -338,6 +414,9 @@ final class FanoutRun {
     }
     for (Thread thread : threads) {
       thread.join(10_000);
+    }
+    if (readers != null) {
+      readers.close();
     }
   }
 

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -27,7 +28,11 @@ import org.binlogrelay.protocol.query.QueryResponseReader;
  * nothing else to do while it waits, so a thread blocked in {@code read} is the cheapest possible
  * consumer (no selector wake-ups, no pipeline, no reference counting); the only copy is the
  * kernel's into {@link BlockingPacketReader}'s reused buffer. A fan-out of a few hundred clients is
- * a few hundred mostly idle threads, which Linux handles well.
+ * a few hundred mostly idle threads, which Linux handles well. A fan-out of hundreds of clients
+ * that all receive each write of the source is another matter: one thread per client means a
+ * wake-up and a context switch per client and write, which cost the client machine more than the
+ * reads. Such a connection is opened on a {@link SocketChannel} ({@link #openChannel}) and, once
+ * its dump is requested, handed to a selector ({@link #switchToNonBlocking()}).
  *
  * <p>Thread-safety: one thread uses the connection; {@link #close()} may be called from any thread
  * and makes a blocked read fail at once.
@@ -52,15 +57,30 @@ public final class SourceConnection implements Closeable {
 
   private final SourceAddress address;
   private final Socket socket;
+
+  /** The socket's channel, {@code null} for a plain socket. */
+  private final SocketChannel channel;
+
+  private final int bufferSize;
+  private final int maxPacket;
   private final OutputStream out;
   private final BlockingPacketReader reader;
   private final HandshakeV10 greeting;
 
   private SourceConnection(
-      SourceAddress address, Socket socket, BlockingPacketReader reader, HandshakeV10 greeting)
+      SourceAddress address,
+      Socket socket,
+      SocketChannel channel,
+      int bufferSize,
+      int maxPacket,
+      BlockingPacketReader reader,
+      HandshakeV10 greeting)
       throws IOException {
     this.address = address;
     this.socket = socket;
+    this.channel = channel;
+    this.bufferSize = bufferSize;
+    this.maxPacket = maxPacket;
     this.out = socket.getOutputStream();
     this.reader = reader;
     this.greeting = greeting;
@@ -75,7 +95,22 @@ public final class SourceConnection implements Closeable {
    */
   public static SourceConnection open(
       SourceAddress address, Duration timeout, int bufferSize, int maxPacket) throws IOException {
-    Socket socket = new Socket();
+    return open(address, timeout, bufferSize, maxPacket, null);
+  }
+
+  /**
+   * As {@link #open}, on a {@link SocketChannel} (in blocking mode until {@link
+   * #switchToNonBlocking()}).
+   */
+  public static SourceConnection openChannel(
+      SourceAddress address, Duration timeout, int bufferSize, int maxPacket) throws IOException {
+    return open(address, timeout, bufferSize, maxPacket, SocketChannel.open());
+  }
+
+  private static SourceConnection open(
+      SourceAddress address, Duration timeout, int bufferSize, int maxPacket, SocketChannel channel)
+      throws IOException {
+    Socket socket = channel == null ? new Socket() : channel.socket();
     try {
       socket.setTcpNoDelay(true);
       socket.setSoTimeout((int) timeout.toMillis());
@@ -98,7 +133,8 @@ public final class SourceConnection implements Closeable {
         throw new SourceException(address + " refused the connection", ErrPacket.decode(hello));
       }
       HandshakeV10 greeting = HandshakeV10.decode(hello);
-      SourceConnection connection = new SourceConnection(address, socket, reader, greeting);
+      SourceConnection connection =
+          new SourceConnection(address, socket, channel, bufferSize, maxPacket, reader, greeting);
       connection.login();
       return connection;
     } catch (IOException | RuntimeException e) {
@@ -224,6 +260,26 @@ public final class SourceConnection implements Closeable {
   /** The packets of the answer to the last command. */
   public BlockingPacketReader packets() {
     return reader;
+  }
+
+  /**
+   * Hands the rest of the stream (the answer to the last command) to a non-blocking reader: the
+   * channel goes to non-blocking mode, and the returned frames start with what {@link #packets()}
+   * had read ahead. The connection's own reads and commands must not be used afterwards. Only for a
+   * connection made by {@link #openChannel}.
+   */
+  public PacketFrames switchToNonBlocking() throws IOException {
+    if (channel == null) {
+      throw new IllegalStateException(this + " was not opened on a channel");
+    }
+    channel.configureBlocking(false);
+    return new PacketFrames(
+        reader.takeBuffered(), bufferSize, maxPacket, reader.expectedSequence());
+  }
+
+  /** The channel of a connection made by {@link #openChannel}; {@code null} otherwise. */
+  public SocketChannel channel() {
+    return channel;
   }
 
   /** From now on a read that waits longer than {@code timeout} fails; zero waits forever. */

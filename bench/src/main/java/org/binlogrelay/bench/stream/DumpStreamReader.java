@@ -2,6 +2,7 @@ package org.binlogrelay.bench.stream;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.function.LongSupplier;
 import java.util.zip.CRC32;
 import org.binlogrelay.bench.client.SourceException;
@@ -27,6 +28,9 @@ import org.binlogrelay.protocol.packet.ErrPacket;
  * event's log_pos is its end), optionally checks each event's CRC32 (on when the last
  * FORMAT_DESCRIPTION says so, or when the session negotiated it before the first one), and hands
  * each event to a {@link FileRebuilder} if one is given.
+ *
+ * <p>Packets come either from a {@link BlockingPacketReader} ({@link #next()}) or from the caller
+ * ({@link #accept}, for clients read without blocking).
  *
  * <p>Not thread-safe: the connection's reading thread. {@link #progress()} is published for other
  * threads.
@@ -79,7 +83,8 @@ public final class DumpStreamReader {
   private long arrivalNanos;
 
   /**
-   * @param packets the connection's packets, right after the dump command was sent
+   * @param packets the connection's packets, right after the dump command was sent; {@code null}
+   *     when the caller hands each packet to {@link #accept}
    * @param negotiatedChecksums whether the session asked for CRC32
    *     ({@code @source_binlog_checksum}): the events before the first FORMAT_DESCRIPTION carry one
    *     then
@@ -103,8 +108,23 @@ public final class DumpStreamReader {
   /** Reads and accounts for one packet. */
   public Kind next() throws IOException {
     int length = packets.next();
-    byte[] b = packets.array();
-    int at = packets.offset();
+    return packet(packets.array(), packets.offset(), length);
+  }
+
+  /**
+   * Accounts for one packet read by the caller (the reader was made without packets): its payload
+   * is {@code b[at .. at + length)}, it arrived at {@code arrivalNanos} (the clock of the
+   * constructor).
+   */
+  public Kind accept(byte[] b, int at, int length, long arrivalNanos) throws IOException {
+    if (packets != null) {
+      throw new IllegalStateException("this stream reads its own packets");
+    }
+    this.arrivalNanos = arrivalNanos;
+    return packet(b, at, length);
+  }
+
+  private Kind packet(byte[] b, int at, int length) throws IOException {
     int marker = length == 0 ? -1 : b[at] & 0xff;
     if (marker == 0) {
       return event(b, at + 1, length - 1);
@@ -114,7 +134,8 @@ public final class DumpStreamReader {
     }
     if (marker == ErrPacket.HEADER) {
       throw new SourceException(
-          "the source ended the dump " + where(), ErrPacket.decode(packets.copy()));
+          "the source ended the dump " + where(),
+          ErrPacket.decode(Arrays.copyOfRange(b, at, at + length)));
     }
     throw new ProtocolException(
         "dump packet "
@@ -185,6 +206,9 @@ public final class DumpStreamReader {
    * per-event work.
    */
   public long arrivalNanos() {
+    if (packets == null) {
+      return arrivalNanos;
+    }
     long read = packets.reads();
     if (read != arrivalRead) {
       arrivalRead = read;

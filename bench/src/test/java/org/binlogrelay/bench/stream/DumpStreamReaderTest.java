@@ -5,12 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
+import org.binlogrelay.bench.client.PacketFrames;
 import org.binlogrelay.bench.client.SourceException;
+import org.binlogrelay.bench.client.TrickleChannel;
 import org.binlogrelay.protocol.ProtocolException;
 import org.binlogrelay.protocol.bytes.ByteWriter;
 import org.binlogrelay.protocol.packet.BlockingPacketReader;
@@ -129,6 +133,39 @@ class DumpStreamReaderTest {
       assertThat(result.whole()).isFalse();
       assertThat(result.complete()).isTrue();
     }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"mysql-9.7", "mariadb-10.11", "mariadb-11.8"})
+  void packetsReadWithoutBlockingCountAsPacketsReadBlocking(String fixture) throws IOException {
+    byte[] bytes = DumpStreams.wholeFixture(fixture).eof().bytes();
+    DumpStreamReader blocking = reader(bytes, null);
+    drain(blocking);
+    // The blocking reader had the login's last bytes; the rest comes from the channel in pieces.
+    int handedOver = 100;
+    PacketFrames frames = new PacketFrames(Arrays.copyOf(bytes, handedOver), 256, 64 << 20, 1);
+    ReadableByteChannel channel =
+        new TrickleChannel(Arrays.copyOfRange(bytes, handedOver, bytes.length), 11);
+    DumpStreamReader pushed = new DumpStreamReader(null, true, true, null, () -> 0L);
+    long reads = 0;
+    DumpStreamReader.Kind last = null;
+    while (last != DumpStreamReader.Kind.EOF) {
+      while (frames.next()) {
+        last = pushed.accept(frames.array(), frames.offset(), frames.length(), reads);
+      }
+      if (last != DumpStreamReader.Kind.EOF) {
+        assertThat(frames.readFrom(channel)).as("bytes before the EOF packet").isNotNegative();
+        reads++;
+      }
+    }
+    assertThat(pushed.events()).isEqualTo(blocking.events());
+    assertThat(pushed.eventBytes()).isEqualTo(blocking.eventBytes());
+    assertThat(pushed.transactions()).isEqualTo(blocking.transactions());
+    assertThat(pushed.checksumsVerified()).isEqualTo(blocking.checksumsVerified());
+    assertThat(pushed.position()).isEqualTo(blocking.position());
+    assertThat(pushed.progress().lastEventNanos()).as("the last event's read").isBetween(1L, reads);
+    assertThatThrownBy(() -> blocking.accept(new byte[1], 0, 1, 0))
+        .isInstanceOf(IllegalStateException.class);
   }
 
   @Test

@@ -89,6 +89,23 @@ public final class BlockingPacketReader {
     nextSequence = sequence & 0xff;
   }
 
+  /** The sequence id the next frame must carry. */
+  public int expectedSequence() {
+    return nextSequence;
+  }
+
+  /**
+   * Hands over the bytes read from the stream but not yet returned in a packet, and forgets them:
+   * for a caller that goes on reading the connection another way (a non-blocking channel), which
+   * must start with these. Not counted in {@link #bytesRead()}; the reader must not be used
+   * afterwards.
+   */
+  public byte[] takeBuffered() {
+    byte[] rest = Arrays.copyOfRange(buf, start, end);
+    start = end;
+    return rest;
+  }
+
   /** The sequence id of the last frame read; a client's reply carries this plus one. */
   public int lastSequence() {
     return lastSequence;

@@ -105,6 +105,19 @@ class BlockingPacketReaderTest {
   }
 
   @Test
+  void handsOverWhatItReadAheadAndTheNextSequenceId() throws IOException {
+    byte[] bytes = frames(1, new byte[] {1, 2}, new byte[] {3}, new byte[] {4, 5, 6});
+    BlockingPacketReader reader = reader(new ByteArrayInputStream(bytes), 100);
+    reader.expectSequence(1);
+    assertThat(reader.next()).isEqualTo(2);
+    assertThat(reader.expectedSequence()).isEqualTo(2);
+    // The one read took all of it: the two packets not returned are handed over, frames and all.
+    assertThat(reader.takeBuffered()).isEqualTo(Arrays.copyOfRange(bytes, 4 + 2, bytes.length));
+    assertThat(reader.takeBuffered()).isEmpty();
+    assertThat(reader.bytesRead()).isEqualTo(4 + 2);
+  }
+
+  @Test
   void refusesAnOutOfStepSequenceId() {
     BlockingPacketReader reader = reader(new ByteArrayInputStream(frames(2, new byte[] {1})), 10);
     reader.expectSequence(1);
